@@ -1,0 +1,69 @@
+// The part both loaders share: from a tree of description links (frames with mass and geometry,
+// posed at the zero configuration) and joint specifications to the engine's Model — fixed-joint
+// merging, massless roots, floating bases, body frames at the centre of mass, make_joint.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/inertia.hpp"
+#include "models/load.hpp"
+#include "sim/model.hpp"
+
+namespace maxsim {
+
+struct LinkSpec {
+  std::string name;
+  std::string file;                      // where it is declared (messages)
+  int line = 0;
+  Vec3 pos = Vec3::Zero();               // link frame origin in the world, zero configuration
+  Vec4 quat = quat_identity();           // link frame orientation, zero configuration
+  MassProps mass;                        // in the link frame
+  std::vector<Geom> geoms;               // poses in the link frame
+  bool is_virtual = false;               // MJCF intermediate body (see mjcf.hpp)
+};
+
+// How the joint frames are chosen.
+enum class FrameRule {
+  Axis,       // make_joint: anchor and axis in the world, joint frame z = axis
+  ChildBody,  // the child body's frame is the joint frame (MJCF ball: qpos = relative rotation)
+  FreeBase,   // world parent: anchors 0 / child link origin, identity frames (MuJoCo free qpos)
+  Explicit,   // anchors and frames given in the two link frames (URDF <loop_joint>)
+};
+
+struct JointSpec {
+  Joint proto;                // name, type, per-row parameters, has_limits, actuated
+  int parent = -1;            // link index; -1: the world
+  int child = -1;             // link index
+  Vec3 anchor = Vec3::Zero(); // world, zero configuration (Axis, ChildBody)
+  Vec3 axis = Vec3::UnitZ();  // world, zero configuration (Axis)
+  bool tree = true;           // the child's incoming joint; false: a loop-closing joint
+  // Added by the loader for a root link without a joint: Floating, or Fixed with
+  // options.fixed_base, or the root becomes part of the world when it has no mass.
+  bool auto_root = false;
+  // A Fixed tree joint that makes the child part of its parent even if the parent is the world
+  // (MJCF static bodies).
+  bool static_weld = false;
+  FrameRule frames = FrameRule::Axis;
+  Vec3 parent_anchor_link = Vec3::Zero(), child_anchor_link = Vec3::Zero();  // Explicit
+  Vec4 parent_frame_link = quat_identity(), child_frame_link = quat_identity();
+  std::string file;
+  int line = 0;
+};
+
+struct BuildResult {
+  std::vector<int> link_body;   // per link: body index, or kWorld when part of the world
+  std::vector<int> spec_joint;  // per joint spec: joint index, or -1 when merged away
+};
+
+// Every link needs exactly one tree JointSpec (child == link). Fixed tree joints are merged when
+// options.merge_fixed_joints or when one side has no mass; a massive link fixed to the world keeps
+// its Fixed joint (only massless links and static_weld parts join the world). Throws LoadError for
+// a body that can move but has no mass.
+void build_model(const std::vector<LinkSpec>& links, std::vector<JointSpec> joints,
+                 const LoadOptions& options, Model* model, BuildResult* result, LoadReport* report);
+
+// validate_model, as a LoadError naming the file.
+void validate_or_throw(const Model& model, const std::string& file);
+
+}  // namespace maxsim

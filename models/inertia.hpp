@@ -1,0 +1,50 @@
+// Mass properties: combining rigid parts exactly (fixed-joint merging, MJCF welded bodies,
+// inertia from geoms) and the inertia checks both loaders apply with file and line.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/model.hpp"
+
+namespace maxsim {
+
+// Mass, centre of mass and inertia about the centre of mass, all in one reference frame.
+struct MassProps {
+  double mass = 0;
+  Vec3 com = Vec3::Zero();
+  Mat3 inertia = Mat3::Zero();
+};
+
+// `a` given in a frame F placed at (p, q) in a frame G: the same properties in G.
+MassProps transform_mass(const MassProps& a, const Vec3& p, const Vec4& q);
+// Exact sum of two parts given in the same frame (parallel-axis theorem).
+MassProps combine_mass(const MassProps& a, const MassProps& b);
+
+// Principal moments `diag` in a frame rotated by q: J = R diag Rᵀ.
+Mat3 rotate_inertia(const Vec3& diag, const Vec4& q);
+Mat3 rotate_inertia(const Mat3& inertia, const Vec4& q);
+
+// "" when (mass, inertia) is physical for a moving body (mass > 0, inertia symmetric positive
+// definite, principal moments satisfying the triangle inequality with the tolerance of
+// validate_model), otherwise what is wrong.
+std::string check_mass_inertia(double mass, const Mat3& inertia);
+
+// Volume and unit-density inertia (about the geom frame origin's centroid, in the geom frame) of
+// a solid geom, as MuJoCo's compiler computes them for inertia-from-geoms:
+// sphere, capsule (cylinder + two hemispheres), box, cylinder, ellipsoid, and meshes: the exact
+// solid of a closed (watertight: every edge in exactly two triangles) triangle mesh by the
+// divergence theorem; an open or degenerate mesh falls back to its axis-aligned bounding box. Plane: LoadError in the caller (not a solid).
+struct SolidProps {
+  double volume = 0;
+  Vec3 centroid = Vec3::Zero();   // in the geom frame
+  Mat3 unit_inertia = Mat3::Zero();  // inertia about the centroid for density 1, geom frame
+  bool mesh_fallback = false;     // mesh: bounding box used
+};
+SolidProps solid_props(const Geom& geom);
+
+// Mesh solid (vertices, triangles) with the fallback described above.
+SolidProps mesh_solid_props(const std::vector<Vec3>& vertices,
+                            const std::vector<Eigen::Vector3i>& faces);
+
+}  // namespace maxsim

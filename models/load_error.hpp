@@ -1,0 +1,33 @@
+// The one error type of the description loaders (DESIGN §7: "one clear message with file and line
+// where known"). what() is "FILE:LINE: message", "FILE: message" when the line is unknown, or just
+// the message when no file is involved.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace maxsim {
+
+class LoadError : public std::runtime_error {
+ public:
+  LoadError(const std::string& file, int line, const std::string& message)
+      : std::runtime_error(format(file, line, message)), file_(file), line_(line), message_(message) {}
+  LoadError(const std::string& file, const std::string& message) : LoadError(file, 0, message) {}
+
+  const std::string& file() const { return file_; }   // empty when unknown
+  int line() const { return line_; }                    // 0 when unknown
+  const std::string& message() const { return message_; }  // without the location prefix
+
+  static std::string format(const std::string& file, int line, const std::string& message) {
+    if (file.empty()) return message;
+    if (line > 0) return file + ":" + std::to_string(line) + ": " + message;
+    return file + ": " + message;
+  }
+
+ private:
+  std::string file_;
+  int line_ = 0;
+  std::string message_;
+};
+
+}  // namespace maxsim

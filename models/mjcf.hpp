@@ -1,0 +1,56 @@
+// MJCF (MuJoCo XML) loader, through tinyxml2.
+//
+// Supported: <compiler angle eulerseq meshdir assetdir autolimits inertiafromgeom coordinate
+// settotalmass boundmass boundinertia balanceinertia discardvisual strippath>, <option timestep
+// gravity> (+ <flag gravity="disable">), <default> with nested classes and childclass, <include>,
+// <worldbody> with nested <body> and <frame> (pos, quat, euler, axisangle, xyaxes, zaxis),
+// <inertial mass diaginertia fullinertia pos + orientation> or inertia from geoms (density, default
+// 1000, or geom mass; sphere, capsule, box, cylinder, ellipsoid, mesh: the exact solid of a closed
+// mesh, its bounding box when the mesh is open), joints (hinge, slide, ball, free; pos, axis,
+// range/limited, ref, springref, stiffness, damping, armature, frictionloss), <freejoint>, geoms
+// (plane, sphere, capsule, ellipsoid, cylinder, box, mesh; size, fromto, friction (the sliding
+// coefficient), contype/conaffinity (both 0: visual only), margin, rgba or material rgba, mass,
+// density), <asset><mesh file scale vertex face> and <material rgba>, <actuator> motor / position /
+// velocity / general on joints (gear, ctrlrange/ctrllimited, forcerange/forcelimited, kp, kv;
+// general with fixed gain and a motor, position or velocity bias), <equality connect> (a Spherical
+// joint between body1 and body2 at the anchor, given in body1's frame: a loop) and <equality weld>
+// (a Fixed joint), <contact><exclude>, <keyframe> (qpos, qvel, ctrl, time).
+//
+// Conventions:
+//  * The zero configuration is the pose the file describes (MuJoCo's qpos0). Hinge and slide
+//    coordinates are qpos - ref; their limits (range - ref) and spring reference
+//    (springref - ref) are shifted accordingly.
+//  * autolimits defaults to true (MuJoCo >= 2.3): a range without limited="false" is a limit.
+//  * coordinate="global" (old dialect) is supported: positions, axes and fromto in world frame.
+//  * A body without joints is welded to its parent: merged into it (or into the world for static
+//    bodies), like URDF fixed joints.
+//  * A body with several joints (the humanoid's hips, 3 hinges) becomes a chain: one intermediate
+//    "virtual" body "<body>/<joint>" after each joint but the last, with mass 1e-3 times the
+//    body's mass (with its welded children), CoM at that joint's anchor and the inertia of a solid
+//    sphere of radius 0.01 m. Each MJCF joint is then one engine joint, applied in file order as
+//    MuJoCo composes them. LoadReport::virtual_bodies lists them; the total mass grows by those
+//    small masses.
+//  * Sites, cameras, lights, textures and visual settings are ignored silently (sites only matter
+//    to sensors and tendons, which are not supported).
+//  * One warning lists the unsupported elements that were ignored (tendons, sensors, contact
+//    pairs, actuators on tendons/sites, ...). Unsupported physics that cannot be ignored is a
+//    LoadError: <equality joint/tendon/distance> couplings, weld relpose, <composite>,
+//    <flexcomp>, <replicate>, <attach>, hfield/sdf geoms, free joints below the top level.
+//  * Joint frictionloss is stored in Joint::friction (with a warning).
+//  * Keyframes: per joint, hinge/slide 1 value (qpos - ref), ball 4 (w x y z) and 3 rates (body
+//    angular velocity), free 7 (position, quaternion of the body origin) and 6 rates (world
+//    linear velocity, body angular velocity), in MuJoCo's order of the file's joints; ctrl follows
+//    the loaded actuators.
+//  * condim is not represented (Geom has no field): the sliding friction coefficient is kept.
+#pragma once
+
+#include <string>
+
+#include "models/load.hpp"
+#include "sim/model.hpp"
+
+namespace maxsim {
+
+Model load_mjcf(const std::string& path, const LoadOptions& options, LoadReport* report);
+
+}  // namespace maxsim

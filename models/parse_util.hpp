@@ -1,0 +1,68 @@
+// Strict parsing shared by the URDF and MJCF loaders: numbers (a whole attribute must be a list of
+// finite numbers, "0.2/2" or "1 2" where 3 are needed are errors), XML files (tinyxml2, with the
+// file and line in every message) and small path helpers.
+#pragma once
+
+#include <tinyxml2.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/load_error.hpp"
+#include "sim/quaternion.hpp"
+
+namespace maxsim::parse {
+
+// One finite number, the whole text (surrounding white space allowed). Locale independent.
+bool parse_number(std::string_view text, double* out);
+// A white-space separated list of finite numbers (empty text gives an empty list).
+bool parse_numbers(std::string_view text, std::vector<double>* out);
+
+// Path helpers.
+std::string dir_of(const std::string& path);                     // "" -> "."
+std::string join_path(const std::string& dir, const std::string& rel);  // rel absolute: rel
+bool file_exists(const std::string& path);
+std::string lowercase_extension(const std::string& path);        // ".urdf", ".xml", ...
+
+// A set of parsed XML documents (a file and the files it includes) with error helpers that name
+// the file and line of an element.
+class XmlFiles {
+ public:
+  // Loads and parses `path` (LoadError: missing file, malformed XML with its line). The document
+  // stays owned by this object.
+  tinyxml2::XMLDocument& load(const std::string& path);
+  const std::string& file_of(const tinyxml2::XMLNode* node) const;
+
+  [[noreturn]] void fail(const tinyxml2::XMLElement* e, const std::string& message) const;
+  std::string where(const tinyxml2::XMLElement* e) const;   // "FILE:LINE"
+  static std::string describe(const tinyxml2::XMLElement* e);  // "<body name='x'>"
+
+  // Attribute readers: std::nullopt when absent; LoadError naming attribute, element, file and
+  // line when present but malformed.
+  std::optional<double> number(const tinyxml2::XMLElement* e, const char* attr) const;
+  // Exactly n numbers (n > 0), or between min_n and max_n with the second form.
+  std::optional<std::vector<double>> numbers(const tinyxml2::XMLElement* e, const char* attr,
+                                             int n) const;
+  std::optional<std::vector<double>> numbers(const tinyxml2::XMLElement* e, const char* attr,
+                                             int min_n, int max_n) const;
+  std::optional<Vec3> vec3(const tinyxml2::XMLElement* e, const char* attr) const;
+  std::optional<int> integer(const tinyxml2::XMLElement* e, const char* attr) const;
+  // "true"/"false" (and "auto" -> nullopt when allow_auto).
+  std::optional<bool> boolean(const tinyxml2::XMLElement* e, const char* attr,
+                              bool allow_auto = false) const;
+  std::string text(const tinyxml2::XMLElement* e, const char* attr,
+                   const std::string& fallback = "") const;
+
+ private:
+  std::vector<std::unique_ptr<tinyxml2::XMLDocument>> docs_;
+  std::map<const tinyxml2::XMLDocument*, std::string> names_;
+};
+
+// Roll-pitch-yaw (URDF: fixed axes x, then y, then z) to a quaternion.
+Vec4 quat_from_rpy(const Vec3& rpy);
+
+}  // namespace maxsim::parse

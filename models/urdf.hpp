@@ -1,0 +1,43 @@
+// URDF loader: urdfdom for the standard elements, a tinyxml2 pass first for what urdfdom cannot
+// say well (file:line of errors, strict numbers, tree checks) and for what it ignores
+// (<loop_joint>, pybullet <contact><lateral_friction>).
+//
+// Mapping: revolute, continuous -> Revolute (row 5); prismatic -> Prismatic (row 2); fixed ->
+// merged (or Fixed); floating -> Floating; planar -> PlanarAxis (translation in the plane
+// perpendicular to the axis, rows 0 and 1, plus rotation about the axis, row 5: a URDF planar
+// joint keeps the orientation, PlanarAxis adds the in-plane rotation, the closest engine joint).
+// A link named "world" is the world; a link fixed to it keeps a Fixed joint to the world when it
+// has mass (bodies with mass are never dropped) and becomes part of the world when it has none.
+// A root link that is not attached to "world" gets a Floating
+// joint (Fixed with LoadOptions::fixed_base) unless it has no mass (nor any link fixed to it):
+// then it is static, part of the world (the pybullet convention for a massless base; Dojo's
+// four-bar base_link).
+// Continuous joints keep explicit <limit lower upper> (lower < upper) as limits: the A1 URDF
+// declares its thigh joints continuous with limits, which its MJCF twin enforces.
+// Every revolute/continuous/prismatic joint gets a Motor actuator named after it (gear 1,
+// force limit = effort when > 0).
+// <loop_joint name type><link1 link xyz rpy/><link2 link xyz rpy/><axis xyz/></loop_joint>: the
+// joint frame is given in each link's frame, the axis in that joint frame; it becomes one more
+// joint (parent link1, child link2). If the two frames do not coincide at the zero configuration
+// the model still loads with a warning giving the gap (no threshold: ConstrainedDynamics'
+// four-bar is open by ~1 m at its zero configuration and is meant to be assembled by the
+// projection onto the constraints at the simulation start); the joint frames stay the file's.
+//
+// Inertia checks happen per link with the line of its <inertia>: negative mass is always an
+// error; an inertia that is not positive definite or violates the triangle inequality is an error
+// for a link that is a body of its own and a warning for a part merged into a body by fixed
+// joints (the merged body is checked by validate_model). A moving body without mass is an error.
+// Unknown top-level elements (<transmission>, <gazebo>, ...) are listed in one warning; <mimic>
+// couplings are ignored with a warning.
+#pragma once
+
+#include <string>
+
+#include "models/load.hpp"
+#include "sim/model.hpp"
+
+namespace maxsim {
+
+Model load_urdf(const std::string& path, const LoadOptions& options, LoadReport* report);
+
+}  // namespace maxsim

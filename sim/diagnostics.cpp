@@ -1,0 +1,66 @@
+#include "sim/diagnostics.hpp"
+
+#include <cmath>
+
+#include "sim/body_dynamics.hpp"
+
+namespace maxsim {
+
+double kinetic_energy(const Model& model, const Data& d) {
+  double e = 0;
+  for (size_t i = 0; i < model.bodies.size(); ++i) {
+    const Body& b = model.bodies[i];
+    e += 0.5 * b.mass * d.v[i].squaredNorm() + 0.5 * d.w[i].dot(b.inertia * d.w[i]);
+  }
+  return e;
+}
+
+double potential_energy(const Model& model, const Data& d) {
+  double e = 0;
+  // gravity: the mean of the two knots of the last interval, (V(x2) + V(x3))/2 = V(x3 − Δt v/2),
+  // as in the discrete Lagrangian; pairs with the kinetic energy of v over that interval
+  for (size_t i = 0; i < model.bodies.size(); ++i)
+    e -= model.bodies[i].mass * model.gravity.dot(d.x[i] - 0.5 * model.dt * d.v[i]);
+  for (size_t j = 0; j < model.joints.size(); ++j) {
+    const Joint& jt = model.joints[j];
+    bool any = false;
+    for (int r = 0; r < 6; ++r) any |= (jt.stiffness[r] != 0 && !jt.row_constrained(r));
+    if (!any) continue;
+    JointRows rows;
+    joint_rows(jt, body_pose(d, jt.parent), body_pose(d, jt.child), &rows);
+    for (int r = 0; r < 6; ++r) {
+      if (jt.row_constrained(r) || jt.stiffness[r] == 0) continue;
+      const double c = r < 3 ? rows.c(r) : d.joint_angle[j](r - 3);
+      e += 0.5 * jt.stiffness[r] * (c - jt.spring_ref[r]) * (c - jt.spring_ref[r]);
+    }
+  }
+  return e;
+}
+
+Vec3 linear_momentum(const Model& model, const Data& d) {
+  Vec3 p = Vec3::Zero();
+  for (size_t i = 0; i < model.bodies.size(); ++i) p += model.bodies[i].mass * d.v[i];
+  return p;
+}
+
+Vec3 angular_momentum(const Model& model, const Data& d) {
+  Vec3 L = Vec3::Zero();
+  for (size_t i = 0; i < model.bodies.size(); ++i) {
+    const Body& b = model.bodies[i];
+    L += d.x[i].cross(b.mass * d.v[i]) + body_angular_momentum(b, d.q[i], d.w[i], model.dt);
+  }
+  return L;
+}
+
+double max_constraint_violation(const Model& model, const Data& d) {
+  double m = 0;
+  JointRows rows;
+  for (const Joint& jt : model.joints) {
+    joint_rows(jt, body_pose(d, jt.parent), body_pose(d, jt.child), &rows);
+    for (int r = 0; r < 6; ++r)
+      if (jt.row_constrained(r)) m = std::max(m, std::abs(rows.c(r)));
+  }
+  return m;
+}
+
+}  // namespace maxsim

@@ -1,0 +1,24 @@
+// Physical diagnostics of a state: energies, momenta, constraint violation.
+//
+// Velocities in Data are those over the last interval [t1, t2] and positions are the knot z2;
+// energies combine them as the discrete Lagrangian does: kinetic energy of the interval's
+// velocity, gravity's potential averaged over the interval's two knots (springs at the knot). Momenta are the discrete momentum maps the
+// integrator conserves exactly without external wrenches.
+#pragma once
+
+#include "sim/data.hpp"
+#include "sim/model.hpp"
+
+namespace maxsim {
+
+double kinetic_energy(const Model& model, const Data& data);
+double potential_energy(const Model& model, const Data& data);  // gravity + joint springs
+inline double total_energy(const Model& model, const Data& data) {
+  return kinetic_energy(model, data) + potential_energy(model, data);
+}
+Vec3 linear_momentum(const Model& model, const Data& data);
+Vec3 angular_momentum(const Model& model, const Data& data);  // about the world origin
+// Largest |c_r| over the constrained rows of all joints (m for translation, rad for rotation).
+double max_constraint_violation(const Model& model, const Data& data);
+
+}  // namespace maxsim

@@ -1,0 +1,47 @@
+// Joint row functions and their Jacobians (DESIGN §4, seed 003 §2.2 and App. B).
+//
+// Every joint has six scalar row functions c_r(za, zb) of the two bodies' poses:
+//   rows 0..2  d = Rot(qa ⊗ qja)ᵀ (xb + Rot(qb) pb − xa − Rot(qa) pa)   (child anchor seen from the
+//              parent anchor, in the parent joint frame)
+//   rows 3..5  from q_rel = (qa ⊗ qja)⁻¹ ⊗ (qb ⊗ qjb):
+//              constrained row k: c = 2 v_k(q_rel)             (seed 003 eq. for g_r, scaled so that
+//                                                               small angles are radians)
+//              free row k:        c = 2 atan2(v_k, w)           (exactly the angle for a revolute)
+// A constrained row is the equation c_r(z3) = 0; a free row is a minimal coordinate on which
+// springs, dampers and actuators act. Jacobians are taken with respect to right perturbations of
+// each body (δx in world, δθ in the body frame), so J_rᵀ u is the wrench (world force, body
+// torque) that the row impulse u applies to that body — the same map for constraint
+// multipliers and for actuation, as Dojo's impulse_map.
+#pragma once
+
+#include <Eigen/Core>
+
+#include "sim/model.hpp"
+
+namespace maxsim {
+
+using Vec6 = Eigen::Matrix<double, 6, 1>;
+using Mat6 = Eigen::Matrix<double, 6, 6>;
+
+struct Pose {
+  Vec3 x = Vec3::Zero();
+  Vec4 q = quat_identity();
+};
+
+struct JointRows {
+  Vec6 c;           // row values
+  Mat6 Ja;          // ∂c/∂(δxa, δθa)  (zero when the parent is the world)
+  Mat6 Jb;          // ∂c/∂(δxb, δθb)
+  Vec4 q_rel;       // relative rotation of the joint frames
+};
+
+// Evaluates the six rows and their Jacobians at the given body poses.
+void joint_rows(const Joint& joint, const Pose& a, const Pose& b, JointRows* out);
+
+// Relative rotation of the child joint frame with respect to the parent joint frame.
+Vec4 joint_relative_rotation(const Joint& joint, const Vec4& qa, const Vec4& qb);
+
+// Wraps an angle difference into (−π, π] (free rotation rows are angles).
+double wrap_angle(double a);
+
+}  // namespace maxsim

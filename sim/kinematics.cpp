@@ -1,0 +1,236 @@
+#include "sim/kinematics.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace maxsim {
+
+namespace {
+
+// Relative motion of a joint from its coordinates: translation t and its rate (parent joint frame),
+// rotation q_rel and the relative angular velocity in the child joint frame.
+struct RelativeMotion {
+  Vec3 t = Vec3::Zero(), t_rate = Vec3::Zero();
+  Vec4 q_rel = quat_identity();
+  Vec3 w_rel = Vec3::Zero();
+};
+
+Pose zero_pose(const Model& model, int body) {
+  return body == kWorld ? Pose{} : Pose{model.bodies[body].x0, model.bodies[body].q0};
+}
+
+RelativeMotion relative_motion(const Model& model, const Joint& jt, const std::vector<double>& q,
+                               const std::vector<double>& qd) {
+  RelativeMotion m;
+  if (q.empty()) {  // the description's own pose (a floating base's is not the origin)
+    JointRows rows;
+    joint_rows(jt, zero_pose(model, jt.parent), zero_pose(model, jt.child), &rows);
+    for (int r = 0; r < 3; ++r)
+      if (!jt.row_constrained(r)) m.t(r) = rows.c(r);
+    m.q_rel = rows.q_rel;
+  }
+  const bool zero_q = q.empty(), zero_qd = qd.empty();
+  if ((!zero_q && static_cast<int>(q.size()) != jt.nq()) ||
+      (!zero_qd && static_cast<int>(qd.size()) != jt.dof()))
+    throw std::invalid_argument("joint '" + jt.name + "' takes " + std::to_string(jt.nq()) +
+                                " position and " + std::to_string(jt.dof()) + " rate values");
+  for (double value : q)
+    if (!std::isfinite(value)) throw std::invalid_argument("joint '" + jt.name + "': non-finite coordinate");
+  for (double value : qd)
+    if (!std::isfinite(value)) throw std::invalid_argument("joint '" + jt.name + "': non-finite rate");
+  int iq = 0, iv = 0;
+  for (int r = 0; r < 3; ++r) {
+    if (jt.row_constrained(r)) continue;
+    if (!zero_q) m.t(r) = q[iq];
+    if (!zero_qd) m.t_rate(r) = qd[iv];
+    ++iq;
+    ++iv;
+  }
+  switch (rot_kind(jt.type)) {
+    case RotKind::Fixed:
+      break;
+    case RotKind::Revolute:
+      if (!zero_q) m.q_rel = quat_axis_angle(Vec3::UnitZ(), q[iq]);
+      if (!zero_qd) m.w_rel.z() = qd[iv];
+      break;
+    case RotKind::Orbital:
+      if (!zero_q) m.q_rel = quat_normalize(Vec4(1.0, std::tan(0.5 * q[iq]), std::tan(0.5 * q[iq + 1]), 0.0));
+      if (!zero_qd) m.w_rel.head<2>() = Eigen::Vector2d(qd[iv], qd[iv + 1]);
+      break;
+    case RotKind::Free:
+      if (!zero_q) {
+        const Vec4 qq(q[iq], q[iq + 1], q[iq + 2], q[iq + 3]);
+        if (qq.norm() < 1e-9) throw std::invalid_argument("joint '" + jt.name + "': zero quaternion");
+        m.q_rel = qq / qq.norm();
+      }
+      if (!zero_qd) m.w_rel = Vec3(qd[iv], qd[iv + 1], qd[iv + 2]);
+      break;
+  }
+  return m;
+}
+
+struct BodyMotion {
+  Vec3 x;
+  Vec4 q;
+  Vec3 v;      // world
+  Vec3 w_world;
+};
+
+}  // namespace
+
+std::vector<bool> spanning_tree_joints(const Model& model) {
+  const int nb = static_cast<int>(model.bodies.size());
+  std::vector<bool> known(nb, false), tree(model.joints.size(), false);
+  auto is_known = [&](int b) { return b == kWorld || known[b]; };
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (size_t j = 0; j < model.joints.size(); ++j) {
+      const Joint& jt = model.joints[j];
+      if (tree[j] || is_known(jt.parent) == is_known(jt.child)) continue;
+      tree[j] = true;
+      known[is_known(jt.parent) ? jt.child : jt.parent] = true;
+      progress = true;
+    }
+  }
+  return tree;
+}
+
+void set_coordinates(const Model& model, Data& d, const std::vector<std::vector<double>>& q,
+                     const std::vector<std::vector<double>>& qd) {
+  const int nb = static_cast<int>(model.bodies.size());
+  const int nj = static_cast<int>(model.joints.size());
+  if (static_cast<int>(q.size()) != nj || static_cast<int>(qd.size()) != nj)
+    throw std::invalid_argument("set_coordinates: one coordinate vector per joint expected");
+  std::vector<BodyMotion> body(nb);
+  for (int i = 0; i < nb; ++i) body[i] = {d.x[i], d.q[i], d.v[i], quat_to_rot(d.q[i]) * d.w[i]};
+  const std::vector<bool> tree = spanning_tree_joints(model);
+  std::vector<bool> known(nb, false);
+  auto is_known = [&](int b) { return b == kWorld || known[b]; };
+  auto motion = [&](int b) { return b == kWorld ? BodyMotion{Vec3::Zero(), quat_identity(), Vec3::Zero(), Vec3::Zero()} : body[b]; };
+  // tree joints in the order spanning_tree_joints discovered them: repeat passes until all placed
+  std::vector<bool> placed(nj, false);
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (int j = 0; j < nj; ++j) {
+      const Joint& jt = model.joints[j];
+      if (!tree[j] || placed[j] || is_known(jt.parent) == is_known(jt.child)) continue;
+      const RelativeMotion rel = relative_motion(model, jt, q[j], qd[j]);
+      const Mat3 Rpf = quat_to_rot(jt.parent_frame), Rcf = quat_to_rot(jt.child_frame);
+      if (is_known(jt.parent)) {
+        const BodyMotion a = motion(jt.parent);
+        const Mat3 Ra = quat_to_rot(a.q);
+        const Mat3 Rpj = Ra * Rpf;
+        const Vec4 q_cj = quat_mul(quat_mul(a.q, jt.parent_frame), rel.q_rel);
+        BodyMotion b;
+        b.q = quat_normalize(quat_mul(q_cj, quat_conj(jt.child_frame)));
+        const Mat3 Rb = quat_to_rot(b.q);
+        const Vec3 anchor_a = a.x + Ra * jt.parent_anchor;
+        const Vec3 anchor_b = anchor_a + Rpj * rel.t;
+        b.x = anchor_b - Rb * jt.child_anchor;
+        b.w_world = a.w_world + Rb * Rcf * rel.w_rel;
+        const Vec3 v_anchor_b = a.v + a.w_world.cross(anchor_b - a.x) + Rpj * rel.t_rate;
+        b.v = v_anchor_b + b.w_world.cross(b.x - anchor_b);
+        body[jt.child] = b;
+        known[jt.child] = true;
+      } else {
+        const BodyMotion b = body[jt.child];
+        const Mat3 Rb = quat_to_rot(b.q);
+        const Vec4 q_cj = quat_mul(b.q, jt.child_frame);
+        const Vec4 q_pj = quat_mul(q_cj, quat_conj(rel.q_rel));
+        BodyMotion a;
+        a.q = quat_normalize(quat_mul(q_pj, quat_conj(jt.parent_frame)));
+        const Mat3 Ra = quat_to_rot(a.q);
+        const Mat3 Rpj = quat_to_rot(q_pj);
+        const Vec3 anchor_b = b.x + Rb * jt.child_anchor;
+        const Vec3 anchor_a = anchor_b - Rpj * rel.t;
+        a.x = anchor_a - Ra * jt.parent_anchor;
+        a.w_world = b.w_world - Rb * Rcf * rel.w_rel;
+        const Vec3 v_anchor_b = b.v + b.w_world.cross(anchor_b - b.x);
+        const Vec3 v_anchor_a = v_anchor_b - a.w_world.cross(Rpj * rel.t) - Rpj * rel.t_rate;
+        a.v = v_anchor_a + a.w_world.cross(a.x - anchor_a);
+        body[jt.parent] = a;
+        known[jt.parent] = true;
+      }
+      placed[j] = true;
+      progress = true;
+    }
+  }
+  for (int i = 0; i < nb; ++i) {
+    d.x[i] = body[i].x;
+    d.q[i] = body[i].q;
+    d.v[i] = body[i].v;
+    d.w[i] = quat_to_rot(body[i].q).transpose() * body[i].w_world;
+  }
+  // free rotation rows restart their unwrapped angles from the new configuration; a revolute
+  // given an angle beyond ±π keeps it
+  for (int j = 0; j < nj; ++j) {
+    const Joint& jt = model.joints[j];
+    JointRows rows;
+    joint_rows(jt, body_pose(d, jt.parent), body_pose(d, jt.child), &rows);
+    d.joint_angle[j] = rows.c.tail<3>();
+    if (rot_kind(jt.type) == RotKind::Revolute && tree[j] && !q[j].empty())
+      d.joint_angle[j](2) = q[j][jt.nq() - 1];
+  }
+}
+
+void joint_coordinates(const Model& model, const Data& d, int j, double* q, double* qd) {
+  const Joint& jt = model.joints[j];
+  JointRows rows;
+  const Pose a = body_pose(d, jt.parent), b = body_pose(d, jt.child);
+  joint_rows(jt, a, b, &rows);
+  Vec6 rate = Vec6::Zero();
+  if (jt.parent != kWorld) rate += rows.Ja * (Vec6() << d.v[jt.parent], d.w[jt.parent]).finished();
+  rate += rows.Jb * (Vec6() << d.v[jt.child], d.w[jt.child]).finished();
+  int iq = 0, iv = 0;
+  for (int r = 0; r < 3; ++r) {
+    if (jt.row_constrained(r)) continue;
+    q[iq++] = rows.c(r);
+    qd[iv++] = rate(r);
+  }
+  switch (rot_kind(jt.type)) {
+    case RotKind::Fixed:
+      break;
+    case RotKind::Revolute:
+      q[iq] = d.joint_angle[j](2);
+      qd[iv] = rate(5);
+      break;
+    case RotKind::Orbital:
+      q[iq] = rows.c(3);
+      q[iq + 1] = rows.c(4);
+      qd[iv] = rate(3);
+      qd[iv + 1] = rate(4);
+      break;
+    case RotKind::Free: {
+      const Vec4 qr = rows.q_rel(0) < 0 ? Vec4(-rows.q_rel) : rows.q_rel;
+      for (int k = 0; k < 4; ++k) q[iq + k] = qr(k);
+      const Vec3 wa = jt.parent == kWorld ? Vec3::Zero() : Vec3(quat_to_rot(a.q) * d.w[jt.parent]);
+      const Vec3 wb = quat_to_rot(b.q) * d.w[jt.child];
+      const Vec3 w_rel = quat_to_rot(quat_mul(b.q, jt.child_frame)).transpose() * (wb - wa);
+      for (int k = 0; k < 3; ++k) qd[iv + k] = w_rel(k);
+      break;
+    }
+  }
+}
+
+void get_coordinates(const Model& model, const Data& d, std::vector<std::vector<double>>* q,
+                     std::vector<std::vector<double>>* qd) {
+  q->resize(model.joints.size());
+  qd->resize(model.joints.size());
+  for (size_t j = 0; j < model.joints.size(); ++j) {
+    (*q)[j].resize(model.joints[j].nq());
+    (*qd)[j].resize(model.joints[j].dof());
+    joint_coordinates(model, d, static_cast<int>(j), (*q)[j].data(), (*qd)[j].data());
+  }
+}
+
+void set_joint_coordinates(const Model& model, Data& d, int j, const std::vector<double>& q,
+                           const std::vector<double>& qd) {
+  std::vector<std::vector<double>> Q, QD;
+  get_coordinates(model, d, &Q, &QD);
+  Q.at(j) = q;
+  QD.at(j) = qd;
+  set_coordinates(model, d, Q, QD);
+}
+
+}  // namespace maxsim

@@ -1,0 +1,44 @@
+// Minimal coordinates of joints, in and out (DESIGN §4, seed 003 App. B).
+//
+// Position coordinates of a joint (Joint::nq entries): its free translational rows (the child
+// anchor relative to the parent anchor along the parent joint frame's axes), then its rotation:
+//   revolute: the angle about the joint z axis (unwrapped, so continuous joints keep counting);
+//   orbital:  two angles (a, b) with q_rel ∝ (1, tan(a/2), tan(b/2), 0);
+//   free rotation (spherical, floating): the relative quaternion (w, x, y, z), as MuJoCo's qpos.
+// Rate coordinates (Joint::dof entries): the translational rates, then the relative angular
+// velocity of the child joint frame in that frame on the free rotation axes (for a revolute the
+// joint rate; for a ball/free joint MuJoCo's body-frame angular velocity). For a floating joint to
+// the world built with identity frames the coordinates are MuJoCo's free-joint qpos/qvel.
+#pragma once
+
+#include <vector>
+
+#include "sim/data.hpp"
+#include "sim/model.hpp"
+
+namespace maxsim {
+
+// Coordinates of joint j in the current state: q gets nq values, qd gets dof values.
+void joint_coordinates(const Model& model, const Data& data, int j, double* q, double* qd);
+
+// All joints' coordinates (per joint vectors).
+void get_coordinates(const Model& model, const Data& data, std::vector<std::vector<double>>* q,
+                     std::vector<std::vector<double>>* qd);
+
+// Places every body by forward kinematics from joint coordinates, through a spanning tree of the
+// joints grown from the world (joints are followed in either direction). Joints not in the tree
+// close loops and are left to project_state. Bodies not connected to the world keep their pose.
+// An empty per-joint vector means the model's own pose for that joint (the zero configuration:
+// bodies at x0, q0, which for a floating base is where the description puts it) / zero rate. Throws
+// std::invalid_argument on a wrong number of values or a non-finite value.
+void set_coordinates(const Model& model, Data& data, const std::vector<std::vector<double>>& q,
+                     const std::vector<std::vector<double>>& qd);
+
+// Sets one joint's coordinates, keeping the others, and re-runs forward kinematics.
+void set_joint_coordinates(const Model& model, Data& data, int j, const std::vector<double>& q,
+                           const std::vector<double>& qd);
+
+// Joints of the spanning tree used by set_coordinates (true) and loop-closing joints (false).
+std::vector<bool> spanning_tree_joints(const Model& model);
+
+}  // namespace maxsim

@@ -1,0 +1,112 @@
+// Graph-based block-sparse LDU factorization (seed 003 §4, Algorithms 1–4; DESIGN §6).
+//
+// The Newton matrix of a step has one 6-row block row per graph node (bodies, joints and, later,
+// contacts and limits; smaller nodes are padded to 6 rows with identity rows) and a non-zero block
+// pair (A_ij, A_ji) for every graph edge. It is block-structurally symmetric but not symmetric,
+// so it is factored as A = L D U without pivoting across blocks:
+//
+//   order π   = DFS post-order of each connected component (leaves first, root last);
+//               the DFS's back edges are the graph's independent loops
+//   symbolic  : for k in π: connect every pair of k's later neighbours (fill-in), once
+//   numeric   : for k in π: Dinv_k = A_kk⁻¹;  L_ik = A_ik Dinv_k;  U_kj = Dinv_k A_kj;
+//                            A_ij -= A_ik Dinv_k A_kj   for i, j later neighbours of k
+//   forward   : for k in π:         b_i -= L_ik b_k          (i later neighbour of k)
+//   backward  : for k in reverse π: x_k = Dinv_k b_k − Σ_j U_kj x_j   (j later neighbour of k)
+//
+// For a tree each node has one later neighbour (its parent): O(n) work and no fill-in. A loop of
+// length m adds O(m) fill blocks. All storage is allocated by `analyze`; factor and solve do not
+// allocate.
+#pragma once
+
+#include <Eigen/Core>
+#include <utility>
+#include <vector>
+
+namespace maxsim {
+
+constexpr int kBlockSize = 6;
+using Block = Eigen::Matrix<double, kBlockSize, kBlockSize>;
+using BlockVec = Eigen::Matrix<double, kBlockSize, 1>;
+
+class BlockLdu {
+ public:
+  // Symbolic phase for a graph of `num_nodes` nodes and undirected `edges` (no duplicates, no
+  // self loops). `root` picks the DFS root of the component that contains it (-1: the
+  // lowest-numbered node of each component). Re-running analyze resets everything.
+  //
+  // `multiplier` (optional, one flag per node) marks saddle-point nodes whose own diagonal block
+  // is (nearly) singular — joint multipliers with a −εI block. Eliminating such a node before
+  // all of its neighbours divides by ε and destroys the solution, so a flagged node that the
+  // post-order would eliminate before every neighbour is moved to right after its earliest
+  // neighbour. Its pivot is then −εI + J M⁻¹ Jᵀ (costs at most a few fill blocks).
+  void analyze(int num_nodes, const std::vector<std::pair<int, int>>& edges, int root = -1,
+               const std::vector<char>* multiplier = nullptr);
+
+  int num_nodes() const { return num_nodes_; }
+  int num_loops() const { return num_loops_; }           // independent cycles (DFS back edges)
+  int num_fill_blocks() const { return num_fill_; }      // fill-in block pairs added by analyze
+  const std::vector<int>& order() const { return order_; }  // elimination order π
+
+  // Matrix entry blocks. For input edge e = (i, j): block(upper_id(e)) is A_ij and
+  // block(lower_id(e)) is A_ji. Fill-in blocks exist but are not addressable by edge.
+  Block& diag(int i) { return blocks_[i]; }
+  const Block& diag(int i) const { return blocks_[i]; }
+  int upper_id(int edge) const { return edge_ids_[2 * edge]; }
+  int lower_id(int edge) const { return edge_ids_[2 * edge + 1]; }
+  Block& block(int id) { return blocks_[id]; }
+  const Block& block(int id) const { return blocks_[id]; }
+
+  void set_zero();  // zero every block (entries and fill-in) before assembling a new matrix
+
+  // Redundant constraints (a planar loop of revolute joints in 3D) make a multiplier node's pivot
+  // singular. Rows in `mask` (bit r = row r) of node i may then be regularized: when the pivot,
+  // equilibrated by its diagonal (D^-1/2 A D^-1/2), has a reciprocal condition below
+  // `regularization_rcond`, `regularization` × max_r |A_rr| is added to each masked diagonal
+  // entry before inverting (relative to the largest, since dependent rows can have zero
+  // diagonals). Healthy pivots are left exact, so Newton keeps converging quadratically.
+  void set_regularized_rows(int node, unsigned mask) { reg_mask_.at(node) = static_cast<unsigned char>(mask); }
+  double regularization = 1e-6;
+  double regularization_rcond = 1e-10;
+  int num_regularized() const { return num_regularized_; }  // pivots regularized by the last factor
+
+  // Numeric phase, in place. Returns false if a pivot block is singular (rcond below ~1e-14);
+  // the factorization is then unusable.
+  bool factor();
+
+  // Solves A x = b in place (b has 6 * num_nodes entries, node k at rows 6k..6k+5).
+  void solve(Eigen::Ref<Eigen::VectorXd> b) const;
+
+  // The assembled matrix as dense (call before factor), for tests and the dense comparison.
+  Eigen::MatrixXd to_dense() const;
+
+ private:
+  // ... implementation-defined storage (all sized in analyze)
+  int num_nodes_ = 0;
+  int num_loops_ = 0;
+  int num_fill_ = 0;
+  std::vector<int> order_;
+  std::vector<int> position_;            // position of each node in order_
+  std::vector<Block, Eigen::aligned_allocator<Block>> blocks_;  // diagonals first, then pairs
+  std::vector<int> edge_ids_;
+  std::vector<unsigned char> reg_mask_;  // per node: rows that may be regularized
+  int num_regularized_ = 0;
+  std::vector<std::pair<int, int>> block_rc_;  // (row node, column node) of block id n + index
+  // for node k (by position in π): range into later_ of its later neighbours with block ids
+  struct Later {
+    int node;
+    int lower;  // block id of A_{node,k}  (after factor: L_{node,k} D_k, see ldu.cpp)
+    int upper;  // block id of A_{k,node}  (after factor: U_{k,node})
+  };
+  std::vector<int> later_begin_;         // size num_nodes + 1, indexed by position in π
+  std::vector<Later> later_;
+  struct Update {
+    int lower_ik;  // A_ik — block id
+    int upper_kj;  // U_kj (after scaling) — block id
+    int target;    // A_ij — block id (a diagonal id when i == j)
+  };
+  std::vector<int> update_begin_;        // per position in π
+  std::vector<Update> updates_;
+  std::vector<Block, Eigen::aligned_allocator<Block>> dinv_;  // D_k⁻¹ per node
+};
+
+}  // namespace maxsim

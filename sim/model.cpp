@@ -1,0 +1,245 @@
+#include "sim/model.hpp"
+
+#include <cmath>
+#include <sstream>
+
+namespace maxsim {
+
+const char* geom_type_name(GeomType t) {
+  switch (t) {
+    case GeomType::Plane: return "plane";
+    case GeomType::Sphere: return "sphere";
+    case GeomType::Box: return "box";
+    case GeomType::Capsule: return "capsule";
+    case GeomType::Cylinder: return "cylinder";
+    case GeomType::Ellipsoid: return "ellipsoid";
+    case GeomType::Mesh: return "mesh";
+  }
+  return "?";
+}
+
+namespace {
+struct JointTypeInfo {
+  JointType type;
+  const char* name;
+  TransKind trans;
+  RotKind rot;
+};
+constexpr JointTypeInfo kJointTypes[] = {
+    {JointType::Fixed, "fixed", TransKind::Fixed, RotKind::Fixed},
+    {JointType::Prismatic, "prismatic", TransKind::Prismatic, RotKind::Fixed},
+    {JointType::Planar, "planar", TransKind::Planar, RotKind::Fixed},
+    {JointType::FixedOrientation, "fixed_orientation", TransKind::Free, RotKind::Fixed},
+    {JointType::Revolute, "revolute", TransKind::Fixed, RotKind::Revolute},
+    {JointType::Cylindrical, "cylindrical", TransKind::Prismatic, RotKind::Revolute},
+    {JointType::PlanarAxis, "planar_axis", TransKind::Planar, RotKind::Revolute},
+    {JointType::FreeRevolute, "free_revolute", TransKind::Free, RotKind::Revolute},
+    {JointType::Orbital, "orbital", TransKind::Fixed, RotKind::Orbital},
+    {JointType::PrismaticOrbital, "prismatic_orbital", TransKind::Prismatic, RotKind::Orbital},
+    {JointType::PlanarOrbital, "planar_orbital", TransKind::Planar, RotKind::Orbital},
+    {JointType::FreeOrbital, "free_orbital", TransKind::Free, RotKind::Orbital},
+    {JointType::Spherical, "spherical", TransKind::Fixed, RotKind::Free},
+    {JointType::CylindricalFree, "cylindrical_free", TransKind::Prismatic, RotKind::Free},
+    {JointType::PlanarFree, "planar_free", TransKind::Planar, RotKind::Free},
+    {JointType::Floating, "floating", TransKind::Free, RotKind::Free},
+};
+const JointTypeInfo& info(JointType t) { return kJointTypes[static_cast<int>(t)]; }
+
+// Constrained joint-frame axes of each part (bit k = axis k).
+int trans_mask(TransKind k) {
+  switch (k) {
+    case TransKind::Fixed: return 0b111;
+    case TransKind::Prismatic: return 0b011;
+    case TransKind::Planar: return 0b100;
+    case TransKind::Free: return 0;
+  }
+  return 0;
+}
+int rot_mask(RotKind k) {
+  switch (k) {
+    case RotKind::Fixed: return 0b111;
+    case RotKind::Revolute: return 0b011;
+    case RotKind::Orbital: return 0b100;
+    case RotKind::Free: return 0;
+  }
+  return 0;
+}
+}  // namespace
+
+TransKind trans_kind(JointType t) { return info(t).trans; }
+RotKind rot_kind(JointType t) { return info(t).rot; }
+const char* joint_type_name(JointType t) { return info(t).name; }
+
+bool joint_type_from_name(const std::string& name, JointType* out) {
+  for (const auto& i : kJointTypes) {
+    if (name == i.name) {
+      *out = i.type;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool Joint::row_constrained(int row) const {
+  if (row < 3) return (trans_mask(trans_kind(type)) >> row) & 1;
+  return (rot_mask(rot_kind(type)) >> (row - 3)) & 1;
+}
+
+int Joint::dof() const {
+  int n = 0;
+  for (int r = 0; r < 6; ++r) n += row_constrained(r) ? 0 : 1;
+  return n;
+}
+
+int Joint::nq() const {
+  const RotKind r = rot_kind(type);
+  return dof() + (r == RotKind::Free ? 1 : 0);
+}
+
+std::array<int, 6> Joint::free_rows() const {
+  std::array<int, 6> rows{-1, -1, -1, -1, -1, -1};
+  int n = 0;
+  for (int r = 0; r < 6; ++r)
+    if (!row_constrained(r)) rows[n++] = r;
+  return rows;
+}
+
+int Model::add_body(const Body& body) {
+  bodies.push_back(body);
+  return static_cast<int>(bodies.size()) - 1;
+}
+
+int Model::add_joint(const Joint& joint) {
+  joints.push_back(joint);
+  return static_cast<int>(joints.size()) - 1;
+}
+
+int Model::body_index(const std::string& n) const {
+  for (size_t i = 0; i < bodies.size(); ++i)
+    if (bodies[i].name == n) return static_cast<int>(i);
+  return -1;
+}
+
+int Model::joint_index(const std::string& n) const {
+  for (size_t i = 0; i < joints.size(); ++i)
+    if (joints[i].name == n) return static_cast<int>(i);
+  return -1;
+}
+
+int Model::dof() const {
+  int n = 0;
+  for (const auto& j : joints) n += j.dof();
+  return n;
+}
+
+double Model::total_mass() const {
+  double m = 0;
+  for (const auto& b : bodies) m += b.mass;
+  return m;
+}
+
+Joint make_joint(const Model& model, JointType type, int parent, int child, const Vec3& anchor,
+                 const Vec3& axis, const std::string& name) {
+  Joint j;
+  j.name = name;
+  j.type = type;
+  j.parent = parent;
+  j.child = child;
+  const Vec4 q_axis = quat_z_to(axis);
+  Vec3 xa = Vec3::Zero();
+  Vec4 qa = quat_identity();
+  if (parent != kWorld) {
+    xa = model.bodies.at(parent).x0;
+    qa = model.bodies.at(parent).q0;
+  }
+  const Body& b = model.bodies.at(child);
+  j.parent_anchor = quat_to_rot(qa).transpose() * (anchor - xa);
+  j.child_anchor = quat_to_rot(b.q0).transpose() * (anchor - b.x0);
+  j.parent_frame = quat_mul(quat_conj(qa), q_axis);
+  j.child_frame = quat_mul(quat_conj(b.q0), q_axis);
+  return j;
+}
+
+namespace {
+bool finite3(const Vec3& v) { return v.allFinite(); }
+}  // namespace
+
+std::string validate_model(const Model& model) {
+  std::ostringstream err;
+  const int nb = static_cast<int>(model.bodies.size());
+  if (!(model.dt > 0) || !std::isfinite(model.dt)) return "time step must be positive and finite";
+  if (!finite3(model.gravity)) return "gravity must be finite";
+  for (const auto& b : model.bodies) {
+    if (!(b.mass > 0) || !std::isfinite(b.mass)) {
+      err << "body '" << b.name << "': mass must be positive and finite (got " << b.mass << ")";
+      return err.str();
+    }
+    if (!b.inertia.allFinite() || (b.inertia - b.inertia.transpose()).norm() > 1e-9 * (1 + b.inertia.norm())) {
+      err << "body '" << b.name << "': inertia must be a finite symmetric matrix";
+      return err.str();
+    }
+    Eigen::SelfAdjointEigenSolver<Mat3> es(b.inertia);
+    const Vec3 e = es.eigenvalues();
+    if (!(e.minCoeff() > 0)) {
+      err << "body '" << b.name << "': inertia is not positive definite (principal moments "
+          << e.transpose() << ")";
+      return err.str();
+    }
+    const double tol = 1e-9 * e.sum();
+    if (e(0) + e(1) < e(2) - tol || e(0) + e(2) < e(1) - tol || e(1) + e(2) < e(0) - tol) {
+      err << "body '" << b.name << "': inertia violates the triangle inequality (principal moments "
+          << e.transpose() << ")";
+      return err.str();
+    }
+    if (!finite3(b.x0) || !b.q0.allFinite() || std::abs(b.q0.norm() - 1) > 1e-6) {
+      err << "body '" << b.name << "': initial pose must be finite with a unit quaternion";
+      return err.str();
+    }
+  }
+  for (const auto& j : model.joints) {
+    if (j.child < 0 || j.child >= nb || j.parent < kWorld || j.parent >= nb) {
+      err << "joint '" << j.name << "': body index out of range";
+      return err.str();
+    }
+    if (j.child == j.parent) {
+      err << "joint '" << j.name << "': connects body '" << model.bodies[j.child].name
+          << "' to itself";
+      return err.str();
+    }
+    if (!finite3(j.parent_anchor) || !finite3(j.child_anchor) ||
+        std::abs(j.parent_frame.norm() - 1) > 1e-6 || std::abs(j.child_frame.norm() - 1) > 1e-6) {
+      err << "joint '" << j.name << "': anchors must be finite and frames unit quaternions";
+      return err.str();
+    }
+    for (int r = 0; r < 6; ++r) {
+      if (!(j.stiffness[r] >= 0) || !(j.damping[r] >= 0) || !std::isfinite(j.stiffness[r]) ||
+          !std::isfinite(j.damping[r]) || !std::isfinite(j.spring_ref[r])) {
+        err << "joint '" << j.name << "': stiffness and damping must be finite and >= 0";
+        return err.str();
+      }
+    }
+  }
+  return "";
+}
+
+Mat3 inertia_box(double m, const Vec3& h) {
+  const Vec3 s = 2 * h;
+  return (m / 12.0) * Vec3(s.y() * s.y() + s.z() * s.z(), s.x() * s.x() + s.z() * s.z(),
+                           s.x() * s.x() + s.y() * s.y()).asDiagonal();
+}
+
+Mat3 inertia_sphere(double m, double r) { return (0.4 * m * r * r) * Mat3::Identity(); }
+
+Mat3 inertia_cylinder(double m, double r, double hl) {
+  const double l = 2 * hl;
+  const double t = m * (3 * r * r + l * l) / 12.0;
+  return Vec3(t, t, 0.5 * m * r * r).asDiagonal();
+}
+
+Mat3 inertia_rod(double m, double l) {
+  const double t = m * l * l / 12.0;
+  // a thin rod has no moment about its axis; a tiny one keeps the inertia positive definite
+  return Vec3(t, t, 1e-6 * t).asDiagonal();
+}
+
+}  // namespace maxsim

@@ -1,0 +1,176 @@
+// The constant description of a mechanism (Pinocchio's "Model"): bodies, their geometry and the
+// joints between them. Built once by a loader or by hand; the per-step state and workspace live
+// in `Data` (sim/data.hpp).
+//
+// Bodies are maximal-coordinate rigid bodies: the body frame has its origin at the centre of mass;
+// its orientation is free (loaders keep the link frame's orientation). Joints are a translational
+// plus a rotational constraint part (DESIGN §4, seed 003 App. B) written in a *joint frame* fixed
+// in each of the two bodies; the joint frame's z axis is the joint's primary axis. At the zero
+// configuration the two joint frames coincide.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "sim/quaternion.hpp"
+
+namespace maxsim {
+
+constexpr int kWorld = -1;  // parent index of joints attached to the fixed world
+
+// ---- geometry -------------------------------------------------------------------------------
+enum class GeomType { Plane, Sphere, Box, Capsule, Cylinder, Ellipsoid, Mesh };
+
+const char* geom_type_name(GeomType t);
+
+struct Geom {
+  std::string name;
+  GeomType type = GeomType::Sphere;
+  Vec3 pos = Vec3::Zero();      // geom frame origin in the body frame
+  Vec4 quat = quat_identity();  // geom frame orientation in the body frame
+  // sphere: (r, -, -); box: half extents; capsule, cylinder: (radius, half length along z, -);
+  // ellipsoid: semi-axes; plane: (half x, half y, -) with 0 meaning infinite; mesh: unused.
+  Vec3 size = Vec3::Zero();
+  std::string mesh_file;            // mesh: resolved path of the file it came from
+  Vec3 mesh_scale = Vec3::Ones();   // already applied to `vertices`
+  std::vector<Vec3> vertices;       // mesh: vertices in the geom frame (collision uses their hull)
+  std::vector<Eigen::Vector3i> faces;
+  bool collision = true;            // false: visual only
+  double friction = -1;             // sliding friction coefficient; < 0: the world default
+  double restitution = 0;
+  int contype = 1, conaffinity = 1; // MJCF collision filtering bits
+  double margin = 0;                // contact candidate search margin [m]
+  Eigen::Vector4d rgba = Eigen::Vector4d(0.7, 0.7, 0.7, 1.0);
+};
+
+// ---- bodies ---------------------------------------------------------------------------------
+struct Body {
+  std::string name;
+  double mass = 1.0;
+  Mat3 inertia = Mat3::Identity();  // about the CoM, in the body frame
+  Vec3 x0 = Vec3::Zero();           // zero-configuration CoM position (world)
+  Vec4 q0 = quat_identity();        // zero-configuration orientation (body -> world)
+  Vec3 link_origin = Vec3::Zero();  // the description's link-frame origin, in the body frame
+  std::vector<Geom> geoms;
+};
+
+// ---- joints ---------------------------------------------------------------------------------
+// Translational part, in the joint frame (z = axis): which of x, y, z are constrained.
+enum class TransKind { Fixed, Prismatic, Planar, Free };  // xyz | xy (slide z) | z (slide xy) | none
+// Rotational part: which relative rotation axes are constrained.
+enum class RotKind { Fixed, Revolute, Orbital, Free };    // xyz | xy (turn z) | z (tilt xy) | none
+
+// The 16 prototypes of seed 003 App. B / Dojo (translational × rotational part).
+enum class JointType {
+  Fixed, Prismatic, Planar, FixedOrientation,
+  Revolute, Cylindrical, PlanarAxis, FreeRevolute,
+  Orbital, PrismaticOrbital, PlanarOrbital, FreeOrbital,
+  Spherical, CylindricalFree, PlanarFree, Floating
+};
+
+TransKind trans_kind(JointType t);
+RotKind rot_kind(JointType t);
+const char* joint_type_name(JointType t);
+bool joint_type_from_name(const std::string& name, JointType* out);
+
+// A joint has six rows: 0..2 translational (joint-frame x, y, z), 3..5 rotational. Each row is
+// either constrained (an equality on the next configuration) or free (a minimal coordinate,
+// carrying springs, dampers, actuation and, with the contact issue, limits).
+struct Joint {
+  std::string name;
+  JointType type = JointType::Revolute;
+  int parent = kWorld;
+  int child = 0;
+  Vec3 parent_anchor = Vec3::Zero();   // joint origin in the parent body frame
+  Vec3 child_anchor = Vec3::Zero();    // joint origin in the child body frame
+  Vec4 parent_frame = quat_identity(); // joint frame orientation in the parent body frame
+  Vec4 child_frame = quat_identity();  // joint frame orientation in the child body frame
+  // per row (only free rows are used):
+  std::array<double, 6> stiffness{};   // spring, N/m or N·m/rad
+  std::array<double, 6> damping{};     // damper, N·s/m or N·m·s/rad
+  std::array<double, 6> spring_ref{};  // spring rest coordinate
+  std::array<double, 6> lower{};       // limits (with has_limits); enforced by the contact issue
+  std::array<double, 6> upper{};
+  std::array<double, 6> effort{};      // actuator effort limit, 0 = none
+  std::array<double, 6> velocity{};    // velocity limit (informative), 0 = none
+  std::array<double, 6> friction{};    // dry friction (enforced by the contact issue)
+  std::array<double, 6> armature{};    // reflected rotor inertia (enforced by the contact issue)
+  bool has_limits = false;
+  bool actuated = true;                // free rows accept joint_force input
+
+  bool row_constrained(int row) const;
+  int dof() const;                     // number of free rows (velocity coordinates)
+  int nq() const;                      // position coordinates: dof, +1 with 3 free rotation rows
+                                       // (those rotations are given as a quaternion w, x, y, z)
+  int constrained_rows() const { return 6 - dof(); }
+  std::array<int, 6> free_rows() const;  // the free rows in order; first dof() entries are valid
+};
+
+// ---- actuators, keyframes (from the description files) ---------------------------------------
+// An actuator drives one free row of one joint (MJCF <actuator>, URDF effort limits).
+struct Actuator {
+  enum class Kind { Motor, Position, Velocity, General };
+  std::string name;
+  Kind kind = Kind::Motor;
+  int joint = -1;
+  int row = -1;            // the joint row it drives (a free row)
+  double gear = 1.0;
+  double kp = 0, kv = 0;   // position / velocity servo gains
+  bool ctrl_limited = false;
+  double ctrl_lower = 0, ctrl_upper = 0;
+  bool force_limited = false;
+  double force_lower = 0, force_upper = 0;
+};
+
+// A named initial state in joint coordinates (MJCF <keyframe>): per joint its position
+// coordinates (joint_nq entries, see sim/kinematics.hpp) and rates (dof entries); an empty vector
+// leaves that joint at its zero configuration / rest.
+struct Keyframe {
+  std::string name;
+  double time = 0;
+  std::vector<std::vector<double>> joint_q;
+  std::vector<std::vector<double>> joint_qd;
+  std::vector<double> ctrl;
+};
+
+// ---- the model ------------------------------------------------------------------------------
+struct Model {
+  std::string name;
+  std::string source_file;             // the description it was loaded from, if any
+  std::vector<Body> bodies;
+  std::vector<Joint> joints;
+  std::vector<Geom> world_geoms;       // geometry fixed to the world (MJCF planes, static geoms)
+  std::vector<Actuator> actuators;
+  std::vector<Keyframe> keyframes;
+  std::vector<std::pair<int, int>> contact_excludes;  // body pairs that never collide
+  Vec3 gravity = Vec3(0, 0, -9.81);
+  double dt = 0.01;
+  bool dt_from_file = false;           // the description set the time step
+
+  int add_body(const Body& body);      // returns the body index
+  int add_joint(const Joint& joint);   // returns the joint index
+  int body_index(const std::string& name) const;   // -1 if absent
+  int joint_index(const std::string& name) const;  // -1 if absent
+  int dof() const;                     // sum of the joints' free rows (floating bases included)
+  double total_mass() const;
+};
+
+// Builds a joint from the bodies' zero-configuration poses (body.x0, body.q0): `anchor` is the
+// joint origin and `axis` its primary axis, both in world coordinates at the zero configuration.
+// Bodies must have been added to `model` first; parent may be kWorld.
+Joint make_joint(const Model& model, JointType type, int parent, int child, const Vec3& anchor,
+                 const Vec3& axis = Vec3(0, 0, 1), const std::string& name = "");
+
+// Checks a model (indices in range, positive masses, inertia positive definite and satisfying the
+// triangle inequality, unit quaternions, finite numbers). Returns an empty string when valid,
+// otherwise a message naming the offending body or joint.
+std::string validate_model(const Model& model);
+
+// Inertia tensors of solid primitives about their centre, in the geom frame.
+Mat3 inertia_box(double mass, const Vec3& half_extents);
+Mat3 inertia_sphere(double mass, double radius);
+Mat3 inertia_cylinder(double mass, double radius, double half_length);  // axis z
+Mat3 inertia_rod(double mass, double length);                           // thin rod along z
+
+}  // namespace maxsim

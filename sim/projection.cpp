@@ -1,0 +1,99 @@
+#include "sim/projection.hpp"
+
+#include <cmath>
+
+namespace maxsim {
+
+namespace {
+
+// [M  −Jᵀ; J  0] with J the constrained rows of every joint at the current poses
+// (free rows are identity rows with zero right-hand side, i.e. no multiplier).
+void assemble_projection(const Model& model, Data& d) {
+  const int nb = static_cast<int>(model.bodies.size());
+  auto& ws = d.ws;
+  BlockLdu& A = ws.ldu;
+  A.set_zero();
+  for (int i = 0; i < nb; ++i) {
+    A.diag(i).topLeftCorner<3, 3>() = model.bodies[i].mass * Mat3::Identity();
+    A.diag(i).bottomRightCorner<3, 3>() = model.bodies[i].inertia;
+  }
+  for (size_t j = 0; j < model.joints.size(); ++j) {
+    const Joint& jt = model.joints[j];
+    JointRows& rows = ws.rows2[j];
+    joint_rows(jt, body_pose(d, jt.parent), body_pose(d, jt.child), &rows);
+    Block& D = A.diag(nb + static_cast<int>(j));
+    for (int r = 0; r < 6; ++r) {
+      D(r, r) = jt.row_constrained(r) ? 0.0 : 1.0;
+      if (!jt.row_constrained(r)) {
+        rows.Ja.row(r).setZero();
+        rows.Jb.row(r).setZero();
+      }
+    }
+    A.block(A.upper_id(ws.child_edge[j])) = rows.Jb;
+    A.block(A.lower_id(ws.child_edge[j])) = -rows.Jb.transpose();
+    if (jt.parent != kWorld) {
+      A.block(A.upper_id(ws.parent_edge[j])) = rows.Ja;
+      A.block(A.lower_id(ws.parent_edge[j])) = -rows.Ja.transpose();
+    }
+  }
+}
+
+}  // namespace
+
+ProjectionReport project_state(const Model& model, Data& d, double tolerance, int max_iterations) {
+  const int nb = static_cast<int>(model.bodies.size());
+  auto& ws = d.ws;
+  Eigen::VectorXd& rhs = ws.delta;
+  ProjectionReport rep;
+
+  // positions: minimal mass-weighted correction onto c(z) = 0, Gauss–Newton
+  for (rep.iterations = 0; rep.iterations <= max_iterations; ++rep.iterations) {
+    assemble_projection(model, d);
+    rep.violation = 0;
+    rhs.setZero();
+    for (size_t j = 0; j < model.joints.size(); ++j)
+      for (int r = 0; r < 6; ++r)
+        if (model.joints[j].row_constrained(r)) {
+          const double c = ws.rows2[j].c(r);
+          rep.violation = std::max(rep.violation, std::abs(c));
+          rhs(6 * (nb + static_cast<int>(j)) + r) = -c;
+        }
+    if (rep.violation < tolerance) {
+      rep.converged = true;
+      break;
+    }
+    if (rep.iterations == max_iterations || !ws.ldu.factor()) break;
+    ws.ldu.solve(rhs);
+    if (!rhs.allFinite()) break;
+    for (int i = 0; i < nb; ++i) {
+      d.x[i] += rhs.segment<3>(6 * i);
+      d.q[i] = quat_normalize(quat_mul(d.q[i], quat_exp(rhs.segment<3>(6 * i + 3))));
+    }
+  }
+  if (!rep.converged) return rep;
+
+  // velocities: minimal mass-weighted change onto J ν = 0 (the matrix is already at the final z)
+  rhs.setZero();
+  for (size_t j = 0; j < model.joints.size(); ++j) {
+    const Joint& jt = model.joints[j];
+    Vec6 rate = ws.rows2[j].Jb * (Vec6() << d.v[jt.child], d.w[jt.child]).finished();
+    if (jt.parent != kWorld) rate += ws.rows2[j].Ja * (Vec6() << d.v[jt.parent], d.w[jt.parent]).finished();
+    rhs.segment<6>(6 * (nb + static_cast<int>(j))) = -rate;  // free rows of J are zero
+  }
+  if (!ws.ldu.factor()) {
+    rep.converged = false;
+    return rep;
+  }
+  ws.ldu.solve(rhs);
+  for (int i = 0; i < nb; ++i) {
+    d.v[i] += rhs.segment<3>(6 * i);
+    d.w[i] += rhs.segment<3>(6 * i + 3);
+  }
+  // the unwrapped angles follow the projected configuration
+  for (size_t j = 0; j < model.joints.size(); ++j)
+    for (int k = 0; k < 3; ++k)
+      d.joint_angle[j](k) += wrap_angle(ws.rows2[j].c(3 + k) - d.joint_angle[j](k));
+  return rep;
+}
+
+}  // namespace maxsim

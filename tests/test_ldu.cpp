@@ -1,0 +1,615 @@
+// Tests of the graph-based block-sparse LDU factorization (sim/ldu.hpp).
+//
+// Accuracy tolerance. Every numeric test compares the sparse solution with Eigen's dense
+// PartialPivLU solution of the same matrix (to_dense()) and requires
+//   ||x - x_dense|| / ||x_dense|| <= 1e-10.
+// Both solvers are backward stable on these matrices: the random ones are strictly row diagonally
+// dominant (tests/ldu_graphs.hpp), which Gaussian elimination without pivoting preserves, so the
+// growth factor is bounded by 2 and every pivot block is well conditioned; the saddle-point ones
+// are eliminated in a bodies-before-joints order (see there) and have cond_1(A) <= 1e4 (checked).
+// Two backward-stable solutions then differ by about cond(A) * c * eps, eps = 2.2e-16, with c a
+// modest growth / accumulation factor (<= the ~100 block operations touching one entry here): at
+// most ~1e-10 for cond 1e4 even pessimistically, and the observed maximum over all these tests is
+// 4e-14. A wrong block, a missing fill block or a wrong order gives errors of order 1e-3 .. 1, so
+// 1e-10 separates right from wrong by orders of magnitude in both directions.
+#include <gtest/gtest.h>
+
+#include <Eigen/Geometry>
+#include <Eigen/LU>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <queue>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include "sim/ldu.hpp"
+#include "tests/ldu_graphs.hpp"
+
+namespace maxsim {
+namespace {
+
+namespace tg = ::maxsim::testing;
+
+constexpr double kRelTol = 1e-10;
+
+// Factors `ldu` (already assembled) and solves with a random right-hand side; returns
+// ||x - x_dense|| / ||x_dense|| against the dense partial-pivoting LU of to_dense().
+double relative_error_vs_dense(BlockLdu& ldu, std::mt19937& rng) {
+  const Eigen::MatrixXd dense = ldu.to_dense();
+  const Eigen::VectorXd b = tg::random_vector(dense.rows(), rng);
+  const Eigen::VectorXd x_dense = dense.partialPivLu().solve(b);
+  EXPECT_TRUE(ldu.factor());
+  Eigen::VectorXd x = b;
+  ldu.solve(x);
+  // Residual of the dense solution itself, to make sure the reference is trustworthy.
+  EXPECT_LE((dense * x_dense - b).norm(), 1e-12 * (dense.norm() * x_dense.norm() + b.norm()));
+  return (x - x_dense).norm() / x_dense.norm();
+}
+
+// Checks that order() is a permutation of the nodes.
+void expect_permutation(const BlockLdu& ldu) {
+  std::vector<int> sorted = ldu.order();
+  std::sort(sorted.begin(), sorted.end());
+  ASSERT_EQ(static_cast<int>(sorted.size()), ldu.num_nodes());
+  for (int i = 0; i < ldu.num_nodes(); ++i) ASSERT_EQ(sorted[i], i);
+}
+
+std::vector<int> positions(const BlockLdu& ldu) {
+  std::vector<int> pos(ldu.num_nodes(), -1);
+  for (int p = 0; p < static_cast<int>(ldu.order().size()); ++p) pos[ldu.order()[p]] = p;
+  return pos;
+}
+
+// For a forest: parent of every node when each tree is rooted at `roots` (BFS), -1 for roots.
+std::vector<int> forest_parents(const tg::Graph& g, const std::vector<int>& roots) {
+  std::vector<std::vector<int>> adj(g.num_nodes);
+  for (const auto& [i, j] : g.edges) {
+    adj[i].push_back(j);
+    adj[j].push_back(i);
+  }
+  std::vector<int> parent(g.num_nodes, -2);
+  for (int r : roots) {
+    parent[r] = -1;
+    std::queue<int> q;
+    q.push(r);
+    while (!q.empty()) {
+      const int v = q.front();
+      q.pop();
+      for (int w : adj[v])
+        if (parent[w] == -2) {
+          parent[w] = v;
+          q.push(w);
+        }
+    }
+  }
+  return parent;
+}
+
+// ---- structure --------------------------------------------------------------------------------
+
+TEST(BlockLdu, TreeIsPostOrderWithoutFillOrLoops) {
+  for (int n : {1, 2, 3, 10, 57, 200, 500}) {
+    for (unsigned seed : {1u, 2u, 3u}) {
+      std::mt19937 rng(seed * 1000 + n);
+      const tg::Graph g = tg::random_tree(n, rng);
+      const int root = std::uniform_int_distribution<int>(0, n - 1)(rng);
+      BlockLdu ldu;
+      ldu.analyze(g.num_nodes, g.edges, root);
+      SCOPED_TRACE(::testing::Message() << "n=" << n << " seed=" << seed << " root=" << root);
+      EXPECT_EQ(ldu.num_nodes(), n);
+      EXPECT_EQ(ldu.num_loops(), 0);
+      EXPECT_EQ(ldu.num_fill_blocks(), 0);
+      expect_permutation(ldu);
+      ASSERT_EQ(ldu.order().back(), root);
+      const std::vector<int> parent = forest_parents(g, {root});
+      const std::vector<int> pos = positions(ldu);
+      for (int v = 0; v < n; ++v) {
+        if (parent[v] >= 0) {
+          EXPECT_LT(pos[v], pos[parent[v]]) << "node " << v;
+        }
+      }
+    }
+  }
+}
+
+TEST(BlockLdu, LoopCounts) {
+  for (int m : {1, 2, 3, 8, 32}) {
+    BlockLdu ldu;
+    const tg::Graph g = tg::ladder(m);
+    ldu.analyze(g.num_nodes, g.edges);
+    EXPECT_EQ(ldu.num_loops(), m - 1) << "ladder " << m;
+    expect_permutation(ldu);
+  }
+  for (int m : {1, 2, 3, 6, 10}) {
+    BlockLdu ldu;
+    const tg::Graph g = tg::net(m);
+    ldu.analyze(g.num_nodes, g.edges);
+    EXPECT_EQ(ldu.num_loops(), (m - 1) * (m - 1)) << "net " << m;
+    expect_permutation(ldu);
+  }
+  for (int m : {1, 2, 3, 4, 5}) {
+    BlockLdu ldu;
+    const tg::Graph g = tg::crystal(m);
+    ldu.analyze(g.num_nodes, g.edges);
+    EXPECT_EQ(ldu.num_loops(), 2 * m * m * m - 3 * m * m + 1) << "crystal " << m;
+    expect_permutation(ldu);
+  }
+}
+
+TEST(BlockLdu, SingleCycleHasLinearFill) {
+  // Eliminating around a cycle of length L adds one chord per node until a triangle is left.
+  for (int len : {3, 4, 5, 10, 100}) {
+    for (int root : {0, len / 2, len - 1}) {
+      BlockLdu ldu;
+      const tg::Graph g = tg::cycle(len);
+      ldu.analyze(g.num_nodes, g.edges, root);
+      EXPECT_EQ(ldu.num_loops(), 1);
+      EXPECT_EQ(ldu.num_fill_blocks(), len - 3) << "cycle " << len;
+      EXPECT_EQ(ldu.order().back(), root);
+    }
+  }
+}
+
+TEST(BlockLdu, DisconnectedComponents) {
+  std::mt19937 rng(7);
+  // two random trees, an isolated node and a ladder
+  tg::Graph g = tg::disjoint_union(tg::random_tree(40, rng), tg::random_tree(25, rng));
+  g = tg::disjoint_union(g, tg::Graph{1, {}});
+  g = tg::disjoint_union(g, tg::ladder(5));
+  const int root = 40 + 3;  // in the second tree
+  BlockLdu ldu;
+  ldu.analyze(g.num_nodes, g.edges, root);
+  EXPECT_EQ(ldu.num_nodes(), 40 + 25 + 1 + 10);
+  EXPECT_EQ(ldu.num_loops(), 4);
+  expect_permutation(ldu);
+  // Post-order within both trees: the first tree is rooted at its lowest-numbered node.
+  {
+    tg::Graph trees;
+    trees.num_nodes = 65;
+    for (const auto& e : g.edges)
+      if (e.first < 65) trees.edges.push_back(e);
+    const std::vector<int> parent = forest_parents(trees, {0, root});
+    const std::vector<int> pos = positions(ldu);
+    for (int v = 0; v < 65; ++v) {
+      if (parent[v] >= 0) {
+        EXPECT_LT(pos[v], pos[parent[v]]) << "node " << v;
+      }
+    }
+  }
+  // Each component is a contiguous run of the order, ending with its root.
+  {
+    const std::vector<int> pos = positions(ldu);
+    auto comp = [](int v) { return v < 40 ? 0 : v < 65 ? 1 : v < 66 ? 2 : 3; };
+    int changes = 0;
+    for (std::size_t p = 1; p < ldu.order().size(); ++p)
+      changes += comp(ldu.order()[p]) != comp(ldu.order()[p - 1]);
+    EXPECT_EQ(changes, 3);
+    for (int v : {0, root, 65, 66}) {  // component roots
+      const int c = comp(v);
+      const std::size_t p = static_cast<std::size_t>(pos[v]);
+      EXPECT_TRUE(p + 1 == ldu.order().size() || comp(ldu.order()[p + 1]) != c) << v;
+    }
+  }
+  tg::fill_random_dominant(ldu, g, rng);
+  EXPECT_LE(relative_error_vs_dense(ldu, rng), kRelTol);
+}
+
+TEST(BlockLdu, EmptyAndReanalyze) {
+  BlockLdu ldu;
+  ldu.analyze(0, {});
+  EXPECT_EQ(ldu.num_nodes(), 0);
+  EXPECT_TRUE(ldu.factor());
+  Eigen::VectorXd empty(0);
+  ldu.solve(empty);
+  EXPECT_EQ(ldu.to_dense().rows(), 0);
+
+  // Re-analyzing with another graph resets structure and storage.
+  std::mt19937 rng(11);
+  const tg::Graph g1 = tg::net(4);
+  ldu.analyze(g1.num_nodes, g1.edges);
+  EXPECT_EQ(ldu.num_loops(), 9);
+  EXPECT_GT(ldu.num_fill_blocks(), 0);
+  const tg::Graph g2 = tg::random_tree(30, rng);
+  ldu.analyze(g2.num_nodes, g2.edges);
+  EXPECT_EQ(ldu.num_nodes(), 30);
+  EXPECT_EQ(ldu.num_loops(), 0);
+  EXPECT_EQ(ldu.num_fill_blocks(), 0);
+  tg::fill_random_dominant(ldu, g2, rng);
+  EXPECT_LE(relative_error_vs_dense(ldu, rng), kRelTol);
+}
+
+TEST(BlockLdu, InvalidGraphsThrow) {
+  BlockLdu ldu;
+  EXPECT_THROW(ldu.analyze(3, {{0, 1}, {1, 1}}), std::invalid_argument);  // self loop
+  EXPECT_THROW(ldu.analyze(3, {{0, 1}, {1, 0}}), std::invalid_argument);  // duplicate
+  EXPECT_THROW(ldu.analyze(3, {{0, 1}, {0, 1}}), std::invalid_argument);  // duplicate
+  EXPECT_THROW(ldu.analyze(3, {{0, 3}}), std::invalid_argument);          // out of range
+  EXPECT_THROW(ldu.analyze(3, {{0, 1}}, 5), std::invalid_argument);       // bad root
+  // a failed analyze leaves an empty, usable object
+  ldu.analyze(4, {{0, 1}, {1, 2}, {2, 3}});
+  EXPECT_THROW(ldu.analyze(3, {{0, 1}, {1, 0}}), std::invalid_argument);
+  EXPECT_EQ(ldu.num_nodes(), 0);
+  EXPECT_TRUE(ldu.order().empty());
+  EXPECT_EQ(ldu.to_dense().rows(), 0);
+  EXPECT_TRUE(ldu.factor());
+}
+
+TEST(BlockLdu, ToDensePlacesBlocks) {
+  const tg::Graph g{3, {{0, 1}, {2, 1}}};
+  BlockLdu ldu;
+  ldu.analyze(g.num_nodes, g.edges);
+  ldu.set_zero();
+  for (int i = 0; i < 3; ++i) ldu.diag(i) = Block::Constant(10 + i);
+  ldu.block(ldu.upper_id(0)) = Block::Constant(1);  // A_01
+  ldu.block(ldu.lower_id(0)) = Block::Constant(2);  // A_10
+  ldu.block(ldu.upper_id(1)) = Block::Constant(3);  // A_21
+  ldu.block(ldu.lower_id(1)) = Block::Constant(4);  // A_12
+  const Eigen::MatrixXd d = ldu.to_dense();
+  ASSERT_EQ(d.rows(), 18);
+  ASSERT_EQ(d.cols(), 18);
+  auto blk = [&](int i, int j) { return d(6 * i + 2, 6 * j + 3); };
+  EXPECT_EQ(blk(0, 0), 10);
+  EXPECT_EQ(blk(1, 1), 11);
+  EXPECT_EQ(blk(2, 2), 12);
+  EXPECT_EQ(blk(0, 1), 1);
+  EXPECT_EQ(blk(1, 0), 2);
+  EXPECT_EQ(blk(2, 1), 3);
+  EXPECT_EQ(blk(1, 2), 4);
+  EXPECT_EQ(blk(0, 2), 0);
+  EXPECT_EQ(blk(2, 0), 0);
+}
+
+// ---- accuracy against dense LU -----------------------------------------------------------------
+
+TEST(BlockLdu, RandomTreesMatchDense) {
+  for (int n : {1, 2, 5, 31, 120, 300, 500}) {
+    for (unsigned seed : {1u, 2u, 3u}) {
+      if (n == 500 && seed > 1) break;  // the dense reference LU of 3000 x 3000 takes seconds
+      std::mt19937 rng(seed * 7919 + n);
+      const tg::Graph g = tg::random_tree(n, rng);
+      const int root = std::uniform_int_distribution<int>(0, n - 1)(rng);
+      BlockLdu ldu;
+      ldu.analyze(g.num_nodes, g.edges, root);
+      tg::fill_random_dominant(ldu, g, rng);
+      EXPECT_LE(relative_error_vs_dense(ldu, rng), kRelTol)
+          << "n=" << n << " seed=" << seed << " root=" << root;
+    }
+  }
+}
+
+TEST(BlockLdu, LadderMatchesDense) {
+  for (int m : {2, 3, 8, 40}) {
+    for (unsigned seed : {1u, 2u}) {
+      std::mt19937 rng(seed * 31 + m);
+      const tg::Graph g = tg::ladder(m);
+      const int root = std::uniform_int_distribution<int>(0, g.num_nodes - 1)(rng);
+      BlockLdu ldu;
+      ldu.analyze(g.num_nodes, g.edges, root);
+      EXPECT_EQ(ldu.num_loops(), m - 1);
+      tg::fill_random_dominant(ldu, g, rng);
+      EXPECT_LE(relative_error_vs_dense(ldu, rng), kRelTol) << "ladder m=" << m;
+    }
+  }
+}
+
+TEST(BlockLdu, NetMatchesDense) {
+  for (int m : {2, 3, 5, 9}) {
+    for (unsigned seed : {1u, 2u}) {
+      std::mt19937 rng(seed * 37 + m);
+      const tg::Graph g = tg::net(m);
+      const int root = std::uniform_int_distribution<int>(0, g.num_nodes - 1)(rng);
+      BlockLdu ldu;
+      ldu.analyze(g.num_nodes, g.edges, root);
+      EXPECT_EQ(ldu.num_loops(), (m - 1) * (m - 1));
+      tg::fill_random_dominant(ldu, g, rng);
+      EXPECT_LE(relative_error_vs_dense(ldu, rng), kRelTol) << "net m=" << m;
+    }
+  }
+}
+
+TEST(BlockLdu, CrystalMatchesDense) {
+  for (int m : {2, 3, 4, 5}) {
+    std::mt19937 rng(41 + m);
+    const tg::Graph g = tg::crystal(m);
+    const int root = std::uniform_int_distribution<int>(0, g.num_nodes - 1)(rng);
+    BlockLdu ldu;
+    ldu.analyze(g.num_nodes, g.edges, root);
+    tg::fill_random_dominant(ldu, g, rng);
+    EXPECT_LE(relative_error_vs_dense(ldu, rng), kRelTol) << "crystal m=" << m;
+  }
+}
+
+TEST(BlockLdu, RefactorAfterReassemblyAndSeveralRightHandSides) {
+  std::mt19937 rng(5);
+  const tg::Graph g = tg::net(5);
+  BlockLdu ldu;
+  ldu.analyze(g.num_nodes, g.edges, 12);
+  for (int round = 0; round < 3; ++round) {
+    tg::fill_random_dominant(ldu, g, rng);  // set_zero() clears the previous factors' fill
+    const Eigen::MatrixXd dense = ldu.to_dense();
+    const Eigen::PartialPivLU<Eigen::MatrixXd> lu(dense);
+    ASSERT_TRUE(ldu.factor());
+    for (int r = 0; r < 3; ++r) {
+      const Eigen::VectorXd b = tg::random_vector(dense.rows(), rng);
+      const Eigen::VectorXd x_dense = lu.solve(b);
+      Eigen::VectorXd x = b;
+      ldu.solve(x);
+      EXPECT_LE((x - x_dense).norm() / x_dense.norm(), kRelTol);
+    }
+    // solve() accepts any Ref, e.g. a column of a matrix
+    Eigen::MatrixXd bs(dense.rows(), 2);
+    bs.col(0) = tg::random_vector(dense.rows(), rng);
+    bs.col(1) = tg::random_vector(dense.rows(), rng);
+    const Eigen::MatrixXd xs_dense = lu.solve(bs);
+    ldu.solve(bs.col(1));
+    EXPECT_LE((bs.col(1) - xs_dense.col(1)).norm() / xs_dense.col(1).norm(), kRelTol);
+  }
+}
+
+// ---- singular pivots ---------------------------------------------------------------------------
+
+TEST(BlockLdu, SingularPivotIsReported) {
+  std::mt19937 rng(3);
+  {  // an all-zero isolated node
+    tg::Graph g = tg::disjoint_union(tg::random_tree(10, rng), tg::Graph{1, {}});
+    BlockLdu ldu;
+    ldu.analyze(g.num_nodes, g.edges);
+    tg::fill_random_dominant(ldu, g, rng);
+    ldu.diag(10).setZero();
+    EXPECT_FALSE(ldu.factor());
+  }
+  {  // a rank-deficient diagonal block of the first eliminated node (no Schur update reaches it)
+    const tg::Graph g = tg::random_tree(10, rng);
+    BlockLdu ldu;
+    ldu.analyze(g.num_nodes, g.edges);
+    tg::fill_random_dominant(ldu, g, rng);
+    const int first = ldu.order()[0];
+    ldu.diag(first).row(2) = ldu.diag(first).row(5);
+    EXPECT_FALSE(ldu.factor());
+  }
+  {  // a pivot that becomes singular only through the Schur update: [[I, I], [I, I]]
+    const tg::Graph g{2, {{0, 1}}};
+    BlockLdu ldu;
+    ldu.analyze(g.num_nodes, g.edges, 1);
+    ldu.set_zero();
+    ldu.diag(0) = ldu.diag(1) = Block::Identity();
+    ldu.block(ldu.upper_id(0)) = ldu.block(ldu.lower_id(0)) = Block::Identity();
+    EXPECT_FALSE(ldu.factor());
+  }
+  {  // a non-finite entry
+    const tg::Graph g = tg::ladder(3);
+    BlockLdu ldu;
+    ldu.analyze(g.num_nodes, g.edges);
+    tg::fill_random_dominant(ldu, g, rng);
+    ldu.diag(ldu.order()[0])(1, 1) = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_FALSE(ldu.factor());
+  }
+}
+
+// ---- saddle-point (body / joint) systems -------------------------------------------------------
+//
+// The simulator's Newton matrix: body nodes carry an SPD mass-like block, joint nodes a
+// -eps I regularization on their constrained rows (unconstrained padding rows are identity rows),
+// joint-body blocks a constraint Jacobian J and body-joint blocks approximately -J^T (perturbed by
+// 1e-3, so the matrix is not symmetric). Without the perturbation and the regularization this is
+// [M, -J^T; J, 0], non-singular when the constraint Jacobian has full row rank.
+//
+// Ordering matters here. LDU without pivoting across blocks is only accurate if every joint is
+// eliminated AFTER at least one of its bodies: then its pivot is the Schur complement
+// -eps I + J M^-1 J^T (well conditioned). A joint eliminated before all of its bodies has the pivot
+// -eps I; eliminating it turns its bodies' blocks into the penalty form M - J^T J / eps (element
+// growth 1/eps) and its multipliers come out of back substitution as (b - J x) / eps, a
+// cancellation that amplifies the rounding errors in x by 1/eps. Measured relative errors of the
+// whole solution (DISABLED_SaddlePointJointBeforeItsBodiesIsInaccurate): 0.03 .. 0.8 for
+// eps = 1e-8, 1e2 .. 1e5 for eps = 1e-10, 1e6 .. 1e11 for eps = 1e-12. In a DFS post-order that
+// happens to
+//   - a joint of degree 1 (attached to the world only) unless it is the DFS root, and
+//   - the joint that closes a kinematic loop when the DFS enters the loop at a body (the loop's
+//     last node, adjacent to the entry body, is then a joint whose two bodies both come later).
+// The tests below use the safe orders: a chain rooted anywhere when no joint is a leaf, a chain
+// hanging from the world rooted at its world joint, a loop rooted at one of its joints.
+
+struct SaddleSystem {
+  tg::Graph graph;
+  std::vector<bool> is_joint;
+  std::vector<int> joint_rows;  // constrained rows per node (joints), 6 for bodies
+};
+
+Eigen::Matrix3d random_rotation(std::mt19937& rng) {
+  std::normal_distribution<double> g;
+  const double w = g(rng), x = g(rng), y = g(rng), z = g(rng);
+  return Eigen::Quaterniond(w, x, y, z).normalized().toRotationMatrix();
+}
+
+void fill_saddle(BlockLdu& ldu, const SaddleSystem& s, double eps, std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0), pos(0.0, 1.0);
+  ldu.set_zero();
+  for (int v = 0; v < s.graph.num_nodes; ++v) {
+    if (s.is_joint[v]) {
+      Block d = Block::Identity();
+      for (int r = 0; r < s.joint_rows[v]; ++r) d(r, r) = -eps;
+      ldu.diag(v) = d;
+    } else {
+      // mass-like: diag(m, m, m) (+) R diag(I1, I2, I3) R^T
+      const double mass = 0.5 + 4.5 * pos(rng);
+      const Eigen::Matrix3d q = random_rotation(rng);
+      Eigen::Vector3d inertia;
+      for (int a = 0; a < 3; ++a) inertia[a] = 0.1 + 0.9 * pos(rng);
+      Block m = Block::Zero();
+      m.topLeftCorner<3, 3>() = mass * Eigen::Matrix3d::Identity();
+      m.bottomRightCorner<3, 3>() = q * inertia.asDiagonal() * q.transpose();
+      ldu.diag(v) = m;
+    }
+  }
+  for (int e = 0; e < static_cast<int>(s.graph.edges.size()); ++e) {
+    const auto [i, j] = s.graph.edges[e];
+    const bool i_joint = s.is_joint[i];
+    const int rows = s.joint_rows[i_joint ? i : j];
+    // Rigid-body-like Jacobian of the joint rows w.r.t. the body's velocity (v, w):
+    //   [R^T, -R^T [p]x; 0, R^T], R a random rotation, p a lever arm, a random sign per side.
+    const Eigen::Matrix3d rot = random_rotation(rng);
+    Eigen::Vector3d arm = 0.5 * Eigen::Vector3d::NullaryExpr([&] { return u(rng); });
+    Eigen::Matrix3d arm_x;
+    arm_x << 0, -arm.z(), arm.y(), arm.z(), 0, -arm.x(), -arm.y(), arm.x(), 0;
+    Block jac = Block::Zero();
+    jac.topLeftCorner<3, 3>() = rot.transpose();
+    jac.topRightCorner<3, 3>() = -rot.transpose() * arm_x;
+    jac.bottomRightCorner<3, 3>() = rot.transpose();
+    if (rng() & 1u) jac = -jac;
+    jac.bottomRows(kBlockSize - rows).setZero();  // joint rows 0..2 translation, 3..5 rotation
+    Block jac_t = -jac.transpose() + 1e-3 * tg::random_block(rng);
+    jac_t.rightCols(kBlockSize - rows).setZero();
+    // A_ij is block(upper_id(e)): the joint-row block is J, the body-row block ~ -J^T.
+    ldu.block(ldu.upper_id(e)) = i_joint ? jac : jac_t;
+    ldu.block(ldu.lower_id(e)) = i_joint ? jac_t : jac;
+  }
+}
+
+// Chain body - joint - body - ... - body (nodes 0 .. 2 bodies - 2, even = body); with
+// `world_joint` an extra joint, node 2 bodies - 1, hangs body 0 from the world (degree 1).
+SaddleSystem saddle_chain(int bodies, bool world_joint, std::mt19937& rng) {
+  SaddleSystem s;
+  const int chain = 2 * bodies - 1;
+  s.graph.num_nodes = chain + (world_joint ? 1 : 0);
+  for (int v = 0; v < chain; ++v) {
+    s.is_joint.push_back(v % 2 == 1);
+    if (v + 1 < chain) s.graph.edges.emplace_back(v % 2 == 1 ? v : v + 1, v % 2 == 1 ? v + 1 : v);
+  }
+  if (world_joint) {
+    s.is_joint.push_back(true);
+    s.graph.edges.emplace_back(chain, 0);
+  }
+  for (int v = 0; v < s.graph.num_nodes; ++v)
+    s.joint_rows.push_back(s.is_joint[v] ? std::vector<int>{3, 5, 6}[rng() % 3] : kBlockSize);
+  return s;
+}
+
+// Cycle body - joint - body - joint - ... back to body 0 (even nodes are bodies).
+SaddleSystem saddle_loop(int bodies, std::mt19937& rng) {
+  SaddleSystem s;
+  const int n = 2 * bodies;
+  s.graph.num_nodes = n;
+  for (int v = 0; v < n; ++v) {
+    s.is_joint.push_back(v % 2 == 1);
+    s.graph.edges.emplace_back(v, (v + 1) % n);
+  }
+  // With 6-row joints everywhere a loop over-constrains its bodies (6 * bodies rows on 6 * bodies
+  // velocities leave no motion, fine, but near-redundant ones make the test matrix needlessly ill
+  // conditioned): keep joints at 3 or 5 rows.
+  for (int v = 0; v < n; ++v)
+    s.joint_rows.push_back(s.is_joint[v] ? std::vector<int>{3, 5}[rng() % 2] : kBlockSize);
+  return s;
+}
+
+// 1-norm condition number estimate (LAPACK-style, via the dense LU).
+double condition_number(const Eigen::MatrixXd& a) { return 1.0 / a.partialPivLu().rcond(); }
+
+// True if every joint node comes after at least one of its neighbours in the order.
+bool joints_follow_a_body(const BlockLdu& ldu, const SaddleSystem& s) {
+  const std::vector<int> pos = positions(ldu);
+  std::vector<int> first_neighbour(s.graph.num_nodes, s.graph.num_nodes);
+  for (const auto& [i, j] : s.graph.edges) {
+    first_neighbour[i] = std::min(first_neighbour[i], pos[j]);
+    first_neighbour[j] = std::min(first_neighbour[j], pos[i]);
+  }
+  for (int v = 0; v < s.graph.num_nodes; ++v)
+    if (s.is_joint[v] && first_neighbour[v] > pos[v]) return false;
+  return true;
+}
+
+// The saddle-point matrices here have cond_1(A) up to ~3e3 (checked against 1e4), and no element
+// growth in the safe orders, so the 1e-10 bound of the file header applies; observed errors are
+// <= ~1e-13.
+TEST(BlockLdu, SaddlePointChainMatchesDense) {
+  for (double eps : {1e-8, 1e-12}) {
+    for (int bodies : {1, 2, 5, 20}) {
+      for (unsigned seed : {1u, 2u, 3u}) {
+        std::mt19937 rng(seed * 101 + bodies);
+        {  // free chain: every root is safe (the DFS leaves are the end bodies)
+          const SaddleSystem s = saddle_chain(bodies, false, rng);
+          for (int root : {0, s.graph.num_nodes / 2, s.graph.num_nodes - 1,
+                           std::min(1, s.graph.num_nodes - 1)}) {
+            BlockLdu ldu;
+            ldu.analyze(s.graph.num_nodes, s.graph.edges, root);
+            ASSERT_TRUE(joints_follow_a_body(ldu, s));
+            fill_saddle(ldu, s, eps, rng);
+            EXPECT_LE(condition_number(ldu.to_dense()), 1e4);
+            EXPECT_LE(relative_error_vs_dense(ldu, rng), kRelTol)
+                << "free chain bodies=" << bodies << " root=" << root << " eps=" << eps;
+          }
+        }
+        {  // hanging from the world, rooted at the world joint
+          const SaddleSystem s = saddle_chain(bodies, true, rng);
+          BlockLdu ldu;
+          ldu.analyze(s.graph.num_nodes, s.graph.edges, s.graph.num_nodes - 1);
+          ASSERT_TRUE(joints_follow_a_body(ldu, s));
+          fill_saddle(ldu, s, eps, rng);
+          EXPECT_LE(condition_number(ldu.to_dense()), 1e4);
+          EXPECT_LE(relative_error_vs_dense(ldu, rng), kRelTol)
+              << "hanging chain bodies=" << bodies << " eps=" << eps;
+        }
+      }
+    }
+  }
+}
+
+TEST(BlockLdu, SaddlePointLoopMatchesDense) {
+  for (double eps : {1e-8, 1e-12}) {
+    for (int bodies : {2, 3, 6}) {
+      for (unsigned seed : {1u, 2u, 3u}) {
+        std::mt19937 rng(seed * 131 + bodies);
+        const SaddleSystem s = saddle_loop(bodies, rng);
+        for (int root = 1; root < 2 * bodies; root += 2) {  // the joints
+          BlockLdu ldu;
+          ldu.analyze(s.graph.num_nodes, s.graph.edges, root);
+          EXPECT_EQ(ldu.num_loops(), 1);
+          EXPECT_EQ(ldu.num_fill_blocks(), 2 * bodies - 3);
+          ASSERT_TRUE(joints_follow_a_body(ldu, s));
+          fill_saddle(ldu, s, eps, rng);
+          EXPECT_LE(condition_number(ldu.to_dense()), 1e4);
+          EXPECT_LE(relative_error_vs_dense(ldu, rng), kRelTol)
+              << "loop bodies=" << bodies << " root=" << root << " eps=" << eps;
+        }
+      }
+    }
+  }
+}
+
+// Characterization, not a requirement (run with --gtest_also_run_disabled_tests): the error when a
+// joint is eliminated before all of its bodies — a loop rooted at a body, and a chain hanging from
+// the world rooted at the world-held body (the world joint is then a leaf).
+TEST(BlockLdu, DISABLED_SaddlePointJointBeforeItsBodiesIsInaccurate) {
+  for (double eps : {1e-8, 1e-10, 1e-12}) {
+    double worst_loop = 0, worst_chain = 0;
+    for (unsigned seed : {1u, 2u, 3u}) {
+      for (int bodies : {2, 3, 6}) {
+        std::mt19937 rng(seed * 131 + bodies);
+        const SaddleSystem s = saddle_loop(bodies, rng);
+        BlockLdu ldu;
+        ldu.analyze(s.graph.num_nodes, s.graph.edges, 0);
+        EXPECT_FALSE(joints_follow_a_body(ldu, s));
+        fill_saddle(ldu, s, eps, rng);
+        worst_loop = std::max(worst_loop, relative_error_vs_dense(ldu, rng));
+      }
+      for (int bodies : {1, 2, 5, 20}) {
+        std::mt19937 rng(seed * 101 + bodies);
+        const SaddleSystem s = saddle_chain(bodies, true, rng);
+        BlockLdu ldu;
+        ldu.analyze(s.graph.num_nodes, s.graph.edges, 0);
+        EXPECT_FALSE(joints_follow_a_body(ldu, s));
+        fill_saddle(ldu, s, eps, rng);
+        worst_chain = std::max(worst_chain, relative_error_vs_dense(ldu, rng));
+      }
+    }
+    std::printf(
+        "eps=%.0e  loop rooted at a body: rel. error %.2g   chain rooted at the world-held "
+        "body: rel. error %.2g\n",
+        eps, worst_loop, worst_chain);
+  }
+}
+
+}  // namespace
+}  // namespace maxsim
