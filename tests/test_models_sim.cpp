@@ -1,0 +1,142 @@
+// Loaded descriptions simulate (issue 3): contact-free runs of the corpus robots, loops closed by
+// <loop_joint> and MJCF <equality connect>, and the A1's URDF and MJCF agreeing on kinematics.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "models/load.hpp"
+#include "sim/maxsim.hpp"
+
+using namespace maxsim;
+
+namespace {
+
+std::string repo(const std::string& rel) { return std::string(MAXSIM_SOURCE_DIR) + "/" + rel; }
+
+struct RunStats {
+  int failed = 0;
+  double violation = 0;
+};
+
+RunStats simulate(const Model& m, Data& d, double duration) {
+  RunStats run;
+  const int steps = static_cast<int>(duration / m.dt + 0.5);
+  for (int k = 0; k < steps; ++k) {
+    if (step(m, d).status != StepStatus::Ok) ++run.failed;
+    run.violation = std::max(run.violation, max_constraint_violation(m, d));
+  }
+  return run;
+}
+
+}  // namespace
+
+// 2 s without contacts (the ground comes with the contact issue): no failed step, joints hold.
+TEST(ModelsSimulate, CorpusRobotsRunTwoSeconds) {
+  for (const char* file : {"tests/data/models/mujoco_models/humanoid/humanoid.xml",
+                           "tests/data/models/gym_mujoco/ant.xml", "tests/data/models/gym_mujoco/half_cheetah.xml",
+                           "tests/data/models/gym_mujoco/hopper.xml", "robots/a1/urdf/a1.urdf",
+                           "robots/a1/xml/a1.xml", "tests/data/models/franka_panda/panda.urdf"}) {
+    const Model m = load_model(repo(file));
+    Data d(m);
+    // set every hinge a little off its zero so the mechanisms actually move relative to each other
+    for (size_t j = 0; j < m.joints.size(); ++j)
+      if (m.joints[j].type == JointType::Revolute) set_joint_coordinates(m, d, static_cast<int>(j), {0.1}, {0.5});
+    ASSERT_TRUE(project_state(m, d).converged) << file;
+    const RunStats run = simulate(m, d, 2.0);
+    EXPECT_EQ(run.failed, 0) << file;
+    EXPECT_LT(run.violation, 1e-8) << file;
+  }
+}
+
+// Cassie: 4 <equality connect> loops (its achilles rods and plantar rods). From the "home"
+// keyframe, 2 s of contact-free motion keep the loops closed below 1e-6 (the issue's bound;
+// measured ~1e-13).
+TEST(ModelsSimulate, CassieLoopsHold) {
+  const Model m = load_model(repo("tests/data/models/agility_cassie/cassie.xml"));
+  Data d(m);
+  ASSERT_FALSE(m.keyframes.empty());
+  set_coordinates(m, d, m.keyframes[0].joint_q, m.keyframes[0].joint_qd);
+  ASSERT_TRUE(project_state(m, d).converged);
+  const RunStats run = simulate(m, d, 2.0);
+  EXPECT_EQ(run.failed, 0);
+  EXPECT_LT(run.violation, 1e-6);
+}
+
+// <loop_joint> four-bars: the Dojo example (a kite of two hanging pairs closed at their tips) and
+// a double parallelogram (two loops), released off their rest pose: violation < 1e-8.
+TEST(ModelsSimulate, LoopJointFourbars) {
+  {
+    const Model m = load_model(repo("tests/data/models/dojo_fourbar/fourbar.urdf"));
+    Data d(m);
+    set_coordinates(m, d, {{0.5}, {-1.0}, {-0.5}, {1.0}, {}}, std::vector<std::vector<double>>(m.joints.size()));
+    ASSERT_TRUE(project_state(m, d).converged);
+    EXPECT_LT(max_constraint_violation(m, d), 1e-12);
+    const RunStats run = simulate(m, d, 5.0);
+    EXPECT_EQ(run.failed, 0);
+    EXPECT_LT(run.violation, 1e-8);
+  }
+  {
+    const Model m = load_model(repo("tests/data/loops/double_fourbar.urdf"));
+    ASSERT_EQ(m.bodies.size(), 6u);
+    ASSERT_EQ(m.joints.size(), 8u);
+    Data d(m);
+    EXPECT_EQ(static_cast<int>(m.joints.size()) - static_cast<int>(m.bodies.size()), 2);  // two loops
+    set_joint_coordinates(m, d, m.joint_index("base_left1"), {0.6}, {});
+    ASSERT_TRUE(project_state(m, d).converged);
+    const RunStats run = simulate(m, d, 5.0);
+    EXPECT_EQ(run.failed, 0);
+    EXPECT_LT(run.violation, 1e-8);
+    // it swung: the first side link left its start angle
+    double q, qd;
+    joint_coordinates(m, d, m.joint_index("base_left1"), &q, &qd);
+    EXPECT_GT(std::abs(q - 0.6) + std::abs(qd), 1e-2);
+  }
+}
+
+// The A1's two descriptions give the same foot positions at the same joint vector: the centres
+// of the four foot collision spheres agree to 1e-4 m (the MJCF rounds to 1e-5/1e-6).
+TEST(ModelsSimulate, A1UrdfAndMjcfFootPositionsAgree) {
+  const Model urdf = load_model(repo("robots/a1/urdf/a1.urdf"));
+  const Model mjcf = load_model(repo("robots/a1/xml/a1.xml"));
+  const char* legs[] = {"FR", "FL", "RR", "RL"};
+  const double angles[] = {0.2, 0.7, -1.5};
+  auto feet = [&](const Model& m) {
+    Data d(m);
+    std::vector<std::vector<double>> q(m.joints.size()), qd(m.joints.size());
+    for (const char* leg : legs) {
+      int k = 0;
+      for (const char* part : {"_hip_joint", "_thigh_joint", "_calf_joint"}) {
+        const int j = m.joint_index(std::string(leg) + part);
+        EXPECT_GE(j, 0) << leg << part;
+        if (j >= 0) q[j] = {angles[k] * (leg[1] == 'L' ? -1.0 : 1.0)};
+        ++k;
+      }
+    }
+    const int base = m.joint_index("trunk_joint");
+    EXPECT_GE(base, 0);
+    if (base >= 0) q[base] = {0.1, -0.2, 0.5, std::cos(0.15), 0.0, 0.0, std::sin(0.15)};
+    set_coordinates(m, d, q, qd);
+    std::vector<Vec3> out;
+    for (const char* leg : legs) {
+      const int b = m.body_index(std::string(leg) + "_calf");
+      EXPECT_GE(b, 0);
+      Vec3 best = Vec3::Zero();
+      double lowest = 1e9;
+      for (const Geom& g : m.bodies[b].geoms) {
+        if (!g.collision || g.type != GeomType::Sphere) continue;
+        const Vec3 p = d.x[b] + quat_rotate(d.q[b], g.pos);
+        // the foot sphere is the calf's sphere farthest from the knee, i.e. along the calf
+        if (p.z() < lowest) {
+          lowest = p.z();
+          best = p;
+        }
+      }
+      EXPECT_LT(lowest, 1e9) << "no collision sphere on " << leg << "_calf";
+      out.push_back(best);
+    }
+    return out;
+  };
+  const std::vector<Vec3> a = feet(urdf), b = feet(mjcf);
+  EXPECT_GT((a[0] - a[1]).norm(), 0.1);  // real, distinct feet
+  for (int i = 0; i < 4; ++i) EXPECT_LT((a[i] - b[i]).norm(), 1e-4) << legs[i] << ": " << a[i].transpose() << " vs " << b[i].transpose();
+}
