@@ -28,7 +28,16 @@ Data::Data(const Model& model) {
   joint_impulse.assign(nj, Vec6::Zero());
   joint_angle.assign(nj, Vec3::Zero());
 
-  // the system graph: body nodes 0..nb-1, joint nodes nb..nb+nj-1, an edge per joint-body pair
+  build_graph(model, *this);
+}
+
+void build_graph(const Model& model, Data& d) {
+  const int nb = static_cast<int>(model.bodies.size());
+  const int nj = static_cast<int>(model.joints.size());
+  const int nc = static_cast<int>(d.contacts.size());
+  auto& ws = d.ws;
+  // nodes: bodies 0..nb-1, joints nb..nb+nj-1, contacts after them; an edge per node-body pair
+  ws.edges.clear();
   ws.parent_edge.assign(nj, -1);
   ws.child_edge.assign(nj, -1);
   int root = -1;
@@ -43,10 +52,25 @@ Data::Data(const Model& model) {
     ws.child_edge[j] = static_cast<int>(ws.edges.size());
     ws.edges.emplace_back(nb + j, jt.child);
   }
-  // joint nodes carry multipliers (−εI diagonal on constrained rows): never eliminated first
-  std::vector<char> multiplier(nb + nj, 0);
+  ws.contact_bodies.resize(nc);
+  ws.contact_edge_a.assign(nc, -1);
+  ws.contact_edge_b.assign(nc, -1);
+  for (int c = 0; c < nc; ++c) {
+    const Contact& ct = d.contacts[c];
+    ws.contact_bodies[c] = {ct.body_a, ct.body_b};
+    if (ct.body_a != kWorld) {
+      ws.contact_edge_a[c] = static_cast<int>(ws.edges.size());
+      ws.edges.emplace_back(nb + nj + c, ct.body_a);
+    }
+    ws.contact_edge_b[c] = static_cast<int>(ws.edges.size());
+    ws.edges.emplace_back(nb + nj + c, ct.body_b);
+  }
+  // joint nodes carry multipliers (zero diagonal on constrained rows): never eliminated first;
+  // contact nodes are interior-point leaves with an invertible diagonal block
+  const int n = nb + nj + nc;
+  std::vector<char> multiplier(n, 0);
   for (int j = 0; j < nj; ++j) multiplier[nb + j] = 1;
-  ws.ldu.analyze(nb + nj, ws.edges, root, &multiplier);
+  ws.ldu.analyze(n, ws.edges, root, &multiplier);
   for (int j = 0; j < nj; ++j) {
     unsigned mask = 0;
     for (int r = 0; r < 6; ++r)
@@ -57,12 +81,14 @@ Data::Data(const Model& model) {
   ws.rows3.resize(nj);
   ws.x3.resize(nb);
   ws.q3.resize(nb);
-  const int n = 6 * (nb + nj);
-  ws.unknowns.setZero(n);
-  ws.trial.setZero(n);
-  ws.residual.setZero(n);
-  ws.trial_residual.setZero(n);
-  ws.delta.setZero(n);
+  ws.contact_map_a.resize(nc);
+  ws.contact_map_b.resize(nc);
+  ws.contact_kin.resize(nc);
+  ws.unknowns.setZero(6 * n);
+  ws.trial.setZero(6 * n);
+  ws.residual.setZero(6 * n);
+  ws.trial_residual.setZero(6 * n);
+  ws.delta.setZero(6 * n);
 }
 
 }  // namespace maxsim

@@ -3,8 +3,10 @@
 // of Data (one per thread in parallel rollouts).
 #pragma once
 
+#include <functional>
 #include <vector>
 
+#include "sim/contact.hpp"
 #include "sim/joint.hpp"
 #include "sim/ldu.hpp"
 #include "sim/model.hpp"
@@ -20,6 +22,14 @@ struct SolverOptions {
   int line_search_steps = 12;    // halvings of the Newton step before giving up on a decrease
   // Redundant constraints are regularized inside the LDU, on the matrix only (never in the
   // residual), and only at pivots they make singular: see BlockLdu::regularization.
+};
+
+// Interior-point settings for steps with contacts (DESIGN §6 defaults).
+struct InteriorPointOptions {
+  double complementarity_tolerance = 1e-8;  // γ s and βᵀη at convergence (N·s·m)
+  int max_iterations = 50;
+  double fraction_to_boundary = 0.99;       // τ: a step keeps (1 − τ) of the distance to the boundary
+  double initial_slack = 1e-3;              // cold-start slack and impulse scale
 };
 
 enum class StepStatus { Ok, NotConverged, Failed };
@@ -50,8 +60,13 @@ struct Data {
   std::vector<Vec6> joint_impulse;  // row impulses over the step: constraint multipliers on
                                     // constrained rows, spring+damper+actuation on free rows
   std::vector<Vec3> joint_angle;    // unwrapped free rotation-row angles (rows 3..5)
+  std::vector<Contact> contacts;     // the active contacts of the last step (with their impulses)
+  // The collide stage of step(): fills `contacts` for the current knot (sim/collision.hpp sets
+  // it up; empty: the contact set is whatever the caller put into `contacts`).
+  std::function<void(const Model&, Data&)> collide;
   StepReport report;
   SolverOptions solver;
+  InteriorPointOptions interior_point;
 
   // ---- workspace (allocated here, reused every step) ---------------------------------------
   struct Workspace {
@@ -59,13 +74,24 @@ struct Data {
     std::vector<std::pair<int, int>> edges;  // (joint node, body node)
     std::vector<int> parent_edge, child_edge;  // per joint: its edge ids (-1: world parent)
     std::vector<JointRows> rows2, rows3;     // joint rows at z2 (impulse maps) and at z3
+    // contacts: graph edges, impulse maps at z2, kinematics at z3, eliminated variables' steps
+    std::vector<std::pair<int, int>> contact_bodies;  // (a, b) of the contacts the graph was built for
+    std::vector<int> contact_edge_a, contact_edge_b;
+    std::vector<Eigen::Matrix<double, 6, 3>, Eigen::aligned_allocator<Eigen::Matrix<double, 6, 3>>> contact_map_a, contact_map_b;
+    std::vector<ContactKinematics, Eigen::aligned_allocator<ContactKinematics>> contact_kin;
+    std::vector<Vec6> contact_affine, contact_steps;  // per contact: (Δγ, Δb, Δη0, Δs, ·), (Δη_t, ·)
+    std::vector<Contact> trial_contacts;
     std::vector<Vec3> x3;
     std::vector<Vec4> q3;
     Eigen::VectorXd unknowns, trial, residual, trial_residual, delta;
   } ws;
 
-  int num_nodes() const { return static_cast<int>(x.size() + joint_impulse.size()); }
+  int num_nodes() const { return static_cast<int>(x.size() + joint_impulse.size() + contacts.size()); }
 };
+
+// (Re)builds the system graph and its symbolic LDU for the model's bodies and joints and the
+// data's current contacts (called by the constructor, and by step() when the contact set changes).
+void build_graph(const Model& model, Data& data);
 
 // Pose of body `i`, or of the world for kWorld.
 inline Pose body_pose(const Data& d, int i) {

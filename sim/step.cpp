@@ -35,6 +35,11 @@ void step_prepare(const Model& model, Data& d) {
     const Joint& jt = model.joints[j];
     joint_rows(jt, body_pose(d, jt.parent), body_pose(d, jt.child), &d.ws.rows2[j]);
   }
+  for (size_t c = 0; c < d.contacts.size(); ++c) {
+    const Contact& ct = d.contacts[c];
+    d.ws.contact_map_b[c] = contact_impulse_map(ct, d.q[ct.body_b], true);
+    if (ct.body_a != kWorld) d.ws.contact_map_a[c] = contact_impulse_map(ct, d.q[ct.body_a], false);
+  }
 }
 
 void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen::VectorXd* F) {
@@ -74,6 +79,27 @@ void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen:
     if (jt.parent != kWorld) F->segment<6>(6 * jt.parent).noalias() -= r2.Ja.transpose() * u;
     F->segment<6>(6 * jt.child).noalias() -= r2.Jb.transpose() * u;
   }
+
+  // contacts: their normal and friction impulses act on the bodies (maps at z2); the gap and
+  // tangential velocity at z3 are what the interior point balances against its slacks
+  const int nj = static_cast<int>(model.joints.size());
+  for (size_t c = 0; c < d.contacts.size(); ++c) {
+    const Contact& ct = d.contacts[c];
+    const int o = 6 * (nb + nj + static_cast<int>(c));
+    const Vec3 impulse = s.segment<3>(o);  // (γ, b1, b2)
+    F->segment<6>(o).setZero();
+    F->segment<6>(6 * ct.body_b).noalias() += ws.contact_map_b[c] * impulse;
+    Pose a2, a3;
+    Vec3 wa = Vec3::Zero();
+    if (ct.body_a != kWorld) {
+      F->segment<6>(6 * ct.body_a).noalias() += ws.contact_map_a[c] * impulse;
+      a2 = body_pose(d, ct.body_a);
+      a3 = Pose{ws.x3[ct.body_a], ws.q3[ct.body_a]};
+      wa = s.segment<3>(6 * ct.body_a + 3);
+    }
+    contact_kinematics(ct, a2, body_pose(d, ct.body_b), a3, Pose{ws.x3[ct.body_b], ws.q3[ct.body_b]}, wa,
+                       s.segment<3>(6 * ct.body_b + 3), dt, &ws.contact_kin[c]);
+  }
 }
 
 void step_jacobian(const Model& model, Data& d, const Eigen::VectorXd& s) {
@@ -99,48 +125,55 @@ void step_jacobian(const Model& model, Data& d, const Eigen::VectorXd& s) {
       A.block(A.lower_id(ws.parent_edge[j])) = -ws.rows2[j].Ja.transpose();
     }
   }
+  // bodies ← contact impulses (γ, b1, b2); the contact rows themselves depend on the
+  // interior-point variables and are filled by the contact solve
+  for (size_t c = 0; c < d.contacts.size(); ++c) {
+    A.block(A.lower_id(ws.contact_edge_b[c])).leftCols<3>() = ws.contact_map_b[c];
+    if (ws.contact_edge_a[c] >= 0) A.block(A.lower_id(ws.contact_edge_a[c])).leftCols<3>() = ws.contact_map_a[c];
+  }
 }
 
-StepReport step(const Model& model, Data& d) {
-  const int nb = static_cast<int>(model.bodies.size());
-  const int nj = static_cast<int>(model.joints.size());
-  const double dt = model.dt;
-  auto& ws = d.ws;
-  Eigen::VectorXd& s = ws.unknowns;
-  Eigen::VectorXd& F = ws.residual;
-  StepReport rep;
+namespace {
 
-  // knot quantities of z2
-  step_prepare(model, d);
-
-  // warm start: the previous velocities and row impulses
-  for (int i = 0; i < nb; ++i) {
-    s.segment<3>(6 * i) = d.v[i];
-    s.segment<3>(6 * i + 3) = d.w[i];
-  }
-  for (int j = 0; j < nj; ++j) s.segment<6>(6 * (nb + j)) = d.joint_impulse[j];
-  step_residual(model, d, s, &F);
-
-  // Convergence: constraint rows (m, rad) to the tolerance itself; momentum and free rows (N·s)
-  // to the tolerance relative to the step's impulse scale, since round-off in a long chain's
-  // momentum balance grows with the impulses it carries (a 200-link chain: ~20 N·s).
-  double impulse_scale = 1.0;
-  for (int i = 0; i < nb; ++i)
-    impulse_scale = std::max(impulse_scale, model.bodies[i].mass * (d.v[i].norm() + dt * model.gravity.norm()));
-  for (int j = 0; j < nj; ++j) impulse_scale = std::max(impulse_scale, d.joint_impulse[j].lpNorm<Eigen::Infinity>());
-  auto converged = [&](const Eigen::VectorXd& r) {
-    const double tol_impulse = d.solver.tolerance * impulse_scale;
+// Convergence of the equality rows: constraint rows (m, rad) to the tolerance itself; momentum
+// and free rows (N·s) to the tolerance relative to the step's impulse scale, since round-off in a
+// long chain's momentum balance grows with the impulses it carries (a 200-link chain: ~20 N·s).
+struct EqualityTest {
+  double tol_impulse, tol_position;
+  int nb, nj;
+  const Model* model;
+  bool operator()(const Eigen::VectorXd& r) const {
     for (int i = 0; i < 6 * nb; ++i)
       if (!(std::abs(r(i)) < tol_impulse)) return false;
     for (int j = 0; j < nj; ++j)
       for (int k = 0; k < 6; ++k) {
-        const double tol = model.joints[j].row_constrained(k) ? d.solver.tolerance : tol_impulse;
+        const double tol = model->joints[j].row_constrained(k) ? tol_position : tol_impulse;
         if (!(std::abs(r(6 * (nb + j) + k)) < tol)) return false;
       }
     return true;
-  };
+  }
+};
 
-  // Newton's method with a backtracking line search on ‖F‖₂
+EqualityTest equality_test(const Model& model, const Data& d) {
+  const int nb = static_cast<int>(model.bodies.size());
+  const int nj = static_cast<int>(model.joints.size());
+  double scale = 1.0;
+  for (int i = 0; i < nb; ++i)
+    scale = std::max(scale, model.bodies[i].mass * (d.v[i].norm() + model.dt * model.gravity.norm()));
+  for (int j = 0; j < nj; ++j) scale = std::max(scale, d.joint_impulse[j].lpNorm<Eigen::Infinity>());
+  return EqualityTest{d.solver.tolerance * scale, d.solver.tolerance, nb, nj, &model};
+}
+
+// Newton's method with a backtracking line search on ‖F‖₂ (no inequalities in the step).
+StepReport solve_newton(const Model& model, Data& d) {
+  const int nb = static_cast<int>(model.bodies.size());
+  const double dt = model.dt;
+  auto& ws = d.ws;
+  Eigen::VectorXd& s = ws.unknowns;
+  Eigen::VectorXd& F = ws.residual;
+  const EqualityTest converged = equality_test(model, d);
+  StepReport rep;
+  step_residual(model, d, s, &F);
   bool rows_at_s = true;  // ws.x3/q3/rows3 were last evaluated at s
   for (rep.iterations = 0;; ++rep.iterations) {
     rep.residual = F.lpNorm<Eigen::Infinity>();
@@ -184,11 +217,282 @@ StepReport step(const Model& model, Data& d) {
     F.swap(ws.trial_residual);
     rows_at_s = true;
   }
-  d.report = rep;
-  if (rep.status == StepStatus::Failed) return rep;
-  if (!rows_at_s) step_residual(model, d, s, &F);
+  if (rep.status != StepStatus::Failed && !rows_at_s) step_residual(model, d, s, &F);
+  return rep;
+}
 
-  // update: z3 becomes the current knot, (v, ω) over [t2, t3] the current velocities
+// ---- interior point (steps with contacts; DESIGN §6, Mehrotra predictor–corrector) ----------
+
+// Per-contact quantities of the current iterate (the eliminated slack s and η_t live in Contact).
+struct ContactResiduals {
+  double r_s;   // s − φ(z3)
+  Vec2 r_eta;   // η_t − v_t(z3)
+};
+
+ContactResiduals contact_residuals(const Contact& c, const ContactKinematics& k) {
+  return {c.slack - k.phi, c.eta.tail<2>() - k.vt};
+}
+
+Vec3 friction_beta(const Contact& c, double gamma, const Vec2& b) { return Vec3(c.friction * gamma, b(0), b(1)); }
+
+// Average complementarity μ = (Σ γ s + Σ βᵀη) / ν over the orthant pairs and friction cones.
+double complementarity_mean(const std::vector<Contact>& cs) {
+  double sum = 0;
+  int n = 0;
+  for (const Contact& c : cs) {
+    sum += c.gamma * c.slack;
+    ++n;
+    if (c.friction > 0) {
+      sum += friction_beta(c, c.gamma, c.b).dot(c.eta);
+      ++n;
+    }
+  }
+  return n > 0 ? sum / n : 0.0;
+}
+
+double complementarity_max(const std::vector<Contact>& cs) {
+  double m = 0;
+  for (const Contact& c : cs) {
+    m = std::max(m, std::abs(c.gamma * c.slack));
+    if (c.friction > 0) m = std::max(m, cone_product(friction_beta(c, c.gamma, c.b), c.eta).lpNorm<Eigen::Infinity>());
+  }
+  return m;
+}
+
+// Fills the contact rows of the Newton matrix: C1 (γ s = κ) and C2 (β∘η = κ e) linearized with
+// Δs = Jφ Δν − r_s and Δη_t = J_vt Δν − r_η substituted; unknowns (γ, b1, b2, η0).
+void contact_jacobian(const Model& model, Data& d) {
+  const int nb = static_cast<int>(model.bodies.size());
+  const int nj = static_cast<int>(model.joints.size());
+  auto& ws = d.ws;
+  BlockLdu& A = ws.ldu;
+  for (size_t c = 0; c < d.contacts.size(); ++c) {
+    const Contact& ct = d.contacts[c];
+    const ContactKinematics& k = ws.contact_kin[c];
+    Block& D = A.diag(nb + nj + static_cast<int>(c));
+    D.setIdentity();
+    D(0, 0) = ct.slack;
+    Eigen::Matrix<double, 4, 6> rows_b = Eigen::Matrix<double, 4, 6>::Zero(), rows_a = rows_b;
+    rows_b.row(0) = ct.gamma * k.Jphi_b;
+    rows_a.row(0) = ct.gamma * k.Jphi_a;
+    if (ct.friction > 0) {
+      const Vec3 beta = friction_beta(ct, ct.gamma, ct.b);
+      const Mat3 arrow_eta = cone_arrow(ct.eta), arrow_beta = cone_arrow(beta);
+      D.block<3, 1>(1, 0) = ct.friction * arrow_eta.col(0);
+      D.block<3, 2>(1, 1) = arrow_eta.rightCols<2>();
+      D.block<3, 1>(1, 3) = arrow_beta.col(0);
+      rows_b.bottomRows<3>() = arrow_beta.rightCols<2>() * k.Jvt_b;
+      rows_a.bottomRows<3>() = arrow_beta.rightCols<2>() * k.Jvt_a;
+    }
+    A.block(A.upper_id(ws.contact_edge_b[c])).topRows<4>() = rows_b;
+    if (ws.contact_edge_a[c] >= 0) A.block(A.upper_id(ws.contact_edge_a[c])).topRows<4>() = rows_a;
+  }
+}
+
+// Right-hand side of the contact rows for target κ with second-order terms (Mehrotra corrector).
+// (Δγa, Δsa, Δβa, Δηa) are zero for the predictor.
+void contact_rhs(const Model& model, Data& d, double kappa, const std::vector<Vec6>* affine,
+                 Eigen::VectorXd* rhs) {
+  const int nb = static_cast<int>(model.bodies.size());
+  const int nj = static_cast<int>(model.joints.size());
+  for (size_t c = 0; c < d.contacts.size(); ++c) {
+    const Contact& ct = d.contacts[c];
+    const ContactResiduals r = contact_residuals(ct, d.ws.contact_kin[c]);
+    Eigen::Ref<Eigen::VectorXd> out = rhs->segment(6 * (nb + nj + static_cast<int>(c)), 6);
+    out.setZero();
+    // affine = (Δγ, Δb1, Δb2, Δη0, Δs, |unused|) and Δη_t is recovered separately into (4, 5)? no:
+    // see recover_eliminated: affine[c] holds (Δγ, Δb1, Δb2, Δη0, Δs, 0) and Δη_t in the next slot
+    double second_c1 = 0;
+    Vec3 second_c2 = Vec3::Zero();
+    if (affine != nullptr) {
+      const Vec6& a = (*affine)[2 * c];
+      const Vec6& e = (*affine)[2 * c + 1];  // (Δη_t1, Δη_t2, ...)
+      second_c1 = a(0) * a(4);
+      second_c2 = cone_product(Vec3(ct.friction * a(0), a(1), a(2)), Vec3(a(3), e(0), e(1)));
+    }
+    out(0) = -(ct.gamma * ct.slack + second_c1 - kappa) + ct.gamma * r.r_s;
+    if (ct.friction > 0) {
+      const Vec3 beta = friction_beta(ct, ct.gamma, ct.b);
+      Vec3 e0(1, 0, 0);
+      out.segment<3>(1) = -(cone_product(beta, ct.eta) + second_c2 - kappa * e0) +
+                          cone_arrow(beta).rightCols<2>() * r.r_eta;
+    }
+  }
+}
+
+// The eliminated variables' steps from the solved Δν: Δs = Jφ Δν − r_s, Δη_t = J_vt Δν − r_η.
+void recover_eliminated(const Model& model, Data& d, const Eigen::VectorXd& delta, std::vector<Vec6>* out) {
+  const int nb = static_cast<int>(model.bodies.size());
+  const int nj = static_cast<int>(model.joints.size());
+  for (size_t c = 0; c < d.contacts.size(); ++c) {
+    const Contact& ct = d.contacts[c];
+    const ContactKinematics& k = d.ws.contact_kin[c];
+    const ContactResiduals r = contact_residuals(ct, k);
+    const Vec6 dnu_b = delta.segment<6>(6 * ct.body_b);
+    double ds = k.Jphi_b.dot(dnu_b) - r.r_s;
+    Vec2 deta = k.Jvt_b * dnu_b - r.r_eta;
+    if (ct.body_a != kWorld) {
+      const Vec6 dnu_a = delta.segment<6>(6 * ct.body_a);
+      ds += k.Jphi_a.dot(dnu_a);
+      deta += k.Jvt_a * dnu_a;
+    }
+    Vec6& a = (*out)[2 * c];
+    a.head<4>() = delta.segment<4>(6 * (nb + nj + static_cast<int>(c)));
+    a(4) = ds;
+    a(5) = 0;
+    (*out)[2 * c + 1] << deta, 0, 0, 0, 0;
+  }
+}
+
+// Largest step in [0, 1] keeping (γ, s) and the friction cones (β, η) feasible.
+double max_feasible_step(const std::vector<Contact>& cs, const std::vector<Vec6>& steps) {
+  double alpha = 1.0;
+  for (size_t c = 0; c < cs.size(); ++c) {
+    const Contact& ct = cs[c];
+    const Vec6& a = steps[2 * c];
+    const Vec6& e = steps[2 * c + 1];
+    alpha = std::min(alpha, orthant_max_step(ct.gamma, a(0)));
+    alpha = std::min(alpha, orthant_max_step(ct.slack, a(4)));
+    if (ct.friction > 0) {
+      alpha = std::min(alpha, cone_max_step(friction_beta(ct, ct.gamma, ct.b), Vec3(ct.friction * a(0), a(1), a(2))));
+      alpha = std::min(alpha, cone_max_step(ct.eta, Vec3(a(3), e(0), e(1))));
+    }
+  }
+  return alpha;
+}
+
+void apply_contact_step(std::vector<Contact>* cs, const std::vector<Vec6>& steps, double alpha) {
+  for (size_t c = 0; c < cs->size(); ++c) {
+    Contact& ct = (*cs)[c];
+    const Vec6& a = steps[2 * c];
+    const Vec6& e = steps[2 * c + 1];
+    ct.gamma += alpha * a(0);
+    ct.b += alpha * a.segment<2>(1);
+    ct.slack += alpha * a(4);
+    if (ct.friction > 0) ct.eta += alpha * Vec3(a(3), e(0), e(1));
+  }
+}
+
+StepReport solve_interior_point(const Model& model, Data& d) {
+  const int nb = static_cast<int>(model.bodies.size());
+  const int nj = static_cast<int>(model.joints.size());
+  const double dt = model.dt;
+  auto& ws = d.ws;
+  const auto& opt = d.interior_point;
+  Eigen::VectorXd& s = ws.unknowns;
+  Eigen::VectorXd& F = ws.residual;
+  const EqualityTest converged = equality_test(model, d);
+  std::vector<Vec6>& affine = ws.contact_affine;
+  std::vector<Vec6>& steps = ws.contact_steps;
+  affine.resize(2 * d.contacts.size());
+  steps.resize(2 * d.contacts.size());
+
+  // cold start of the contact variables, strictly inside their cones, from the predicted gap
+  step_residual(model, d, s, &F);
+  for (size_t c = 0; c < d.contacts.size(); ++c) {
+    Contact& ct = d.contacts[c];
+    const ContactKinematics& k = ws.contact_kin[c];
+    ct.slack = std::max(k.phi, opt.initial_slack);
+    ct.gamma = opt.initial_slack * std::max(1.0, model.gravity.norm() * dt);
+    ct.b.setZero();
+    ct.eta = Vec3(k.vt.norm() + opt.initial_slack, k.vt(0), k.vt(1));
+    s.segment<6>(6 * (nb + nj + static_cast<int>(c))) << ct.gamma, 0, 0, ct.eta(0), 0, 0;
+  }
+
+  auto contact_ok = [&]() {
+    for (size_t c = 0; c < d.contacts.size(); ++c) {
+      const ContactResiduals r = contact_residuals(d.contacts[c], ws.contact_kin[c]);
+      if (!(std::abs(r.r_s) < d.solver.tolerance)) return false;
+      if (d.contacts[c].friction > 0 && !(r.r_eta.lpNorm<Eigen::Infinity>() < d.solver.tolerance / dt)) return false;
+    }
+    return complementarity_max(d.contacts) < opt.complementarity_tolerance;
+  };
+  auto merit = [&]() {
+    double m = F.head(6 * (nb + nj)).norm();
+    for (size_t c = 0; c < d.contacts.size(); ++c) {
+      const ContactResiduals r = contact_residuals(d.contacts[c], ws.contact_kin[c]);
+      m += std::abs(r.r_s) + (d.contacts[c].friction > 0 ? dt * r.r_eta.norm() : 0.0);
+    }
+    return m;
+  };
+
+  StepReport rep;
+  for (rep.iterations = 0;; ++rep.iterations) {
+    step_residual(model, d, s, &F);
+    rep.residual = std::max(F.lpNorm<Eigen::Infinity>(), complementarity_max(d.contacts));
+    if (!std::isfinite(rep.residual)) {
+      rep.status = StepStatus::Failed;
+      break;
+    }
+    if (converged(F) && contact_ok()) break;
+    if (rep.iterations == opt.max_iterations) {
+      rep.status = StepStatus::NotConverged;
+      break;
+    }
+    // one factorization, two back-substitutions
+    step_jacobian(model, d, s);
+    contact_jacobian(model, d);
+    if (!ws.ldu.factor()) {
+      rep.status = StepStatus::Failed;
+      break;
+    }
+    const double mu = complementarity_mean(d.contacts);
+    // predictor (affine scaling, κ = 0)
+    ws.delta = -F;
+    contact_rhs(model, d, 0.0, nullptr, &ws.delta);
+    ws.ldu.solve(ws.delta);
+    recover_eliminated(model, d, ws.delta, &affine);
+    const double alpha_aff = max_feasible_step(d.contacts, affine);
+    std::vector<Contact>& trial_contacts = ws.trial_contacts;
+    trial_contacts = d.contacts;
+    apply_contact_step(&trial_contacts, affine, alpha_aff);
+    const double mu_aff = complementarity_mean(trial_contacts);
+    const double sigma = mu > 0 ? std::pow(std::clamp(mu_aff / mu, 0.0, 1.0), 3) : 0.0;
+    // corrector (centering + second-order terms), same factorization
+    ws.delta = -F;
+    contact_rhs(model, d, sigma * mu, &affine, &ws.delta);
+    ws.ldu.solve(ws.delta);
+    if (!ws.delta.allFinite()) {
+      rep.status = StepStatus::Failed;
+      break;
+    }
+    recover_eliminated(model, d, ws.delta, &steps);
+    // fraction to boundary, then halve while the residuals both grow
+    double alpha = std::min(1.0, opt.fraction_to_boundary * max_feasible_step(d.contacts, steps));
+    const double merit0 = merit(), comp0 = complementarity_mean(d.contacts);
+    bool accepted = false;
+    for (int ls = 0; ls <= d.solver.line_search_steps && !accepted; ++ls, alpha *= 0.5) {
+      ws.trial = s + alpha * ws.delta;
+      if (!velocities_admissible(nb, ws.trial, dt)) continue;
+      trial_contacts = d.contacts;
+      apply_contact_step(&trial_contacts, steps, alpha);
+      trial_contacts.swap(d.contacts);
+      step_residual(model, d, ws.trial, &ws.trial_residual);
+      ws.trial_residual.swap(F);
+      const double merit1 = merit(), comp1 = complementarity_mean(d.contacts);
+      ws.trial_residual.swap(F);
+      trial_contacts.swap(d.contacts);
+      accepted = std::isfinite(merit1) && (merit1 < merit0 || comp1 < comp0);
+      if (accepted) {
+        d.contacts.swap(trial_contacts);
+        s.swap(ws.trial);
+      }
+    }
+    if (!accepted) {
+      rep.status = StepStatus::NotConverged;
+      break;
+    }
+  }
+  if (rep.status != StepStatus::Failed) step_residual(model, d, s, &F);
+  return rep;
+}
+
+// z3 becomes the current knot, (v, ω) over [t2, t3] the current velocities.
+void advance(const Model& model, Data& d) {
+  const int nb = static_cast<int>(model.bodies.size());
+  const int nj = static_cast<int>(model.joints.size());
+  const auto& ws = d.ws;
+  const Eigen::VectorXd& s = ws.unknowns;
   for (int i = 0; i < nb; ++i) {
     d.x[i] = ws.x3[i];
     d.q[i] = ws.q3[i];
@@ -200,7 +504,44 @@ StepReport step(const Model& model, Data& d) {
     for (int k = 0; k < 3; ++k)
       d.joint_angle[j](k) += wrap_angle(ws.rows3[j].c(3 + k) - ws.rows2[j].c(3 + k));
   }
-  d.time += dt;
+  d.time += model.dt;
+}
+
+bool same_contact_bodies(const Data& d) {
+  if (d.ws.contact_bodies.size() != d.contacts.size()) return false;
+  for (size_t c = 0; c < d.contacts.size(); ++c)
+    if (d.ws.contact_bodies[c] != std::make_pair(d.contacts[c].body_a, d.contacts[c].body_b)) return false;
+  return true;
+}
+
+}  // namespace
+
+StepReport step(const Model& model, Data& d) {
+  const int nb = static_cast<int>(model.bodies.size());
+  const int nj = static_cast<int>(model.joints.size());
+  auto& ws = d.ws;
+
+  // collide: the contact set of this step (the graph is rebuilt only when it changes shape)
+  if (d.collide) d.collide(model, d);
+  if (!same_contact_bodies(d)) build_graph(model, d);
+
+  // knot quantities of z2
+  step_prepare(model, d);
+
+  // warm start: the previous velocities and row impulses
+  Eigen::VectorXd& s = ws.unknowns;
+  for (int i = 0; i < nb; ++i) {
+    s.segment<3>(6 * i) = d.v[i];
+    s.segment<3>(6 * i + 3) = d.w[i];
+  }
+  for (int j = 0; j < nj; ++j) s.segment<6>(6 * (nb + j)) = d.joint_impulse[j];
+
+  // solve
+  const StepReport rep = d.contacts.empty() ? solve_newton(model, d) : solve_interior_point(model, d);
+  d.report = rep;
+
+  // update
+  if (rep.status != StepStatus::Failed) advance(model, d);
   return rep;
 }
 

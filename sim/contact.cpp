@@ -1,0 +1,82 @@
+#include "sim/contact.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace maxsim {
+
+void contact_set_normal(Contact* c, const Vec3& normal) {
+  c->normal = normal.normalized();
+  const Vec3 helper = std::abs(c->normal.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
+  const Vec3 t1 = c->normal.cross(helper).normalized();
+  c->tangent.col(0) = t1;
+  c->tangent.col(1) = c->normal.cross(t1);
+}
+
+namespace {
+// ∂P(z3)/∂(v, ω) of a body-fixed point p: [Δt I, −Rot(q3)[p]× ∂θ3/∂ω]
+Eigen::Matrix<double, 3, 6> point_jacobian(const Pose& z3, const Vec3& p, const Vec3& w, double dt) {
+  Eigen::Matrix<double, 3, 6> J;
+  J.leftCols<3>() = dt * Mat3::Identity();
+  J.rightCols<3>() = -quat_to_rot(z3.q) * skew(p) * dtheta3_domega(w, dt);
+  return J;
+}
+}  // namespace
+
+void contact_kinematics(const Contact& c, const Pose& a2, const Pose& b2, const Pose& a3,
+                        const Pose& b3, const Vec3& wa, const Vec3& wb, double dt,
+                        ContactKinematics* out) {
+  const Vec3 Pb3 = b3.x + quat_rotate(b3.q, c.point_b), Pb2 = b2.x + quat_rotate(b2.q, c.point_b);
+  Vec3 Pa3 = c.point_a, Pa2 = c.point_a;
+  if (c.body_a != kWorld) {
+    Pa3 = a3.x + quat_rotate(a3.q, c.point_a);
+    Pa2 = a2.x + quat_rotate(a2.q, c.point_a);
+  }
+  out->phi = c.normal.dot(Pb3 - Pa3);
+  out->vt = c.tangent.transpose() * ((Pb3 - Pb2) - (Pa3 - Pa2)) / dt;
+  const Eigen::Matrix<double, 3, 6> Jb = point_jacobian(b3, c.point_b, wb, dt);
+  out->Jphi_b = c.normal.transpose() * Jb;
+  out->Jvt_b = c.tangent.transpose() * Jb / dt;
+  if (c.body_a != kWorld) {
+    const Eigen::Matrix<double, 3, 6> Ja = point_jacobian(a3, c.point_a, wa, dt);
+    out->Jphi_a = -c.normal.transpose() * Ja;
+    out->Jvt_a = -c.tangent.transpose() * Ja / dt;
+  } else {
+    out->Jphi_a.setZero();
+    out->Jvt_a.setZero();
+  }
+}
+
+Eigen::Matrix<double, 6, 3> contact_impulse_map(const Contact& c, const Vec4& q2, bool body_b) {
+  Eigen::Matrix<double, 3, 3> NT;
+  NT.col(0) = c.normal;
+  NT.rightCols<2>() = c.tangent;
+  const Vec3& p = body_b ? c.point_b : c.point_a;
+  Eigen::Matrix<double, 6, 3> M;
+  M.topRows<3>() = NT;
+  M.bottomRows<3>() = skew(p) * quat_to_rot(q2).transpose() * NT;
+  return body_b ? Eigen::Matrix<double, 6, 3>(-M) : M;
+}
+
+double cone_max_step(const Vec3& u, const Vec3& du) {
+  // (u0 + α d0)² − ‖u1 + α d1‖² ≥ 0 and u0 + α d0 ≥ 0
+  const double a = du(0) * du(0) - du.tail<2>().squaredNorm();
+  const double b = 2.0 * (u(0) * du(0) - u.tail<2>().dot(du.tail<2>()));
+  const double c = u(0) * u(0) - u.tail<2>().squaredNorm();
+  double alpha = 1.0;
+  if (du(0) < 0) alpha = std::min(alpha, -u(0) / du(0));
+  // smallest positive root of a α² + b α + c
+  if (std::abs(a) < 1e-300) {
+    if (b < 0) alpha = std::min(alpha, -c / b);
+  } else {
+    const double disc = b * b - 4 * a * c;
+    if (disc >= 0) {
+      const double sq = std::sqrt(disc);
+      for (double r : {(-b - sq) / (2 * a), (-b + sq) / (2 * a)})
+        if (r > 0) alpha = std::min(alpha, r);
+    }
+  }
+  return std::max(alpha, 0.0);
+}
+
+}  // namespace maxsim

@@ -1,0 +1,79 @@
+// Hard contacts with friction (DESIGN §5, seed 003 §2.3/§3.3, Dojo's nonlinear contact).
+//
+// A contact between body a (kWorld: the ground or a world geom) and body b keeps, from the
+// candidate search at z2, its witness points in the two body frames and the world normal n (a→b)
+// with a tangent basis T. Its gap at the next knot is exact in the unknowns:
+//     φ(z3) = nᵀ(P_b(z3) − P_a(z3)),    P = x + Rot(q) p
+// and the relative tangential velocity over the step v_t = Tᵀ[(P_b(z3) − P_b(z2)) − (P_a(z3) − P_a(z2))]/Δt.
+//
+// Variables (interior-point): normal impulse γ ≥ 0 with slack s = φ(z3) ≥ 0, γ s = 0; friction
+// impulse b ∈ R² in the second-order cone β = (μγ, b) ∈ K with dual η = (η0, v_t) ∈ K, β∘η = 0
+// (maximum dissipation: sliding gives b = −μγ v_t/‖v_t‖, sticking v_t = 0, ‖b‖ ≤ μγ).
+// In the Newton system the slack s and η_t are eliminated through their linear equations
+// (Δs = Jφ Δν − r_s, Δη_t = J_vt Δν − r_η), so a contact is a graph leaf with 4 unknowns
+// (γ, b1, b2, η0) that touches only its bodies.
+#pragma once
+
+#include <Eigen/Core>
+
+#include "sim/joint.hpp"
+#include "sim/model.hpp"
+
+namespace maxsim {
+
+using Vec2 = Eigen::Vector2d;
+using Mat32 = Eigen::Matrix<double, 3, 2>;
+using Row6 = Eigen::Matrix<double, 1, 6>;
+using Mat26 = Eigen::Matrix<double, 2, 6>;
+
+struct Contact {
+  // geometry, fixed over the step
+  int body_a = kWorld;
+  int body_b = 0;
+  Vec3 point_a = Vec3::Zero();  // in body a's frame (world frame for kWorld)
+  Vec3 point_b = Vec3::Zero();  // in body b's frame
+  Vec3 normal = Vec3::UnitZ();  // world, from a to b
+  Mat32 tangent = Mat32::Zero();
+  double friction = 0.8;        // μ; 0: frictionless (the friction rows become identity rows)
+  // interior-point variables (impulses over the step, N·s; s in m; η in m/s)
+  double gamma = 0, slack = 0;
+  Vec2 b = Vec2::Zero();
+  Vec3 eta = Vec3::Zero();      // (η0, η_t)
+};
+
+// Fills the tangent basis of a contact from its normal.
+void contact_set_normal(Contact* c, const Vec3& normal);
+
+// Gap and tangential velocity at z3 and their Jacobians with respect to each body's unknowns
+// (v, ω) over the step (zero rows for the world).
+struct ContactKinematics {
+  double phi = 0;
+  Vec2 vt = Vec2::Zero();
+  Row6 Jphi_a = Row6::Zero(), Jphi_b = Row6::Zero();
+  Mat26 Jvt_a = Mat26::Zero(), Jvt_b = Mat26::Zero();
+};
+
+// a2/b2: poses at z2; a3/b3 at z3; wa/wb: the bodies' angular velocity unknowns (for ∂θ3/∂ω).
+void contact_kinematics(const Contact& c, const Pose& a2, const Pose& b2, const Pose& a3,
+                        const Pose& b3, const Vec3& wa, const Vec3& wb, double dt,
+                        ContactKinematics* out);
+
+// ∂(body residual)/∂(γ, b1, b2) for body b (sign +1) or a (sign −1): −sign·[I; [p]× Rot(q2)ᵀ][n T]
+// (the impulse acts at the witness point, mapped at z2 like every other impulse).
+Eigen::Matrix<double, 6, 3> contact_impulse_map(const Contact& c, const Vec4& q2, bool body_b);
+
+// ---- second-order cone helpers (Jordan algebra on R × R²) ------------------------------------
+inline Vec3 cone_product(const Vec3& u, const Vec3& v) {
+  return Vec3(u.dot(v), u(0) * v(1) + v(0) * u(1), u(0) * v(2) + v(0) * u(2));
+}
+inline Mat3 cone_arrow(const Vec3& u) {
+  Mat3 A;
+  A << u(0), u(1), u(2), u(1), u(0), 0, u(2), 0, u(0);
+  return A;
+}
+// Largest α in [0, 1] keeping u + α du in the cone (u strictly inside).
+double cone_max_step(const Vec3& u, const Vec3& du);
+// Largest α in [0, 1] keeping x + α dx ≥ 0 (x > 0).
+inline double orthant_max_step(double x, double dx) { return dx < 0 ? std::min(1.0, -x / dx) : 1.0; }
+
+}  // namespace maxsim
