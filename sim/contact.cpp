@@ -27,19 +27,21 @@ void contact_kinematics(const Contact& c, const Pose& a2, const Pose& b2, const 
                         const Pose& b3, const Vec3& wa, const Vec3& wb, double dt,
                         ContactKinematics* out) {
   const Vec3 Pb3 = b3.x + quat_rotate(b3.q, c.point_b), Pb2 = b2.x + quat_rotate(b2.q, c.point_b);
-  Vec3 Pa3 = c.point_a, Pa2 = c.point_a;
+  const Vec3 Cb3 = b3.x + quat_rotate(b3.q, c.core_b);
+  Vec3 Pa3 = c.point_a, Pa2 = c.point_a, Ca3 = c.core_a;
   if (c.body_a != kWorld) {
     Pa3 = a3.x + quat_rotate(a3.q, c.point_a);
     Pa2 = a2.x + quat_rotate(a2.q, c.point_a);
+    Ca3 = a3.x + quat_rotate(a3.q, c.core_a);
   }
-  out->phi = c.normal.dot(Pb3 - Pa3);
+  out->phi = c.normal.dot(Cb3 - Ca3) - c.offset;
   out->vt = c.tangent.transpose() * ((Pb3 - Pb2) - (Pa3 - Pa2)) / dt;
   const Eigen::Matrix<double, 3, 6> Jb = point_jacobian(b3, c.point_b, wb, dt);
-  out->Jphi_b = c.normal.transpose() * Jb;
+  out->Jphi_b = c.normal.transpose() * point_jacobian(b3, c.core_b, wb, dt);
   out->Jvt_b = c.tangent.transpose() * Jb / dt;
   if (c.body_a != kWorld) {
     const Eigen::Matrix<double, 3, 6> Ja = point_jacobian(a3, c.point_a, wa, dt);
-    out->Jphi_a = -c.normal.transpose() * Ja;
+    out->Jphi_a = -c.normal.transpose() * point_jacobian(a3, c.core_a, wa, dt);
     out->Jvt_a = -c.tangent.transpose() * Ja / dt;
   } else {
     out->Jphi_a.setZero();

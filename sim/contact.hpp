@@ -3,7 +3,9 @@
 // A contact between body a (kWorld: the ground or a world geom) and body b keeps, from the
 // candidate search at z2, its witness points in the two body frames and the world normal n (a→b)
 // with a tangent basis T. Its gap at the next knot is exact in the unknowns:
-//     φ(z3) = nᵀ(P_b(z3) − P_a(z3)),    P = x + Rot(q) p
+//     φ(z3) = nᵀ(C_b(z3) − C_a(z3)) − offset,    C = x + Rot(q) core
+// (core = witness point for flat features; sphere centre / capsule axis point with offset = the
+// radii for rounded ones). Impulses act at the witness points P = x + Rot(q) p.
 // and the relative tangential velocity over the step v_t = Tᵀ[(P_b(z3) − P_b(z2)) − (P_a(z3) − P_a(z2))]/Δt.
 //
 // Variables (interior-point): normal impulse γ ≥ 0 with slack s = φ(z3) ≥ 0, γ s = 0; friction
@@ -32,6 +34,10 @@ struct Contact {
   int body_b = 0;
   Vec3 point_a = Vec3::Zero();  // in body a's frame (world frame for kWorld)
   Vec3 point_b = Vec3::Zero();  // in body b's frame
+  // gap: φ = nᵀ(C_b − C_a) − offset with body-fixed "core" points (sphere centres, capsule axis
+  // points: exact while a ball rolls); for flat features core == point and offset = 0
+  Vec3 core_a = Vec3::Zero(), core_b = Vec3::Zero();
+  double offset = 0;
   Vec3 normal = Vec3::UnitZ();  // world, from a to b
   Mat32 tangent = Mat32::Zero();
   double friction = 0.8;        // μ; 0: frictionless (the friction rows become identity rows)

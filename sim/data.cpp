@@ -65,11 +65,12 @@ void build_graph(const Model& model, Data& d) {
     ws.contact_edge_b[c] = static_cast<int>(ws.edges.size());
     ws.edges.emplace_back(nb + nj + c, ct.body_b);
   }
-  // joint nodes carry multipliers (zero diagonal on constrained rows): never eliminated first;
-  // contact nodes are interior-point leaves with an invertible diagonal block
+  // joint nodes carry multipliers (zero diagonal on constrained rows) and contact nodes become
+  // singular on their own as the interior point converges (a sticking contact's η → 0): neither
+  // is eliminated before its bodies
   const int n = nb + nj + nc;
   std::vector<char> multiplier(n, 0);
-  for (int j = 0; j < nj; ++j) multiplier[nb + j] = 1;
+  for (int j = nb; j < n; ++j) multiplier[j] = 1;
   ws.ldu.analyze(n, ws.edges, root, &multiplier);
   for (int j = 0; j < nj; ++j) {
     unsigned mask = 0;
@@ -77,6 +78,7 @@ void build_graph(const Model& model, Data& d) {
       if (model.joints[j].row_constrained(r)) mask |= 1u << r;
     ws.ldu.set_regularized_rows(nb + j, mask);
   }
+  for (int c = 0; c < nc; ++c) ws.ldu.set_regularized_rows(nb + nj + c, 0b1111, true);  // redundant contacts
   ws.rows2.resize(nj);
   ws.rows3.resize(nj);
   ws.x3.resize(nb);

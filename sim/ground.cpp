@@ -46,7 +46,8 @@ double max_ground_penetration(const Model& model, const Data& data) {
     for (const Geom& g : model.bodies[i].geoms) {
       if (!g.collision || g.type == GeomType::Plane) continue;
       const double z = geom_lowest_z(g, data.x[i], data.q[i]);
-      if (-z > depth) depth = -z;  // also false for NaN, so a NaN pose never hides as a depth
+      if (std::isnan(z)) return z;  // a non-finite state has no meaningful depth: say so
+      depth = std::max(depth, -z);
     }
   }
   return depth;

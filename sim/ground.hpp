@@ -14,7 +14,8 @@ namespace maxsim {
 double geom_lowest_z(const Geom& geom, const Vec3& body_x, const Vec4& body_q);
 
 // Depth of the deepest point of any collision geom (Geom::collision) of any body below the plane
-// z = 0: max(0, −min z). Planes (and the world's own geoms) are ignored; 0 when nothing is below.
+// z = 0: max(0, −min z). Planes (and the world's own geoms) are ignored; 0 when nothing is below;
+// NaN when a pose is NaN.
 double max_ground_penetration(const Model& model, const Data& data);
 
 }  // namespace maxsim

@@ -185,6 +185,7 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
   }
   position_.assign(n, 0);
   reg_mask_.assign(n, 0);
+  reg_only_singular_.assign(n, 0);
   for (int p = 0; p < n; ++p) position_[order_[p]] = p;
 
   // ---- block ids: diagonals [0, n), edge pairs, then fill pairs ----
@@ -332,7 +333,8 @@ bool BlockLdu::factor() {
       const Block scaled = scale.asDiagonal() * a * scale.asDiagonal();
       Block scaled_inv;
       // raw test too: a nearly zero diagonal makes the equilibration itself meaningless
-      if (rcond < 1e2 * kMinPivotRcond || !(invert_block(scaled, scaled_inv) >= regularization_rcond)) {
+      if (rcond < 1e2 * kMinPivotRcond ||
+          (!reg_only_singular_[k] && !(invert_block(scaled, scaled_inv) >= regularization_rcond))) {
         double largest = 0;
         for (int r = 0; r < kBlockSize; ++r) largest = std::max(largest, std::abs(a(r, r)));
         for (int r = 0; r < kBlockSize; ++r)

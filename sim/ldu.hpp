@@ -64,7 +64,12 @@ class BlockLdu {
   // `regularization_rcond`, `regularization` × max_r |A_rr| is added to each masked diagonal
   // entry before inverting (relative to the largest, since dependent rows can have zero
   // diagonals). Healthy pivots are left exact, so Newton keeps converging quadratically.
-  void set_regularized_rows(int node, unsigned mask) { reg_mask_.at(node) = static_cast<unsigned char>(mask); }
+  // `only_if_singular`: skip the equilibrated test and regularize only a (numerically) singular
+  // pivot — for interior-point rows, whose scales legitimately spread over many decades.
+  void set_regularized_rows(int node, unsigned mask, bool only_if_singular = false) {
+    reg_mask_.at(node) = static_cast<unsigned char>(mask);
+    reg_only_singular_.at(node) = only_if_singular;
+  }
   double regularization = 1e-6;
   double regularization_rcond = 1e-10;
   int num_regularized() const { return num_regularized_; }  // pivots regularized by the last factor
@@ -89,6 +94,7 @@ class BlockLdu {
   std::vector<Block, Eigen::aligned_allocator<Block>> blocks_;  // diagonals first, then pairs
   std::vector<int> edge_ids_;
   std::vector<unsigned char> reg_mask_;  // per node: rows that may be regularized
+  std::vector<char> reg_only_singular_;
   int num_regularized_ = 0;
   std::vector<std::pair<int, int>> block_rc_;  // (row node, column node) of block id n + index
   // for node k (by position in π): range into later_ of its later neighbours with block ids

@@ -1,0 +1,561 @@
+#include "apps/maxsim/commands.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "apps/maxsim/report.hpp"
+#include "models/load.hpp"
+#include "models/load_error.hpp"
+#include "sim/ground.hpp"
+#include "sim/maxsim.hpp"
+
+namespace maxsim::cli {
+
+namespace {
+
+constexpr long long kMaxSteps = 1'000'000'000;  // a bound on run length (a typo guard)
+
+std::string fmt(const char* format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+std::string g6(double v) { return fmt("%.6g", v); }
+
+std::string join(const std::vector<std::string>& items, const std::string& sep = ", ") {
+  std::string s;
+  for (size_t i = 0; i < items.size(); ++i) s += (i ? sep : "") + items[i];
+  return s;
+}
+
+// ---- loading --------------------------------------------------------------------------------
+struct Loaded {
+  Model model;
+  LoadReport report;
+  bool urdf = false;
+  std::string display_name;  // model.name, or the file's stem
+};
+
+Loaded load(const Options& o) {
+  Loaded l;
+  LoadOptions lo;
+  lo.fixed_base = o.fixed_base;
+  try {
+    l.model = load_model(o.model_path, lo, &l.report);
+  } catch (const LoadError& e) {
+    throw InputError(e.what());
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw InputError(o.model_path + ": " + e.what());
+  }
+  if (const std::string bad = validate_model(l.model); !bad.empty())
+    throw InputError(o.model_path + ": " + bad);
+  std::string ext = std::filesystem::path(o.model_path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  l.urdf = ext == ".urdf";
+  l.display_name = !l.model.name.empty() ? l.model.name : std::filesystem::path(o.model_path).stem().string();
+  return l;
+}
+
+// The ground of --ground auto: on for URDF; for MJCF, on when the world has a colliding plane.
+bool declared_ground(const Loaded& l) {
+  if (l.urdf) return true;
+  for (const Geom& g : l.model.world_geoms)
+    if (g.type == GeomType::Plane && g.collision) return true;
+  return false;
+}
+
+bool ground_on(const Options& o, const Loaded& l) {
+  return o.ground == Ground::On || (o.ground == Ground::Auto && declared_ground(l));
+}
+
+// ---- initial state --------------------------------------------------------------------------
+std::string joint_names_hint(const Model& m) {
+  std::vector<std::string> names;
+  for (const Joint& j : m.joints)
+    if (j.dof() > 0) names.push_back(j.name);
+  if (names.empty()) return " (the model has no movable joints)";
+  if (names.size() > 40) {
+    names.resize(40);
+    names.push_back("...");
+  }
+  return " (joints: " + join(names) + ")";
+}
+
+std::string value_layout(const Joint& j, bool positions) {
+  const RotKind r = rot_kind(j.type);
+  if (j.type == JointType::Floating)
+    return positions ? " (x y z qw qx qy qz)" : " (vx vy vz wx wy wz)";
+  if (j.type == JointType::Spherical) return positions ? " (qw qx qy qz)" : " (wx wy wz)";
+  if (r == RotKind::Free && positions) return " (translations, then qw qx qy qz)";
+  return "";
+}
+
+// Joint coordinate vectors of the initial state: keyframe, then --q / --qd (InputError on bad
+// names or counts).
+void initial_coordinates(const Model& m, const Options& o, std::vector<std::vector<double>>* q,
+                         std::vector<std::vector<double>>* qd) {
+  const size_t nj = m.joints.size();
+  q->assign(nj, {});
+  qd->assign(nj, {});
+  if (o.keyframe) {
+    const Keyframe* key = nullptr;
+    for (const Keyframe& k : m.keyframes)
+      if (k.name == *o.keyframe) key = &k;
+    if (!key) {
+      std::vector<std::string> names;
+      for (const Keyframe& k : m.keyframes) names.push_back("'" + k.name + "'");
+      throw InputError("unknown keyframe '" + *o.keyframe + "'" +
+                       (names.empty() ? " (the model has no keyframes)" : " (keyframes: " + join(names) + ")"));
+    }
+    for (size_t j = 0; j < nj; ++j) {
+      if (j < key->joint_q.size()) (*q)[j] = key->joint_q[j];
+      if (j < key->joint_qd.size()) (*qd)[j] = key->joint_qd[j];
+    }
+  }
+  const std::vector<bool> tree = spanning_tree_joints(m);
+  for (const auto* list : {&o.q, &o.qd}) {
+    for (const JointValues& jv : *list) {
+      const bool positions = list == &o.q;
+      const int j = m.joint_index(jv.joint);
+      if (j < 0) throw InputError(jv.option + ": unknown joint '" + jv.joint + "'" + joint_names_hint(m));
+      const Joint& jt = m.joints[j];
+      const int expected = positions ? jt.nq() : jt.dof();
+      if (expected == 0)
+        throw InputError(jv.option + ": joint '" + jv.joint + "' is " + joint_type_name(jt.type) +
+                         " and has no coordinates");
+      if (!tree[j])
+        throw InputError(jv.option + ": joint '" + jv.joint +
+                         "' closes a kinematic loop; its coordinates follow from the other joints");
+      if (static_cast<int>(jv.values.size()) != expected)
+        throw InputError(jv.option + ": joint '" + jv.joint + "' (" + joint_type_name(jt.type) + ") takes " +
+                         std::to_string(expected) + (expected == 1 ? " value" : " values") +
+                         value_layout(jt, positions) + ", got " + std::to_string(jv.values.size()));
+      if (positions && rot_kind(jt.type) == RotKind::Free) {
+        const size_t n = jv.values.size();
+        const double norm = std::sqrt(jv.values[n - 4] * jv.values[n - 4] + jv.values[n - 3] * jv.values[n - 3] +
+                                      jv.values[n - 2] * jv.values[n - 2] + jv.values[n - 1] * jv.values[n - 1]);
+        if (!(norm > 1e-9)) throw InputError(jv.option + ": joint '" + jv.joint + "': zero quaternion");
+      }
+      (positions ? *q : *qd)[j] = jv.values;
+    }
+  }
+}
+
+bool state_finite(const Data& d) {
+  for (size_t i = 0; i < d.x.size(); ++i)
+    if (!d.x[i].allFinite() || !d.q[i].allFinite() || !d.v[i].allFinite() || !d.w[i].allFinite()) return false;
+  return std::isfinite(d.time);
+}
+
+// Places the bodies and projects onto the constraints (SimulationError when that fails).
+void apply_initial_state(const Model& m, Data& d, const std::vector<std::vector<double>>& q,
+                         const std::vector<std::vector<double>>& qd) {
+  try {
+    set_coordinates(m, d, q, qd);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(std::string("initial state: ") + e.what());
+  }
+  if (!state_finite(d))
+    throw SimulationError("the initial state is not finite (are the --q / --qd values too large?)");
+  const ProjectionReport pr = project_state(m, d);
+  if (!state_finite(d))
+    throw SimulationError("no consistent initial state: the projection onto the joint constraints diverged");
+  if (!pr.converged)
+    throw SimulationError("no consistent initial state: the projection onto the joint constraints did not "
+                          "converge (violation " + g6(pr.violation) + " after " +
+                          std::to_string(pr.iterations) + " iterations)");
+}
+
+// ---- the run --------------------------------------------------------------------------------
+struct StateCopy {
+  std::vector<Vec3> x, v, w;
+  std::vector<Vec4> q;
+  std::vector<Vec6> impulse;
+  std::vector<Vec3> angle;
+  double time = 0;
+  void save(const Data& d) {
+    x = d.x, q = d.q, v = d.v, w = d.w, impulse = d.joint_impulse, angle = d.joint_angle, time = d.time;
+  }
+  void restore(Data& d) const {
+    d.x = x, d.q = q, d.v = v, d.w = w, d.joint_impulse = impulse, d.joint_angle = angle, d.time = time;
+  }
+};
+
+struct Diagnostics {
+  double kinetic = 0, potential = 0, violation = 0, penetration = 0;
+  double total() const { return kinetic + potential; }
+  bool finite() const {
+    return std::isfinite(kinetic) && std::isfinite(potential) && std::isfinite(violation) &&
+           std::isfinite(penetration);
+  }
+};
+
+Diagnostics diagnose(const Model& m, const Data& d, bool ground) {
+  Diagnostics g;
+  g.kinetic = kinetic_energy(m, d);
+  g.potential = potential_energy(m, d);
+  g.violation = max_constraint_violation(m, d);
+  g.penetration = ground ? max_ground_penetration(m, d) : 0.0;
+  return g;
+}
+
+struct RunResult {
+  long long steps_taken = 0, attempted = 0, failed = 0, not_converged = 0;
+  long long iterations_sum = 0;
+  int iterations_max = 0;
+  double wall = 0;
+  Diagnostics initial, final;
+  double energy_max_drift = 0, max_violation = 0, max_penetration = 0;
+  bool stopped = false;  // a Failed step (or a non-finite state) ended the run
+  std::string stop_message;
+  long long first_nc_step = 0;
+  double first_nc_residual = 0;
+};
+
+std::string gravity_json(const Vec3& g) {
+  std::string s = "[";
+  for (int k = 0; k < 3; ++k) {
+    if (k) s += ',';
+    s += JsonObject::number(g(k));
+  }
+  return s + "]";
+}
+
+}  // namespace
+
+// ---- simulate / bench -----------------------------------------------------------------------
+int run_simulate(const Options& o) {
+  const bool bench = o.command == Command::Bench;
+  Loaded l = load(o);
+  Model& m = l.model;
+  if (o.gravity) m.gravity = Vec3((*o.gravity)[0], (*o.gravity)[1], (*o.gravity)[2]);
+  const double dt = o.dt ? *o.dt : (m.dt_from_file ? m.dt : 0.01);
+  if (!(std::isfinite(dt) && dt > 0)) throw InputError(o.model_path + ": the model's time step is not positive");
+  m.dt = dt;
+  long long steps = 0;
+  if (o.steps) {
+    steps = *o.steps;
+  } else {
+    const double duration = o.duration ? *o.duration : 1.0;
+    const double n = duration / dt;
+    if (!(n < static_cast<double>(kMaxSteps) + 0.5))
+      throw InputError("--duration " + g6(duration) + " s is more than " + std::to_string(kMaxSteps) + " steps of " + g6(dt) + " s");
+    steps = std::llround(n);
+    if (steps < 1)
+      throw InputError((o.duration ? "--duration " : "the default duration ") + g6(duration) +
+                       " s is shorter than half a time step (" + g6(dt) + " s)");
+  }
+  if (steps > kMaxSteps) throw InputError("--steps: at most " + std::to_string(kMaxSteps) + " steps");
+  const bool ground = ground_on(o, l);
+
+  std::vector<std::vector<double>> q0, qd0;
+  initial_coordinates(m, o, &q0, &qd0);
+  CsvWriter csv;
+  if (!bench && !o.output.empty()) csv.open(o.output, m);
+
+  Data d(m);
+  if (o.tol) d.solver.tolerance = *o.tol;
+  apply_initial_state(m, d, q0, qd0);
+  d.time = 0;
+
+  RunResult r;
+  r.initial = diagnose(m, d, ground);
+  if (!r.initial.finite()) throw SimulationError("the initial state has non-finite energy or violation");
+  r.max_violation = r.initial.violation;
+  r.max_penetration = r.initial.penetration;
+  const double e0 = r.initial.total();
+  if (csv.is_open()) {
+    RowDiagnostics row{r.initial.kinetic, r.initial.potential, r.initial.violation, r.initial.penetration, 0, 0};
+    csv.write_row(m, d, row);
+  }
+
+  using Clock = std::chrono::steady_clock;
+  StateCopy previous;
+  Diagnostics last = r.initial;
+  const Clock::time_point run_start = Clock::now();
+  for (long long k = 1; k <= steps; ++k) {
+    previous.save(d);
+    StepReport rep;
+    if (bench) {
+      const Clock::time_point t0 = Clock::now();
+      rep = step(m, d);
+      r.wall += std::chrono::duration<double>(Clock::now() - t0).count();
+    } else {
+      rep = step(m, d);
+    }
+    ++r.attempted;
+    r.iterations_sum += rep.iterations;
+    r.iterations_max = std::max(r.iterations_max, rep.iterations);
+    const double t_before = previous.time;
+    if (rep.status == StepStatus::Failed) {
+      ++r.failed;
+      r.stopped = true;
+      r.stop_message = "step " + std::to_string(k) + " (from t = " + g6(t_before) + " s) failed: the solver produced no usable iterate (residual " +
+                       g6(rep.residual) + " after " + std::to_string(rep.iterations) + " iterations); the run stopped";
+      previous.restore(d);
+      break;
+    }
+    Diagnostics now;
+    const bool finite = state_finite(d) && std::isfinite(rep.residual);
+    if (finite && !bench) now = diagnose(m, d, ground);
+    if (!finite || !now.finite()) {
+      ++r.failed;
+      r.stopped = true;
+      r.stop_message = "step " + std::to_string(k) + " (from t = " + g6(t_before) +
+                       " s) produced a non-finite state; the run stopped";
+      previous.restore(d);
+      break;
+    }
+    ++r.steps_taken;
+    if (rep.status == StepStatus::NotConverged) {
+      if (r.not_converged == 0) {
+        r.first_nc_step = k;
+        r.first_nc_residual = rep.residual;
+      }
+      ++r.not_converged;
+      ++r.failed;
+    }
+    if (!bench) {
+      last = now;
+      r.energy_max_drift = std::max(r.energy_max_drift, std::abs(now.total() - e0));
+      r.max_violation = std::max(r.max_violation, now.violation);
+      r.max_penetration = std::max(r.max_penetration, now.penetration);
+      if (csv.is_open() && k % o.every == 0) {
+        RowDiagnostics row{now.kinetic, now.potential, now.violation, now.penetration, rep.residual, rep.iterations};
+        csv.write_row(m, d, row);
+      }
+    }
+  }
+  if (!bench) r.wall = std::chrono::duration<double>(Clock::now() - run_start).count();
+  csv.close();
+
+  r.final = bench ? diagnose(m, d, ground) : last;
+  if (bench) {  // diagnostics at the two ends only: stepping alone is timed
+    if (!r.final.finite()) {
+      r.final = r.initial;  // cannot happen for a finite state; never print NaN
+    }
+    r.energy_max_drift = std::abs(r.final.total() - e0);
+    r.max_violation = std::max(r.initial.violation, r.final.violation);
+    r.max_penetration = std::max(r.initial.penetration, r.final.penetration);
+  }
+
+  const double sim_time = d.time;
+  const double steps_per_s = r.wall > 0 ? static_cast<double>(r.steps_taken) / r.wall : 0.0;
+  const double iterations_mean = r.attempted ? static_cast<double>(r.iterations_sum) / static_cast<double>(r.attempted) : 0.0;
+  const char* status = r.stopped ? "failed" : r.not_converged ? "not_converged" : "ok";
+
+  if (o.json) {
+    JsonObject j;
+    j.add("model", l.display_name)
+        .add("steps", r.steps_taken)
+        .add("dt", dt)
+        .add("sim_time", sim_time)
+        .add("wall_time_s", r.wall)
+        .add("steps_per_s", steps_per_s)
+        .add("energy_initial", e0)
+        .add("energy_final", r.final.total())
+        .add("energy_max_drift", r.energy_max_drift)
+        .add("max_constraint_violation", r.max_violation)
+        .add("max_penetration", r.max_penetration)
+        .add("iterations_mean", iterations_mean)
+        .add("iterations_max", r.iterations_max)
+        .add("failed_steps", r.failed);
+    j.add("command", bench ? "bench" : "simulate")
+        .add("file", o.model_path)
+        .add("status", status)
+        .add("steps_requested", steps)
+        .add("not_converged_steps", r.not_converged)
+        .add("bodies", static_cast<long long>(m.bodies.size()))
+        .add("joints", static_cast<long long>(m.joints.size()))
+        .add("dof", m.dof())
+        .add("ground", ground)
+        .add("cone", cone_name(o.cone))
+        .add("tolerance", d.solver.tolerance)
+        .add_raw("gravity", gravity_json(m.gravity))
+        .add("fixed_base", o.fixed_base)
+        .add("contacts", false)
+        .add("load_warnings", static_cast<long long>(l.report.warnings.size()));
+    if (o.friction) j.add("friction", *o.friction);
+    else j.add_null("friction");
+    if (o.keyframe) j.add("keyframe", *o.keyframe);
+    else j.add_null("keyframe");
+    std::printf("%s\n", j.str().c_str());
+  } else if (bench) {
+    std::printf("bench %s: %lld steps of %s s in %s s of stepping: %s steps/s (%sx real time); "
+                "Newton iterations mean %s, max %d; failed steps %lld\n",
+                l.display_name.c_str(), r.steps_taken, g6(dt).c_str(), g6(r.wall).c_str(), g6(steps_per_s).c_str(),
+                g6(r.wall > 0 ? sim_time / r.wall : 0.0).c_str(), fmt("%.3g", iterations_mean).c_str(),
+                r.iterations_max, r.failed);
+  } else {
+    std::printf("simulate %s: %lld steps of %s s (t = %s s) in %s s (%s steps/s)\n", l.display_name.c_str(),
+                r.steps_taken, g6(dt).c_str(), g6(sim_time).c_str(), g6(r.wall).c_str(), g6(steps_per_s).c_str());
+    std::printf("  energy: initial %s J, final %s J, max drift %s J\n", g6(e0).c_str(), g6(r.final.total()).c_str(),
+                g6(r.energy_max_drift).c_str());
+    std::printf("  max constraint violation %s; max ground penetration %s m (%s)\n", g6(r.max_violation).c_str(),
+                g6(r.max_penetration).c_str(), ground ? "ground on, no contact forces yet" : "ground off");
+    std::printf("  Newton iterations mean %s, max %d; failed steps %lld\n", fmt("%.3g", iterations_mean).c_str(),
+                r.iterations_max, r.failed);
+    if (csv.is_open() || !o.output.empty()) std::printf("  trajectory: %s\n", o.output.c_str());
+  }
+  std::fflush(stdout);
+
+  if (r.stopped) std::fprintf(stderr, "maxsim: %s\n", r.stop_message.c_str());
+  if (r.not_converged)
+    std::fprintf(stderr, "maxsim: %lld of %lld steps did not converge (first: step %lld, residual %s); the results are approximate\n",
+                 r.not_converged, r.attempted, r.first_nc_step, g6(r.first_nc_residual).c_str());
+  return (r.stopped || r.not_converged) ? 1 : 0;
+}
+
+// ---- info -----------------------------------------------------------------------------------
+int run_info(const Options& o) {
+  const Loaded l = load(o);
+  const Model& m = l.model;
+  const std::vector<bool> tree = spanning_tree_joints(m);
+  int tree_dof = 0, tree_nq = 0, loop_rows = 0;
+  std::vector<int> loops;
+  for (size_t j = 0; j < m.joints.size(); ++j) {
+    if (tree[j]) {
+      tree_dof += m.joints[j].dof();
+      tree_nq += m.joints[j].nq();
+    } else {
+      loops.push_back(static_cast<int>(j));
+      loop_rows += m.joints[j].constrained_rows();
+    }
+  }
+  std::map<std::string, int> shapes, world_shapes;
+  int visual = 0;
+  for (const Body& b : m.bodies)
+    for (const Geom& g : b.geoms) {
+      if (g.collision) ++shapes[geom_type_name(g.type)];
+      else ++visual;
+    }
+  for (const Geom& g : m.world_geoms)
+    if (g.collision) ++world_shapes[geom_type_name(g.type)];
+  auto shape_list = [](const std::map<std::string, int>& s) {
+    std::vector<std::string> parts;
+    for (const auto& [name, n] : s) parts.push_back(std::to_string(n) + " " + name);
+    return parts.empty() ? std::string("none") : join(parts);
+  };
+  auto body_name = [&](int b) { return b == kWorld ? std::string("world") : m.bodies[b].name; };
+  const int mobility_low = std::max(0, tree_dof - loop_rows);
+  const bool ground_auto = declared_ground(l);
+  const char* format = l.urdf ? "URDF" : "MJCF";
+  const double dt = m.dt_from_file ? m.dt : 0.01;
+
+  if (o.json) {
+    auto names_json = [](const std::vector<std::string>& names) {
+      std::string s = "[";
+      for (size_t i = 0; i < names.size(); ++i) {
+        if (i) s += ',';
+        s += JsonObject::quote(names[i]);
+      }
+      return s + "]";
+    };
+    auto shapes_json = [](const std::map<std::string, int>& s) {
+      JsonObject j;
+      for (const auto& [name, n] : s) j.add(name, n);
+      return j.str();
+    };
+    std::vector<std::string> bodies, joints, loop_names, keys;
+    for (const Body& b : m.bodies) bodies.push_back(b.name);
+    for (const Joint& j : m.joints) joints.push_back(j.name);
+    for (int j : loops) loop_names.push_back(m.joints[j].name);
+    for (const Keyframe& k : m.keyframes) keys.push_back(k.name);
+    JsonObject j;
+    j.add("model", l.display_name)
+        .add("file", o.model_path)
+        .add("format", format)
+        .add("bodies", static_cast<long long>(m.bodies.size()))
+        .add("joints", static_cast<long long>(m.joints.size()))
+        .add("loop_closing_joints", static_cast<long long>(loops.size()))
+        .add("tree_dof", tree_dof)
+        .add("tree_nq", tree_nq)
+        .add("loop_constrained_rows", loop_rows)
+        .add("dof", m.dof())
+        .add("total_mass", m.total_mass())
+        .add("dt", dt)
+        .add("dt_from_file", m.dt_from_file)
+        .add_raw("gravity", gravity_json(m.gravity))
+        .add_raw("collision_shapes", shapes_json(shapes))
+        .add_raw("world_collision_shapes", shapes_json(world_shapes))
+        .add("ground_auto", ground_auto)
+        .add("actuators", static_cast<long long>(m.actuators.size()))
+        .add_raw("body_names", names_json(bodies))
+        .add_raw("joint_names", names_json(joints))
+        .add_raw("loop_joint_names", names_json(loop_names))
+        .add_raw("keyframes", names_json(keys))
+        .add_raw("warnings", names_json(l.report.warnings));
+    std::printf("%s\n", j.str().c_str());
+    return 0;
+  }
+
+  std::printf("model: %s\n", l.display_name.c_str());
+  std::printf("file: %s (%s)\n", o.model_path.c_str(), format);
+  std::printf("bodies: %zu (total mass %s kg)\n", m.bodies.size(), g6(m.total_mass()).c_str());
+  for (const Body& b : m.bodies) {
+    std::map<std::string, int> own;
+    for (const Geom& g : b.geoms)
+      if (g.collision) ++own[geom_type_name(g.type)];
+    std::printf("  %-28s mass %-10s collision: %s\n", b.name.c_str(), g6(b.mass).c_str(), shape_list(own).c_str());
+  }
+  std::printf("joints: %zu\n", m.joints.size());
+  for (size_t j = 0; j < m.joints.size(); ++j) {
+    const Joint& jt = m.joints[j];
+    std::string line = "  " + jt.name + "  " + joint_type_name(jt.type) + "  " + body_name(jt.parent) + " -> " +
+                       body_name(jt.child) + "  dof " + std::to_string(jt.dof());
+    if (jt.has_limits && jt.dof() > 0) {
+      std::vector<std::string> lim;
+      const auto rows = jt.free_rows();
+      for (int k = 0; k < jt.dof(); ++k) lim.push_back("[" + g6(jt.lower[rows[k]]) + ", " + g6(jt.upper[rows[k]]) + "]");
+      line += "  limits " + join(lim, " ");
+    }
+    if (!tree[j]) line += "  (closes a loop)";
+    std::printf("%s\n", line.c_str());
+  }
+  std::printf("loop-closing joints: %zu", loops.size());
+  if (!loops.empty()) {
+    std::vector<std::string> names;
+    for (int j : loops) names.push_back(m.joints[j].name);
+    std::printf(" (%s; %d constrained rows)", join(names).c_str(), loop_rows);
+  }
+  std::printf("\n");
+  std::printf("joint coordinates (tree): %d rates, %d positions\n", tree_dof, tree_nq);
+  if (loops.empty())
+    std::printf("degrees of freedom: %d\n", tree_dof);
+  else
+    std::printf("degrees of freedom: between %d and %d (the tree's %d minus the rank of the loop constraints)\n",
+                mobility_low, tree_dof, tree_dof);
+  std::printf("collision shapes: %s", shape_list(shapes).c_str());
+  if (visual) std::printf(" (+ %d visual-only)", visual);
+  std::printf("\n");
+  std::printf("world collision shapes: %s\n", shape_list(world_shapes).c_str());
+  std::printf("ground (auto): %s\n", ground_auto ? (l.urdf ? "on (URDF)" : "on (the file declares a plane)")
+                                                 : "off (the file declares no plane)");
+  std::printf("total mass: %s kg\n", g6(m.total_mass()).c_str());
+  std::printf("time step: %s s (%s)\n", g6(dt).c_str(), m.dt_from_file ? "from the file" : "default");
+  std::printf("gravity: %s %s %s\n", g6(m.gravity.x()).c_str(), g6(m.gravity.y()).c_str(), g6(m.gravity.z()).c_str());
+  std::printf("actuators: %zu\n", m.actuators.size());
+  std::vector<std::string> keys;
+  for (const Keyframe& k : m.keyframes) keys.push_back(k.name);
+  std::printf("keyframes: %s\n", keys.empty() ? "none" : join(keys).c_str());
+  {
+    std::vector<std::string> merged;
+    for (const auto& [a, b] : l.report.merged)
+      if (a != b) merged.push_back(a + " -> " + b);
+    if (!merged.empty()) std::printf("merged: %s\n", join(merged).c_str());
+  }
+  if (!l.report.virtual_bodies.empty())
+    std::printf("virtual bodies: %s\n", join(l.report.virtual_bodies).c_str());
+  for (const std::string& w : l.report.warnings) std::printf("warning: %s\n", w.c_str());
+  return 0;
+}
+
+}  // namespace maxsim::cli

@@ -1,0 +1,12 @@
+// The three commands of the `maxsim` tool (DESIGN §8). Each returns the exit status
+// (0 success, 1 simulation failed) and throws InputError (status 2) or SimulationError (status 1).
+#pragma once
+
+#include "apps/maxsim/options.hpp"
+
+namespace maxsim::cli {
+
+int run_info(const Options& options);
+int run_simulate(const Options& options);  // simulate and bench
+
+}  // namespace maxsim::cli

@@ -1,0 +1,268 @@
+#include "apps/maxsim/options.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <system_error>
+
+namespace maxsim::cli {
+
+const char* ground_name(Ground g) {
+  switch (g) {
+    case Ground::Auto: return "auto";
+    case Ground::On: return "on";
+    case Ground::Off: return "off";
+  }
+  return "?";
+}
+
+const char* cone_name(Cone c) { return c == Cone::Linear ? "linear" : "nonlinear"; }
+
+const char* usage_text() {
+  return "usage:\n"
+         "  maxsim info MODEL [--json] [--fixed-base]\n"
+         "  maxsim simulate MODEL [options]\n"
+         "  maxsim bench MODEL --steps N [options] [--json]\n"
+         "  maxsim --help | --version\n"
+         "MODEL is a URDF (.urdf) or MJCF (.xml, .mjcf) file.\n"
+         "options (simulate; bench takes all but --output and --every):\n"
+         "  --dt S                time step (default: the model's, else 0.01)\n"
+         "  --duration S | --steps N   length of the run (default: 1 s)\n"
+         "  --output FILE.csv     trajectory, one row at t=0 then every K steps\n"
+         "  --every K             record every K-th step (default 1)\n"
+         "  --json                print the run summary as one JSON object (last line of stdout)\n"
+         "  --keyframe NAME       MJCF keyframe as initial state\n"
+         "  --q JOINT=V1,V2,..    initial joint coordinates (repeatable)\n"
+         "  --qd JOINT=V1,V2,..   initial joint rates (repeatable)\n"
+         "  --ground auto|on|off  half-space z >= 0 (auto: on for URDF, as declared for MJCF)\n"
+         "  --friction MU         ground friction coefficient (>= 0)\n"
+         "  --gravity \"GX GY GZ\"  gravity vector (m/s^2)\n"
+         "  --fixed-base          weld the floating base to the world\n"
+         "  --tol EPS             Newton solver tolerance (default 1e-10)\n"
+         "  --cone linear|nonlinear   friction cone model (default nonlinear)\n"
+         "exit status: 0 success, 1 simulation failed, 2 bad input or usage\n";
+}
+
+bool parse_double(std::string_view s, double* out) {
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  if (s.empty() || s.front() == '+' || s.front() == ' ') return false;
+  double v = 0;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || ptr != s.data() + s.size() || !std::isfinite(v)) return false;
+  *out = v;
+  return true;
+}
+
+bool parse_integer(std::string_view s, long long* out) {
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  if (s.empty() || s.front() == '+') return false;
+  long long v = 0;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || ptr != s.data() + s.size()) return false;
+  *out = v;
+  return true;
+}
+
+bool parse_double_list(std::string_view s, std::vector<double>* out) {
+  out->clear();
+  auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  size_t i = 0;
+  while (i < s.size() && blank(s[i])) ++i;
+  if (i == s.size()) return false;
+  while (true) {
+    size_t j = i;
+    while (j < s.size() && !blank(s[j]) && s[j] != ',') ++j;
+    double v = 0;
+    if (!parse_double(s.substr(i, j - i), &v)) return false;
+    out->push_back(v);
+    // separator: blanks, at most one comma, blanks
+    size_t k = j;
+    while (k < s.size() && blank(s[k])) ++k;
+    if (k < s.size() && s[k] == ',') {
+      ++k;
+      while (k < s.size() && blank(s[k])) ++k;
+      if (k == s.size()) return false;  // trailing comma: an empty item
+    }
+    if (k == s.size()) return true;
+    if (k == j) return false;  // cannot happen (j stopped at a separator), kept for safety
+    i = k;
+  }
+}
+
+namespace {
+
+enum Allowed : unsigned { kInfo = 1, kSimulate = 2, kBench = 4, kRun = kSimulate | kBench,
+                          kAll = kInfo | kSimulate | kBench };
+
+struct OptionSpec {
+  const char* name;
+  bool takes_value;
+  unsigned allowed;
+};
+
+constexpr OptionSpec kOptions[] = {
+    {"--dt", true, kRun},          {"--duration", true, kRun},   {"--steps", true, kRun},
+    {"--output", true, kSimulate}, {"--every", true, kSimulate}, {"--json", false, kAll},
+    {"--keyframe", true, kRun},    {"--q", true, kRun},          {"--qd", true, kRun},
+    {"--ground", true, kRun},      {"--friction", true, kRun},   {"--gravity", true, kRun},
+    {"--fixed-base", false, kAll}, {"--tol", true, kRun},        {"--cone", true, kRun},
+};
+
+const char* command_name(Command c) {
+  switch (c) {
+    case Command::Info: return "info";
+    case Command::Simulate: return "simulate";
+    case Command::Bench: return "bench";
+    default: return "maxsim";
+  }
+}
+
+unsigned command_bit(Command c) {
+  return c == Command::Info ? kInfo : c == Command::Simulate ? kSimulate : kBench;
+}
+
+[[noreturn]] void fail(const std::string& message) { throw InputError(message); }
+
+std::string quoted(std::string_view s) {
+  std::string q(1, '\'');
+  q += s;
+  q += '\'';
+  return q;
+}
+
+double positive_number(const std::string& option, const std::string& value) {
+  double v = 0;
+  if (!parse_double(value, &v)) fail(option + ": " + quoted(value) + " is not a finite number");
+  if (!(v > 0)) fail(option + " must be positive (got " + value + ")");
+  return v;
+}
+
+long long positive_integer(const std::string& option, const std::string& value) {
+  long long v = 0;
+  if (!parse_integer(value, &v)) {
+    const bool digits = !value.empty() && value.find_first_not_of("+-0123456789") == std::string::npos;
+    fail(option + ": " + quoted(value) + (digits ? " is too large" : " is not an integer"));
+  }
+  if (v <= 0) fail(option + " must be positive (got " + value + ")");
+  return v;
+}
+
+JointValues joint_values(const std::string& option, const std::string& value) {
+  const size_t eq = value.rfind('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == value.size())
+    fail(option + ": expected JOINT=V or JOINT=V1,V2,... (got " + quoted(value) + ")");
+  JointValues jv;
+  jv.option = option;
+  jv.joint = value.substr(0, eq);
+  const std::string list = value.substr(eq + 1);
+  if (!parse_double_list(list, &jv.values))
+    fail(option + " " + jv.joint + ": " + quoted(list) + " is not a list of finite numbers");
+  return jv;
+}
+
+}  // namespace
+
+Options parse_args(int argc, const char* const* argv) {
+  Options o;
+  if (argc < 2) fail("no command given (info, simulate or bench)");
+  const std::string cmd = argv[1];
+  if (cmd == "-h" || cmd == "--help" || cmd == "help") {
+    o.command = Command::Help;
+    return o;
+  }
+  if (cmd == "--version" || cmd == "version") {
+    o.command = Command::Version;
+    return o;
+  }
+  if (cmd == "info") o.command = Command::Info;
+  else if (cmd == "simulate") o.command = Command::Simulate;
+  else if (cmd == "bench") o.command = Command::Bench;
+  else if (!cmd.empty() && cmd[0] == '-')
+    fail("unknown option " + quoted(cmd) + " (the command comes first: info, simulate or bench)");
+  else
+    fail("unknown command " + quoted(cmd) + " (commands: info, simulate, bench)");
+  const std::string cname = command_name(o.command);
+
+  bool only_positional = false;
+  for (int i = 2; i < argc; ++i) {
+    std::string arg = argv[i];
+    const bool is_option = !only_positional && arg.size() > 1 && arg[0] == '-';
+    if (!is_option) {
+      if (!o.model_path.empty())
+        fail(cname + ": unexpected argument " + quoted(arg) + " (the model is " + quoted(o.model_path) + ")");
+      if (arg.empty()) fail(cname + ": empty model path");
+      o.model_path = arg;
+      continue;
+    }
+    if (arg == "--") {
+      only_positional = true;
+      continue;
+    }
+    if (arg == "-h" || arg == "--help") {
+      o.command = Command::Help;
+      return o;
+    }
+    std::string name = arg, value;
+    bool inline_value = false;
+    if (const size_t eq = arg.find('='); eq != std::string::npos && arg.rfind("--", 0) == 0) {
+      name = arg.substr(0, eq);
+      value = arg.substr(eq + 1);
+      inline_value = true;
+    }
+    const OptionSpec* spec = nullptr;
+    for (const auto& s : kOptions)
+      if (name == s.name) spec = &s;
+    if (!spec) fail("unknown option " + quoted(name));
+    if (!(spec->allowed & command_bit(o.command)))
+      fail(cname + " does not take the option " + name);
+    if (spec->takes_value) {
+      if (!inline_value) {
+        if (i + 1 >= argc) fail("option " + name + " needs a value");
+        value = argv[++i];
+      }
+    } else if (inline_value) {
+      fail("option " + name + " takes no value");
+    }
+
+    if (name == "--dt") o.dt = positive_number(name, value);
+    else if (name == "--duration") o.duration = positive_number(name, value);
+    else if (name == "--steps") o.steps = positive_integer(name, value);
+    else if (name == "--every") o.every = positive_integer(name, value);
+    else if (name == "--output") {
+      if (value.empty()) fail("--output needs a file name");
+      o.output = value;
+    } else if (name == "--json") o.json = true;
+    else if (name == "--fixed-base") o.fixed_base = true;
+    else if (name == "--keyframe") {
+      if (value.empty()) fail("--keyframe needs a name");
+      o.keyframe = value;
+    } else if (name == "--q") o.q.push_back(joint_values(name, value));
+    else if (name == "--qd") o.qd.push_back(joint_values(name, value));
+    else if (name == "--ground") {
+      if (value == "auto") o.ground = Ground::Auto;
+      else if (value == "on") o.ground = Ground::On;
+      else if (value == "off") o.ground = Ground::Off;
+      else fail("--ground: " + quoted(value) + " is not one of auto, on, off");
+    } else if (name == "--cone") {
+      if (value == "linear") o.cone = Cone::Linear;
+      else if (value == "nonlinear") o.cone = Cone::Nonlinear;
+      else fail("--cone: " + quoted(value) + " is not one of linear, nonlinear");
+    } else if (name == "--friction") {
+      double mu = 0;
+      if (!parse_double(value, &mu)) fail("--friction: " + quoted(value) + " is not a finite number");
+      if (mu < 0) fail("--friction must be >= 0 (got " + value + ")");
+      o.friction = mu;
+    } else if (name == "--gravity") {
+      std::vector<double> g;
+      if (!parse_double_list(value, &g) || g.size() != 3)
+        fail("--gravity: expected three finite numbers \"GX GY GZ\" (got " + quoted(value) + ")");
+      o.gravity = std::array<double, 3>{g[0], g[1], g[2]};
+    } else if (name == "--tol") o.tol = positive_number(name, value);
+  }
+  if (o.model_path.empty()) fail(cname + ": missing MODEL (a .urdf, .xml or .mjcf file)");
+  if (o.steps && o.duration) fail("--steps and --duration exclude each other");
+  if (o.command == Command::Bench && !o.steps && !o.duration)
+    fail("bench: --steps N (or --duration S) is required");
+  return o;
+}
+
+}  // namespace maxsim::cli

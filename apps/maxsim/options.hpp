@@ -1,0 +1,73 @@
+// Command-line parsing of the `maxsim` tool (DESIGN §8): commands, options, strict numbers.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace maxsim::cli {
+
+// Exit status 2: bad usage or bad input (options, model files, names that do not exist).
+struct InputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+// Exit status 1: the simulation itself failed (e.g. no consistent initial state).
+struct SimulationError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+enum class Command { Help, Version, Info, Simulate, Bench };
+enum class Ground { Auto, On, Off };
+enum class Cone { Linear, Nonlinear };
+
+const char* ground_name(Ground g);
+const char* cone_name(Cone c);
+
+// One --q / --qd argument: JOINT=V1,V2,...
+struct JointValues {
+  std::string joint;
+  std::vector<double> values;
+  std::string option;  // "--q" or "--qd", for messages
+};
+
+struct Options {
+  Command command = Command::Help;
+  std::string model_path;
+  // stepping
+  std::optional<double> dt;
+  std::optional<double> duration;
+  std::optional<long long> steps;
+  // output
+  std::string output;     // CSV trajectory file; empty: none
+  long long every = 1;
+  bool json = false;
+  // initial state
+  std::optional<std::string> keyframe;
+  std::vector<JointValues> q, qd;
+  // model and world
+  Ground ground = Ground::Auto;
+  std::optional<double> friction;
+  std::optional<std::array<double, 3>> gravity;
+  bool fixed_base = false;
+  std::optional<double> tol;
+  Cone cone = Cone::Nonlinear;
+};
+
+// Parses argv (argv[0] is the program). Throws InputError with a message naming the problem.
+Options parse_args(int argc, const char* const* argv);
+
+// The usage text (for --help and usage errors).
+const char* usage_text();
+
+// Strict numbers: the whole string must be the number, no blanks, no trailing characters, finite.
+// A leading '+' is accepted. Returns false otherwise.
+bool parse_double(std::string_view s, double* out);
+bool parse_integer(std::string_view s, long long* out);
+// A list of doubles separated by commas and/or blanks ("1,2,3", "0 0 -9.81"); false on an empty
+// item or a bad number.
+bool parse_double_list(std::string_view s, std::vector<double>* out);
+
+}  // namespace maxsim::cli

@@ -1,0 +1,70 @@
+// Output of the `maxsim` tool (DESIGN §8): the trajectory CSV and the one-line JSON summary.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/data.hpp"
+#include "sim/model.hpp"
+
+namespace maxsim::cli {
+
+// Shortest text that reads back to the same double ("0.1", "1e-12", "-3"); "nan"/"inf" for
+// non-finite values (callers never write those to the CSV; JSON writes null instead).
+std::string format_double(double v);
+
+// The contract's CSV columns for a model: t; B.x ... B.wz per body; J.q0.., J.v0.. per joint;
+// then the seven diagnostics columns.
+std::vector<std::string> csv_columns(const Model& model);
+
+// Diagnostics that end a CSV row (computed by the caller).
+struct RowDiagnostics {
+  double kinetic = 0, potential = 0, violation = 0, penetration = 0, residual = 0;
+  int iterations = 0;
+};
+
+// Trajectory writer. Opening fails with InputError (exit status 2) when the file cannot be
+// written; a write error later is reported by close().
+class CsvWriter {
+ public:
+  CsvWriter() = default;
+  ~CsvWriter();
+  CsvWriter(const CsvWriter&) = delete;
+  CsvWriter& operator=(const CsvWriter&) = delete;
+
+  void open(const std::string& path, const Model& model);  // writes the header
+  bool is_open() const { return file_ != nullptr; }
+  void write_row(const Model& model, const Data& data, const RowDiagnostics& diag);
+  void close();  // throws InputError on a write error
+
+ private:
+  std::string path_;
+  std::FILE* file_ = nullptr;
+  std::string line_;
+  std::vector<double> qbuf_, vbuf_;
+};
+
+// A one-line JSON object, keys in insertion order. Non-finite numbers become null.
+class JsonObject {
+ public:
+  JsonObject& add(std::string_view key, double value);
+  JsonObject& add(std::string_view key, long long value);
+  JsonObject& add(std::string_view key, int value) { return add(key, static_cast<long long>(value)); }
+  JsonObject& add(std::string_view key, bool value);
+  JsonObject& add(std::string_view key, std::string_view value);
+  JsonObject& add(std::string_view key, const char* value) { return add(key, std::string_view(value)); }
+  JsonObject& add_null(std::string_view key);
+  JsonObject& add_raw(std::string_view key, std::string_view json);  // an already-encoded value
+  std::string str() const { return "{" + body_ + "}"; }
+
+  static std::string quote(std::string_view s);
+  static std::string number(double v);  // null when non-finite
+
+ private:
+  void key(std::string_view k);
+  std::string body_;
+};
+
+}  // namespace maxsim::cli

@@ -1,0 +1,42 @@
+#include "sim/contact_search.hpp"
+
+#include <algorithm>
+#include <memory>
+
+namespace maxsim {
+
+void enable_contacts(const Model& model, Data& data, const ContactOptions& options) {
+  CollisionOptions co;
+  co.ground = options.ground;
+  co.margin = options.margin;
+  co.default_friction = options.friction;
+  co.exclude_joined = options.exclude_joined;
+  auto world = std::make_shared<CollisionWorld>(model, co);
+  auto candidates = std::make_shared<std::vector<ContactCandidate>>();
+  const bool self = options.self_collision;
+  data.collide = [world, candidates, self](const Model&, Data& d) {
+    world->find_candidates(d.x, d.q, candidates.get());
+    d.contacts.clear();
+    d.min_candidate_distance = 0;
+    for (size_t i = 0; i < candidates->size(); ++i) {
+      const ContactCandidate& k = (*candidates)[i];
+      if (!self && k.body_a != kWorld) continue;
+      d.contacts.emplace_back();
+      Contact& c = d.contacts.back();
+      c.body_a = k.body_a;
+      c.body_b = k.body_b;
+      c.point_a = k.point_a;
+      c.point_b = k.point_b;
+      c.core_a = k.core_a;
+      c.core_b = k.core_b;
+      c.offset = k.radius_a + k.radius_b;
+      contact_set_normal(&c, k.normal);
+      c.friction = k.friction;
+      d.min_candidate_distance = std::min(d.min_candidate_distance, k.distance);
+    }
+  };
+}
+
+double max_penetration(const Data& data) { return std::max(0.0, -data.min_candidate_distance); }
+
+}  // namespace maxsim

@@ -1,0 +1,33 @@
+// The collide stage of a step with contacts: a Bullet-backed candidate search (sim/collision.hpp)
+// turned into the solver's contacts at every knot.
+#pragma once
+
+#include "sim/collision.hpp"
+#include "sim/data.hpp"
+#include "sim/model.hpp"
+
+namespace maxsim {
+
+struct ContactOptions {
+  bool ground = true;          // the half-space z >= 0
+  double friction = 0.8;       // default μ for geoms without their own (combined with max)
+  double margin = 0.05;        // candidate search margin [m], added to geom margins: must cover
+                               // the approach within one step (a contact found too late sinks)
+  bool exclude_joined = true;  // bodies joined by a joint do not collide
+  // Contacts between two moving bodies (a robot's own links, stacked objects). Off by default
+  // for articulated robots as in PyBullet; body pairs joined by any joint path are never close
+  // enough to matter in the corpus, but MJCF virtual bodies (several joints in one body) break
+  // MuJoCo's parent-child exclusion, so a robot's self-collision is opt-in.
+  bool self_collision = true;
+};
+
+// Sets data.collide so that every step first searches contact candidates at the current knot.
+// The collision world is built here, once; it belongs to this Data (copies of the Data share it,
+// so give each thread its own Data and call enable_contacts for each).
+void enable_contacts(const Model& model, Data& data, const ContactOptions& options = {});
+
+// Deepest penetration among the current knot's candidates (0 if none penetrates): the
+// physical check "contacts do not sink" uses this, independent of the solver's own slacks.
+double max_penetration(const Data& data);
+
+}  // namespace maxsim

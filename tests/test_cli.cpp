@@ -1,0 +1,556 @@
+// The `maxsim` command (DESIGN §8): runs the built binary on repository models and on broken
+// files, and checks the contract — exit statuses, the trajectory CSV (columns generated from the
+// model, rows, finite numbers) and the one-line JSON summary (keys, values).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "models/load.hpp"
+#include "sim/model.hpp"
+
+namespace maxsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string repo(const std::string& rel) { return std::string(MAXSIM_SOURCE_DIR) + "/" + rel; }
+const std::string kA1Urdf = repo("robots/a1/urdf/a1.urdf");
+const std::string kA1Xml = repo("robots/a1/xml/a1.xml");
+const std::string kFourbar = repo("tests/data/models/dojo_fourbar/fourbar.urdf");
+const std::string kAnt = repo("tests/data/models/gym_mujoco/ant.xml");
+const std::string kCassie = repo("tests/data/models/agility_cassie/cassie.xml");
+
+const char* const kSummaryKeys[] = {
+    "model", "steps", "dt", "sim_time", "wall_time_s", "steps_per_s", "energy_initial", "energy_final",
+    "energy_max_drift", "max_constraint_violation", "max_penetration", "iterations_mean",
+    "iterations_max", "failed_steps"};
+
+std::string quote(const std::string& s) { return "'" + s + "'"; }
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (c == sep) {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+std::vector<std::string> lines(const std::string& s) {
+  std::vector<std::string> out = split(s, '\n');
+  if (!out.empty() && out.back().empty()) out.pop_back();
+  return out;
+}
+
+bool strict_double(const std::string& s, double* v) {
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
+  return ec == std::errc() && ptr == s.data() + s.size() && std::isfinite(*v);
+}
+
+// ---- a small JSON reader for the one-level summary objects -----------------------------------
+struct JsonValue {
+  enum Kind { String, Number, Bool, Null, Other } kind = Null;
+  std::string text;  // the string's content, or the raw token
+  double number = 0;
+};
+
+// Parses {"k": v, ...} with string/number/true/false/null values (nested arrays and objects are
+// kept raw). Returns false on a syntax error.
+bool parse_json_object(const std::string& s, std::map<std::string, JsonValue>* out) {
+  size_t i = 0;
+  auto ws = [&] {
+    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+  };
+  auto string = [&](std::string* str) {
+    if (i >= s.size() || s[i] != '"') return false;
+    ++i;
+    while (i < s.size() && s[i] != '"') {
+      if (s[i] == '\\') {
+        if (++i >= s.size()) return false;
+        const char e = s[i];
+        if (e == 'u') {
+          if (i + 4 >= s.size()) return false;
+          *str += '?';
+          i += 4;
+        } else {
+          *str += e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e;
+        }
+        ++i;
+      } else {
+        *str += s[i++];
+      }
+    }
+    if (i >= s.size()) return false;
+    ++i;
+    return true;
+  };
+  ws();
+  if (i >= s.size() || s[i] != '{') return false;
+  ++i;
+  ws();
+  if (i < s.size() && s[i] == '}') return ++i, true;
+  while (true) {
+    ws();
+    std::string key;
+    if (!string(&key)) return false;
+    ws();
+    if (i >= s.size() || s[i] != ':') return false;
+    ++i;
+    ws();
+    JsonValue v;
+    if (i >= s.size()) return false;
+    if (s[i] == '"') {
+      v.kind = JsonValue::String;
+      if (!string(&v.text)) return false;
+    } else if (s[i] == '[' || s[i] == '{') {
+      v.kind = JsonValue::Other;
+      int depth = 0;
+      const size_t start = i;
+      do {
+        if (s[i] == '"') {
+          std::string skip;
+          if (!string(&skip)) return false;
+          continue;
+        }
+        if (s[i] == '[' || s[i] == '{') ++depth;
+        if (s[i] == ']' || s[i] == '}') --depth;
+        ++i;
+      } while (depth > 0 && i < s.size());
+      if (depth != 0) return false;
+      v.text = s.substr(start, i - start);
+    } else {
+      const size_t start = i;
+      while (i < s.size() && s[i] != ',' && s[i] != '}' && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+      v.text = s.substr(start, i - start);
+      if (v.text == "true" || v.text == "false") v.kind = JsonValue::Bool;
+      else if (v.text == "null") v.kind = JsonValue::Null;
+      else if (strict_double(v.text, &v.number)) v.kind = JsonValue::Number;
+      else return false;
+    }
+    (*out)[key] = v;
+    ws();
+    if (i >= s.size()) return false;
+    if (s[i] == ',') {
+      ++i;
+      continue;
+    }
+    if (s[i] == '}') {
+      ++i;
+      ws();
+      return i == s.size();
+    }
+    return false;
+  }
+}
+
+// ---- running the binary ----------------------------------------------------------------------
+struct Result {
+  int status = -1;  // exit status; -1 when killed by a signal (a crash) or not run
+  std::string out, err;
+  std::map<std::string, JsonValue> json;  // the last stdout line, when it is a JSON object
+  bool has_json = false;
+};
+
+class Cli : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = fs::temp_directory_path() / ("maxsim_test_cli_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  static void TearDownTestSuite() {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  static fs::path path(const std::string& name) { return dir_ / name; }
+
+  // Runs `maxsim ARGS` (ARGS already shell-quoted where needed), stdout and stderr to files.
+  static Result run(const std::string& args) {
+    static int counter = 0;
+    const std::string binary = std::string(MAXSIM_BINARY_DIR) + "/maxsim";
+    if (!fs::exists(binary)) {
+      ADD_FAILURE() << binary << " does not exist: build the maxsim target first";
+      return {};
+    }
+    const std::string tag = std::to_string(counter++);
+    const fs::path out = dir_ / ("out" + tag), err = dir_ / ("err" + tag);
+    const std::string cmd = "timeout 300 " + quote(binary) + " " + args +
+                            " >" + quote(out.string()) + " 2>" + quote(err.string());
+    Result r;
+    const int rc = std::system(cmd.c_str());
+    if (rc != -1 && WIFEXITED(rc)) r.status = WEXITSTATUS(rc);
+    r.out = read_file(out);
+    r.err = read_file(err);
+    const std::vector<std::string> ls = lines(r.out);
+    if (!ls.empty() && !ls.back().empty() && ls.back()[0] == '{') r.has_json = parse_json_object(ls.back(), &r.json);
+    return r;
+  }
+
+  static fs::path dir_;
+};
+fs::path Cli::dir_;
+
+void expect_summary(const Result& r) {
+  ASSERT_TRUE(r.has_json) << "stdout: " << r.out << "\nstderr: " << r.err;
+  for (const char* key : kSummaryKeys) {
+    ASSERT_TRUE(r.json.count(key)) << "missing key " << key;
+    const JsonValue& v = r.json.at(key);
+    if (std::string(key) == "model")
+      EXPECT_EQ(v.kind, JsonValue::String);
+    else
+      EXPECT_EQ(v.kind, JsonValue::Number) << key << " = " << v.text;
+  }
+}
+
+// The contract's columns, generated independently from the loaded model.
+std::vector<std::string> expected_columns(const Model& m) {
+  std::vector<std::string> cols{"t"};
+  for (const Body& b : m.bodies)
+    for (const char* s : {"x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"})
+      cols.push_back(b.name + "." + s);
+  for (const Joint& j : m.joints) {
+    for (int k = 0; k < j.nq(); ++k) cols.push_back(j.name + ".q" + std::to_string(k));
+    for (int k = 0; k < j.dof(); ++k) cols.push_back(j.name + ".v" + std::to_string(k));
+  }
+  for (const char* s : {"energy.kinetic", "energy.potential", "energy.total", "violation.max", "penetration.max",
+                        "solver.iterations", "solver.residual"})
+    cols.push_back(s);
+  return cols;
+}
+
+struct Csv {
+  std::vector<std::string> header;
+  std::vector<std::vector<double>> rows;
+  bool all_finite = true;
+  int column(const std::string& name) const {
+    for (size_t i = 0; i < header.size(); ++i)
+      if (header[i] == name) return static_cast<int>(i);
+    return -1;
+  }
+  double at(size_t row, const std::string& name) const { return rows.at(row).at(column(name)); }
+};
+
+Csv read_csv(const fs::path& p) {
+  Csv c;
+  const std::vector<std::string> ls = lines(read_file(p));
+  if (ls.empty()) return c;
+  c.header = split(ls[0], ',');
+  for (size_t i = 1; i < ls.size(); ++i) {
+    std::vector<double> row;
+    for (const std::string& f : split(ls[i], ',')) {
+      double v = 0;
+      if (!strict_double(f, &v)) {
+        c.all_finite = false;
+        ADD_FAILURE() << "line " << i + 1 << ": '" << f << "' is not a finite number";
+      }
+      row.push_back(v);
+    }
+    EXPECT_EQ(row.size(), c.header.size()) << "line " << i + 1;
+    c.rows.push_back(row);
+  }
+  return c;
+}
+
+// ---- info -----------------------------------------------------------------------------------
+TEST_F(Cli, InfoA1Urdf) {
+  const Result r = run("info " + quote(kA1Urdf));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("bodies: 13"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("trunk"), std::string::npos);
+  for (const char* leg : {"FR", "FL", "RR", "RL"})
+    for (const char* part : {"hip", "thigh", "calf"}) {
+      const std::string name = std::string(leg) + "_" + part + "_joint";
+      EXPECT_NE(r.out.find(name), std::string::npos) << name;
+    }
+  EXPECT_NE(r.out.find("loop-closing joints: 0"), std::string::npos);
+  EXPECT_NE(r.out.find("joint coordinates (tree): 18"), std::string::npos);
+  EXPECT_NE(r.out.find("collision shapes: 10 box, 4 cylinder, 4 sphere"), std::string::npos) << r.out;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST_F(Cli, InfoCassieLoops) {
+  const Result r = run("info " + quote(kCassie));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("loop-closing joints: 4"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("keyframes: home"), std::string::npos);
+}
+
+TEST_F(Cli, InfoJson) {
+  const Result r = run("info " + quote(kCassie) + " --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_TRUE(r.has_json) << r.out;
+  EXPECT_EQ(r.json.at("loop_closing_joints").number, 4);
+  EXPECT_EQ(r.json.at("model").text, "cassie");
+  EXPECT_EQ(r.json.at("ground_auto").text, "false");
+}
+
+// ---- simulate ---------------------------------------------------------------------------------
+TEST_F(Cli, SimulateA1CsvAndJson) {
+  const fs::path csv = path("a1.csv");
+  const Result r = run("simulate " + quote(kA1Urdf) + " --steps 50 --output " + quote(csv.string()) +
+                       " --every 10 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+
+  LoadReport report;
+  const Model m = load_model(kA1Urdf, LoadOptions{}, &report);
+  ASSERT_EQ(m.bodies.size(), 13u);
+  const std::vector<std::string> expected = expected_columns(m);
+  size_t joint_columns = 0;
+  for (const Joint& j : m.joints) joint_columns += static_cast<size_t>(j.nq() + j.dof());
+  EXPECT_EQ(expected.size(), 1 + 13 * m.bodies.size() + joint_columns + 7);
+
+  const Csv c = read_csv(csv);
+  EXPECT_EQ(c.header, expected);
+  ASSERT_GE(c.header.size(), 14u);
+  const std::vector<std::string> first(c.header.begin(), c.header.begin() + 14);
+  EXPECT_EQ(first, (std::vector<std::string>{"t", "trunk.x", "trunk.y", "trunk.z", "trunk.qw", "trunk.qx", "trunk.qy",
+                                             "trunk.qz", "trunk.vx", "trunk.vy", "trunk.vz", "trunk.wx", "trunk.wy",
+                                             "trunk.wz"}));
+  const std::vector<std::string> last(c.header.end() - 7, c.header.end());
+  EXPECT_EQ(last, (std::vector<std::string>{"energy.kinetic", "energy.potential", "energy.total", "violation.max",
+                                            "penetration.max", "solver.iterations", "solver.residual"}));
+  ASSERT_EQ(c.rows.size(), 6u);  // t = 0, then every 10 of 50 steps
+  EXPECT_TRUE(c.all_finite);
+  for (size_t i = 0; i < c.rows.size(); ++i) {
+    EXPECT_NEAR(c.rows[i][0], 0.1 * static_cast<double>(i), 1e-12);
+    EXPECT_NEAR(c.at(i, "energy.total"), c.at(i, "energy.kinetic") + c.at(i, "energy.potential"), 1e-9);
+  }
+  EXPECT_EQ(c.at(0, "solver.iterations"), 0);
+  EXPECT_GT(c.at(5, "trunk.vz"), -9.81 * 0.5 - 0.1);  // falling freely (no contacts yet)
+  EXPECT_LT(c.at(5, "trunk.vz"), -9.81 * 0.5 + 0.1);
+
+  expect_summary(r);
+  EXPECT_EQ(r.json.at("steps").number, 50);
+  EXPECT_EQ(r.json.at("failed_steps").number, 0);
+  EXPECT_EQ(r.json.at("dt").number, 0.01);
+  EXPECT_NEAR(r.json.at("sim_time").number, 0.5, 1e-12);
+  EXPECT_EQ(r.json.at("model").text, "a1_description");
+  EXPECT_EQ(r.json.at("status").text, "ok");
+  EXPECT_LT(r.json.at("max_constraint_violation").number, 1e-8);
+  EXPECT_NEAR(r.json.at("energy_initial").number, c.at(0, "energy.total"), 1e-9);
+  EXPECT_NEAR(r.json.at("energy_final").number, c.at(5, "energy.total"), 1e-9);
+  // the URDF ground is on by default and nothing holds the robot up yet: it sinks through
+  EXPECT_EQ(r.json.at("ground").text, "true");
+  EXPECT_NEAR(r.json.at("max_penetration").number, c.at(5, "penetration.max"), 1e-12);
+  EXPECT_GT(r.json.at("max_penetration").number, 1.0);
+}
+
+TEST_F(Cli, SimulateHumanReadableAndDefaults) {
+  const Result r = run("simulate " + quote(kA1Xml) + " --duration 0.1");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(r.has_json);
+  EXPECT_NE(r.out.find("failed steps 0"), std::string::npos) << r.out;
+  const Result j = run("simulate " + quote(kA1Xml) + " --duration 0.1 --json --ground off");
+  ASSERT_EQ(j.status, 0) << j.err;
+  expect_summary(j);
+  // the A1 MJCF sets its own time step; the duration is rounded to whole steps
+  const double dt = j.json.at("dt").number;
+  EXPECT_GT(dt, 0);
+  EXPECT_EQ(j.json.at("steps").number, std::round(0.1 / dt));
+  EXPECT_EQ(j.json.at("max_penetration").number, 0);
+  EXPECT_EQ(j.json.at("ground").text, "false");
+}
+
+TEST_F(Cli, FourbarKeepsItsLoopClosed) {
+  const Result r = run("simulate " + quote(kFourbar) + " --steps 200 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_summary(r);
+  EXPECT_LT(r.json.at("max_constraint_violation").number, 1e-8);
+  // moving: start away from rest (the projection closes the loop again)
+  const Result m = run("simulate " + quote(kFourbar) + " --steps 200 --json --q jointb1=0.3");
+  ASSERT_EQ(m.status, 0) << m.err;
+  expect_summary(m);
+  EXPECT_LT(m.json.at("max_constraint_violation").number, 1e-8);
+  EXPECT_GT(m.json.at("energy_max_drift").number, 0);  // the file's joint dampers take energy out
+}
+
+TEST_F(Cli, CassieKeyframe) {
+  const fs::path with = path("cassie_home.csv"), without = path("cassie_zero.csv");
+  const Result r = run("simulate " + quote(kCassie) + " --keyframe home --steps 20 --every 20 --json --output " +
+                       quote(with.string()));
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_summary(r);
+  EXPECT_EQ(r.json.at("failed_steps").number, 0);
+  EXPECT_LT(r.json.at("max_constraint_violation").number, 1e-6);
+  EXPECT_EQ(r.json.at("keyframe").text, "home");
+  const Result z = run("simulate " + quote(kCassie) + " --steps 1 --output " + quote(without.string()));
+  ASSERT_EQ(z.status, 0) << z.err;
+  const Csv a = read_csv(with), b = read_csv(without);
+  ASSERT_EQ(a.rows.size(), 2u);
+  ASSERT_FALSE(b.rows.empty());
+  // the keyframe's hip pitch (0.497301) and pelvis height (1.0059301), up to the projection
+  // that closes the four loops
+  EXPECT_NEAR(a.at(0, "left-hip-pitch.q0"), 0.497301, 1e-3);
+  EXPECT_NEAR(a.at(0, "right-hip-pitch.q0"), 0.497301, 1e-3);
+  EXPECT_NE(a.at(0, "left-hip-pitch.q0"), b.at(0, "left-hip-pitch.q0"));
+  const int pelvis_z = a.column("cassie-pelvis_joint.q2");
+  ASSERT_GE(pelvis_z, 0);
+  EXPECT_NEAR(a.rows[0][pelvis_z], 1.0059301, 1e-3);
+}
+
+TEST_F(Cli, InitialJointCoordinates) {
+  const fs::path set = path("a1_q.csv"), plain = path("a1_plain.csv");
+  const Result r = run("simulate " + quote(kA1Urdf) + " --steps 1 --q FR_hip_joint=0.3 --qd FL_calf_joint=-1.5 " +
+                       "--q trunk_joint=0,0,0.5,1,0,0,0 --output " + quote(set.string()));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Result p = run("simulate " + quote(kA1Urdf) + " --steps 1 --output " + quote(plain.string()));
+  ASSERT_EQ(p.status, 0) << p.err;
+  const Csv a = read_csv(set), b = read_csv(plain);
+  ASSERT_EQ(a.rows.size(), 2u);
+  ASSERT_EQ(b.rows.size(), 2u);
+  EXPECT_NEAR(a.at(0, "FR_hip_joint.q0"), 0.3, 1e-12);
+  EXPECT_NEAR(b.at(0, "FR_hip_joint.q0"), 0.0, 1e-12);
+  EXPECT_NEAR(a.at(0, "FL_calf_joint.v0"), -1.5, 1e-12);
+  EXPECT_NEAR(a.at(0, "trunk_joint.q2"), 0.5, 1e-12);
+  EXPECT_NEAR(a.at(0, "FR_thigh_joint.q0"), b.at(0, "FR_thigh_joint.q0"), 1e-12);
+  // --option=value spelling
+  const Result e = run("simulate " + quote(kA1Urdf) + " --steps=1 --q=FR_hip_joint=0.3 --json");
+  EXPECT_EQ(e.status, 0) << e.err;
+}
+
+TEST_F(Cli, GravityToleranceAndModelOptions) {
+  const Result r = run("simulate " + quote(kAnt) + " --steps 20 --json --gravity '0 0 0' --tol 1e-9 "
+                       "--friction 0.8 --cone linear --fixed-base --ground on");
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_summary(r);
+  EXPECT_NEAR(r.json.at("energy_max_drift").number, 0, 1e-9);  // at rest without gravity
+  EXPECT_EQ(r.json.at("tolerance").number, 1e-9);
+  EXPECT_EQ(r.json.at("friction").number, 0.8);
+  EXPECT_EQ(r.json.at("cone").text, "linear");
+  EXPECT_EQ(r.json.at("fixed_base").text, "true");
+}
+
+// ---- bench --------------------------------------------------------------------------------------
+TEST_F(Cli, BenchJson) {
+  const Result r = run("bench " + quote(kA1Urdf) + " --steps 20 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_summary(r);
+  EXPECT_EQ(r.json.at("steps").number, 20);
+  EXPECT_EQ(r.json.at("failed_steps").number, 0);
+  EXPECT_GT(r.json.at("steps_per_s").number, 0);
+  const Result h = run("bench " + quote(kFourbar) + " --steps 20 --q jointb1=0.2");
+  ASSERT_EQ(h.status, 0) << h.err;
+  EXPECT_NE(h.out.find("steps/s"), std::string::npos) << h.out;
+}
+
+// ---- failures -------------------------------------------------------------------------------
+TEST_F(Cli, UnreachableToleranceExitsOne) {
+  const fs::path csv = path("nc.csv");
+  const Result r = run("simulate " + quote(kFourbar) + " --steps 3 --json --tol 1e-300 --q jointb1=0.3 --output " +
+                       quote(csv.string()));
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  expect_summary(r);
+  EXPECT_EQ(r.json.at("failed_steps").number, 3);
+  EXPECT_EQ(r.json.at("status").text, "not_converged");
+  EXPECT_NE(r.err.find("did not converge"), std::string::npos) << r.err;
+  const Csv c = read_csv(csv);  // the rows are still written, all finite
+  EXPECT_EQ(c.rows.size(), 4u);
+  EXPECT_TRUE(c.all_finite);
+}
+
+struct BadCase {
+  std::string args;
+  std::string message;  // expected in stderr
+};
+
+TEST_F(Cli, BadInputExitsTwo) {
+  const std::string a1 = quote(kA1Urdf), sim = "simulate " + a1 + " ";
+  const std::vector<BadCase> cases = {
+      {"", "no command"},
+      {"frobnicate " + a1, "unknown command 'frobnicate'"},
+      {"--frobnicate", "unknown option '--frobnicate'"},
+      {sim + "--bogus", "unknown option '--bogus'"},
+      {sim + "--dt 0.1x", "'0.1x' is not a finite number"},
+      {sim + "--dt 1e", "'1e' is not a finite number"},
+      {sim + "--dt nan", "'nan' is not a finite number"},
+      {sim + "--dt -1", "--dt must be positive"},
+      {sim + "--dt", "--dt needs a value"},
+      {sim + "--steps 0", "--steps must be positive"},
+      {sim + "--steps 1.5", "'1.5' is not an integer"},
+      {sim + "--every -2", "--every must be positive"},
+      {sim + "--duration 0", "--duration must be positive"},
+      {sim + "--steps 5 --duration 1", "exclude each other"},
+      {sim + "--q nosuchjoint=1", "unknown joint 'nosuchjoint'"},
+      {sim + "--q FR_hip_joint=1,2", "'FR_hip_joint' (revolute) takes 1 value, got 2"},
+      {sim + "--qd trunk_joint=1,2", "'trunk_joint' (floating) takes 6 values"},
+      {sim + "--q FR_hip_joint=", "expected JOINT=V"},
+      {sim + "--q FR_hip_joint=0.1,x", "not a list of finite numbers"},
+      {sim + "--ground maybe", "'maybe' is not one of auto, on, off"},
+      {sim + "--cone round", "'round' is not one of linear, nonlinear"},
+      {sim + "--gravity '0 -9.81'", "--gravity"},
+      {sim + "--friction -0.5", "--friction must be >= 0"},
+      {sim + "--tol 0", "--tol must be positive"},
+      {sim + "--keyframe home", "the model has no keyframes"},
+      {sim + "--output " + quote((fs::path(MAXSIM_BINARY_DIR) / "no_such_dir" / "x.csv").string()), "cannot write"},
+      {"simulate " + quote(kCassie) + " --keyframe nosuch", "unknown keyframe 'nosuch'"},
+      {"simulate " + quote(repo("tests/data/models/no_such_robot.urdf")), "no_such_robot.urdf"},
+      {"info " + quote(repo("tests/data/models/no_such_robot.xml")), "no_such_robot.xml"},
+      {"simulate " + quote(repo("tests/data/broken/negative_mass.urdf")), "negative mass"},
+      {"simulate " + quote(repo("tests/data/broken/malformed.xml")), "malformed XML"},
+      {"info " + quote(repo("tests/data/broken/cycle.urdf")), "cycle"},
+      {"bench " + a1 + " --steps 10 --output x.csv", "bench does not take the option --output"},
+      {"bench " + a1, "--steps"},
+      {"info " + a1 + " --steps 3", "info does not take the option --steps"},
+      {"simulate", "missing MODEL"},
+      {sim + a1, "unexpected argument"},
+  };
+  for (const BadCase& c : cases) {
+    const Result r = run(c.args);
+    EXPECT_EQ(r.status, 2) << "maxsim " << c.args << "\nstderr: " << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos)
+        << "maxsim " << c.args << "\nexpected '" << c.message << "' in stderr: " << r.err;
+  }
+}
+
+TEST_F(Cli, EveryBrokenFileFailsCleanly) {
+  for (const auto& entry : fs::directory_iterator(repo("tests/data/broken"))) {
+    const std::string ext = entry.path().extension().string();
+    if (ext != ".urdf" && ext != ".xml") continue;
+    const Result r = run("simulate " + quote(entry.path().string()) + " --steps 2");
+    if (entry.path().filename() == "missing_visual_mesh.urdf") {  // a warning, not an error
+      EXPECT_EQ(r.status, 0) << r.err;
+      continue;
+    }
+    EXPECT_EQ(r.status, 2) << entry.path() << ": " << r.err;
+    EXPECT_NE(r.err.find(entry.path().filename().string()), std::string::npos)
+        << "the message names the file: " << r.err;
+  }
+}
+
+TEST_F(Cli, HelpAndVersion) {
+  const Result h = run("--help");
+  EXPECT_EQ(h.status, 0);
+  EXPECT_NE(h.out.find("maxsim simulate MODEL"), std::string::npos);
+  const Result s = run("simulate --help");
+  EXPECT_EQ(s.status, 0);
+  const Result v = run("--version");
+  EXPECT_EQ(v.status, 0);
+  EXPECT_NE(v.out.find("maxsim"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace maxsim
