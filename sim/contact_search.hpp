@@ -14,10 +14,8 @@ struct ContactOptions {
   double margin = 0.05;        // candidate search margin [m], added to geom margins: must cover
                                // the approach within one step (a contact found too late sinks)
   bool exclude_joined = true;  // bodies joined by a joint do not collide
-  // Contacts between two moving bodies (a robot's own links, stacked objects). Off by default
-  // for articulated robots as in PyBullet; body pairs joined by any joint path are never close
-  // enough to matter in the corpus, but MJCF virtual bodies (several joints in one body) break
-  // MuJoCo's parent-child exclusion, so a robot's self-collision is opt-in.
+  // Contacts between two moving bodies (a robot's own links, stacked objects). PyBullet turns a
+  // URDF robot's self-collision off by default; switch it off here for the same behaviour.
   bool self_collision = true;
 };
 
