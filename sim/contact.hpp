@@ -41,6 +41,11 @@ struct Contact {
   Vec3 normal = Vec3::UnitZ();  // world, from a to b
   Mat32 tangent = Mat32::Zero();
   double friction = 0.8;        // μ; 0: frictionless (the friction rows become identity rows)
+  // A joint limit is the same inequality on a joint's free row r instead of two surfaces:
+  // φ = side·(coordinate_r(z3) − bound) ≥ 0, impulse along the row (body_a = parent,
+  // body_b = child, frictionless). joint < 0 for a surface contact.
+  int joint = -1, row = -1;
+  double bound = 0, side = 1;
   // interior-point variables (impulses over the step, N·s; s in m; η in m/s)
   double gamma = 0, slack = 0;
   Vec2 b = Vec2::Zero();

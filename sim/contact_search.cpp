@@ -16,7 +16,6 @@ void enable_contacts(const Model& model, Data& data, const ContactOptions& optio
   const bool self = options.self_collision;
   data.collide = [world, candidates, self](const Model&, Data& d) {
     world->find_candidates(d.x, d.q, candidates.get());
-    d.contacts.clear();
     d.min_candidate_distance = 0;
     for (size_t i = 0; i < candidates->size(); ++i) {
       const ContactCandidate& k = (*candidates)[i];

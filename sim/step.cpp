@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "sim/body_dynamics.hpp"
+#include "sim/joint_limits.hpp"
 
 namespace maxsim {
 
@@ -17,12 +18,18 @@ bool velocities_admissible(int nb, const Eigen::VectorXd& s, double dt) {
   return true;
 }
 
-// Newton-matrix block of a joint with respect to one body's unknowns: the row Jacobian at z3
-// times ∂z3/∂(v, ω) = diag(Δt I, ∂θ3/∂ω); free rows enter through their damper only.
-Mat6 joint_body_block(const Joint& jt, const Mat6& J3, const Vec3& w, double dt) {
+// A joint's row Jacobian at z3 with respect to one body's unknowns: times ∂z3/∂(v, ω) = diag(Δt I, ∂θ3/∂ω).
+Mat6 joint_body_block_unscaled(const Mat6& J3, const Vec3& w, double dt) {
   Mat6 M;
   M.leftCols<3>() = dt * J3.leftCols<3>();
   M.rightCols<3>() = J3.rightCols<3>() * dtheta3_domega(w, dt);
+  return M;
+}
+
+// Newton-matrix block of a joint with respect to one body's unknowns; free rows enter through
+// their damper only.
+Mat6 joint_body_block(const Joint& jt, const Mat6& J3, const Vec3& w, double dt) {
+  Mat6 M = joint_body_block_unscaled(J3, w, dt);
   for (int r = 0; r < 6; ++r)
     if (!jt.row_constrained(r)) M.row(r) *= jt.damping[r];
   return M;
@@ -37,6 +44,14 @@ void step_prepare(const Model& model, Data& d) {
   }
   for (size_t c = 0; c < d.contacts.size(); ++c) {
     const Contact& ct = d.contacts[c];
+    if (ct.joint >= 0) {  // a limit pushes along its joint row (the row's own impulse map)
+      const JointRows& r2 = d.ws.rows2[ct.joint];
+      d.ws.contact_map_b[c].setZero();
+      d.ws.contact_map_b[c].col(0) = -ct.side * r2.Jb.row(ct.row).transpose();
+      d.ws.contact_map_a[c].setZero();
+      d.ws.contact_map_a[c].col(0) = -ct.side * r2.Ja.row(ct.row).transpose();
+      continue;
+    }
     d.ws.contact_map_b[c] = contact_impulse_map(ct, d.q[ct.body_b], true);
     if (ct.body_a != kWorld) d.ws.contact_map_a[c] = contact_impulse_map(ct, d.q[ct.body_a], false);
   }
@@ -96,6 +111,20 @@ void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen:
       a2 = body_pose(d, ct.body_a);
       a3 = Pose{ws.x3[ct.body_a], ws.q3[ct.body_a]};
       wa = s.segment<3>(6 * ct.body_a + 3);
+    }
+    if (ct.joint >= 0) {  // joint limit: the row's coordinate at z3 (unwrapped for rotations)
+      const JointRows& r2 = ws.rows2[ct.joint];
+      const JointRows& r3 = ws.rows3[ct.joint];
+      const Joint& jt = model.joints[ct.joint];
+      const int r = ct.row;
+      const double coord = r < 3 ? r3.c(r) : d.joint_angle[ct.joint](r - 3) + wrap_angle(r3.c(r) - r2.c(r));
+      ContactKinematics& k = ws.contact_kin[c];
+      k = ContactKinematics{};
+      k.phi = ct.side * (coord - ct.bound);
+      const Mat6 Jb = joint_body_block_unscaled(r3.Jb, s.segment<3>(6 * jt.child + 3), dt);
+      k.Jphi_b = ct.side * Jb.row(r);
+      if (jt.parent != kWorld) k.Jphi_a = ct.side * joint_body_block_unscaled(r3.Ja, wa, dt).row(r);
+      continue;
     }
     contact_kinematics(ct, a2, body_pose(d, ct.body_b), a3, Pose{ws.x3[ct.body_b], ws.q3[ct.body_b]}, wa,
                        s.segment<3>(6 * ct.body_b + 3), dt, &ws.contact_kin[c]);
@@ -521,8 +550,11 @@ StepReport step(const Model& model, Data& d) {
   const int nj = static_cast<int>(model.joints.size());
   auto& ws = d.ws;
 
-  // collide: the contact set of this step (the graph is rebuilt only when it changes shape)
+  // collide: the contact set of this step, surfaces then joint limits (the graph is rebuilt only
+  // when the set changes shape)
+  d.contacts.clear();
   if (d.collide) d.collide(model, d);
+  append_joint_limits(model, d);
   if (!same_contact_bodies(d)) build_graph(model, d);
 
   // knot quantities of z2

@@ -169,3 +169,32 @@ TEST(Contacts, SphereChainOnGround) {
     EXPECT_LT(max_constraint_violation(m, d), 1e-8);
   }
 }
+
+// A rod pendulum released at 0.8 rad swings into its lower limit at −0.2 rad: it stops there
+// (inelastic, the limit is an inequality on the next configuration) and never passes it by more
+// than 1e-4 rad; the limit impulse is positive only while it is touched.
+TEST(JointLimits, PendulumStopsAtItsLimit) {
+  Model m = make_pendulum_chain(1, JointType::Revolute, 1.0, 1.0, 0.0, 0.01);
+  m.joints[0].has_limits = true;
+  m.joints[0].lower[5] = -0.2;
+  m.joints[0].upper[5] = 1.0;
+  Data d(m);
+  set_joint_coordinates(m, d, 0, {0.8}, {});
+  double lowest = 1e9, highest_after = -1e9;
+  bool touched = false;
+  for (int k = 0; k < 300; ++k) {
+    ASSERT_EQ(step(m, d).status, StepStatus::Ok) << "step " << k;
+    double q, qd;
+    joint_coordinates(m, d, 0, &q, &qd);
+    lowest = std::min(lowest, q);
+    for (const Contact& c : d.contacts)
+      if (c.joint == 0 && c.side > 0 && c.gamma > 1e-6) touched = true;
+    if (touched) highest_after = std::max(highest_after, q);
+  }
+  EXPECT_TRUE(touched);
+  EXPECT_GT(lowest, -0.2 - 1e-4);  // never through the limit
+  EXPECT_LT(lowest, -0.2 + 1e-4);  // and it did reach it
+  // the impact was inelastic: afterwards it swings between the limit and +0.2 at most
+  EXPECT_LT(highest_after, 0.2 + 1e-3);
+  EXPECT_LT(max_constraint_violation(m, d), 1e-8);
+}

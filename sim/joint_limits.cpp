@@ -1,0 +1,40 @@
+#include "sim/joint_limits.hpp"
+
+#include <cmath>
+
+namespace maxsim {
+
+void append_joint_limits(const Model& model, Data& d, double margin) {
+  JointRows rows;
+  for (size_t j = 0; j < model.joints.size(); ++j) {
+    const Joint& jt = model.joints[j];
+    if (!jt.has_limits) continue;
+    joint_rows(jt, body_pose(d, jt.parent), body_pose(d, jt.child), &rows);
+    // the row rates over the last interval bound how far the coordinate can move in one step
+    Vec6 rate = rows.Jb * (Vec6() << d.v[jt.child], d.w[jt.child]).finished();
+    if (jt.parent != kWorld) rate += rows.Ja * (Vec6() << d.v[jt.parent], d.w[jt.parent]).finished();
+    for (int r = 0; r < 6; ++r) {
+      if (jt.row_constrained(r) || !(jt.lower[r] < jt.upper[r])) continue;
+      const double coord = r < 3 ? rows.c(r) : d.joint_angle[j](r - 3);
+      const double reach = margin + 2.0 * std::abs(rate(r)) * model.dt;
+      for (const double side : {1.0, -1.0}) {
+        double bound = side > 0 ? jt.lower[r] : jt.upper[r];
+        if (side * (coord - bound) > reach) continue;
+        // a row already beyond its bound (a description whose zero pose violates its own limits)
+        // is held where it is rather than thrown back in one step: it may only move inwards
+        if (side * (coord - bound) < 0) bound = coord;
+        Contact c;
+        c.body_a = jt.parent;
+        c.body_b = jt.child;
+        c.friction = 0;
+        c.joint = static_cast<int>(j);
+        c.row = r;
+        c.bound = bound;
+        c.side = side;
+        d.contacts.push_back(c);
+      }
+    }
+  }
+}
+
+}  // namespace maxsim

@@ -1,0 +1,18 @@
+// Joint limits as inequality constraints (DESIGN §4–5): a limited free row of a joint whose
+// coordinate comes near a bound gets a frictionless unilateral constraint
+//     side·(coordinate(z3) − bound) ≥ 0,   impulse γ ≥ 0 along the row,   γ·φ = 0,
+// solved by the same interior point as contacts (so a limit is never penetrated beyond solver
+// tolerance, and its impulse is reported in the Contact's gamma). A row that starts beyond a bound
+// (some descriptions' zero pose violates their own limits) may only move back towards its range.
+#pragma once
+
+#include "sim/data.hpp"
+#include "sim/model.hpp"
+
+namespace maxsim {
+
+// Appends to data.contacts the limits of every joint row within `margin` (plus the distance the
+// row moved over the last step, twice) of a bound, at the current knot.
+void append_joint_limits(const Model& model, Data& data, double margin = 0.05);
+
+}  // namespace maxsim
