@@ -22,6 +22,9 @@ struct SolverOptions {
   double tolerance = 1e-9;
   int max_iterations = 50;
   int line_search_steps = 12;    // halvings of the Newton step before giving up on a decrease
+  // A step with contacts that does not converge is retried as two half steps, recursively up to
+  // this depth (Δt/8 at 3), before it is reported as not converged.
+  int max_retry_depth = 3;
   // Redundant constraints are regularized inside the LDU, on the matrix only (never in the
   // residual), and only at pivots they make singular: see BlockLdu::regularization.
 };
@@ -41,6 +44,7 @@ struct StepReport {
   StepStatus status = StepStatus::Ok;
   int iterations = 0;
   double residual = 0;  // ‖residual‖∞ at the end of the solve
+  bool substeps = false; // the step was retried as smaller substeps
 };
 
 struct Data {

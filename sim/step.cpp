@@ -545,7 +545,57 @@ bool same_contact_bodies(const Data& d) {
 
 }  // namespace
 
-StepReport step(const Model& model, Data& d) {
+namespace {
+StepReport step_once(const Model& model, Data& d);
+
+// The state a retry restarts from.
+struct SavedState {
+  double time;
+  std::vector<Vec3> x, v, w;
+  std::vector<Vec4> q;
+  std::vector<Vec6> joint_impulse;
+  std::vector<Vec3> joint_angle;
+  explicit SavedState(const Data& d)
+      : time(d.time), x(d.x), v(d.v), w(d.w), q(d.q), joint_impulse(d.joint_impulse), joint_angle(d.joint_angle) {}
+  void restore(Data& d) const {
+    d.time = time;
+    d.x = x;
+    d.v = v;
+    d.w = w;
+    d.q = q;
+    d.joint_impulse = joint_impulse;
+    d.joint_angle = joint_angle;
+  }
+};
+
+// Failure policy (issue 4): a step with contacts that does not converge is retried as two half
+// steps, recursively, before it is reported.
+StepReport step_with_retry(const Model& model, Data& d, int depth) {
+  if (depth <= 0) return step_once(model, d);
+  const SavedState saved(d);
+  StepReport rep = step_once(model, d);
+  if (rep.status == StepStatus::Ok || d.contacts.empty()) return rep;
+  saved.restore(d);
+  Model half = model;  // only on this failure path
+  half.dt = 0.5 * model.dt;
+  StepReport total;
+  for (int k = 0; k < 2; ++k) {
+    const StepReport r = step_with_retry(half, d, depth - 1);
+    total.iterations += r.iterations;
+    total.residual = std::max(total.residual, r.residual);
+    if (r.status != StepStatus::Ok) total.status = r.status;
+    if (r.status == StepStatus::Failed) break;
+  }
+  total.substeps = true;
+  d.report = total;
+  return total;
+}
+}  // namespace
+
+StepReport step(const Model& model, Data& d) { return step_with_retry(model, d, d.solver.max_retry_depth); }
+
+namespace {
+StepReport step_once(const Model& model, Data& d) {
   const int nb = static_cast<int>(model.bodies.size());
   const int nj = static_cast<int>(model.joints.size());
   auto& ws = d.ws;
@@ -576,5 +626,6 @@ StepReport step(const Model& model, Data& d) {
   if (rep.status != StepStatus::Failed) advance(model, d);
   return rep;
 }
+}  // namespace
 
 }  // namespace maxsim
