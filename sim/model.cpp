@@ -18,6 +18,15 @@ const char* geom_type_name(GeomType t) {
   return "?";
 }
 
+Geom make_geom(GeomType type, const Vec3& size, const Vec3& pos, const Vec4& quat) {
+  Geom g;
+  g.type = type;
+  g.size = size;
+  g.pos = pos;
+  g.quat = quat;
+  return g;
+}
+
 namespace {
 struct JointTypeInfo {
   JointType type;

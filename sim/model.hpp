@@ -44,6 +44,10 @@ struct Geom {
   Eigen::Vector4d rgba = Eigen::Vector4d(0.7, 0.7, 0.7, 1.0);
 };
 
+// A collision geom of the given type and size (see Geom::size) at pos/quat in the body frame.
+Geom make_geom(GeomType type, const Vec3& size, const Vec3& pos = Vec3::Zero(),
+               const Vec4& quat = quat_identity());
+
 // ---- bodies ---------------------------------------------------------------------------------
 struct Body {
   std::string name;

@@ -49,16 +49,6 @@ static void counting_bt_free(void* p) { std::free(p); }
 namespace maxsim {
 namespace {
 
-Geom make_geom(GeomType type, const Vec3& size, const Vec3& pos = Vec3::Zero(),
-               const Vec4& quat = quat_identity()) {
-  Geom g;
-  g.type = type;
-  g.size = size;
-  g.pos = pos;
-  g.quat = quat;
-  return g;
-}
-
 struct Scene {
   Model model;
   std::vector<Vec3> x;

@@ -18,10 +18,7 @@ Body box_body(const std::string& name, double mass, const Vec3& half, const Vec3
   b.mass = mass;
   b.inertia = inertia_box(mass, half);
   b.x0 = pos;
-  Geom g;
-  g.type = GeomType::Box;
-  g.size = half;
-  b.geoms.push_back(g);
+  b.geoms.push_back(make_geom(GeomType::Box, half));
   return b;
 }
 
@@ -31,10 +28,7 @@ Body sphere_body(const std::string& name, double mass, double r, const Vec3& pos
   b.mass = mass;
   b.inertia = inertia_sphere(mass, r);
   b.x0 = pos;
-  Geom g;
-  g.type = GeomType::Sphere;
-  g.size = Vec3(r, 0, 0);
-  b.geoms.push_back(g);
+  b.geoms.push_back(make_geom(GeomType::Sphere, Vec3(r, 0, 0)));
   return b;
 }
 

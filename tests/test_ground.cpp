@@ -15,16 +15,6 @@
 namespace maxsim {
 namespace {
 
-Geom make_geom(GeomType type, const Vec3& size, const Vec3& pos = Vec3::Zero(),
-               const Vec4& quat = quat_identity()) {
-  Geom g;
-  g.type = type;
-  g.size = size;
-  g.pos = pos;
-  g.quat = quat;
-  return g;
-}
-
 // One free body at (x, q) carrying the given geoms.
 struct OneBody {
   Model model;
