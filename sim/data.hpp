@@ -35,6 +35,8 @@ struct InteriorPointOptions {
   int max_iterations = 50;
   double fraction_to_boundary = 0.99;       // τ: a step keeps (1 − τ) of the distance to the boundary
   double initial_slack = 1e-3;              // cold-start slack and impulse scale
+  double short_step = 0.1;                  // a step length below this ...
+  double sigma_after_short_step = 0.5;      // ... makes the next iteration centre at least this much
 };
 
 enum class StepStatus { Ok, NotConverged, Failed };

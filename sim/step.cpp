@@ -436,6 +436,7 @@ StepReport solve_interior_point(const Model& model, Data& d) {
     }
     return complementarity_max(d.contacts) < opt.complementarity_tolerance;
   };
+  double last_alpha = 1.0;
   auto merit = [&]() {
     double m = F.head(6 * (nb + nj)).norm();
     for (size_t c = 0; c < d.contacts.size(); ++c) {
@@ -476,7 +477,10 @@ StepReport solve_interior_point(const Model& model, Data& d) {
     trial_contacts = d.contacts;
     apply_contact_step(&trial_contacts, affine, alpha_aff);
     const double mu_aff = complementarity_mean(trial_contacts);
-    const double sigma = mu > 0 ? std::pow(std::clamp(mu_aff / mu, 0.0, 1.0), 3) : 0.0;
+    double sigma = mu > 0 ? std::pow(std::clamp(mu_aff / mu, 0.0, 1.0), 3) : 0.0;
+    // safeguard against jamming: after a short step, centre more (a boundary-hugging iterate
+    // needs centring before the affine direction is usable again)
+    if (last_alpha < opt.short_step) sigma = std::max(sigma, opt.sigma_after_short_step);
     // corrector (centering + second-order terms), same factorization
     ws.delta = -F;
     contact_rhs(model, d, sigma * mu, &affine, &ws.delta);
@@ -488,6 +492,7 @@ StepReport solve_interior_point(const Model& model, Data& d) {
     recover_eliminated(model, d, ws.delta, &steps);
     // fraction to boundary, then halve while the residuals both grow
     double alpha = std::min(1.0, opt.fraction_to_boundary * max_feasible_step(d.contacts, steps));
+    last_alpha = alpha;
     const double merit0 = merit(), comp0 = complementarity_mean(d.contacts);
     bool accepted = false;
     for (int ls = 0; ls <= d.solver.line_search_steps && !accepted; ++ls, alpha *= 0.5) {
