@@ -252,6 +252,15 @@ StepReport solve_newton(const Model& model, Data& d) {
 
 // ---- interior point (steps with contacts; DESIGN §6, Mehrotra predictor–corrector) ----------
 
+// Whether contact c of this step continues contact c of the last one (same pair, same joint row
+// or witness point within 1 mm), so its impulse is a good first guess.
+bool persisting_contact(const std::vector<Contact>& previous, size_t c, const Contact& now) {
+  if (c >= previous.size()) return false;
+  const Contact& p = previous[c];
+  return p.body_a == now.body_a && p.body_b == now.body_b && p.joint == now.joint && p.row == now.row &&
+         p.side == now.side && (p.point_b - now.point_b).norm() < 1e-3;
+}
+
 // Per-contact quantities of the current iterate (the eliminated slack s and η_t live in Contact).
 struct ContactResiduals {
   double r_s;   // s − φ(z3)
@@ -416,16 +425,26 @@ StepReport solve_interior_point(const Model& model, Data& d) {
   affine.resize(2 * d.contacts.size());
   steps.resize(2 * d.contacts.size());
 
-  // cold start of the contact variables, strictly inside their cones, from the predicted gap
+  // start of the contact variables, strictly inside their cones, from the predicted gap; a
+  // contact that persists from the last step (same pair, same point) starts from its impulse
+  for (size_t c = 0; c < d.contacts.size(); ++c) {
+    const Contact& ct = d.contacts[c];
+    const Vec3 impulse = persisting_contact(ws.previous_contacts, c, ct) && opt.warm_start
+                             ? Vec3(ws.previous_contacts[c].gamma, ws.previous_contacts[c].b(0), ws.previous_contacts[c].b(1))
+                             : Vec3(opt.initial_slack * std::max(1.0, model.gravity.norm() * dt), 0, 0);
+    s.segment<6>(6 * (nb + nj + static_cast<int>(c))) << impulse, 0, 0, 0;
+  }
   step_residual(model, d, s, &F);
   for (size_t c = 0; c < d.contacts.size(); ++c) {
     Contact& ct = d.contacts[c];
     const ContactKinematics& k = ws.contact_kin[c];
+    const int o = 6 * (nb + nj + static_cast<int>(c));
     ct.slack = std::max(k.phi, opt.initial_slack);
-    ct.gamma = opt.initial_slack * std::max(1.0, model.gravity.norm() * dt);
-    ct.b.setZero();
+    ct.gamma = std::max(s(o), opt.initial_slack);
+    ct.b = s.segment<2>(o + 1);
+    if (ct.b.norm() > 0.9 * ct.friction * ct.gamma) ct.b *= 0.9 * ct.friction * ct.gamma / ct.b.norm();
     ct.eta = Vec3(k.vt.norm() + opt.initial_slack, k.vt(0), k.vt(1));
-    s.segment<6>(6 * (nb + nj + static_cast<int>(c))) << ct.gamma, 0, 0, ct.eta(0), 0, 0;
+    s.segment<6>(o) << ct.gamma, ct.b, ct.eta(0), 0, 0;
   }
 
   auto contact_ok = [&]() {
@@ -581,6 +600,7 @@ StepReport step_with_retry(const Model& model, Data& d, int depth) {
   StepReport rep = step_once(model, d);
   if (rep.status == StepStatus::Ok || d.contacts.empty()) return rep;
   saved.restore(d);
+  d.ws.previous_contacts.clear();  // substeps start cold: the failed attempt's guess misled it
   Model half = model;  // only on this failure path
   half.dt = 0.5 * model.dt;
   StepReport total;
@@ -607,6 +627,7 @@ StepReport step_once(const Model& model, Data& d) {
 
   // collide: the contact set of this step, surfaces then joint limits (the graph is rebuilt only
   // when the set changes shape)
+  ws.previous_contacts.swap(d.contacts);  // kept for warm starts
   d.contacts.clear();
   if (d.collide) d.collide(model, d);
   append_joint_limits(model, d);
