@@ -81,6 +81,7 @@ void build_graph(const Model& model, Data& d) {
   for (int c = 0; c < nc; ++c) ws.ldu.set_regularized_rows(nb + nj + c, 0b1111, true);  // redundant contacts
   ws.rows2.resize(nj);
   ws.rows3.resize(nj);
+  ws.joint_rate2.resize(nj);
   ws.x3.resize(nb);
   ws.q3.resize(nb);
   ws.contact_map_a.resize(nc);

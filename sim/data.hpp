@@ -86,6 +86,7 @@ struct Data {
     std::vector<std::pair<int, int>> edges;  // (joint node, body node)
     std::vector<int> parent_edge, child_edge;  // per joint: its edge ids (-1: world parent)
     std::vector<JointRows> rows2, rows3;     // joint rows at z2 (impulse maps) and at z3
+    std::vector<Vec6> joint_rate2;           // joint row rates over [t1, t2]
     // contacts: graph edges, impulse maps at z2, kinematics at z3, eliminated variables' steps
     std::vector<std::pair<int, int>> contact_bodies;  // (a, b) of the contacts the graph was built for
     std::vector<int> contact_edge_a, contact_edge_b;

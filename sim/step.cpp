@@ -31,7 +31,7 @@ Mat6 joint_body_block_unscaled(const Mat6& J3, const Vec3& w, double dt) {
 Mat6 joint_body_block(const Joint& jt, const Mat6& J3, const Vec3& w, double dt) {
   Mat6 M = joint_body_block_unscaled(J3, w, dt);
   for (int r = 0; r < 6; ++r)
-    if (!jt.row_constrained(r)) M.row(r) *= jt.damping[r];
+    if (!jt.row_constrained(r)) M.row(r) *= jt.damping[r] + jt.armature[r] / dt;
   return M;
 }
 
@@ -40,7 +40,12 @@ Mat6 joint_body_block(const Joint& jt, const Mat6& J3, const Vec3& w, double dt)
 void step_prepare(const Model& model, Data& d) {
   for (size_t j = 0; j < model.joints.size(); ++j) {
     const Joint& jt = model.joints[j];
-    joint_rows(jt, body_pose(d, jt.parent), body_pose(d, jt.child), &d.ws.rows2[j]);
+    JointRows& r2 = d.ws.rows2[j];
+    joint_rows(jt, body_pose(d, jt.parent), body_pose(d, jt.child), &r2);
+    // row rates over [t1, t2] (the armature's previous rate)
+    Vec6 rate = r2.Jb * (Vec6() << d.v[jt.child], d.w[jt.child]).finished();
+    if (jt.parent != kWorld) rate += r2.Ja * (Vec6() << d.v[jt.parent], d.w[jt.parent]).finished();
+    d.ws.joint_rate2[j] = rate;
   }
   for (size_t c = 0; c < d.contacts.size(); ++c) {
     const Contact& ct = d.contacts[c];
@@ -86,8 +91,9 @@ void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen:
       } else {
         const double dc = r < 3 ? r3.c(r) - r2.c(r) : wrap_angle(r3.c(r) - r2.c(r));
         const double coord = r < 3 ? r2.c(r) : d.joint_angle[j](r - 3);
-        (*F)(o + r) = u(r) + jt.damping[r] * dc + dt * jt.stiffness[r] * (coord - jt.spring_ref[r]) -
-                      dt * d.joint_force[j](r);
+        // armature: reflected rotor inertia on the row, a·(rate over [t2,t3] − rate over [t1,t2])
+        (*F)(o + r) = u(r) + jt.damping[r] * dc + jt.armature[r] * (dc / dt - ws.joint_rate2[j](r)) +
+                      dt * jt.stiffness[r] * (coord - jt.spring_ref[r]) - dt * d.joint_force[j](r);
       }
     }
     // the row impulses act on the bodies through the maps at z2 (seed 003 eq. 29a–b)

@@ -109,3 +109,29 @@ TEST(Actuation, BodyForcesAndConstrainedRows) {
   EXPECT_NEAR(d.v[0].x(), 4.0 / 2.0 * d.time, 1e-9);
   EXPECT_NEAR(d.x[0].y(), 0.0, 1e-12);
 }
+
+// Armature (MJCF `armature`, reflected rotor inertia) adds to the joint's inertia: a rod pendulum
+// (I = m l²/3 about its end) with armature a = I swings √2 slower at small amplitude.
+TEST(Actuation, ArmatureAddsJointInertia) {
+  auto period = [](double armature) {
+    Model m = make_pendulum_chain(1, JointType::Revolute, 1.0, 1.0, 0.0, 0.005);
+    m.joints[0].armature[5] = armature;
+    Data d(m);
+    set_joint_coordinates(m, d, 0, {0.05}, {});
+    std::vector<double> crossings;
+    double prev = 0.05;
+    for (int k = 0; k < 2000; ++k) {
+      const double t0 = d.time;
+      EXPECT_EQ(step(m, d).status, StepStatus::Ok);
+      double q, qd;
+      joint_coordinates(m, d, 0, &q, &qd);
+      if (prev < 0 && q >= 0) crossings.push_back(t0 + m.dt * (-prev) / (q - prev));
+      prev = q;
+    }
+    EXPECT_GE(crossings.size(), 3u);
+    return (crossings.back() - crossings.front()) / (crossings.size() - 1);
+  };
+  const double T0 = period(0.0), T1 = period(1.0 / 3.0);
+  EXPECT_NEAR(T0 / (2 * M_PI * std::sqrt(2.0 / (3.0 * 9.81))), 1.0, 2e-3);  // small-angle period
+  EXPECT_NEAR(T1 / T0, std::sqrt(2.0), 2e-3);
+}

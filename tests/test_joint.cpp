@@ -157,6 +157,7 @@ TEST(Step, NewtonMatrixMatchesFiniteDifferences) {
   for (auto& j : m.joints) {
     j.damping.fill(0.7);
     j.stiffness.fill(3.0);
+    j.armature.fill(0.05);
   }
   m.joints.push_back(make_joint(m, JointType::Spherical, 1, 3, m.bodies[3].x0, Vec3::UnitZ(), "extra"));
   m.joints.back().damping.fill(0.3);
