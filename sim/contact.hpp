@@ -46,11 +46,21 @@ struct Contact {
   // body_b = child, frictionless). joint < 0 for a surface contact.
   int joint = -1, row = -1;
   double bound = 0, side = 1;
+  // Dry joint friction on a joint's free row (URDF <dynamics friction>, MJCF frictionloss): no
+  // normal part; the friction impulse b1 along the row lies in the 1-D cone |b1| ≤ dry_limit
+  // (= friction force × Δt) with the row rate as its dual — maximum dissipation again.
+  double dry_limit = 0;
   // interior-point variables (impulses over the step, N·s; s in m; η in m/s)
   double gamma = 0, slack = 0;
   Vec2 b = Vec2::Zero();
   Vec3 eta = Vec3::Zero();      // (η0, η_t)
 };
+
+// A node has a normal (orthant) part unless it is dry joint friction; it has a friction cone when
+// μ > 0 or it is dry friction. β0 = μγ for surfaces, the fixed dry_limit for joint friction.
+inline bool has_normal(const Contact& c) { return c.dry_limit <= 0; }
+inline bool has_cone(const Contact& c) { return c.friction > 0 || c.dry_limit > 0; }
+inline double cone_slope(const Contact& c) { return c.dry_limit > 0 ? 0.0 : c.friction; }  // ∂β0/∂γ
 
 // Fills the tangent basis of a contact from its normal.
 void contact_set_normal(Contact* c, const Vec3& normal);

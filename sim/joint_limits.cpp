@@ -8,6 +8,18 @@ void append_joint_limits(const Model& model, Data& d, double margin) {
   JointRows rows;
   for (size_t j = 0; j < model.joints.size(); ++j) {
     const Joint& jt = model.joints[j];
+    // dry friction: a 1-D friction cone on every free row that has it, always active
+    for (int r = 0; r < 6; ++r) {
+      if (jt.row_constrained(r) || !(jt.friction[r] > 0)) continue;
+      Contact c;
+      c.body_a = jt.parent;
+      c.body_b = jt.child;
+      c.friction = 0;
+      c.joint = static_cast<int>(j);
+      c.row = r;
+      c.dry_limit = jt.friction[r] * model.dt;
+      d.contacts.push_back(c);
+    }
     if (!jt.has_limits) continue;
     joint_rows(jt, body_pose(d, jt.parent), body_pose(d, jt.child), &rows);
     // the row rates over the last interval bound how far the coordinate can move in one step

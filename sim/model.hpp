@@ -98,7 +98,7 @@ struct Joint {
   std::array<double, 6> upper{};
   std::array<double, 6> effort{};      // actuator effort limit, 0 = none
   std::array<double, 6> velocity{};    // velocity limit (informative), 0 = none
-  std::array<double, 6> friction{};    // dry friction (enforced by the contact issue)
+  std::array<double, 6> friction{};    // dry (Coulomb) friction force/torque on the row
   std::array<double, 6> armature{};    // reflected rotor inertia on the row, kg·m² or kg
   bool has_limits = false;
   bool actuated = true;                // free rows accept joint_force input

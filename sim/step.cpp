@@ -49,12 +49,13 @@ void step_prepare(const Model& model, Data& d) {
   }
   for (size_t c = 0; c < d.contacts.size(); ++c) {
     const Contact& ct = d.contacts[c];
-    if (ct.joint >= 0) {  // a limit pushes along its joint row (the row's own impulse map)
+    if (ct.joint >= 0) {  // limits (γ) and dry friction (b1) push along the joint row's own map
       const JointRows& r2 = d.ws.rows2[ct.joint];
+      const int col = has_normal(ct) ? 0 : 1;
       d.ws.contact_map_b[c].setZero();
-      d.ws.contact_map_b[c].col(0) = -ct.side * r2.Jb.row(ct.row).transpose();
+      d.ws.contact_map_b[c].col(col) = -ct.side * r2.Jb.row(ct.row).transpose();
       d.ws.contact_map_a[c].setZero();
-      d.ws.contact_map_a[c].col(0) = -ct.side * r2.Ja.row(ct.row).transpose();
+      d.ws.contact_map_a[c].col(col) = -ct.side * r2.Ja.row(ct.row).transpose();
       continue;
     }
     d.ws.contact_map_b[c] = contact_impulse_map(ct, d.q[ct.body_b], true);
@@ -126,10 +127,16 @@ void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen:
       const double coord = r < 3 ? r3.c(r) : d.joint_angle[ct.joint](r - 3) + wrap_angle(r3.c(r) - r2.c(r));
       ContactKinematics& k = ws.contact_kin[c];
       k = ContactKinematics{};
-      k.phi = ct.side * (coord - ct.bound);
       const Mat6 Jb = joint_body_block_unscaled(r3.Jb, s.segment<3>(6 * jt.child + 3), dt);
-      k.Jphi_b = ct.side * Jb.row(r);
-      if (jt.parent != kWorld) k.Jphi_a = ct.side * joint_body_block_unscaled(r3.Ja, wa, dt).row(r);
+      if (has_normal(ct)) {  // limit: the gap to the bound
+        k.phi = ct.side * (coord - ct.bound);
+        k.Jphi_b = ct.side * Jb.row(r);
+        if (jt.parent != kWorld) k.Jphi_a = ct.side * joint_body_block_unscaled(r3.Ja, wa, dt).row(r);
+      } else {  // dry friction: the row rate over the step is the cone's dual
+        k.vt(0) = (r < 3 ? r3.c(r) - r2.c(r) : wrap_angle(r3.c(r) - r2.c(r))) / dt;
+        k.Jvt_b.row(0) = Jb.row(r) / dt;
+        if (jt.parent != kWorld) k.Jvt_a.row(0) = joint_body_block_unscaled(r3.Ja, wa, dt).row(r) / dt;
+      }
       continue;
     }
     contact_kinematics(ct, a2, body_pose(d, ct.body_b), a3, Pose{ws.x3[ct.body_b], ws.q3[ct.body_b]}, wa,
@@ -277,16 +284,20 @@ ContactResiduals contact_residuals(const Contact& c, const ContactKinematics& k)
   return {c.slack - k.phi, c.eta.tail<2>() - k.vt};
 }
 
-Vec3 friction_beta(const Contact& c, double gamma, const Vec2& b) { return Vec3(c.friction * gamma, b(0), b(1)); }
+Vec3 friction_beta(const Contact& c, double gamma, const Vec2& b) {
+  return Vec3(c.dry_limit > 0 ? c.dry_limit : c.friction * gamma, b(0), b(1));
+}
 
 // Average complementarity μ = (Σ γ s + Σ βᵀη) / ν over the orthant pairs and friction cones.
 double complementarity_mean(const std::vector<Contact>& cs) {
   double sum = 0;
   int n = 0;
   for (const Contact& c : cs) {
-    sum += c.gamma * c.slack;
-    ++n;
-    if (c.friction > 0) {
+    if (has_normal(c)) {
+      sum += c.gamma * c.slack;
+      ++n;
+    }
+    if (has_cone(c)) {
       sum += friction_beta(c, c.gamma, c.b).dot(c.eta);
       ++n;
     }
@@ -297,8 +308,8 @@ double complementarity_mean(const std::vector<Contact>& cs) {
 double complementarity_max(const std::vector<Contact>& cs) {
   double m = 0;
   for (const Contact& c : cs) {
-    m = std::max(m, std::abs(c.gamma * c.slack));
-    if (c.friction > 0) m = std::max(m, cone_product(friction_beta(c, c.gamma, c.b), c.eta).lpNorm<Eigen::Infinity>());
+    if (has_normal(c)) m = std::max(m, std::abs(c.gamma * c.slack));
+    if (has_cone(c)) m = std::max(m, cone_product(friction_beta(c, c.gamma, c.b), c.eta).lpNorm<Eigen::Infinity>());
   }
   return m;
 }
@@ -315,14 +326,16 @@ void contact_jacobian(const Model& model, Data& d) {
     const ContactKinematics& k = ws.contact_kin[c];
     Block& D = A.diag(nb + nj + static_cast<int>(c));
     D.setIdentity();
-    D(0, 0) = ct.slack;
     Eigen::Matrix<double, 4, 6> rows_b = Eigen::Matrix<double, 4, 6>::Zero(), rows_a = rows_b;
-    rows_b.row(0) = ct.gamma * k.Jphi_b;
-    rows_a.row(0) = ct.gamma * k.Jphi_a;
-    if (ct.friction > 0) {
+    if (has_normal(ct)) {  // (dry friction: an identity row keeps the unused γ at zero)
+      D(0, 0) = ct.slack;
+      rows_b.row(0) = ct.gamma * k.Jphi_b;
+      rows_a.row(0) = ct.gamma * k.Jphi_a;
+    }
+    if (has_cone(ct)) {
       const Vec3 beta = friction_beta(ct, ct.gamma, ct.b);
       const Mat3 arrow_eta = cone_arrow(ct.eta), arrow_beta = cone_arrow(beta);
-      D.block<3, 1>(1, 0) = ct.friction * arrow_eta.col(0);
+      D.block<3, 1>(1, 0) = cone_slope(ct) * arrow_eta.col(0);
       D.block<3, 2>(1, 1) = arrow_eta.rightCols<2>();
       D.block<3, 1>(1, 3) = arrow_beta.col(0);
       rows_b.bottomRows<3>() = arrow_beta.rightCols<2>() * k.Jvt_b;
@@ -352,10 +365,10 @@ void contact_rhs(const Model& model, Data& d, double kappa, const std::vector<Ve
       const Vec6& a = (*affine)[2 * c];
       const Vec6& e = (*affine)[2 * c + 1];  // (Δη_t1, Δη_t2, ...)
       second_c1 = a(0) * a(4);
-      second_c2 = cone_product(Vec3(ct.friction * a(0), a(1), a(2)), Vec3(a(3), e(0), e(1)));
+      second_c2 = cone_product(Vec3(cone_slope(ct) * a(0), a(1), a(2)), Vec3(a(3), e(0), e(1)));
     }
-    out(0) = -(ct.gamma * ct.slack + second_c1 - kappa) + ct.gamma * r.r_s;
-    if (ct.friction > 0) {
+    if (has_normal(ct)) out(0) = -(ct.gamma * ct.slack + second_c1 - kappa) + ct.gamma * r.r_s;
+    if (has_cone(ct)) {
       const Vec3 beta = friction_beta(ct, ct.gamma, ct.b);
       Vec3 e0(1, 0, 0);
       out.segment<3>(1) = -(cone_product(beta, ct.eta) + second_c2 - kappa * e0) +
@@ -395,10 +408,12 @@ double max_feasible_step(const std::vector<Contact>& cs, const std::vector<Vec6>
     const Contact& ct = cs[c];
     const Vec6& a = steps[2 * c];
     const Vec6& e = steps[2 * c + 1];
-    alpha = std::min(alpha, orthant_max_step(ct.gamma, a(0)));
-    alpha = std::min(alpha, orthant_max_step(ct.slack, a(4)));
-    if (ct.friction > 0) {
-      alpha = std::min(alpha, cone_max_step(friction_beta(ct, ct.gamma, ct.b), Vec3(ct.friction * a(0), a(1), a(2))));
+    if (has_normal(ct)) {
+      alpha = std::min(alpha, orthant_max_step(ct.gamma, a(0)));
+      alpha = std::min(alpha, orthant_max_step(ct.slack, a(4)));
+    }
+    if (has_cone(ct)) {
+      alpha = std::min(alpha, cone_max_step(friction_beta(ct, ct.gamma, ct.b), Vec3(cone_slope(ct) * a(0), a(1), a(2))));
       alpha = std::min(alpha, cone_max_step(ct.eta, Vec3(a(3), e(0), e(1))));
     }
   }
@@ -413,7 +428,7 @@ void apply_contact_step(std::vector<Contact>* cs, const std::vector<Vec6>& steps
     ct.gamma += alpha * a(0);
     ct.b += alpha * a.segment<2>(1);
     ct.slack += alpha * a(4);
-    if (ct.friction > 0) ct.eta += alpha * Vec3(a(3), e(0), e(1));
+    if (has_cone(ct)) ct.eta += alpha * Vec3(a(3), e(0), e(1));
   }
 }
 
@@ -445,10 +460,11 @@ StepReport solve_interior_point(const Model& model, Data& d) {
     Contact& ct = d.contacts[c];
     const ContactKinematics& k = ws.contact_kin[c];
     const int o = 6 * (nb + nj + static_cast<int>(c));
-    ct.slack = std::max(k.phi, opt.initial_slack);
-    ct.gamma = std::max(s(o), opt.initial_slack);
+    ct.slack = has_normal(ct) ? std::max(k.phi, opt.initial_slack) : 1.0;
+    ct.gamma = has_normal(ct) ? std::max(s(o), opt.initial_slack) : 0.0;
     ct.b = s.segment<2>(o + 1);
-    if (ct.b.norm() > 0.9 * ct.friction * ct.gamma) ct.b *= 0.9 * ct.friction * ct.gamma / ct.b.norm();
+    const double radius = 0.9 * friction_beta(ct, ct.gamma, ct.b)(0);
+    if (ct.b.norm() > radius) ct.b *= radius / ct.b.norm();
     ct.eta = Vec3(k.vt.norm() + opt.initial_slack, k.vt(0), k.vt(1));
     s.segment<6>(o) << ct.gamma, ct.b, ct.eta(0), 0, 0;
   }
@@ -456,8 +472,8 @@ StepReport solve_interior_point(const Model& model, Data& d) {
   auto contact_ok = [&]() {
     for (size_t c = 0; c < d.contacts.size(); ++c) {
       const ContactResiduals r = contact_residuals(d.contacts[c], ws.contact_kin[c]);
-      if (!(std::abs(r.r_s) < d.solver.tolerance)) return false;
-      if (d.contacts[c].friction > 0 && !(r.r_eta.lpNorm<Eigen::Infinity>() < d.solver.tolerance / dt)) return false;
+      if (has_normal(d.contacts[c]) && !(std::abs(r.r_s) < d.solver.tolerance)) return false;
+      if (has_cone(d.contacts[c]) && !(r.r_eta.lpNorm<Eigen::Infinity>() < d.solver.tolerance / dt)) return false;
     }
     return complementarity_max(d.contacts) < opt.complementarity_tolerance;
   };
@@ -466,7 +482,7 @@ StepReport solve_interior_point(const Model& model, Data& d) {
     double m = F.head(6 * (nb + nj)).norm();
     for (size_t c = 0; c < d.contacts.size(); ++c) {
       const ContactResiduals r = contact_residuals(d.contacts[c], ws.contact_kin[c]);
-      m += std::abs(r.r_s) + (d.contacts[c].friction > 0 ? dt * r.r_eta.norm() : 0.0);
+      m += (has_normal(d.contacts[c]) ? std::abs(r.r_s) : 0.0) + (has_cone(d.contacts[c]) ? dt * r.r_eta.norm() : 0.0);
     }
     return m;
   };

@@ -212,3 +212,40 @@ TEST(Contacts, HumanoidFallsAndLiesOnTheFloor) {
   EXPECT_LT(d.x[pelvis].z(), 0.3);
   RecordProperty("failed_steps", r.failed);
 }
+
+// Dry joint friction f on a rod pendulum (m g l/2 = 4.905 N·m): released at 0.3 rad (gravity
+// torque 1.45 N·m) it stays put when f = 2 N·m; with f = 0.2 N·m it swings and its amplitude
+// decays linearly — by 2f/(m g l/2) ≈ 0.0815 rad every half swing (small-angle Coulomb result).
+TEST(JointFriction, StaysPutOrDecaysLinearly) {
+  auto make = [](double f) {
+    Model m = make_pendulum_chain(1, JointType::Revolute, 1.0, 1.0, 0.0, 0.005);
+    m.joints[0].friction[5] = f;
+    return m;
+  };
+  {
+    const Model m = make(2.0);
+    Data d(m);
+    set_joint_coordinates(m, d, 0, {0.3}, {});
+    for (int k = 0; k < 400; ++k) ASSERT_EQ(step(m, d).status, StepStatus::Ok);
+    double q, qd;
+    joint_coordinates(m, d, 0, &q, &qd);
+    EXPECT_NEAR(q, 0.3, 1e-6);
+  }
+  {
+    const Model m = make(0.2);
+    Data d(m);
+    set_joint_coordinates(m, d, 0, {0.3}, {});
+    std::vector<double> extremes{0.3};
+    double prev_qd = 0;
+    for (int k = 0; k < 1200; ++k) {
+      ASSERT_EQ(step(m, d).status, StepStatus::Ok);
+      double q, qd;
+      joint_coordinates(m, d, 0, &q, &qd);
+      if (k > 0 && (prev_qd > 0) != (qd > 0) && std::abs(q) > 0.05) extremes.push_back(std::abs(q));
+      prev_qd = qd;
+    }
+    ASSERT_GE(extremes.size(), 3u);
+    const double expected = 2 * 0.2 / (1.0 * 9.81 * 0.5);
+    for (size_t i = 1; i < 3; ++i) EXPECT_NEAR(extremes[i - 1] - extremes[i], expected, 0.1 * expected) << "half swing " << i;
+  }
+}
