@@ -99,6 +99,16 @@ struct Data {
     Eigen::VectorXd unknowns, trial, residual, trial_residual, delta;
   } ws;
 
+  // states the failure policy restarts from, one per retry depth (allocated once)
+  struct SavedState {
+    double time = 0;
+    std::vector<Vec3> x, v, w;
+    std::vector<Vec4> q;
+    std::vector<Vec6> joint_impulse;
+    std::vector<Vec3> joint_angle;
+  };
+  std::vector<SavedState> saved;
+
   int num_nodes() const { return static_cast<int>(x.size() + joint_impulse.size() + contacts.size()); }
 };
 

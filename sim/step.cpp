@@ -594,34 +594,36 @@ bool same_contact_bodies(const Data& d) {
 namespace {
 StepReport step_once(const Model& model, Data& d);
 
-// The state a retry restarts from.
-struct SavedState {
-  double time;
-  std::vector<Vec3> x, v, w;
-  std::vector<Vec4> q;
-  std::vector<Vec6> joint_impulse;
-  std::vector<Vec3> joint_angle;
-  explicit SavedState(const Data& d)
-      : time(d.time), x(d.x), v(d.v), w(d.w), q(d.q), joint_impulse(d.joint_impulse), joint_angle(d.joint_angle) {}
-  void restore(Data& d) const {
-    d.time = time;
-    d.x = x;
-    d.v = v;
-    d.w = w;
-    d.q = q;
-    d.joint_impulse = joint_impulse;
-    d.joint_angle = joint_angle;
-  }
-};
+void save_state(const Data& d, Data::SavedState* s) {  // copy-assignments: no allocation after the first
+  s->time = d.time;
+  s->x = d.x;
+  s->v = d.v;
+  s->w = d.w;
+  s->q = d.q;
+  s->joint_impulse = d.joint_impulse;
+  s->joint_angle = d.joint_angle;
+}
+
+void restore_state(const Data::SavedState& s, Data& d) {
+  d.time = s.time;
+  d.x = s.x;
+  d.v = s.v;
+  d.w = s.w;
+  d.q = s.q;
+  d.joint_impulse = s.joint_impulse;
+  d.joint_angle = s.joint_angle;
+}
 
 // Failure policy (issue 4): a step with contacts that does not converge is retried as two half
 // steps, recursively, before it is reported.
 StepReport step_with_retry(const Model& model, Data& d, int depth) {
   if (depth <= 0) return step_once(model, d);
-  const SavedState saved(d);
+  if (d.saved.size() < static_cast<size_t>(depth)) d.saved.resize(depth);  // once
+  Data::SavedState& saved = d.saved[depth - 1];
+  save_state(d, &saved);
   StepReport rep = step_once(model, d);
   if (rep.status == StepStatus::Ok || d.contacts.empty()) return rep;
-  saved.restore(d);
+  restore_state(saved, d);
   d.ws.previous_contacts.clear();  // substeps start cold: the failed attempt's guess misled it
   Model half = model;  // only on this failure path
   half.dt = 0.5 * model.dt;

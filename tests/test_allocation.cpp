@@ -1,0 +1,73 @@
+// "No heap allocation inside a step after the first" (issue 2; DESIGN §6): counted with a global
+// operator new on a steady chain, a loop, and a box resting on the ground (a contact set that
+// keeps its shape).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "sim/builders.hpp"
+#include "sim/contact_search.hpp"
+#include "sim/maxsim.hpp"
+
+namespace {
+std::atomic<long> g_allocations{0};
+}
+
+void* operator new(std::size_t n) {
+  ++g_allocations;
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void* operator new(std::size_t n, std::align_val_t a) {
+  ++g_allocations;
+  const std::size_t al = static_cast<std::size_t>(a);
+  if (void* p = std::aligned_alloc(al, (n + al - 1) / al * al)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+
+using namespace maxsim;
+
+namespace {
+long allocations_during(const Model& m, Data& d, int steps) {
+  for (int k = 0; k < 5; ++k) step(m, d);  // warm-up: first steps may size the workspace
+  const long before = g_allocations.load();
+  for (int k = 0; k < steps; ++k) step(m, d);
+  return g_allocations.load() - before;
+}
+}  // namespace
+
+TEST(Allocation, NonePerStepForChainsAndLoops) {
+  {
+    Model m = make_pendulum_chain(20, JointType::Spherical, 1.0, 1.0, 0.05, 0.01);
+    Data d(m);
+    set_joint_coordinates(m, d, 0, {std::cos(0.1), std::sin(0.1), 0, 0}, {});
+    EXPECT_EQ(allocations_during(m, d, 100), 0);
+  }
+  {
+    Model m = make_fourbar(0.01);
+    Data d(m);
+    set_joint_coordinates(m, d, 1, {0.0}, {2.0});
+    project_state(m, d);
+    EXPECT_EQ(allocations_during(m, d, 100), 0);
+  }
+}
+
+TEST(Allocation, NoneWhileAContactSetKeepsItsShape) {
+  Model m;
+  Body b;
+  b.name = "box";
+  b.inertia = inertia_box(1.0, Vec3(0.25, 0.25, 0.25));
+  b.x0 = Vec3(0, 0, 0.25);
+  b.geoms.push_back(make_geom(GeomType::Box, Vec3(0.25, 0.25, 0.25)));
+  m.add_body(b);
+  Data d(m);
+  enable_contacts(m, d, {});
+  EXPECT_EQ(allocations_during(m, d, 100), 0);
+  EXPECT_EQ(d.contacts.size(), 4u);
+}
