@@ -357,8 +357,7 @@ void contact_rhs(const Model& model, Data& d, double kappa, const std::vector<Ve
     const ContactResiduals r = contact_residuals(ct, d.ws.contact_kin[c]);
     Eigen::Ref<Eigen::VectorXd> out = rhs->segment(6 * (nb + nj + static_cast<int>(c)), 6);
     out.setZero();
-    // affine = (Δγ, Δb1, Δb2, Δη0, Δs, |unused|) and Δη_t is recovered separately into (4, 5)? no:
-    // see recover_eliminated: affine[c] holds (Δγ, Δb1, Δb2, Δη0, Δs, 0) and Δη_t in the next slot
+    // affine steps (recover_eliminated): [2c] = (Δγ, Δb1, Δb2, Δη0, Δs, ·), [2c+1] = (Δη_t, ·)
     double second_c1 = 0;
     Vec3 second_c2 = Vec3::Zero();
     if (affine != nullptr) {
