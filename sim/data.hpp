@@ -35,9 +35,10 @@ struct InteriorPointOptions {
   int max_iterations = 50;
   double fraction_to_boundary = 0.99;       // τ: a step keeps (1 − τ) of the distance to the boundary
   double initial_slack = 1e-3;              // cold-start slack and impulse scale
-  // persisting contacts start from their last impulse: halves the iterations (humanoid fall: 20 →
-  // 8 per step) but once let an A1 drop diverge after an unconverged step, so it is opt-in
-  bool warm_start = false;
+  // persisting contacts start from their last impulse: with the re-centring below, the humanoid
+  // fall takes 5.3 instead of 16 iterations per step (0 instead of 3 unconverged of 600)
+  bool warm_start = true;
+  double jam_step = 1e-6;                   // a step this short re-centres all contact pairs
   double short_step = 0.1;                  // a step length below this ...
   double sigma_after_short_step = 0.5;      // ... makes the next iteration centre at least this much
 };

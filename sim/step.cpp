@@ -533,6 +533,27 @@ StepReport solve_interior_point(const Model& model, Data& d) {
     // fraction to boundary, then halve while the residuals both grow
     double alpha = std::min(1.0, opt.fraction_to_boundary * max_feasible_step(d.contacts, steps));
     last_alpha = alpha;
+    if (alpha < opt.jam_step) {
+      // jammed against a cone boundary: move every pair back inside by √μ and let the equality
+      // residuals absorb the change (the iteration then continues from a centred point)
+      const double push = std::sqrt(std::max(mu, opt.complementarity_tolerance));
+      for (Contact& ct : d.contacts) {
+        if (has_normal(ct)) {
+          ct.gamma = std::max(ct.gamma, push);
+          ct.slack = std::max(ct.slack, push);
+        }
+        if (has_cone(ct)) {
+          ct.eta(0) = std::max(ct.eta(0), ct.eta.tail<2>().norm() + push);
+          const double radius = friction_beta(ct, ct.gamma, ct.b)(0);
+          if (ct.b.norm() > radius - push && radius > push) ct.b *= (radius - push) / ct.b.norm();
+        }
+      }
+      for (size_t c = 0; c < d.contacts.size(); ++c) {
+        const Contact& ct = d.contacts[c];
+        s.segment<4>(6 * (nb + nj + static_cast<int>(c))) << ct.gamma, ct.b, ct.eta(0);
+      }
+      continue;
+    }
     const double merit0 = merit(), comp0 = complementarity_mean(d.contacts);
     bool accepted = false;
     for (int ls = 0; ls <= d.solver.line_search_steps && !accepted; ++ls, alpha *= 0.5) {
