@@ -487,8 +487,10 @@ StepReport solve_interior_point(const Model& model, Data& d) {
   };
 
   StepReport rep;
+  bool residual_at_s = false;  // F and the contact kinematics were last evaluated at s
   for (rep.iterations = 0;; ++rep.iterations) {
-    step_residual(model, d, s, &F);
+    if (!residual_at_s) step_residual(model, d, s, &F);
+    residual_at_s = true;
     rep.residual = std::max(F.lpNorm<Eigen::Infinity>(), complementarity_max(d.contacts));
     if (!std::isfinite(rep.residual)) {
       rep.status = StepStatus::Failed;
@@ -552,6 +554,7 @@ StepReport solve_interior_point(const Model& model, Data& d) {
         const Contact& ct = d.contacts[c];
         s.segment<4>(6 * (nb + nj + static_cast<int>(c))) << ct.gamma, ct.b, ct.eta(0);
       }
+      residual_at_s = false;
       continue;
     }
     const double merit0 = merit(), comp0 = complementarity_mean(d.contacts);
@@ -563,14 +566,17 @@ StepReport solve_interior_point(const Model& model, Data& d) {
       apply_contact_step(&trial_contacts, steps, alpha);
       trial_contacts.swap(d.contacts);
       step_residual(model, d, ws.trial, &ws.trial_residual);
+      residual_at_s = false;
       ws.trial_residual.swap(F);
       const double merit1 = merit(), comp1 = complementarity_mean(d.contacts);
       ws.trial_residual.swap(F);
       trial_contacts.swap(d.contacts);
       accepted = std::isfinite(merit1) && (merit1 < merit0 || comp1 < comp0);
-      if (accepted) {
+      if (accepted) {  // the trial's residual and kinematics are now those of s
         d.contacts.swap(trial_contacts);
         s.swap(ws.trial);
+        F.swap(ws.trial_residual);
+        residual_at_s = true;
       }
     }
     if (!accepted) {
@@ -578,7 +584,7 @@ StepReport solve_interior_point(const Model& model, Data& d) {
       break;
     }
   }
-  if (rep.status != StepStatus::Failed) step_residual(model, d, s, &F);
+  if (rep.status != StepStatus::Failed && !residual_at_s) step_residual(model, d, s, &F);
   return rep;
 }
 
