@@ -67,6 +67,9 @@ struct Data {
   std::vector<Vec3> body_force;   // external force at the CoM (world)
   std::vector<Vec3> body_torque;  // external torque (body frame)
   std::vector<Vec6> joint_force;  // actuation per joint row (free rows only): N or N·m
+  // Called by step() first, before collide and solve: reads the state (time, maximal and minimal
+  // coordinates, the last step's contacts) and writes the inputs above. Empty: inputs are held.
+  std::function<void(const Model&, Data&)> controller;
 
   // ---- outputs of the last step ------------------------------------------------------------
   std::vector<Vec6> joint_impulse;  // row impulses over the step: constraint multipliers on

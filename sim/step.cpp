@@ -667,7 +667,12 @@ StepReport step_with_retry(const Model& model, Data& d, int depth) {
 }
 }  // namespace
 
-StepReport step(const Model& model, Data& d) { return step_with_retry(model, d, d.solver.max_retry_depth); }
+StepReport step(const Model& model, Data& d) {
+  // control: the controller reads the state at t and sets the inputs held over [t, t + dt]
+  // (once per step, also when the failure policy splits the step into substeps)
+  if (d.controller) d.controller(model, d);
+  return step_with_retry(model, d, d.solver.max_retry_depth);
+}
 
 namespace {
 StepReport step_once(const Model& model, Data& d) {

@@ -12,7 +12,7 @@
 
 namespace maxsim {
 
-// Advances `data` by model.dt. On success (Ok) the state moves to t + dt. NotConverged means the
+// Advances `data` by model.dt (running data.controller first, if set). On success (Ok) the state moves to t + dt. NotConverged means the
 // iteration limit was reached with a finite iterate: the state still advances (so a run can go
 // on) and the report says by how much the residual missed. Failed means the solve produced no
 // usable iterate (singular matrix, non-finite numbers): the state is left unchanged.
