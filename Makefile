@@ -6,7 +6,9 @@ CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 
 # Debian packages the build needs (libmujoco-dev is optional: only for the MuJoCo comparison).
 DEB_PACKAGES = build-essential cmake pkg-config libeigen3-dev libbullet-dev liburdfdom-dev \
-  libtinyxml2-dev libassimp-dev libomp-dev libgtest-dev libbenchmark-dev
+  libtinyxml2-dev libassimp-dev libomp-dev libgtest-dev libbenchmark-dev zlib1g-dev \
+  chromium chromium-driver $(if $(shell command -v npm),,nodejs npm)
+# chromium: the replay viewer's browser test; node/npm: web/ (three.js for `maxsim view`)
 
 .PHONY: all deps build test bench run clean
 
@@ -21,6 +23,8 @@ deps:
 	  SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
 	  $$SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y --no-install-recommends $$missing; \
 	else echo "all Debian packages present"; fi
+	@if [ ! -d web/node_modules ]; then echo "npm ci in web/ (three.js, esbuild, playwright-core)"; \
+	  cd web && npm ci --no-audit --no-fund; fi
 
 $(BUILD)/CMakeCache.txt:
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)

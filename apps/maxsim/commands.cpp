@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "apps/maxsim/report.hpp"
+#include "apps/maxsim/view.hpp"
 #include "models/load.hpp"
 #include "models/load_error.hpp"
 #include "sim/ground.hpp"
@@ -260,6 +261,8 @@ int run_simulate(const Options& o) {
   initial_coordinates(m, o, &q0, &qd0);
   CsvWriter csv;
   if (!bench && !o.output.empty()) csv.open(o.output, m);
+  SimulationView view;  // --view: the HTML replay of the rows the CSV gets
+  if (!bench && !o.view.empty()) view.start(o.view, m, o.model_path);
 
   Data d(m);
   if (o.tol) d.solver.tolerance = *o.tol;
@@ -276,6 +279,7 @@ int run_simulate(const Options& o) {
     RowDiagnostics row{r.initial.kinetic, r.initial.potential, r.initial.violation, r.initial.penetration, 0, 0};
     csv.write_row(m, d, row);
   }
+  if (view.active()) view.record(m, d);
 
   using Clock = std::chrono::steady_clock;
   StateCopy previous;
@@ -332,10 +336,12 @@ int run_simulate(const Options& o) {
         RowDiagnostics row{now.kinetic, now.potential, now.violation, now.penetration, rep.residual, rep.iterations};
         csv.write_row(m, d, row);
       }
+      if (view.active() && k % o.every == 0) view.record(m, d);
     }
   }
   if (!bench) r.wall = std::chrono::duration<double>(Clock::now() - run_start).count();
   csv.close();
+  view.finish(m);
 
   r.final = bench ? diagnose(m, d, ground) : last;
   if (bench) {  // diagnostics at the two ends only: stepping alone is timed

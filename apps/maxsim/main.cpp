@@ -3,12 +3,18 @@
 #include <cstdio>
 #include <exception>
 #include <new>
+#include <string_view>
 
 #include "apps/maxsim/commands.hpp"
 #include "apps/maxsim/options.hpp"
+#include "apps/maxsim/plot.hpp"
+#include "apps/maxsim/view.hpp"
 
 int main(int argc, char** argv) {
   using namespace maxsim::cli;
+  // view and plot read files other than a model; they parse their own arguments (view.hpp, plot.hpp)
+  if (argc >= 2 && std::string_view(argv[1]) == "view") return maxsim::view_main(argc, argv);
+  if (argc >= 2 && std::string_view(argv[1]) == "plot") return maxsim::plot_main(argc, argv);
   Options options;
   try {
     options = parse_args(argc, argv);

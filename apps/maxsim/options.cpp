@@ -22,6 +22,8 @@ const char* usage_text() {
          "  maxsim info MODEL [--json] [--fixed-base]\n"
          "  maxsim simulate MODEL [options]\n"
          "  maxsim bench MODEL --steps N [options] [--json]\n"
+         "  maxsim view MODEL TRAJ.csv -o RUN.html      (3D replay in one HTML file; --help)\n"
+         "  maxsim plot TRAJ.csv -o PLOT.svg|.png --columns A,B   (time plots; --help)\n"
          "  maxsim --help | --version\n"
          "MODEL is a URDF (.urdf) or MJCF (.xml, .mjcf) file.\n"
          "options (simulate; bench takes all but --output and --every):\n"
@@ -29,6 +31,7 @@ const char* usage_text() {
          "  --duration S | --steps N   length of the run (default: 1 s)\n"
          "  --output FILE.csv     trajectory, one row at t=0 then every K steps\n"
          "  --every K             record every K-th step (default 1)\n"
+         "  --view RUN.html       also write a 3D replay of the recorded states (maxsim view)\n"
          "  --json                print the run summary as one JSON object (last line of stdout)\n"
          "  --keyframe NAME       MJCF keyframe as initial state\n"
          "  --q JOINT=V1,V2,..    initial joint coordinates (repeatable)\n"
@@ -105,6 +108,7 @@ constexpr OptionSpec kOptions[] = {
     {"--keyframe", true, kRun},    {"--q", true, kRun},          {"--qd", true, kRun},
     {"--ground", true, kRun},      {"--friction", true, kRun},   {"--gravity", true, kRun},
     {"--fixed-base", false, kAll}, {"--tol", true, kRun},        {"--cone", true, kRun},
+    {"--view", true, kSimulate},
 };
 
 const char* command_name(Command c) {
@@ -230,6 +234,9 @@ Options parse_args(int argc, const char* const* argv) {
     else if (name == "--output") {
       if (value.empty()) fail("--output needs a file name");
       o.output = value;
+    } else if (name == "--view") {
+      if (value.empty()) fail("--view needs a file name");
+      o.view = value;
     } else if (name == "--json") o.json = true;
     else if (name == "--fixed-base") o.fixed_base = true;
     else if (name == "--keyframe") {

@@ -43,6 +43,7 @@ struct Options {
   // output
   std::string output;     // CSV trajectory file; empty: none
   long long every = 1;
+  std::string view;       // --view: HTML replay of the run (apps/maxsim/view.hpp); empty: none
   bool json = false;
   // initial state
   std::optional<std::string> keyframe;

@@ -1,0 +1,106 @@
+// HTML replays: one self-contained file (works offline) that replays a trajectory in 3D with the
+// model's geometry, with play/pause, a time slider, speed, camera orbit and optional contacts.
+//
+// The page embeds three things: the scene description (JSON: bodies, geoms, meshes by reference),
+// one binary blob (gzip, then base64: mesh vertices as float32 and triangles as uint16/uint32,
+// frame times as float64, body poses as float32 [frame][body][x y z qw qx qy qz], contacts), and
+// the viewer's JavaScript (web/src/viewer.js bundled with three.js at build time, target
+// `maxsim_viewer_js`). Browsers need DecompressionStream (Chrome 80, Firefox 113, Safari 16.4).
+//
+// Trajectories come from a CSV (DESIGN §8 columns: per body B the pose columns
+// B.x,B.y,B.z,B.qw,B.qx,B.qy,B.qz, the CoM position and orientation, body→world) or are recorded
+// during a run (ReplayRecorder). Optional CSV contact columns, K = 0, 1, ...:
+//     contact.K.x, contact.K.y, contact.K.z      contact point (world, m)
+//     contact.K.fx, contact.K.fy, contact.K.fz   force on the second body of the pair (world, N)
+// a slot with empty fields in a row is no contact in that frame. The scalar columns
+// energy.total, violation.max and penetration.max, when present, are shown beside the time.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "apps/maxsim/plot.hpp"
+#include "sim/data.hpp"
+#include "sim/model.hpp"
+
+namespace maxsim {
+
+struct ViewError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The frames of one replay.
+struct Replay {
+  std::string title;            // page title; empty: the model's name
+  std::string model_file, trajectory_file;  // shown in the page (may be empty)
+  std::vector<double> times;    // one per frame, non-decreasing
+  std::vector<float> poses;     // frames × bodies × 7: x y z qw qx qy qz (CoM, body→world)
+  // Contacts: per frame their count (empty vector: none recorded at all), and per contact
+  // point xyz then force xyz (world; the force acts on the pair's second body).
+  std::vector<std::uint32_t> contact_counts;
+  std::vector<float> contacts;
+  std::vector<std::pair<std::string, std::vector<double>>> scalars;  // one value per frame
+
+  std::size_t frames() const { return times.size(); }
+};
+
+// Reads the poses (and contacts, scalars) of every model body from a trajectory table. Throws
+// ViewError when the table does not fit the model: a body without its seven pose columns, a CSV
+// body the model does not have, no `t` column, decreasing times, or an empty pose field.
+Replay replay_from_csv(const Model& model, const CsvTable& table);
+
+// Records frames while a program simulates: call record() after the steps you want to see.
+// Each frame stores the bodies' poses, the active surface contacts of the last step (point on
+// the second body, force = impulse / dt) and the total energy and constraint violation.
+class ReplayRecorder {
+ public:
+  explicit ReplayRecorder(const Model& model);
+  void record(const Model& model, const Data& data);
+  const Replay& replay() const { return replay_; }
+  Replay& replay() { return replay_; }
+
+ private:
+  std::size_t bodies_ = 0;
+  Replay replay_;
+};
+
+// The viewer's JavaScript bundle: the file named by the environment variable MAXSIM_VIEWER_JS,
+// else the one the build made. Throws ViewError saying how to get it when it is missing.
+std::string load_viewer_js();
+std::string viewer_js_path();
+
+// The complete HTML page (viewer_js: the bundle's text; tests may pass a stub).
+std::string replay_html(const Model& model, const Replay& replay, const std::string& viewer_js);
+// load_viewer_js + replay_html, written to `path` (ViewError when it cannot be written).
+void write_replay_html(const Model& model, const Replay& replay, const std::string& path);
+
+// Checks now that `path` can be written (ViewError otherwise), so that a long run does not end
+// with an unwritable replay.
+void check_writable(const std::string& path);
+
+// ---- the command line --------------------------------------------------------------------------
+// maxsim view MODEL TRAJ.csv [-o OUT.html] [--title T]; argv[1] is "view". Returns the exit
+// status: 0, or 2 with a message on stderr (bad usage, model or CSV, CSV/model mismatch, missing
+// viewer bundle, unwritable output).
+int view_main(int argc, const char* const* argv);
+
+namespace cli {
+// `maxsim simulate --view OUT.html`: start() checks the bundle and the output file (throws
+// cli::InputError), record() takes the frames simulate writes to its CSV, finish() writes the page.
+class SimulationView {
+ public:
+  void start(const std::string& path, const Model& model, const std::string& model_file);
+  bool active() const { return !path_.empty(); }
+  void record(const Model& model, const Data& data) { recorder_.record(model, data); }
+  void finish(const Model& model);
+
+ private:
+  std::string path_, viewer_js_;
+  ReplayRecorder recorder_{Model{}};
+};
+}  // namespace cli
+
+}  // namespace maxsim
