@@ -537,6 +537,9 @@ int view_main(int argc, const char* const* argv) {
     return fail(e.what());
   } catch (const PlotError& e) {
     return fail(e.what());
+  } catch (const std::exception& e) {  // out of memory, a file system error
+    std::fprintf(stderr, "maxsim: internal error: %s\n", e.what());
+    return 1;
   }
   return 0;
 }

@@ -141,7 +141,8 @@ class Viewer {
     title.textContent = this.data.title;
     const files = document.createElement('div');
     files.className = 'files';
-    files.textContent = [this.data.model_file, this.data.trajectory_file].filter((s) => s).join('  ·  ');
+    const base = (f) => f.split(/[\\/]/).pop();
+    files.textContent = [this.data.model_file, this.data.trajectory_file].filter((s) => s).map(base).join('  ·  ');
     this.values = document.createElement('div');
     this.values.className = 'values';
     hud.append(title, files, this.values);
