@@ -427,9 +427,9 @@ class Viewer {
     this.controls.update();
     // follow a base that travels further than the robot is large
     let travel = 0;
-    if (this.nb > 0) {
-      const P = this.poses, last = (this.n - 1) * this.nb * 7;
-      travel = Math.hypot(P[last] - P[0], P[last + 1] - P[1]);
+    for (let i = 0; i < this.n && this.nb > 0; ++i) {
+      const P = this.poses, o = i * this.nb * 7;
+      travel = Math.max(travel, Math.hypot(P[o] - P[0], P[o + 1] - P[1], P[o + 2] - P[2]));
     }
     this.follow = travel > 2 * r;
     this.followBox.checked = this.follow;
