@@ -18,6 +18,8 @@
 
 #include "apps/maxsim/view.hpp"
 #include "models/load.hpp"
+#include "sim/contact_search.hpp"
+#include "sim/maxsim.hpp"
 
 namespace maxsim {
 namespace {
@@ -165,6 +167,39 @@ TEST(ReplayHtml, RefusesInconsistentReplays) {
   r.times = {0, 1};
   r.poses.assign(2 * 2 * 7 - 1, 0.f);
   EXPECT_THROW(replay_html(m, r, ""), ViewError);  // one pose value short
+}
+
+// Recorded contacts are the solver's: a 1 kg cube resting on the ground shows its four corners
+// on z = 0 with upward forces that carry its weight.
+TEST(ReplayRecorder, RecordsContactPointsAndForces) {
+  Model m;
+  Body box;
+  box.name = "box";
+  box.inertia = inertia_box(1.0, Vec3(0.25, 0.25, 0.25));
+  box.x0 = Vec3(0, 0, 0.3);
+  box.geoms.push_back(make_geom(GeomType::Box, Vec3(0.25, 0.25, 0.25)));
+  m.add_body(box);
+  Data d(m);
+  enable_contacts(m, d, {});
+  ReplayRecorder rec(m);
+  for (int k = 0; k < 100; ++k) {
+    ASSERT_EQ(step(m, d).status, StepStatus::Ok);
+    rec.record(m, d);
+  }
+  const Replay& r = rec.replay();
+  ASSERT_EQ(r.contact_counts.back(), 4u);
+  size_t first = 0;
+  for (size_t i = 0; i + 1 < r.frames(); ++i) first += r.contact_counts[i];
+  double fz = 0;
+  for (size_t c = first; c < first + 4; ++c) {
+    const float* p = &r.contacts[c * 6];
+    EXPECT_NEAR(std::abs(p[0]), 0.25, 1e-3);
+    EXPECT_NEAR(std::abs(p[1]), 0.25, 1e-3);
+    EXPECT_NEAR(p[2], 0.0, 1e-3);
+    EXPECT_GT(p[5], 0.f);  // pushes the box up
+    fz += p[5];
+  }
+  EXPECT_NEAR(fz, 9.81, 1e-3);
 }
 
 // ---- trajectories from CSV tables -------------------------------------------------------------

@@ -111,6 +111,17 @@ execFileSync(maxsim, ['simulate', urdf, '--fixed-base', '--duration', '1', '--dt
   '--q', 'RL_hip_joint=0.5', '--q', 'FL_calf_joint=-1.0',
   '--output', csv, '--view', simHtml], { stdio: ['ignore', 'ignore', 'inherit'] });
 execFileSync(maxsim, ['view', urdf, csv, '-o', viewHtml], { stdio: ['ignore', 'ignore', 'inherit'] });
+// the same run with two made-up contacts (CSV columns contact.K.x .. contact.K.fz)
+const contactCsv = path.join(out, 'a1_contacts.csv'), contactHtml = path.join(out, 'a1_contacts.html');
+{
+  const lines = fs.readFileSync(csv, 'utf8').trim().split('\n');
+  const head = [0, 1].flatMap((k) => ['x', 'y', 'z', 'fx', 'fy', 'fz'].map((f) => `contact.${k}.${f}`));
+  // contact 0 under the front right foot in every frame; contact 1 in every other frame only
+  const c0 = [0.15, -0.3, -0.35, 0, 10, 60], c1 = [-0.3, 0.3, -0.3, 0, 0, 40];
+  const rows = lines.slice(1).map((l, i) => [l, ...c0, ...(i % 2 ? ['', '', '', '', '', ''] : c1)].join(','));
+  fs.writeFileSync(contactCsv, [`${lines[0]},${head.join(',')}`, ...rows].join('\n') + '\n');
+}
+execFileSync(maxsim, ['view', urdf, contactCsv, '-o', contactHtml], { stdio: ['ignore', 'ignore', 'inherit'] });
 const htmlBytes = fs.statSync(viewHtml).size;
 console.log(`A1 replay: ${(htmlBytes / 1e6).toFixed(2)} MB (${viewHtml})`);
 
@@ -171,6 +182,29 @@ try {
     const slider = await page.evaluate(() => document.getElementById('mx-slider').value);
     if (slider !== '0') fail(`${name}: the time slider shows frame ${slider} at t = 0`);
     if (errors.length) fail(`${name}: page errors: ${errors.join('; ')}`);
+    await page.close();
+  }
+  {  // contacts and collision shapes: the check boxes change what is drawn
+    const page = await browser.newPage({ viewport: { width: 960, height: 600 } });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(pathToFileURL(contactHtml).href + '?antialias=0');
+    const info = await page.evaluate(() => window.maxsimViewer.ready.then((v) => { v.pause(); v.setTime(0.2); return v.info(); }));
+    if (!info.contacts) fail('contacts: the page has no contacts');
+    const settle = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await settle();
+    const on = decodePng(await page.screenshot({ type: 'png' }));
+    await page.click('#mx-contacts');
+    await settle();
+    const off = decodePng(await page.screenshot({ type: 'png' }));
+    await page.click('#mx-collision');
+    await settle();
+    const collision = decodePng(await page.screenshot({ type: 'png' }));
+    const contacts = difference(on, off), shapes = difference(off, collision, 24);
+    console.log(`contacts: ${contacts.count} pixels; collision shapes: ${shapes.count} pixels`);
+    if (contacts.count < 100) fail('contacts: the contact points and arrows are not drawn');
+    if (shapes.count < 1000) fail('contacts: the collision shapes are not drawn');
+    if (errors.length) fail(`contacts: page errors: ${errors.join('; ')}`);
     await page.close();
   }
   if (docs) {  // the README's picture: antialiased, mid-swing

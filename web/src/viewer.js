@@ -198,7 +198,8 @@ class Viewer {
     this.setPlaying(true);
 
     window.addEventListener('keydown', (e) => {
-      if (e.target && e.target.tagName === 'INPUT' && e.target.type !== 'checkbox' && e.target.type !== 'range') return;
+      // the slider and the speed list handle their own keys
+      if (e.target && (e.target.tagName === 'SELECT' || (e.target.tagName === 'INPUT' && e.target.type !== 'checkbox'))) return;
       if (e.code === 'Space') { this.setPlaying(!this.playing); e.preventDefault(); }
       else if (e.code === 'ArrowRight' || e.code === 'ArrowLeft') {
         this.setPlaying(false);
