@@ -124,8 +124,9 @@ struct CollisionOptions {
   bool exclude_joined = true;   // bodies joined by a joint (see above) do not collide
 };
 
-// At most this many points per geom pair (a face-down hull, an octagon of clipped boxes).
-constexpr int kMaxPairPoints = 8;
+// At most this many points per geom pair: four span any flat patch (a box face, a hull face, a
+// cylinder side); more only add redundant rows that slow the interior point down.
+constexpr int kMaxPairPoints = 4;
 
 class CollisionWorld {  // owns Bullet objects, built once per Model
  public:

@@ -60,6 +60,24 @@ Eigen::Matrix<double, 6, 3> contact_impulse_map(const Contact& c, const Vec4& q2
   return body_b ? Eigen::Matrix<double, 6, 3>(-M) : M;
 }
 
+bool cone_nt_scaling(const Vec3& beta, const Vec3& eta, ConeScaling* out) {
+  const double det_b = beta(0) * beta(0) - beta.tail<2>().squaredNorm();
+  const double det_e = eta(0) * eta(0) - eta.tail<2>().squaredNorm();
+  if (!(det_b > 0) || !(det_e > 0) || beta(0) <= 0 || eta(0) <= 0) return false;
+  const Vec3 bn = beta / std::sqrt(det_b), en = eta / std::sqrt(det_e);  // unit "determinant"
+  const double g = std::sqrt(0.5 * (1.0 + bn.dot(en)));
+  const Vec3 Jen(en(0), -en(1), -en(2));
+  const Vec3 w = (bn + Jen) / (2.0 * g);  // the normalized scaling point, w0² − ‖w1‖² = 1
+  const Vec3 v = (w + Vec3::UnitX()) / std::sqrt(2.0 * (w(0) + 1.0));
+  const double scale = std::pow(det_b / det_e, 0.25);
+  const Mat3 J = Vec3(1, -1, -1).asDiagonal();
+  const Vec3 Jv = J * v;
+  out->W = scale * (2.0 * v * v.transpose() - J);
+  out->W_inv = (2.0 * Jv * Jv.transpose() - J) / scale;
+  out->lambda = out->W * eta;
+  return out->lambda.allFinite() && out->W_inv.allFinite();
+}
+
 double cone_max_step(const Vec3& u, const Vec3& du) {
   // (u0 + α d0)² − ‖u1 + α d1‖² ≥ 0 and u0 + α d0 ≥ 0
   const double a = du(0) * du(0) - du.tail<2>().squaredNorm();

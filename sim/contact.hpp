@@ -92,6 +92,18 @@ inline Mat3 cone_arrow(const Vec3& u) {
   A << u(0), u(1), u(2), u(1), u(0), 0, u(2), 0, u(0);
   return A;
 }
+// Nesterov–Todd scaling of a pair (β, η) strictly inside the cone: the symmetric W with
+// W η = W⁻¹ β = λ (Vandenberghe, "The CVXOPT linear and quadratic cone program solvers", §4).
+// The complementarity β∘η = κe is linearized as λ∘(W Δη + W⁻¹ Δβ) = κe − λ∘λ − (corrector):
+// unlike the unscaled Arw(η)Δβ + Arw(β)Δη, this stays well conditioned when both members
+// approach the boundary together, which is what a sliding contact does (β on the edge of the
+// friction cone, η = (|v_t|, v_t) on the edge of its dual). Returns false if a member is not
+// strictly inside (the caller keeps the unscaled form then).
+struct ConeScaling {
+  Mat3 W, W_inv;
+  Vec3 lambda;
+};
+bool cone_nt_scaling(const Vec3& beta, const Vec3& eta, ConeScaling* out);
 // Largest α in [0, 1] keeping u + α du in the cone (u strictly inside).
 double cone_max_step(const Vec3& u, const Vec3& du);
 // Largest α in [0, 1] keeping x + α dx ≥ 0 (x > 0).

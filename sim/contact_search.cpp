@@ -14,7 +14,8 @@ void enable_contacts(const Model& model, Data& data, const ContactOptions& optio
   auto world = std::make_shared<CollisionWorld>(model, co);
   auto candidates = std::make_shared<std::vector<ContactCandidate>>();
   const bool self = options.self_collision;
-  data.collide = [world, candidates, self](const Model&, Data& d) {
+  const double recovery_speed = options.recovery_speed;
+  data.collide = [world, candidates, self, recovery_speed](const Model& m, Data& d) {
     world->find_candidates(d.x, d.q, candidates.get());
     d.min_candidate_distance = 0;
     for (size_t i = 0; i < candidates->size(); ++i) {
@@ -28,7 +29,8 @@ void enable_contacts(const Model& model, Data& data, const ContactOptions& optio
       c.point_b = k.point_b;
       c.core_a = k.core_a;
       c.core_b = k.core_b;
-      c.offset = k.radius_a + k.radius_b;
+      // offset enters φ with a minus sign: lowering it by the allowed depth relaxes φ ≥ 0
+      c.offset = k.radius_a + k.radius_b - std::max(0.0, -k.distance - recovery_speed * m.dt);
       contact_set_normal(&c, k.normal);
       c.friction = k.friction;
       d.min_candidate_distance = std::min(d.min_candidate_distance, k.distance);

@@ -17,6 +17,12 @@ struct ContactOptions {
   // Contacts between two moving bodies (a robot's own links, stacked objects). PyBullet turns a
   // URDF robot's self-collision off by default; switch it off here for the same behaviour.
   bool self_collision = true;
+  // A contact found already penetrating (a body placed into the ground, a contact the search
+  // found late) is pushed out at most this fast [m/s]: its gap constraint becomes
+  // φ(z3) ≥ −max(0, depth − recovery_speed·Δt) instead of φ(z3) ≥ 0. A hard φ(z3) ≥ 0 would
+  // remove any depth within one step and launch the body at depth/Δt (Baumgarte's problem,
+  // without a spring). Contacts that start separated are exact: their constraint stays φ ≥ 0.
+  double recovery_speed = 0.2;
 };
 
 // Sets data.collide so that every step first searches contact candidates at the current knot.

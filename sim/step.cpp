@@ -316,6 +316,24 @@ double complementarity_max(const std::vector<Contact>& cs) {
 
 // Fills the contact rows of the Newton matrix: C1 (γ s = κ) and C2 (β∘η = κ e) linearized with
 // Δs = Jφ Δν − r_s and Δη_t = J_vt Δν − r_η substituted; unknowns (γ, b1, b2, η0).
+// Coefficients of Δβ and Δη in the linearized complementarity of a contact's cone: the
+// Nesterov–Todd form Arw(λ)W⁻¹, Arw(λ)W (seed 003 eq. 29 with symmetric scaling; see
+// cone_nt_scaling), or the unscaled Arw(η), Arw(β) if the pair is not strictly inside.
+bool cone_coefficients(const Contact& ct, Mat3* coef_beta, Mat3* coef_eta, ConeScaling* nt_out) {
+  const Vec3 beta = friction_beta(ct, ct.gamma, ct.b);
+  ConeScaling nt;
+  if (cone_nt_scaling(beta, ct.eta, &nt)) {
+    const Mat3 arrow = cone_arrow(nt.lambda);
+    *coef_beta = arrow * nt.W_inv;
+    *coef_eta = arrow * nt.W;
+    if (nt_out != nullptr) *nt_out = nt;
+    return true;
+  }
+  *coef_beta = cone_arrow(ct.eta);
+  *coef_eta = cone_arrow(beta);
+  return false;
+}
+
 void contact_jacobian(const Model& model, Data& d) {
   const int nb = static_cast<int>(model.bodies.size());
   const int nj = static_cast<int>(model.joints.size());
@@ -333,13 +351,14 @@ void contact_jacobian(const Model& model, Data& d) {
       rows_a.row(0) = ct.gamma * k.Jphi_a;
     }
     if (has_cone(ct)) {
-      const Vec3 beta = friction_beta(ct, ct.gamma, ct.b);
-      const Mat3 arrow_eta = cone_arrow(ct.eta), arrow_beta = cone_arrow(beta);
-      D.block<3, 1>(1, 0) = cone_slope(ct) * arrow_eta.col(0);
-      D.block<3, 2>(1, 1) = arrow_eta.rightCols<2>();
-      D.block<3, 1>(1, 3) = arrow_beta.col(0);
-      rows_b.bottomRows<3>() = arrow_beta.rightCols<2>() * k.Jvt_b;
-      rows_a.bottomRows<3>() = arrow_beta.rightCols<2>() * k.Jvt_a;
+      // coefficients of Δβ and Δη in the linearized cone complementarity (NT-scaled)
+      Mat3 coef_beta, coef_eta;
+      cone_coefficients(ct, &coef_beta, &coef_eta, nullptr);
+      D.block<3, 1>(1, 0) = cone_slope(ct) * coef_beta.col(0);
+      D.block<3, 2>(1, 1) = coef_beta.rightCols<2>();
+      D.block<3, 1>(1, 3) = coef_eta.col(0);
+      rows_b.bottomRows<3>() = coef_eta.rightCols<2>() * k.Jvt_b;
+      rows_a.bottomRows<3>() = coef_eta.rightCols<2>() * k.Jvt_a;
     }
     A.block(A.upper_id(ws.contact_edge_b[c])).topRows<4>() = rows_b;
     if (ws.contact_edge_a[c] >= 0) A.block(A.upper_id(ws.contact_edge_a[c])).topRows<4>() = rows_a;
@@ -359,19 +378,27 @@ void contact_rhs(const Model& model, Data& d, double kappa, const std::vector<Ve
     out.setZero();
     // affine steps (recover_eliminated): [2c] = (Δγ, Δb1, Δb2, Δη0, Δs, ·), [2c+1] = (Δη_t, ·)
     double second_c1 = 0;
-    Vec3 second_c2 = Vec3::Zero();
+    Vec3 dbeta_aff = Vec3::Zero(), deta_aff = Vec3::Zero();
     if (affine != nullptr) {
       const Vec6& a = (*affine)[2 * c];
       const Vec6& e = (*affine)[2 * c + 1];  // (Δη_t1, Δη_t2, ...)
       second_c1 = a(0) * a(4);
-      second_c2 = cone_product(Vec3(cone_slope(ct) * a(0), a(1), a(2)), Vec3(a(3), e(0), e(1)));
+      dbeta_aff = Vec3(cone_slope(ct) * a(0), a(1), a(2));
+      deta_aff = Vec3(a(3), e(0), e(1));
     }
     if (has_normal(ct)) out(0) = -(ct.gamma * ct.slack + second_c1 - kappa) + ct.gamma * r.r_s;
     if (has_cone(ct)) {
-      const Vec3 beta = friction_beta(ct, ct.gamma, ct.b);
-      Vec3 e0(1, 0, 0);
-      out.segment<3>(1) = -(cone_product(beta, ct.eta) + second_c2 - kappa * e0) +
-                          cone_arrow(beta).rightCols<2>() * r.r_eta;
+      Mat3 coef_beta, coef_eta;
+      ConeScaling nt;
+      const bool scaled = cone_coefficients(ct, &coef_beta, &coef_eta, &nt);
+      const Vec3 e0(1, 0, 0);
+      // λ∘λ and the corrector (W⁻¹Δβ_aff)∘(WΔη_aff) in the scaled form; β∘η and Δβ_aff∘Δη_aff
+      // in the unscaled one
+      const Vec3 product = scaled ? cone_product(nt.lambda, nt.lambda)
+                                  : cone_product(friction_beta(ct, ct.gamma, ct.b), ct.eta);
+      const Vec3 second = scaled ? cone_product(nt.W_inv * dbeta_aff, nt.W * deta_aff)
+                                 : cone_product(dbeta_aff, deta_aff);
+      out.segment<3>(1) = -(product + second - kappa * e0) + coef_eta.rightCols<2>() * r.r_eta;
     }
   }
 }
@@ -464,7 +491,7 @@ StepReport solve_interior_point(const Model& model, Data& d) {
     ct.b = s.segment<2>(o + 1);
     const double radius = 0.9 * friction_beta(ct, ct.gamma, ct.b)(0);
     if (ct.b.norm() > radius) ct.b *= radius / ct.b.norm();
-    ct.eta = Vec3(k.vt.norm() + opt.initial_slack, k.vt(0), k.vt(1));
+    ct.eta = Vec3(2.0 * k.vt.norm() + opt.initial_slack, k.vt(0), k.vt(1));  // well inside: a sliding start near the boundary jams
     s.segment<6>(o) << ct.gamma, ct.b, ct.eta(0), 0, 0;
   }
 
@@ -477,13 +504,55 @@ StepReport solve_interior_point(const Model& model, Data& d) {
     return complementarity_max(d.contacts) < opt.complementarity_tolerance;
   };
   double last_alpha = 1.0;
-  auto merit = [&]() {
+  // Merits of the line search. merit_eq: the equality residuals (momentum, joint rows, s − φ,
+  // η_t − v_t). merit(κ): the same plus the distance from the central path γ s = κ,
+  // β∘η = κ e (κ = σμ), i.e. the residual of the system the direction solves. A trial step is
+  // taken if it lowers either: Newton's direction lowers both to first order, but Mehrotra's
+  // corrector is not a descent direction for the complementarity part, and accepting steps
+  // that only lowered μ (the earlier rule) let iterates walk off to large equality residuals on
+  // robots with many contacts.
+  auto merit_eq = [&]() {
     double m = F.head(6 * (nb + nj)).norm();
     for (size_t c = 0; c < d.contacts.size(); ++c) {
       const ContactResiduals r = contact_residuals(d.contacts[c], ws.contact_kin[c]);
       m += (has_normal(d.contacts[c]) ? std::abs(r.r_s) : 0.0) + (has_cone(d.contacts[c]) ? dt * r.r_eta.norm() : 0.0);
     }
     return m;
+  };
+  auto merit = [&](double kappa) {
+    double m = merit_eq();
+    for (const Contact& ct : d.contacts) {
+      if (has_normal(ct)) m += std::abs(ct.gamma * ct.slack - kappa);
+      if (has_cone(ct)) {
+        Vec3 p = cone_product(friction_beta(ct, ct.gamma, ct.b), ct.eta);
+        p(0) -= kappa;
+        m += p.norm();
+      }
+    }
+    return m;
+  };
+  // Moves every pair back inside its cone by √μ and lets the equality residuals absorb the
+  // change (the iteration then continues from a centred point). Used when the iteration jams
+  // against a boundary (the step there is ~0) and when no step along the direction lowers the
+  // merit. (A push that scales each pair to γs ≥ 0.1μ keeping its own scale was tried: more
+  // unconverged steps on the A1 drop suite.)
+  auto recentre = [&](double mu) {
+    const double push = std::sqrt(std::max(mu, opt.complementarity_tolerance));
+    for (Contact& ct : d.contacts) {
+      if (has_normal(ct)) {
+        ct.gamma = std::max(ct.gamma, push);
+        ct.slack = std::max(ct.slack, push);
+      }
+      if (has_cone(ct)) {
+        ct.eta(0) = std::max(ct.eta(0), ct.eta.tail<2>().norm() + push);
+        const double radius = friction_beta(ct, ct.gamma, ct.b)(0);
+        if (ct.b.norm() > radius - push && radius > push) ct.b *= (radius - push) / ct.b.norm();
+      }
+    }
+    for (size_t c = 0; c < d.contacts.size(); ++c) {
+      const Contact& ct = d.contacts[c];
+      s.segment<4>(6 * (nb + nj + static_cast<int>(c))) << ct.gamma, ct.b, ct.eta(0);
+    }
   };
 
   StepReport rep;
@@ -532,32 +601,33 @@ StepReport solve_interior_point(const Model& model, Data& d) {
       break;
     }
     recover_eliminated(model, d, ws.delta, &steps);
-    // fraction to boundary, then halve while the residuals both grow
+    // fraction to boundary, then halve while the merit does not decrease
     double alpha = std::min(1.0, opt.fraction_to_boundary * max_feasible_step(d.contacts, steps));
+    if (alpha < 0.9 * opt.fraction_to_boundary * alpha_aff) {
+      // Mehrotra's second-order term overshoots where strict complementarity fails: a contact
+      // touching without force (γ → 0 and s → 0 together, e.g. the redundant corners of a box at
+      // rest) gets twice its affine step, which caps α at 1/2 in every iteration and makes the
+      // convergence linear. Then the plain centred direction (same factorization) is taken if it
+      // goes farther — the usual safeguard of Mehrotra-type codes.
+      ws.trial = -F;
+      contact_rhs(model, d, sigma * mu, nullptr, &ws.trial);
+      ws.ldu.solve(ws.trial);
+      recover_eliminated(model, d, ws.trial, &affine);
+      const double alpha_c = std::min(1.0, opt.fraction_to_boundary * max_feasible_step(d.contacts, affine));
+      if (ws.trial.allFinite() && alpha_c > alpha) {
+        alpha = alpha_c;
+        ws.delta.swap(ws.trial);
+        steps.swap(affine);
+      }
+    }
     last_alpha = alpha;
     if (alpha < opt.jam_step) {
-      // jammed against a cone boundary: move every pair back inside by √μ and let the equality
-      // residuals absorb the change (the iteration then continues from a centred point)
-      const double push = std::sqrt(std::max(mu, opt.complementarity_tolerance));
-      for (Contact& ct : d.contacts) {
-        if (has_normal(ct)) {
-          ct.gamma = std::max(ct.gamma, push);
-          ct.slack = std::max(ct.slack, push);
-        }
-        if (has_cone(ct)) {
-          ct.eta(0) = std::max(ct.eta(0), ct.eta.tail<2>().norm() + push);
-          const double radius = friction_beta(ct, ct.gamma, ct.b)(0);
-          if (ct.b.norm() > radius - push && radius > push) ct.b *= (radius - push) / ct.b.norm();
-        }
-      }
-      for (size_t c = 0; c < d.contacts.size(); ++c) {
-        const Contact& ct = d.contacts[c];
-        s.segment<4>(6 * (nb + nj + static_cast<int>(c))) << ct.gamma, ct.b, ct.eta(0);
-      }
+      recentre(mu);
       residual_at_s = false;
       continue;
     }
-    const double merit0 = merit(), comp0 = complementarity_mean(d.contacts);
+    const double kappa = sigma * mu;
+    const double merit0 = merit(kappa), eq0 = merit_eq();
     bool accepted = false;
     for (int ls = 0; ls <= d.solver.line_search_steps && !accepted; ++ls, alpha *= 0.5) {
       ws.trial = s + alpha * ws.delta;
@@ -568,10 +638,10 @@ StepReport solve_interior_point(const Model& model, Data& d) {
       step_residual(model, d, ws.trial, &ws.trial_residual);
       residual_at_s = false;
       ws.trial_residual.swap(F);
-      const double merit1 = merit(), comp1 = complementarity_mean(d.contacts);
+      const double merit1 = merit(kappa), eq1 = merit_eq();
       ws.trial_residual.swap(F);
       trial_contacts.swap(d.contacts);
-      accepted = std::isfinite(merit1) && (merit1 < merit0 || comp1 < comp0);
+      accepted = std::isfinite(merit1) && (merit1 < merit0 || eq1 < eq0);
       if (accepted) {  // the trial's residual and kinematics are now those of s
         d.contacts.swap(trial_contacts);
         s.swap(ws.trial);
@@ -580,8 +650,9 @@ StepReport solve_interior_point(const Model& model, Data& d) {
       }
     }
     if (!accepted) {
-      rep.status = StepStatus::NotConverged;
-      break;
+      recentre(mu);
+      residual_at_s = false;
+      last_alpha = 0;
     }
   }
   if (rep.status != StepStatus::Failed && !residual_at_s) step_residual(model, d, s, &F);
