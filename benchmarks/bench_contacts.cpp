@@ -3,12 +3,18 @@
 //   SphereChain/N   N spheres (r = 0.25, 1 kg) joined by spherical joints, resting on the
 //                   ground (seed 003 Fig. 8b): 100 steps, Δt = 0.01 — cost must grow linearly in N
 //   BoxDrop         the 0.5 m cube dropped from 0.4 m (Fig. 7d), 100 steps
+//   A1Drop          the A1 (URDF, 13 bodies, self-collision on) dropped with zero torque from
+//                   0.4 m, legs in the standing pose: 1 s at Δt = 0.005 (landing, folding, rest)
 //
 // Each iteration rebuilds the scene (untimed) and times the steps, including the candidate search.
 #include <benchmark/benchmark.h>
 
+#include <functional>
 #include <string>
 
+#ifdef MAXSIM_HAVE_MODELS
+#include "models/load.hpp"
+#endif
 #include "sim/contact_search.hpp"
 #include "sim/maxsim.hpp"
 
@@ -25,11 +31,13 @@ Body ball(int i) {
   return b;
 }
 
-void run(benchmark::State& state, const Model& m, int steps) {
+void run(benchmark::State& state, const Model& m, int steps,
+         const std::function<void(Data&)>& initial_state = nullptr) {
   int failed = 0;
   for (auto _ : state) {
     state.PauseTiming();
     Data d(m);
+    if (initial_state) initial_state(d);
     enable_contacts(m, d, {});
     state.ResumeTiming();
     for (int k = 0; k < steps; ++k) failed += step(m, d).status != StepStatus::Ok;
@@ -60,7 +68,26 @@ void BoxDrop(benchmark::State& state) {
   run(state, m, 100);
 }
 
+#ifdef MAXSIM_HAVE_MODELS
+void A1Drop(benchmark::State& state) {
+  Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/robots/a1/urdf/a1.urdf");
+  m.dt = 0.005;
+  run(state, m, 200, [&m](Data& d) {
+    for (size_t j = 0; j < m.joints.size(); ++j) {
+      const Joint& jt = m.joints[j];
+      const int ji = static_cast<int>(j);
+      if (jt.type == JointType::Floating) set_joint_coordinates(m, d, ji, {0, 0, 0.4, 1, 0, 0, 0}, {});
+      if (jt.name.find("thigh_joint") != std::string::npos) set_joint_coordinates(m, d, ji, {0.8}, {});
+      if (jt.name.find("calf_joint") != std::string::npos) set_joint_coordinates(m, d, ji, {-1.5}, {});
+    }
+  });
+}
+#endif
+
 }  // namespace
 
 BENCHMARK(SphereChain)->Arg(1)->Arg(10)->Arg(20)->Arg(44)->Arg(100)->Arg(200)->Unit(benchmark::kMillisecond)->MinTime(0.2);
 BENCHMARK(BoxDrop)->Unit(benchmark::kMillisecond)->MinTime(0.2);
+#ifdef MAXSIM_HAVE_MODELS
+BENCHMARK(A1Drop)->Unit(benchmark::kMillisecond)->MinTime(0.2);
+#endif

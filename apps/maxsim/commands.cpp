@@ -13,6 +13,7 @@
 #include "apps/maxsim/view.hpp"
 #include "models/load.hpp"
 #include "models/load_error.hpp"
+#include "sim/contact_search.hpp"
 #include "sim/ground.hpp"
 #include "sim/maxsim.hpp"
 
@@ -75,6 +76,26 @@ bool declared_ground(const Loaded& l) {
 
 bool ground_on(const Options& o, const Loaded& l) {
   return o.ground == Ground::On || (o.ground == Ground::Auto && declared_ground(l));
+}
+
+// URDF floating bases load at the origin, half inside the ground. With contacts on, a robot hung
+// on a single floating joint to the world whose initial pose reaches below z = 0 is lifted until
+// its lowest collision geometry touches the ground (a pose the user gave with --q included);
+// anything else stays where it is and its penetration is pushed out by the contacts at a bounded
+// speed (ContactOptions::recovery_speed). Returns the lift [m].
+double lift_to_ground(const Model& m, Data& d) {
+  int to_world = 0;
+  bool floating = false;
+  for (const Joint& j : m.joints)
+    if (j.parent == kWorld || j.child == kWorld) {
+      ++to_world;
+      floating = j.type == JointType::Floating;
+    }
+  if (to_world != 1 || !floating) return 0.0;
+  const double depth = max_ground_penetration(m, d);
+  if (!(depth > 0)) return 0.0;
+  for (Vec3& x : d.x) x.z() += depth;
+  return depth;
 }
 
 // ---- initial state --------------------------------------------------------------------------
@@ -268,6 +289,16 @@ int run_simulate(const Options& o) {
   if (o.tol) d.solver.tolerance = *o.tol;
   apply_initial_state(m, d, q0, qd0);
   d.time = 0;
+  if (o.cone == Cone::Linear)
+    throw InputError("--cone linear: the linearized friction cone is not implemented yet; use --cone nonlinear");
+  double lifted = 0;
+  if (o.contacts) {
+    if (ground) lifted = lift_to_ground(m, d);
+    ContactOptions co;
+    co.ground = ground;
+    if (o.friction) co.friction = *o.friction;
+    enable_contacts(m, d, co);
+  }
 
   RunResult r;
   r.initial = diagnose(m, d, ground);
@@ -387,7 +418,8 @@ int run_simulate(const Options& o) {
         .add("tolerance", d.solver.tolerance)
         .add_raw("gravity", gravity_json(m.gravity))
         .add("fixed_base", o.fixed_base)
-        .add("contacts", false)
+        .add("contacts", o.contacts)
+        .add("lifted_m", lifted)
         .add("load_warnings", static_cast<long long>(l.report.warnings.size()));
     if (o.friction) j.add("friction", *o.friction);
     else j.add_null("friction");
@@ -405,8 +437,10 @@ int run_simulate(const Options& o) {
                 r.steps_taken, g6(dt).c_str(), g6(sim_time).c_str(), g6(r.wall).c_str(), g6(steps_per_s).c_str());
     std::printf("  energy: initial %s J, final %s J, max drift %s J\n", g6(e0).c_str(), g6(r.final.total()).c_str(),
                 g6(r.energy_max_drift).c_str());
-    std::printf("  max constraint violation %s; max ground penetration %s m (%s)\n", g6(r.max_violation).c_str(),
-                g6(r.max_penetration).c_str(), ground ? "ground on, no contact forces yet" : "ground off");
+    std::printf("  max constraint violation %s; max ground penetration %s m (ground %s, contacts %s)\n",
+                g6(r.max_violation).c_str(), g6(r.max_penetration).c_str(), ground ? "on" : "off",
+                o.contacts ? "on" : "off");
+    if (lifted > 0) std::printf("  the floating base was lifted by %s m to stand on the ground\n", g6(lifted).c_str());
     std::printf("  Newton iterations mean %s, max %d; failed steps %lld\n", fmt("%.3g", iterations_mean).c_str(),
                 r.iterations_max, r.failed);
     if (csv.is_open() || !o.output.empty()) std::printf("  trajectory: %s\n", o.output.c_str());

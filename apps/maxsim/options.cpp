@@ -37,7 +37,8 @@ const char* usage_text() {
          "  --q JOINT=V1,V2,..    initial joint coordinates (repeatable)\n"
          "  --qd JOINT=V1,V2,..   initial joint rates (repeatable)\n"
          "  --ground auto|on|off  half-space z >= 0 (auto: on for URDF, as declared for MJCF)\n"
-         "  --friction MU         ground friction coefficient (>= 0)\n"
+         "  --friction MU         friction for geoms that declare none (>= 0, default 0.8)\n"
+         "  --contacts on|off     hard contacts with friction (default on)\n"
          "  --gravity \"GX GY GZ\"  gravity vector (m/s^2)\n"
          "  --fixed-base          weld the floating base to the world\n"
          "  --tol EPS             Newton solver tolerance (default 1e-10)\n"
@@ -108,6 +109,7 @@ constexpr OptionSpec kOptions[] = {
     {"--keyframe", true, kRun},    {"--q", true, kRun},          {"--qd", true, kRun},
     {"--ground", true, kRun},      {"--friction", true, kRun},   {"--gravity", true, kRun},
     {"--fixed-base", false, kAll}, {"--tol", true, kRun},        {"--cone", true, kRun},
+    {"--contacts", true, kRun},
     {"--view", true, kSimulate},
 };
 
@@ -253,6 +255,10 @@ Options parse_args(int argc, const char* const* argv) {
       if (value == "linear") o.cone = Cone::Linear;
       else if (value == "nonlinear") o.cone = Cone::Nonlinear;
       else fail("--cone: " + quoted(value) + " is not one of linear, nonlinear");
+    } else if (name == "--contacts") {
+      if (value == "on") o.contacts = true;
+      else if (value == "off") o.contacts = false;
+      else fail("--contacts: " + quoted(value) + " is not one of on, off");
     } else if (name == "--friction") {
       double mu = 0;
       if (!parse_double(value, &mu)) fail("--friction: " + quoted(value) + " is not a finite number");

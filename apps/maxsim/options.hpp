@@ -55,6 +55,7 @@ struct Options {
   bool fixed_base = false;
   std::optional<double> tol;
   Cone cone = Cone::Nonlinear;
+  bool contacts = true;   // --contacts on|off: hard contacts (ground, world geoms, bodies)
 };
 
 // Parses argv (argv[0] is the program). Throws InputError with a message naming the problem.
