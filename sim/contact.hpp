@@ -41,6 +41,11 @@ struct Contact {
   Vec3 normal = Vec3::UnitZ();  // world, from a to b
   Mat32 tangent = Mat32::Zero();
   double friction = 0.8;        // μ; 0: frictionless (the friction rows become identity rows)
+  // Restitution e (Newton's impact law on the normal speed): the step after an impact at normal
+  // speed v⁻ (recorded in impact_speed) requires the gap to open at e·v⁻: φ(z3) ≥ e v⁻ Δt, when
+  // e v⁻ exceeds bounce_threshold (slower impacts stay inelastic, so resting contacts settle).
+  double restitution = 0, bounce_threshold = 0.05;
+  double impact_speed = 0;      // set by step() for a contact that closed in this step
   // A joint limit is the same inequality on a joint's free row r instead of two surfaces:
   // φ = side·(coordinate_r(z3) − bound) ≥ 0, impulse along the row (body_a = parent,
   // body_b = child, frictionless). joint < 0 for a surface contact.

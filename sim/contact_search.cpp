@@ -1,11 +1,22 @@
 #include "sim/contact_search.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
+#include <stdexcept>
+#include <string>
 
 namespace maxsim {
 
 void enable_contacts(const Model& model, Data& data, const ContactOptions& options) {
+  auto bad = [](const char* what, double v, const char* rule) {
+    throw std::invalid_argument(std::string("ContactOptions::") + what + " = " + std::to_string(v) + ": must be " + rule);
+  };
+  if (!(options.friction >= 0) || !std::isfinite(options.friction)) bad("friction", options.friction, "finite and >= 0");
+  if (!(options.margin >= 0) || !std::isfinite(options.margin)) bad("margin", options.margin, "finite and >= 0");
+  if (!(options.recovery_speed > 0) || !std::isfinite(options.recovery_speed)) bad("recovery_speed", options.recovery_speed, "finite and > 0");
+  if (!(options.restitution >= 0 && options.restitution <= 1)) bad("restitution", options.restitution, "in [0, 1]");
+  if (!(options.bounce_threshold >= 0) || !std::isfinite(options.bounce_threshold)) bad("bounce_threshold", options.bounce_threshold, "finite and >= 0");
   CollisionOptions co;
   co.ground = options.ground;
   co.margin = options.margin;
@@ -15,7 +26,8 @@ void enable_contacts(const Model& model, Data& data, const ContactOptions& optio
   auto candidates = std::make_shared<std::vector<ContactCandidate>>();
   const bool self = options.self_collision;
   const double recovery_speed = options.recovery_speed;
-  data.collide = [world, candidates, self, recovery_speed](const Model& m, Data& d) {
+  const double restitution = options.restitution, bounce_threshold = options.bounce_threshold;
+  data.collide = [world, candidates, self, recovery_speed, restitution, bounce_threshold](const Model& m, Data& d) {
     world->find_candidates(d.x, d.q, candidates.get());
     d.min_candidate_distance = 0;
     for (size_t i = 0; i < candidates->size(); ++i) {
@@ -33,6 +45,8 @@ void enable_contacts(const Model& model, Data& data, const ContactOptions& optio
       c.offset = k.radius_a + k.radius_b - std::max(0.0, -k.distance - recovery_speed * m.dt);
       contact_set_normal(&c, k.normal);
       c.friction = k.friction;
+      c.restitution = std::max(k.restitution, restitution);
+      c.bounce_threshold = bounce_threshold;
       d.min_candidate_distance = std::min(d.min_candidate_distance, k.distance);
     }
   };

@@ -23,6 +23,11 @@ struct ContactOptions {
   // remove any depth within one step and launch the body at depth/Δt (Baumgarte's problem,
   // without a spring). Contacts that start separated are exact: their constraint stays φ ≥ 0.
   double recovery_speed = 0.2;
+  // Coefficient of restitution for geom pairs that declare none (Geom::restitution; pairs
+  // combine with max). 0: perfectly inelastic hard contact. Impacts slower than
+  // bounce_threshold [m/s] stay inelastic (see Contact::restitution).
+  double restitution = 0;
+  double bounce_threshold = 0.05;
 };
 
 // Sets data.collide so that every step first searches contact candidates at the current knot.

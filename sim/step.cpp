@@ -679,6 +679,39 @@ void advance(const Model& model, Data& d) {
   d.time += model.dt;
 }
 
+// Restitution, step after an impact: a contact that continues one which closed in the last step
+// at normal speed v⁻ must open at e v⁻ over this step, φ(z3) ≥ e v⁻ Δt (Newton's law on the
+// interval velocities; the impact step itself ends at φ = 0 like every hard contact).
+void apply_restitution(double dt, Data& d) {
+  const auto& prev = d.ws.previous_contacts;
+  for (size_t c = 0; c < d.contacts.size(); ++c) {
+    Contact& ct = d.contacts[c];
+    if (ct.restitution <= 0 || !persisting_contact(prev, c, ct)) continue;
+    const double bounce = ct.restitution * prev[c].impact_speed;
+    if (bounce > ct.bounce_threshold) ct.offset += bounce * dt;
+  }
+}
+
+// Records the normal approach speed (over the previous interval, at the witness points) of
+// restitution contacts that closed in this step: active at z3 (gap within 10 µm) and not
+// continuing a contact that was already closed.
+void record_impacts(const Model& model, Data& d) {
+  (void)model;
+  const auto& prev = d.ws.previous_contacts;
+  auto point_velocity = [&d](int body, const Vec3& p) -> Vec3 {
+    if (body == kWorld) return Vec3::Zero();
+    return d.v[body] + quat_rotate(d.q[body], d.w[body].cross(p));
+  };
+  for (size_t c = 0; c < d.contacts.size(); ++c) {
+    Contact& ct = d.contacts[c];
+    ct.impact_speed = 0;
+    if (ct.restitution <= 0 || ct.joint >= 0 || ct.slack > 1e-5) continue;
+    if (persisting_contact(prev, c, ct) && prev[c].slack <= 1e-5) continue;  // already closed
+    const double vn = ct.normal.dot(point_velocity(ct.body_b, ct.point_b) - point_velocity(ct.body_a, ct.point_a));
+    if (vn < 0) ct.impact_speed = -vn;
+  }
+}
+
 bool same_contact_bodies(const Data& d) {
   if (d.ws.contact_bodies.size() != d.contacts.size()) return false;
   for (size_t c = 0; c < d.contacts.size(); ++c)
@@ -758,6 +791,7 @@ StepReport step_once(const Model& model, Data& d) {
   if (d.collide) d.collide(model, d);
   append_joint_limits(model, d);
   if (!same_contact_bodies(d)) build_graph(model, d);
+  apply_restitution(model.dt, d);
 
   // knot quantities of z2
   step_prepare(model, d);
@@ -775,7 +809,10 @@ StepReport step_once(const Model& model, Data& d) {
   d.report = rep;
 
   // update
-  if (rep.status != StepStatus::Failed) advance(model, d);
+  if (rep.status != StepStatus::Failed) {
+    record_impacts(model, d);
+    advance(model, d);
+  }
   return rep;
 }
 }  // namespace

@@ -380,6 +380,10 @@ TEST_F(Cli, SimulateA1WithContacts) {
   // (unpowered, it folds onto its trunk: lower than it started, still above the ground)
   EXPECT_LT(c.at(10, "trunk.z"), c.at(0, "trunk.z"));
   EXPECT_GT(c.at(10, "trunk.z"), 0.0);
+  // a bad restitution is named, exit 2
+  const Result bad = run("simulate " + quote(kA1Urdf) + " --steps 1 --restitution 1.5");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("--restitution"), std::string::npos) << bad.err;
   // --cone linear is not there yet: said so, exit 2
   const Result lin = run("simulate " + quote(kA1Urdf) + " --steps 1 --cone linear");
   EXPECT_EQ(lin.status, 2);

@@ -297,6 +297,7 @@ int run_simulate(const Options& o) {
     ContactOptions co;
     co.ground = ground;
     if (o.friction) co.friction = *o.friction;
+    if (o.restitution) co.restitution = *o.restitution;
     enable_contacts(m, d, co);
   }
 
@@ -421,6 +422,8 @@ int run_simulate(const Options& o) {
         .add("contacts", o.contacts)
         .add("lifted_m", lifted)
         .add("load_warnings", static_cast<long long>(l.report.warnings.size()));
+    if (o.restitution) j.add("restitution", *o.restitution);
+    else j.add_null("restitution");
     if (o.friction) j.add("friction", *o.friction);
     else j.add_null("friction");
     if (o.keyframe) j.add("keyframe", *o.keyframe);

@@ -39,6 +39,7 @@ const char* usage_text() {
          "  --ground auto|on|off  half-space z >= 0 (auto: on for URDF, as declared for MJCF)\n"
          "  --friction MU         friction for geoms that declare none (>= 0, default 0.8)\n"
          "  --contacts on|off     hard contacts with friction (default on)\n"
+         "  --restitution E       coefficient of restitution in [0, 1] (default 0: inelastic)\n"
          "  --gravity \"GX GY GZ\"  gravity vector (m/s^2)\n"
          "  --fixed-base          weld the floating base to the world\n"
          "  --tol EPS             Newton solver tolerance (default 1e-10)\n"
@@ -109,7 +110,7 @@ constexpr OptionSpec kOptions[] = {
     {"--keyframe", true, kRun},    {"--q", true, kRun},          {"--qd", true, kRun},
     {"--ground", true, kRun},      {"--friction", true, kRun},   {"--gravity", true, kRun},
     {"--fixed-base", false, kAll}, {"--tol", true, kRun},        {"--cone", true, kRun},
-    {"--contacts", true, kRun},
+    {"--contacts", true, kRun},    {"--restitution", true, kRun},
     {"--view", true, kSimulate},
 };
 
@@ -259,6 +260,11 @@ Options parse_args(int argc, const char* const* argv) {
       if (value == "on") o.contacts = true;
       else if (value == "off") o.contacts = false;
       else fail("--contacts: " + quoted(value) + " is not one of on, off");
+    } else if (name == "--restitution") {
+      double e = 0;
+      if (!parse_double(value, &e)) fail("--restitution: " + quoted(value) + " is not a finite number");
+      if (e < 0 || e > 1) fail("--restitution must be in [0, 1] (got " + value + ")");
+      o.restitution = e;
     } else if (name == "--friction") {
       double mu = 0;
       if (!parse_double(value, &mu)) fail("--friction: " + quoted(value) + " is not a finite number");

@@ -56,6 +56,7 @@ struct Options {
   std::optional<double> tol;
   Cone cone = Cone::Nonlinear;
   bool contacts = true;   // --contacts on|off: hard contacts (ground, world geoms, bodies)
+  std::optional<double> restitution;  // --restitution E for geom pairs that declare none
 };
 
 // Parses argv (argv[0] is the program). Throws InputError with a message naming the problem.
