@@ -4,9 +4,11 @@
 //   θ(leg l, joint k, t) = s_lk · ( offset_k + r(t) · amplitude_k · sin(2π f t + leg_phase_l + joint_phase_k) )
 //
 // with joints k = hip (abduction), thigh, calf; legs l = FR, FL, RR, RL; stride frequency f; the
-// leg phases choose the gait (trot: the diagonal pairs FR+RL and FL+RR half a period apart); the
-// calf lags the thigh by a quarter period by default, so a foot lifts while its leg swings
-// forward and pushes while it swings back. s_lk mirrors the hip of the right legs (s = −1 for the
+// leg phases choose the gait (trot: the diagonal pairs FR+RL and FL+RR half a period apart). On
+// the A1 a growing thigh angle swings the foot backwards and a growing (less negative) calf angle
+// straightens the knee; the calf leads the thigh by a quarter period by default, so the leg is
+// straightest (stance) in the middle of its backward swing and most bent (foot lifted) in the
+// middle of its forward swing: the robot pushes itself forward. s_lk mirrors the hip of the right legs (s = −1 for the
 // FR/RR hips, +1 otherwise), so a positive hip offset spreads all four legs outwards on the A1,
 // whose hip axes are all +x. r(t) = min(1, t / ramp_time) starts the motion from the standing
 // pose without a jolt.
@@ -37,7 +39,7 @@ struct GaitParameters {
   double frequency = 2.0;                             // stride frequency f [Hz]
   std::array<double, 3> offset{0.0, 0.8, -1.6};       // hip, thigh, calf mean angles [rad]
   std::array<double, 3> amplitude{0.0, 0.3, 0.3};     // [rad]
-  std::array<double, 3> joint_phase{0.0, 0.0, -std::numbers::pi / 2};  // [rad]
+  std::array<double, 3> joint_phase{0.0, 0.0, std::numbers::pi / 2};  // [rad]
   std::array<double, 4> leg_phase = gait_leg_phases(GaitPattern::Trot);
   double ramp_time = 0.5;                             // [s]; 0: full amplitude from t = 0
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <stdexcept>
 
 namespace maxsim {
@@ -34,7 +35,7 @@ Reference sampled_reference(std::vector<double> times, std::vector<double> value
 }
 
 ReferencePoint Sinusoid::at(double t) const {
-  const double w = 2 * M_PI / period;
+  const double w = 2 * std::numbers::pi / period;
   return ReferencePoint{offset + amplitude * std::sin(w * t + phase), amplitude * w * std::cos(w * t + phase)};
 }
 

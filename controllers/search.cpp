@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <numbers>
 #include <random>
 #include <stdexcept>
 
@@ -26,7 +27,7 @@ class Normal {
       return spare_;
     }
     const double u1 = uniform(), u2 = uniform();
-    const double r = std::sqrt(-2.0 * std::log(u1)), a = 2.0 * M_PI * u2;
+    const double r = std::sqrt(-2.0 * std::log(u1)), a = 2.0 * std::numbers::pi * u2;
     spare_ = r * std::sin(a);
     has_spare_ = true;
     return r * std::cos(a);

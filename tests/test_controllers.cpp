@@ -373,9 +373,9 @@ TEST(Gait, ReferencesFollowTheTrotPattern) {
   EXPECT_NEAR(gait_reference(p, 1, 1, t).q, 0.8 - 0.3 * std::sin(w * t), 1e-14);
   EXPECT_NEAR(gait_reference(p, 3, 1, t).q, gait_reference(p, 0, 1, t).q, 1e-14);
   EXPECT_NEAR(gait_reference(p, 2, 1, t).q, gait_reference(p, 1, 1, t).q, 1e-14);
-  // the calf lags its thigh by a quarter period: −1.6 + 0.2 sin(w t − π/2) = −1.6 − 0.2 cos(w t)
-  EXPECT_NEAR(gait_reference(p, 0, 2, t).q, -1.6 - 0.2 * std::cos(w * t), 1e-14);
-  EXPECT_NEAR(gait_reference(p, 0, 2, t).qd, 0.2 * w * std::sin(w * t), 1e-12);
+  // the calf leads its thigh by a quarter period: −1.6 + 0.2 sin(w t + π/2) = −1.6 + 0.2 cos(w t)
+  EXPECT_NEAR(gait_reference(p, 0, 2, t).q, -1.6 + 0.2 * std::cos(w * t), 1e-14);
+  EXPECT_NEAR(gait_reference(p, 0, 2, t).qd, -0.2 * w * std::sin(w * t), 1e-12);
   // hips mirrored: right legs negative
   EXPECT_NEAR(gait_reference(p, 0, 0, 0.0).q, -0.1, 1e-14);
   EXPECT_NEAR(gait_reference(p, 1, 0, 0.0).q, 0.1, 1e-14);
