@@ -361,6 +361,21 @@ struct CollisionWorld::Impl {
       }
     }
     for (const auto& [a, b] : model.contact_excludes) exclude(a, b);
+    // Bodies welded to the world (fixed joints from the world, e.g. --fixed-base) are part of the
+    // world, as in MuJoCo: they never touch its geoms or the ground (a base welded inside the
+    // floor would otherwise make the contact problem infeasible).
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (const Joint& j : model.joints) {
+        if (j.type != JointType::Fixed) continue;
+        const bool pa = j.parent == kWorld || (j.parent >= 0 && j.parent < nbodies && world_excluded[j.parent]);
+        const bool ch = j.child >= 0 && j.child < nbodies && world_excluded[j.child];
+        if (pa && !ch && j.child >= 0 && j.child < nbodies) {
+          exclude(kWorld, j.child);
+          grew = true;
+        }
+      }
+    }
     std::sort(excluded.begin(), excluded.end());
     excluded.erase(std::unique(excluded.begin(), excluded.end()), excluded.end());
 

@@ -59,7 +59,21 @@ struct Contact {
   double gamma = 0, slack = 0;
   Vec2 b = Vec2::Zero();
   Vec3 eta = Vec3::Zero();      // (η0, η_t)
+  // Linearized friction cone (seed 003 eq. 27, the pyramid of n_f = 4 directions d_i = ±t1, ±t2):
+  // b = Σ β_i d_i with β_i ≥ 0 and Σ β_i ≤ μ γ; the duals are η_i = ψ + d_iᵀ v_t ≥ 0 (eliminated
+  // like s) and ζ = μγ − Σ β_i (explicit), ψ ≥ 0 the sliding-speed multiplier, with β_i η_i = 0 and
+  // ψ ζ = 0. Node unknowns (γ, β1..β4, ψ); b above is kept equal to Σ β_i d_i for reports.
+  bool linear_cone = false;
+  Eigen::Vector4d lin_beta = Eigen::Vector4d::Zero(), lin_eta = Eigen::Vector4d::Zero();
+  double lin_psi = 0;
 };
+
+// The pyramid's directions in the tangent basis and the friction impulse they add up to.
+inline Vec2 pyramid_direction(int i) {
+  return i == 0 ? Vec2(1, 0) : i == 1 ? Vec2(0, 1) : i == 2 ? Vec2(-1, 0) : Vec2(0, -1);
+}
+inline Vec2 pyramid_impulse(const Eigen::Vector4d& beta) { return Vec2(beta(0) - beta(2), beta(1) - beta(3)); }
+inline double pyramid_zeta(const Contact& c) { return c.friction * c.gamma - c.lin_beta.sum(); }
 
 // A node has a normal (orthant) part unless it is dry joint friction; it has a friction cone when
 // μ > 0 or it is dry friction. β0 = μγ for surfaces, the fixed dry_limit for joint friction.

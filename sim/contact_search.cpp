@@ -27,7 +27,8 @@ void enable_contacts(const Model& model, Data& data, const ContactOptions& optio
   const bool self = options.self_collision;
   const double recovery_speed = options.recovery_speed;
   const double restitution = options.restitution, bounce_threshold = options.bounce_threshold;
-  data.collide = [world, candidates, self, recovery_speed, restitution, bounce_threshold](const Model& m, Data& d) {
+  const bool linear_cone = options.cone == FrictionCone::Linear;
+  data.collide = [world, candidates, self, recovery_speed, restitution, bounce_threshold, linear_cone](const Model& m, Data& d) {
     world->find_candidates(d.x, d.q, candidates.get());
     d.min_candidate_distance = 0;
     for (size_t i = 0; i < candidates->size(); ++i) {
@@ -47,6 +48,7 @@ void enable_contacts(const Model& model, Data& data, const ContactOptions& optio
       c.friction = k.friction;
       c.restitution = std::max(k.restitution, restitution);
       c.bounce_threshold = bounce_threshold;
+      c.linear_cone = linear_cone && c.friction > 0;
       d.min_candidate_distance = std::min(d.min_candidate_distance, k.distance);
     }
   };

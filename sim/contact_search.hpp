@@ -8,6 +8,13 @@
 
 namespace maxsim {
 
+// Friction cone model (seed 003 §3.3): the exact second-order cone ‖b‖ ≤ μγ (default), or its
+// linearization with four directions (eq. 27): |b1| + |b2| ≤ μγ, the square inscribed in the
+// circle — the full μγ along each tangent axis, μγ/√2 along the diagonals, and the sliding
+// friction of a diagonal slide points along the nearest pyramid edge rather than against the
+// velocity (the known price of the linearization).
+enum class FrictionCone { Nonlinear, Linear };
+
 struct ContactOptions {
   bool ground = true;          // the half-space z >= 0
   double friction = 0.8;       // default μ for geoms without their own (combined with max)
@@ -28,6 +35,7 @@ struct ContactOptions {
   // bounce_threshold [m/s] stay inelastic (see Contact::restitution).
   double restitution = 0;
   double bounce_threshold = 0.05;
+  FrictionCone cone = FrictionCone::Nonlinear;
 };
 
 // Sets data.collide so that every step first searches contact candidates at the current knot.

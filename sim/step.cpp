@@ -108,7 +108,8 @@ void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen:
   for (size_t c = 0; c < d.contacts.size(); ++c) {
     const Contact& ct = d.contacts[c];
     const int o = 6 * (nb + nj + static_cast<int>(c));
-    const Vec3 impulse = s.segment<3>(o);  // (γ, b1, b2)
+    Vec3 impulse = s.segment<3>(o);  // (γ, b1, b2)
+    if (ct.linear_cone) impulse << s(o), s(o + 1) - s(o + 3), s(o + 2) - s(o + 4);  // (γ, Σ β_i d_i)
     F->segment<6>(o).setZero();
     F->segment<6>(6 * ct.body_b).noalias() += ws.contact_map_b[c] * impulse;
     Pose a2, a3;
@@ -170,6 +171,13 @@ void step_jacobian(const Model& model, Data& d, const Eigen::VectorXd& s) {
   // bodies ← contact impulses (γ, b1, b2); the contact rows themselves depend on the
   // interior-point variables and are filled by the contact solve
   for (size_t c = 0; c < d.contacts.size(); ++c) {
+    if (d.contacts[c].linear_cone) {  // unknowns (γ, β1..β4, ψ): (γ, b) = P (γ, β, ψ)
+      Eigen::Matrix<double, 3, 6> P;
+      P << 1, 0, 0, 0, 0, 0, 0, 1, 0, -1, 0, 0, 0, 0, 1, 0, -1, 0;
+      A.block(A.lower_id(ws.contact_edge_b[c])) = ws.contact_map_b[c] * P;
+      if (ws.contact_edge_a[c] >= 0) A.block(A.lower_id(ws.contact_edge_a[c])) = ws.contact_map_a[c] * P;
+      continue;
+    }
     A.block(A.lower_id(ws.contact_edge_b[c])).leftCols<3>() = ws.contact_map_b[c];
     if (ws.contact_edge_a[c] >= 0) A.block(A.lower_id(ws.contact_edge_a[c])).leftCols<3>() = ws.contact_map_a[c];
   }
@@ -278,10 +286,22 @@ bool persisting_contact(const std::vector<Contact>& previous, size_t c, const Co
 struct ContactResiduals {
   double r_s;   // s − φ(z3)
   Vec2 r_eta;   // η_t − v_t(z3)
+  Eigen::Vector4d r_lin = Eigen::Vector4d::Zero();  // linearized cone: η_i − (ψ + d_iᵀ v_t(z3))
 };
 
 ContactResiduals contact_residuals(const Contact& c, const ContactKinematics& k) {
+  if (c.linear_cone) {
+    ContactResiduals r{c.slack - k.phi, Vec2::Zero()};
+    for (int i = 0; i < 4; ++i) r.r_lin(i) = c.lin_eta(i) - c.lin_psi - pyramid_direction(i).dot(k.vt);
+    return r;
+  }
   return {c.slack - k.phi, c.eta.tail<2>() - k.vt};
+}
+
+// Norm of a contact's friction-dual residual (velocity units): the cone's η_t − v_t or the
+// pyramid's η_i − ψ − d_iᵀ v_t.
+double friction_residual_norm(const Contact& c, const ContactResiduals& r) {
+  return c.linear_cone ? r.r_lin.norm() : r.r_eta.norm();
 }
 
 Vec3 friction_beta(const Contact& c, double gamma, const Vec2& b) {
@@ -297,7 +317,10 @@ double complementarity_mean(const std::vector<Contact>& cs) {
       sum += c.gamma * c.slack;
       ++n;
     }
-    if (has_cone(c)) {
+    if (c.linear_cone) {
+      sum += c.lin_beta.dot(c.lin_eta) + c.lin_psi * pyramid_zeta(c);
+      n += 5;
+    } else if (has_cone(c)) {
       sum += friction_beta(c, c.gamma, c.b).dot(c.eta);
       ++n;
     }
@@ -309,7 +332,12 @@ double complementarity_max(const std::vector<Contact>& cs) {
   double m = 0;
   for (const Contact& c : cs) {
     if (has_normal(c)) m = std::max(m, std::abs(c.gamma * c.slack));
-    if (has_cone(c)) m = std::max(m, cone_product(friction_beta(c, c.gamma, c.b), c.eta).lpNorm<Eigen::Infinity>());
+    if (c.linear_cone) {
+      m = std::max(m, c.lin_beta.cwiseProduct(c.lin_eta).cwiseAbs().maxCoeff());
+      m = std::max(m, std::abs(c.lin_psi * pyramid_zeta(c)));
+    } else if (has_cone(c)) {
+      m = std::max(m, cone_product(friction_beta(c, c.gamma, c.b), c.eta).lpNorm<Eigen::Infinity>());
+    }
   }
   return m;
 }
@@ -343,6 +371,29 @@ void contact_jacobian(const Model& model, Data& d) {
     const Contact& ct = d.contacts[c];
     const ContactKinematics& k = ws.contact_kin[c];
     Block& D = A.diag(nb + nj + static_cast<int>(c));
+    if (ct.linear_cone) {
+      // rows: γ s = κ; β_i η_i = κ with Δη_i = Δψ + d_iᵀ J_vt Δν − r_i; ψ ζ = κ with
+      // Δζ = μ Δγ − Σ Δβ_i; unknowns (γ, β1..β4, ψ)
+      Mat6 rb = Mat6::Zero(), ra = Mat6::Zero();
+      D.setZero();
+      D(0, 0) = ct.slack;
+      rb.row(0) = ct.gamma * k.Jphi_b;
+      ra.row(0) = ct.gamma * k.Jphi_a;
+      const double zeta = pyramid_zeta(ct);
+      for (int i = 0; i < 4; ++i) {
+        const Vec2 di = pyramid_direction(i);
+        D(1 + i, 1 + i) = ct.lin_eta(i);
+        D(1 + i, 5) = ct.lin_beta(i);
+        rb.row(1 + i) = ct.lin_beta(i) * di.transpose() * k.Jvt_b;
+        ra.row(1 + i) = ct.lin_beta(i) * di.transpose() * k.Jvt_a;
+        D(5, 1 + i) = -ct.lin_psi;
+      }
+      D(5, 0) = ct.lin_psi * ct.friction;
+      D(5, 5) = zeta;
+      A.block(A.upper_id(ws.contact_edge_b[c])) = rb;
+      if (ws.contact_edge_a[c] >= 0) A.block(A.upper_id(ws.contact_edge_a[c])) = ra;
+      continue;
+    }
     D.setIdentity();
     Eigen::Matrix<double, 4, 6> rows_b = Eigen::Matrix<double, 4, 6>::Zero(), rows_a = rows_b;
     if (has_normal(ct)) {  // (dry friction: an identity row keeps the unused γ at zero)
@@ -376,6 +427,19 @@ void contact_rhs(const Model& model, Data& d, double kappa, const std::vector<Ve
     const ContactResiduals r = contact_residuals(ct, d.ws.contact_kin[c]);
     Eigen::Ref<Eigen::VectorXd> out = rhs->segment(6 * (nb + nj + static_cast<int>(c)), 6);
     out.setZero();
+    if (ct.linear_cone) {  // affine steps: [2c] = (Δγ, Δβ1..Δβ4, Δψ), [2c+1] = (Δs, Δη1..Δη4, ·)
+      Vec6 a = Vec6::Zero(), e = Vec6::Zero();
+      if (affine != nullptr) {
+        a = (*affine)[2 * c];
+        e = (*affine)[2 * c + 1];
+      }
+      out(0) = -(ct.gamma * ct.slack + a(0) * e(0) - kappa) + ct.gamma * r.r_s;
+      for (int i = 0; i < 4; ++i)
+        out(1 + i) = -(ct.lin_beta(i) * ct.lin_eta(i) + a(1 + i) * e(1 + i) - kappa) + ct.lin_beta(i) * r.r_lin(i);
+      const double dzeta = ct.friction * a(0) - a.segment<4>(1).sum();
+      out(5) = -(ct.lin_psi * pyramid_zeta(ct) + a(5) * dzeta - kappa);
+      continue;
+    }
     // affine steps (recover_eliminated): [2c] = (Δγ, Δb1, Δb2, Δη0, Δs, ·), [2c+1] = (Δη_t, ·)
     double second_c1 = 0;
     Vec3 dbeta_aff = Vec3::Zero(), deta_aff = Vec3::Zero();
@@ -420,6 +484,15 @@ void recover_eliminated(const Model& model, Data& d, const Eigen::VectorXd& delt
       deta += k.Jvt_a * dnu_a;
     }
     Vec6& a = (*out)[2 * c];
+    if (ct.linear_cone) {
+      a = delta.segment<6>(6 * (nb + nj + static_cast<int>(c)));
+      Vec6& e = (*out)[2 * c + 1];
+      e(0) = ds;
+      // (r_eta is zero for the pyramid, so deta = J_vt Δν): Δη_i = Δψ + d_iᵀ J_vt Δν − r_i
+      for (int i = 0; i < 4; ++i) e(1 + i) = a(5) + pyramid_direction(i).dot(deta) - r.r_lin(i);
+      e(5) = 0;
+      continue;
+    }
     a.head<4>() = delta.segment<4>(6 * (nb + nj + static_cast<int>(c)));
     a(4) = ds;
     a(5) = 0;
@@ -434,6 +507,17 @@ double max_feasible_step(const std::vector<Contact>& cs, const std::vector<Vec6>
     const Contact& ct = cs[c];
     const Vec6& a = steps[2 * c];
     const Vec6& e = steps[2 * c + 1];
+    if (ct.linear_cone) {
+      alpha = std::min(alpha, orthant_max_step(ct.gamma, a(0)));
+      alpha = std::min(alpha, orthant_max_step(ct.slack, e(0)));
+      for (int i = 0; i < 4; ++i) {
+        alpha = std::min(alpha, orthant_max_step(ct.lin_beta(i), a(1 + i)));
+        alpha = std::min(alpha, orthant_max_step(ct.lin_eta(i), e(1 + i)));
+      }
+      alpha = std::min(alpha, orthant_max_step(ct.lin_psi, a(5)));
+      alpha = std::min(alpha, orthant_max_step(pyramid_zeta(ct), ct.friction * a(0) - a.segment<4>(1).sum()));
+      continue;
+    }
     if (has_normal(ct)) {
       alpha = std::min(alpha, orthant_max_step(ct.gamma, a(0)));
       alpha = std::min(alpha, orthant_max_step(ct.slack, a(4)));
@@ -451,6 +535,15 @@ void apply_contact_step(std::vector<Contact>* cs, const std::vector<Vec6>& steps
     Contact& ct = (*cs)[c];
     const Vec6& a = steps[2 * c];
     const Vec6& e = steps[2 * c + 1];
+    if (ct.linear_cone) {
+      ct.gamma += alpha * a(0);
+      ct.lin_beta += alpha * a.segment<4>(1);
+      ct.lin_psi += alpha * a(5);
+      ct.slack += alpha * e(0);
+      ct.lin_eta += alpha * e.segment<4>(1);
+      ct.b = pyramid_impulse(ct.lin_beta);
+      continue;
+    }
     ct.gamma += alpha * a(0);
     ct.b += alpha * a.segment<2>(1);
     ct.slack += alpha * a(4);
@@ -480,6 +573,11 @@ StepReport solve_interior_point(const Model& model, Data& d) {
                              ? Vec3(ws.previous_contacts[c].gamma, ws.previous_contacts[c].b(0), ws.previous_contacts[c].b(1))
                              : Vec3(opt.initial_slack * std::max(1.0, model.gravity.norm() * dt), 0, 0);
     s.segment<6>(6 * (nb + nj + static_cast<int>(c))) << impulse, 0, 0, 0;
+    if (ct.linear_cone) {  // (γ, β1..β4, ψ): the pyramid starts from its last β if it persists
+      const bool warm = persisting_contact(ws.previous_contacts, c, ct) && opt.warm_start;
+      s.segment<6>(6 * (nb + nj + static_cast<int>(c)))
+          << impulse(0), warm ? ws.previous_contacts[c].lin_beta : Eigen::Vector4d::Zero(), 0;
+    }
   }
   step_residual(model, d, s, &F);
   for (size_t c = 0; c < d.contacts.size(); ++c) {
@@ -488,6 +586,16 @@ StepReport solve_interior_point(const Model& model, Data& d) {
     const int o = 6 * (nb + nj + static_cast<int>(c));
     ct.slack = has_normal(ct) ? std::max(k.phi, opt.initial_slack) : 1.0;
     ct.gamma = has_normal(ct) ? std::max(s(o), opt.initial_slack) : 0.0;
+    if (ct.linear_cone) {  // strictly inside: β_i ≥ 5 % of μγ, ζ ≥ μγ/2, η_i ≥ ‖v_t‖∞ + s0
+      const double mu_gamma = ct.friction * ct.gamma;
+      ct.lin_beta = s.segment<4>(o + 1).cwiseMax(0.05 * mu_gamma);
+      if (ct.lin_beta.sum() > 0.9 * mu_gamma) ct.lin_beta *= 0.5 * mu_gamma / ct.lin_beta.sum();
+      ct.lin_psi = 2.0 * k.vt.lpNorm<Eigen::Infinity>() + opt.initial_slack;
+      for (int i = 0; i < 4; ++i) ct.lin_eta(i) = ct.lin_psi + pyramid_direction(i).dot(k.vt);
+      ct.b = pyramid_impulse(ct.lin_beta);
+      s.segment<6>(o) << ct.gamma, ct.lin_beta, ct.lin_psi;
+      continue;
+    }
     ct.b = s.segment<2>(o + 1);
     const double radius = 0.9 * friction_beta(ct, ct.gamma, ct.b)(0);
     if (ct.b.norm() > radius) ct.b *= radius / ct.b.norm();
@@ -499,6 +607,7 @@ StepReport solve_interior_point(const Model& model, Data& d) {
     for (size_t c = 0; c < d.contacts.size(); ++c) {
       const ContactResiduals r = contact_residuals(d.contacts[c], ws.contact_kin[c]);
       if (has_normal(d.contacts[c]) && !(std::abs(r.r_s) < d.solver.tolerance)) return false;
+      if (d.contacts[c].linear_cone && !(r.r_lin.lpNorm<Eigen::Infinity>() < d.solver.tolerance / dt)) return false;
       if (has_cone(d.contacts[c]) && !(r.r_eta.lpNorm<Eigen::Infinity>() < d.solver.tolerance / dt)) return false;
     }
     return complementarity_max(d.contacts) < opt.complementarity_tolerance;
@@ -515,7 +624,8 @@ StepReport solve_interior_point(const Model& model, Data& d) {
     double m = F.head(6 * (nb + nj)).norm();
     for (size_t c = 0; c < d.contacts.size(); ++c) {
       const ContactResiduals r = contact_residuals(d.contacts[c], ws.contact_kin[c]);
-      m += (has_normal(d.contacts[c]) ? std::abs(r.r_s) : 0.0) + (has_cone(d.contacts[c]) ? dt * r.r_eta.norm() : 0.0);
+      m += (has_normal(d.contacts[c]) ? std::abs(r.r_s) : 0.0) +
+           (has_cone(d.contacts[c]) ? dt * friction_residual_norm(d.contacts[c], r) : 0.0);
     }
     return m;
   };
@@ -523,7 +633,10 @@ StepReport solve_interior_point(const Model& model, Data& d) {
     double m = merit_eq();
     for (const Contact& ct : d.contacts) {
       if (has_normal(ct)) m += std::abs(ct.gamma * ct.slack - kappa);
-      if (has_cone(ct)) {
+      if (ct.linear_cone) {
+        m += (ct.lin_beta.cwiseProduct(ct.lin_eta).array() - kappa).matrix().norm() +
+             std::abs(ct.lin_psi * pyramid_zeta(ct) - kappa);
+      } else if (has_cone(ct)) {
         Vec3 p = cone_product(friction_beta(ct, ct.gamma, ct.b), ct.eta);
         p(0) -= kappa;
         m += p.norm();
@@ -543,7 +656,14 @@ StepReport solve_interior_point(const Model& model, Data& d) {
         ct.gamma = std::max(ct.gamma, push);
         ct.slack = std::max(ct.slack, push);
       }
-      if (has_cone(ct)) {
+      if (ct.linear_cone) {
+        const double mu_gamma = ct.friction * ct.gamma;
+        ct.lin_beta = ct.lin_beta.cwiseMax(std::min(push, 0.1 * mu_gamma));
+        if (pyramid_zeta(ct) < std::min(push, 0.5 * mu_gamma)) ct.lin_beta *= 0.5 * mu_gamma / ct.lin_beta.sum();
+        ct.lin_eta = ct.lin_eta.cwiseMax(push);
+        ct.lin_psi = std::max(ct.lin_psi, push);
+        ct.b = pyramid_impulse(ct.lin_beta);
+      } else if (has_cone(ct)) {
         ct.eta(0) = std::max(ct.eta(0), ct.eta.tail<2>().norm() + push);
         const double radius = friction_beta(ct, ct.gamma, ct.b)(0);
         if (ct.b.norm() > radius - push && radius > push) ct.b *= (radius - push) / ct.b.norm();
@@ -551,7 +671,8 @@ StepReport solve_interior_point(const Model& model, Data& d) {
     }
     for (size_t c = 0; c < d.contacts.size(); ++c) {
       const Contact& ct = d.contacts[c];
-      s.segment<4>(6 * (nb + nj + static_cast<int>(c))) << ct.gamma, ct.b, ct.eta(0);
+      if (ct.linear_cone) s.segment<6>(6 * (nb + nj + static_cast<int>(c))) << ct.gamma, ct.lin_beta, ct.lin_psi;
+      else s.segment<4>(6 * (nb + nj + static_cast<int>(c))) << ct.gamma, ct.b, ct.eta(0);
     }
   };
 

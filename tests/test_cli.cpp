@@ -384,10 +384,12 @@ TEST_F(Cli, SimulateA1WithContacts) {
   const Result bad = run("simulate " + quote(kA1Urdf) + " --steps 1 --restitution 1.5");
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("--restitution"), std::string::npos) << bad.err;
-  // --cone linear is not there yet: said so, exit 2
-  const Result lin = run("simulate " + quote(kA1Urdf) + " --steps 1 --cone linear");
-  EXPECT_EQ(lin.status, 2);
-  EXPECT_NE(lin.err.find("linearized friction cone is not implemented"), std::string::npos) << lin.err;
+  // the same drop with the linearized friction cone
+  const Result lin = run("simulate " + quote(kA1Urdf) + " --duration 0.5 --dt 0.005 --cone linear --json");
+  ASSERT_EQ(lin.status, 0) << lin.err;
+  EXPECT_EQ(lin.json.at("cone").text, "linear");
+  EXPECT_EQ(lin.json.at("failed_steps").number, 0);
+  EXPECT_LT(lin.json.at("max_penetration").number, 1e-4);
 }
 
 TEST_F(Cli, SimulateHumanReadableAndDefaults) {
@@ -465,7 +467,7 @@ TEST_F(Cli, InitialJointCoordinates) {
 
 TEST_F(Cli, GravityToleranceAndModelOptions) {
   const Result r = run("simulate " + quote(kAnt) + " --steps 20 --json --gravity '0 0 0' --tol 1e-9 "
-                       "--friction 0.8 --cone nonlinear --fixed-base --ground on");
+                       "--friction 0.8 --cone linear --fixed-base --ground on");
   ASSERT_EQ(r.status, 0) << r.err;
   expect_summary(r);
   // at rest without gravity; the ant's zero pose sits on its ankle limits, whose interior-point
@@ -473,7 +475,7 @@ TEST_F(Cli, GravityToleranceAndModelOptions) {
   EXPECT_NEAR(r.json.at("energy_max_drift").number, 0, 1e-6);
   EXPECT_EQ(r.json.at("tolerance").number, 1e-9);
   EXPECT_EQ(r.json.at("friction").number, 0.8);
-  EXPECT_EQ(r.json.at("cone").text, "nonlinear");
+  EXPECT_EQ(r.json.at("cone").text, "linear");
   EXPECT_EQ(r.json.at("fixed_base").text, "true");
 }
 

@@ -72,26 +72,31 @@ TEST(Contacts, BoxDropDoesNotSink) {
 }
 
 // Box on an incline (gravity tilted by θ), μ = 0.5: sticks when tan θ < μ (creep < 1e-4 m over
-// 2 s), slides when tan θ > μ with a = g (sin θ − μ cos θ) within 2 %.
+// 2 s), slides when tan θ > μ with a = g (sin θ − μ cos θ) within 2 % — with either friction cone
+// (the slide is along a pyramid direction, where the linearized cone is exact).
 TEST(Contacts, BoxOnInclineSticksAndSlides) {
   const double mu = 0.5;
-  for (double theta : {0.35, 0.55}) {  // tan = 0.365 (stick), 0.613 (slide)
-    Model m;
-    m.gravity = incline_gravity(theta);
-    m.add_body(box_body("box", 1.0, Vec3(0.1, 0.1, 0.1), Vec3(0, 0, 0.1)));
-    Data d(m);
-    ContactOptions o;
-    o.friction = mu;
-    enable_contacts(m, d, o);
-    const RunStats r = run(m, d, 200);
-    EXPECT_EQ(r.failed, 0);
-    EXPECT_LT(r.penetration, 1e-4);
-    if (std::tan(theta) < mu) {
-      EXPECT_LT(std::abs(d.x[0].x()), 1e-4) << "creep at θ = " << theta;
-    } else {
-      const double a = 9.81 * (std::sin(theta) - mu * std::cos(theta));
-      // after the first step the block slides at constant deceleration: v = a (t − Δt) or so
-      EXPECT_NEAR(d.v[0].x() / (a * d.time), 1.0, 0.02) << "θ = " << theta;
+  for (FrictionCone cone : {FrictionCone::Nonlinear, FrictionCone::Linear}) {
+    for (double theta : {0.35, 0.55}) {  // tan = 0.365 (stick), 0.613 (slide)
+      Model m;
+      m.gravity = incline_gravity(theta);
+      m.add_body(box_body("box", 1.0, Vec3(0.1, 0.1, 0.1), Vec3(0, 0, 0.1)));
+      Data d(m);
+      ContactOptions o;
+      o.friction = mu;
+      o.cone = cone;
+      enable_contacts(m, d, o);
+      const RunStats r = run(m, d, 200);
+      const char* name = cone == FrictionCone::Linear ? "linear" : "nonlinear";
+      EXPECT_EQ(r.failed, 0) << name;
+      EXPECT_LT(r.penetration, 1e-4) << name;
+      if (std::tan(theta) < mu) {
+        EXPECT_LT(std::abs(d.x[0].x()), 1e-4) << "creep at θ = " << theta << ", " << name << " cone";
+      } else {
+        const double a = 9.81 * (std::sin(theta) - mu * std::cos(theta));
+        // after the first step the block slides at constant deceleration: v = a (t − Δt) or so
+        EXPECT_NEAR(d.v[0].x() / (a * d.time), 1.0, 0.02) << "θ = " << theta << ", " << name << " cone";
+      }
     }
   }
 }
@@ -100,20 +105,24 @@ TEST(Contacts, BoxOnInclineSticksAndSlides) {
 // tan θ < 7/2 μ, and slides with a = g (sin θ − μ cos θ) beyond.
 TEST(Contacts, SphereOnInclineRollsOrSlides) {
   const double mu = 0.2, r = 0.1;
-  for (double theta : {0.3, 0.8}) {  // tan = 0.31 < 0.7 (roll), 1.03 > 0.7 (slide)
-    Model m;
-    m.gravity = incline_gravity(theta);
-    m.add_body(sphere_body("ball", 1.0, r, Vec3(0, 0, r)));
-    Data d(m);
-    ContactOptions o;
-    o.friction = mu;
-    enable_contacts(m, d, o);
-    const RunStats rr = run(m, d, 100);
-    EXPECT_EQ(rr.failed, 0);
-    EXPECT_LT(rr.penetration, 1e-4);
-    const double a = std::tan(theta) < 3.5 * mu ? 5.0 / 7.0 * 9.81 * std::sin(theta)
-                                                : 9.81 * (std::sin(theta) - mu * std::cos(theta));
-    EXPECT_NEAR(d.v[0].x() / (a * d.time), 1.0, 0.02) << "θ = " << theta;
+  for (FrictionCone cone : {FrictionCone::Nonlinear, FrictionCone::Linear}) {
+    for (double theta : {0.3, 0.8}) {  // tan = 0.31 < 0.7 (roll), 1.03 > 0.7 (slide)
+      Model m;
+      m.gravity = incline_gravity(theta);
+      m.add_body(sphere_body("ball", 1.0, r, Vec3(0, 0, r)));
+      Data d(m);
+      ContactOptions o;
+      o.friction = mu;
+      o.cone = cone;
+      enable_contacts(m, d, o);
+      const RunStats rr = run(m, d, 100);
+      const char* name = cone == FrictionCone::Linear ? "linear" : "nonlinear";
+      EXPECT_EQ(rr.failed, 0) << name;
+      EXPECT_LT(rr.penetration, 1e-4) << name;
+      const double a = std::tan(theta) < 3.5 * mu ? 5.0 / 7.0 * 9.81 * std::sin(theta)
+                                                  : 9.81 * (std::sin(theta) - mu * std::cos(theta));
+      EXPECT_NEAR(d.v[0].x() / (a * d.time), 1.0, 0.02) << "θ = " << theta << ", " << name << " cone";
+    }
   }
 }
 
@@ -134,6 +143,27 @@ TEST(Contacts, SlidingBlockDecaysAtMuG) {
   const Vec3 v = d.v[0];
   EXPECT_LT(Vec3(v.x(), v.y(), 0).normalized().cross(v0.normalized()).norm(), 1e-6);
   EXPECT_NEAR(v0.norm() - v.norm(), mu * 9.81 * d.time, 0.02 * mu * 9.81 * d.time);
+}
+
+// The linearized cone's known difference: maximum dissipation over the pyramid |b1| + |b2| ≤ μγ
+// picks its vertex nearest to −v, so a block sliding at v = (1.5, 1.0) is braked along x alone
+// (at μ g) while v_x > v_y, and v_y is untouched (the exact cone would brake along −v).
+TEST(Contacts, LinearConeBrakesAlongThePyramidEdge) {
+  const double mu = 0.4;
+  Model m;
+  m.add_body(box_body("block", 2.0, Vec3(0.1, 0.1, 0.05), Vec3(0, 0, 0.05)));
+  Data d(m);
+  ContactOptions o;
+  o.friction = mu;
+  o.cone = FrictionCone::Linear;
+  enable_contacts(m, d, o);
+  d.v[0] = Vec3(1.5, 1.0, 0.0);
+  const RunStats r = run(m, d, 10);  // v_x = 1.5 − μ g t stays above 1.0 until t = 0.127 s
+  EXPECT_EQ(r.failed, 0);
+  ASSERT_FALSE(d.contacts.empty());
+  EXPECT_TRUE(d.contacts[0].linear_cone);
+  EXPECT_NEAR(1.5 - d.v[0].x(), mu * 9.81 * d.time, 0.02 * mu * 9.81 * d.time);
+  EXPECT_NEAR(d.v[0].y(), 1.0, 1e-6);
 }
 
 // Three stacked boxes stay stacked within 1 mm for 10 s.

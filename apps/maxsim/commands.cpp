@@ -79,22 +79,25 @@ bool ground_on(const Options& o, const Loaded& l) {
 }
 
 // URDF floating bases load at the origin, half inside the ground. With contacts on, a robot hung
-// on a single floating joint to the world whose initial pose reaches below z = 0 is lifted until
-// its lowest collision geometry touches the ground (a pose the user gave with --q included);
-// anything else stays where it is and its penetration is pushed out by the contacts at a bounded
-// speed (ContactOptions::recovery_speed). Returns the lift [m].
-double lift_to_ground(const Model& m, Data& d) {
+// on a single floating joint to the world (or welded to it by --fixed-base) whose initial pose
+// reaches below z = 0 is lifted until its lowest collision geometry touches the ground (a pose
+// the user gave with --q included); anything else stays where it is and its penetration is
+// pushed out by the contacts at a bounded speed (ContactOptions::recovery_speed). A welded base
+// is then a robot on a pedestal, as PyBullet's useFixedBase places it. Returns the lift [m].
+double lift_to_ground(Model& m, Data& d) {
   int to_world = 0;
-  bool floating = false;
-  for (const Joint& j : m.joints)
+  Joint* base = nullptr;
+  for (Joint& j : m.joints)
     if (j.parent == kWorld || j.child == kWorld) {
       ++to_world;
-      floating = j.type == JointType::Floating;
+      base = &j;
     }
-  if (to_world != 1 || !floating) return 0.0;
+  if (to_world != 1 || !(base->type == JointType::Floating || base->type == JointType::Fixed)) return 0.0;
   const double depth = max_ground_penetration(m, d);
   if (!(depth > 0)) return 0.0;
   for (Vec3& x : d.x) x.z() += depth;
+  // the weld moves with the robot (its world-side anchor is in the world frame)
+  if (base->type == JointType::Fixed) (base->parent == kWorld ? base->parent_anchor : base->child_anchor).z() += depth;
   return depth;
 }
 
@@ -289,8 +292,6 @@ int run_simulate(const Options& o) {
   if (o.tol) d.solver.tolerance = *o.tol;
   apply_initial_state(m, d, q0, qd0);
   d.time = 0;
-  if (o.cone == Cone::Linear)
-    throw InputError("--cone linear: the linearized friction cone is not implemented yet; use --cone nonlinear");
   double lifted = 0;
   if (o.contacts) {
     if (ground) lifted = lift_to_ground(m, d);
@@ -298,6 +299,7 @@ int run_simulate(const Options& o) {
     co.ground = ground;
     if (o.friction) co.friction = *o.friction;
     if (o.restitution) co.restitution = *o.restitution;
+    co.cone = o.cone == Cone::Linear ? FrictionCone::Linear : FrictionCone::Nonlinear;
     enable_contacts(m, d, co);
   }
 
@@ -443,7 +445,7 @@ int run_simulate(const Options& o) {
     std::printf("  max constraint violation %s; max ground penetration %s m (ground %s, contacts %s)\n",
                 g6(r.max_violation).c_str(), g6(r.max_penetration).c_str(), ground ? "on" : "off",
                 o.contacts ? "on" : "off");
-    if (lifted > 0) std::printf("  the floating base was lifted by %s m to stand on the ground\n", g6(lifted).c_str());
+    if (lifted > 0) std::printf("  the base was lifted by %s m to stand on the ground\n", g6(lifted).c_str());
     std::printf("  Newton iterations mean %s, max %d; failed steps %lld\n", fmt("%.3g", iterations_mean).c_str(),
                 r.iterations_max, r.failed);
     if (csv.is_open() || !o.output.empty()) std::printf("  trajectory: %s\n", o.output.c_str());

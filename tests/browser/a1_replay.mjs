@@ -105,10 +105,12 @@ const urdf = path.join(root, 'robots', 'a1', 'urdf', 'a1.urdf');
 const csv = path.join(out, 'a1.csv');
 const simHtml = path.join(out, 'a1_simulate.html');
 const viewHtml = path.join(out, 'a1_view.html');
-// legs released from bent poses swing under gravity (the base is welded: no contacts needed)
+// legs released from bent poses swing under gravity (the base is welded and lifted onto a
+// pedestal by `simulate`; calves inside their limits, which the A1's zero pose is not)
 execFileSync(maxsim, ['simulate', urdf, '--fixed-base', '--duration', '1', '--dt', '0.01',
   '--q', 'FR_thigh_joint=1.2', '--q', 'FL_thigh_joint=-0.6', '--q', 'RR_calf_joint=-2.0',
-  '--q', 'RL_hip_joint=0.5', '--q', 'FL_calf_joint=-1.0',
+  '--q', 'RL_hip_joint=0.5', '--q', 'FL_calf_joint=-1.0', '--q', 'FR_calf_joint=-1.0',
+  '--q', 'RL_calf_joint=-1.2',
   '--output', csv, '--view', simHtml], { stdio: ['ignore', 'ignore', 'inherit'] });
 execFileSync(maxsim, ['view', urdf, csv, '-o', viewHtml], { stdio: ['ignore', 'ignore', 'inherit'] });
 // the same run with two made-up contacts (CSV columns contact.K.x .. contact.K.fz)
