@@ -1105,6 +1105,11 @@ void CollisionWorld::find_candidates(const std::vector<Vec3>& x, const std::vect
 }
 
 const CollisionOptions& CollisionWorld::options() const { return impl_->opt; }
+void CollisionWorld::set_margin(double margin) {
+  if (!(margin >= 0) || !std::isfinite(margin))
+    throw std::invalid_argument("CollisionWorld::set_margin: the margin must be finite and >= 0");
+  impl_->opt.margin = margin;
+}
 bool CollisionWorld::bodies_may_collide(int a, int b) const {
   return impl_->bodies_may_collide(a, b);
 }

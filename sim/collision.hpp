@@ -143,6 +143,9 @@ class CollisionWorld {  // owns Bullet objects, built once per Model
                        std::vector<ContactCandidate>* out);
 
   const CollisionOptions& options() const;
+  // Changes the search margin for the following searches (CollisionOptions::margin); the
+  // collide stage adapts it to the bodies' speeds every step (see ContactOptions).
+  void set_margin(double margin);
   // Whether geoms of bodies a and b may touch at all (joints, excludes; kWorld = world/ground).
   bool bodies_may_collide(int a, int b) const;
   int num_geoms() const;  // collision geoms of bodies + static world geoms (planes excluded)

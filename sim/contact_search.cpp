@@ -22,13 +22,41 @@ void enable_contacts(const Model& model, Data& data, const ContactOptions& optio
   co.margin = options.margin;
   co.default_friction = options.friction;
   co.exclude_joined = options.exclude_joined;
+  if (!(options.min_margin >= 0) || !std::isfinite(options.min_margin)) bad("min_margin", options.min_margin, "finite and >= 0");
   auto world = std::make_shared<CollisionWorld>(model, co);
+  // geometric radius of each body about its CoM (the body frame's origin), for the speed bound
+  // of its surface points
+  std::vector<double> radius(model.bodies.size(), 0.0);
+  for (size_t b = 0; b < model.bodies.size(); ++b)
+    for (const Geom& g : model.bodies[b].geoms) {
+      if (!g.collision || g.type == GeomType::Plane) continue;
+      double extent = 0;
+      switch (g.type) {
+        case GeomType::Sphere: extent = g.size.x(); break;
+        case GeomType::Capsule: extent = g.size.x() + g.size.y(); break;
+        case GeomType::Cylinder: extent = std::hypot(g.size.x(), g.size.y()); break;
+        case GeomType::Mesh:
+          for (const Vec3& v : g.vertices) extent = std::max(extent, v.norm());
+          break;
+        default: extent = g.size.norm(); break;  // box, ellipsoid: half extents
+      }
+      radius[b] = std::max(radius[b], g.pos.norm() + extent + g.margin);
+    }
+  const bool adaptive = options.adaptive_margin;
+  const double min_margin = options.min_margin, max_margin = options.margin;
   auto candidates = std::make_shared<std::vector<ContactCandidate>>();
   const bool self = options.self_collision;
   const double recovery_speed = options.recovery_speed;
   const double restitution = options.restitution, bounce_threshold = options.bounce_threshold;
   const bool linear_cone = options.cone == FrictionCone::Linear;
-  data.collide = [world, candidates, self, recovery_speed, restitution, bounce_threshold, linear_cone](const Model& m, Data& d) {
+  data.collide = [world, candidates, self, recovery_speed, restitution, bounce_threshold, linear_cone, adaptive,
+                  min_margin, max_margin, radius](const Model& m, Data& d) {
+    if (adaptive) {
+      double v_max = 0;
+      for (size_t b = 0; b < d.v.size(); ++b) v_max = std::max(v_max, d.v[b].norm() + d.w[b].norm() * radius[b]);
+      const double reach = 2.0 * m.dt * (2.0 * v_max + m.gravity.norm() * m.dt);
+      world->set_margin(std::min(max_margin, min_margin + reach));
+    }
     world->find_candidates(d.x, d.q, candidates.get());
     d.min_candidate_distance = 0;
     for (size_t i = 0; i < candidates->size(); ++i) {
