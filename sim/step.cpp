@@ -865,15 +865,17 @@ void restore_state(const Data::SavedState& s, Data& d) {
   d.joint_angle = s.joint_angle;
 }
 
-// Failure policy (issue 4): a step with contacts that does not converge is retried as two half
-// steps, recursively, before it is reported.
+// Failure policy (issue 4): a step that does not converge is retried as two half steps,
+// recursively, before it is reported. Contact-free steps too: the rotation update
+// (omega_step_quat) needs |ω|Δt < 2, which a whipping chain tip can exceed; half steps double
+// that bound.
 StepReport step_with_retry(const Model& model, Data& d, int depth) {
   if (depth <= 0) return step_once(model, d);
   if (d.saved.size() < static_cast<size_t>(depth)) d.saved.resize(depth);  // once
   Data::SavedState& saved = d.saved[depth - 1];
   save_state(d, &saved);
   StepReport rep = step_once(model, d);
-  if (rep.status == StepStatus::Ok || d.contacts.empty()) return rep;
+  if (rep.status == StepStatus::Ok) return rep;
   restore_state(saved, d);
   d.ws.previous_contacts.clear();  // substeps start cold: the failed attempt's guess misled it
   Model half = model;  // only on this failure path
