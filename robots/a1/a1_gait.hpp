@@ -63,7 +63,8 @@ inline Robot load_robot(const std::string& source_dir, double dt = 0.001) {
   r.contacts.self_collision = false;
   // search margin: at Δt = 1 ms a 1 cm margin still covers approach speeds up to 10 m/s, and it
   // keeps the calf boxes' corners out of the contact set while the feet stand (the default 5 cm
-  // adds up to 16 inactive corner candidates, and the interior point converges less often)
+  // adds up to 16 inactive corner candidates: the learned trot then runs 1.7× slower for the same
+  // 13.8 m)
   r.contacts.margin = 0.01;
   return r;
 }
