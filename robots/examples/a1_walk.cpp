@@ -10,6 +10,9 @@
 //
 //   a1_walk [--params FILE] [--duration S] [--output FILE.csv] [--every K] [--no-output]
 //
+// Defaults: robots/a1/gait.params, 10 s, the trajectory in the build directory (a1_walk.csv) with
+// a row every 10 steps.
+//
 // Exit status: 0 the robot walked without falling and every step converged; 1 it fell or a step
 // did not converge; 2 bad input.
 #include <cstdio>
@@ -45,7 +48,7 @@ std::string json_string(const std::string& s) {
 int main(int argc, char** argv) {
   const std::string source = MAXSIM_SOURCE_DIR;
   std::string params = source + "/robots/a1/gait.params";
-  std::string output = "a1_walk.csv";
+  std::string output = std::string(MAXSIM_BINARY_DIR) + "/a1_walk.csv";  // next to the program
   double duration = 10.0;
   int every = 10;
   for (int i = 1; i < argc; ++i) {
