@@ -43,8 +43,10 @@ std::string attr_or(const XMLElement* e, const char* name, const char* fallback 
   return v ? v : fallback;
 }
 
+// "ball" (spherical: three free rotations) is not URDF but the extension Dojo and
+// ConstrainedDynamics use; urdfdom is handed the file with such joints as "floating".
 const char* const kJointTypes[] = {"revolute", "continuous", "prismatic", "fixed", "floating",
-                                   "planar"};
+                                   "planar", "ball"};
 
 // What the tinyxml2 pass keeps per link / joint.
 struct LinkXml {
@@ -62,7 +64,8 @@ struct LoopXml {
   std::string name, type, link1, link2;
   Vec3 xyz1 = Vec3::Zero(), rpy1 = Vec3::Zero(), xyz2 = Vec3::Zero(), rpy2 = Vec3::Zero();
   Vec3 axis = Vec3::UnitX();
-  double damping = 0, friction = 0;
+  // <dynamics>: one value for every free row, or one per free row (empty: 0)
+  std::vector<double> damping, friction, stiffness;
   bool has_limits = false;
   double lower = 0, upper = 0;
 };
@@ -206,7 +209,8 @@ void UrdfReader::check_joint(const XMLElement* e, JointXml* info) {
   for (const char* t : kJointTypes) known = known || info->type == t;
   if (!known)
     xml_.fail(e, "joint '" + name + "': unknown joint type '" + info->type +
-                     "' (URDF joint types: revolute, continuous, prismatic, fixed, floating, planar)");
+                     "' (URDF joint types: revolute, continuous, prismatic, fixed, floating, planar; "
+                     "extension: ball)");
   const XMLElement* p = e->FirstChildElement("parent");
   const XMLElement* c = e->FirstChildElement("child");
   if (!p || !p->Attribute("link")) xml_.fail(e, "joint '" + name + "' has no <parent link=...>");
@@ -259,9 +263,10 @@ void UrdfReader::read_loop(const XMLElement* e) {
   L.name = attr_or(e, "name");
   L.type = attr_or(e, "type");
   if (L.type.empty()) xml_.fail(e, "loop joint '" + L.name + "' has no type");
-  if (L.type != "revolute" && L.type != "continuous" && L.type != "prismatic" && L.type != "fixed")
+  if (L.type != "revolute" && L.type != "continuous" && L.type != "prismatic" && L.type != "fixed" &&
+      L.type != "planar")
     xml_.fail(e, "loop joint '" + L.name + "': unknown or unsupported loop joint type '" + L.type +
-                     "' (revolute, continuous, prismatic, fixed)");
+                     "' (revolute, continuous, prismatic, fixed, planar)");
   for (int k = 0; k < 2; ++k) {
     const char* tag = k == 0 ? "link1" : "link2";
     const XMLElement* l = e->FirstChildElement(tag);
@@ -276,10 +281,18 @@ void UrdfReader::read_loop(const XMLElement* e) {
     if (L.axis.norm() < 1e-12) xml_.fail(a, "loop joint '" + L.name + "': zero axis");
   }
   if (const XMLElement* d = e->FirstChildElement("dynamics")) {
-    L.damping = xml_.number(d, "damping").value_or(0);
-    L.friction = xml_.number(d, "friction").value_or(0);
-    if (L.damping < 0 || L.friction < 0)
-      xml_.fail(d, "loop joint '" + L.name + "': damping and friction must not be negative");
+    // maxsim extension: stiffness (a spring towards the zero configuration), and for a planar
+    // loop joint one value per free row (x, y translation, rotation about the axis)
+    const int dof = L.type == "planar" ? 3 : L.type == "fixed" ? 0 : 1;
+    for (const char* k : {"damping", "friction", "stiffness"}) {
+      std::vector<double> v = xml_.numbers(d, k, 1, 3).value_or(std::vector<double>{});
+      if (v.size() > 1 && static_cast<int>(v.size()) != dof)
+        xml_.fail(d, "loop joint '" + L.name + "': " + k + " takes one value or one per free row (" +
+                         std::to_string(dof) + ")");
+      for (double x : v)
+        if (x < 0) xml_.fail(d, "loop joint '" + L.name + "': " + k + " must not be negative");
+      (k[0] == 'd' ? L.damping : k[0] == 'f' ? L.friction : L.stiffness) = v;
+    }
   }
   if (const XMLElement* lim = e->FirstChildElement("limit")) {
     auto lo = xml_.number(lim, "lower");
@@ -302,7 +315,8 @@ void UrdfReader::prepass(const XMLElement* robot) {
     for (const char* t : kJointTypes) known = known || std::strcmp(type, t) == 0;
     if (!known)
       xml_.fail(c, "joint '" + attr_or(c, "name") + "': unknown joint type '" + type +
-                       "' (URDF joint types: revolute, continuous, prismatic, fixed, floating, planar)");
+                       "' (URDF joint types: revolute, continuous, prismatic, fixed, floating, planar; "
+                       "extension: ball)");
   }
   for (const XMLElement* c = robot->FirstChildElement(); c; c = c->NextSiblingElement()) {
     const std::string n = c->Name();
@@ -490,6 +504,17 @@ Model UrdfReader::load() {
     ss << in.rdbuf();
     content = ss.str();
   }
+  bool has_ball = false;
+  for (const auto& [jn, jx] : joints_) has_ball = has_ball || jx.type == "ball";
+  if (has_ball) {  // urdfdom does not know "ball": it gets "floating" (same XML otherwise)
+    tinyxml2::XMLDocument copy;
+    doc.DeepCopy(&copy);
+    for (XMLElement* j = copy.RootElement()->FirstChildElement("joint"); j; j = j->NextSiblingElement("joint"))
+      if (std::strcmp(j->Attribute("type"), "ball") == 0) j->SetAttribute("type", "floating");
+    tinyxml2::XMLPrinter printer;
+    copy.Print(&printer);
+    content = printer.CStr();
+  }
   urdf::ModelInterfaceSharedPtr urdf_model;
   std::string urdf_messages;
   {
@@ -613,6 +638,9 @@ Model UrdfReader::load() {
     } else if (jx.type == "planar") {
       s.proto.type = JointType::PlanarAxis;
       rows = {0, 1, 5};
+    } else if (jx.type == "ball") {
+      s.proto.type = JointType::Spherical;
+      rows = {3, 4, 5};
     }
     if (row >= 0 && uj->limits) {
       const auto& lim = *uj->limits;
@@ -655,18 +683,30 @@ Model UrdfReader::load() {
     s.anchor = a.pos + quat_to_rot(a.quat) * L.xyz1;
     s.axis = quat_to_rot(quat_mul(a.quat, s.parent_frame_link)) * Vec3::UnitZ();
     int row = -1;
+    std::vector<int> rows;
     if (L.type == "revolute" || L.type == "continuous") {
       s.proto.type = JointType::Revolute;
       row = 5;
+      rows = {5};
     } else if (L.type == "prismatic") {
       s.proto.type = JointType::Prismatic;
       row = 2;
+      rows = {2};
+    } else if (L.type == "planar") {  // URDF planar: slide in the plane normal to the axis, turn about it
+      s.proto.type = JointType::PlanarAxis;
+      rows = {0, 1, 5};
     } else {
       s.proto.type = JointType::Fixed;
     }
+    auto per_row = [](const std::vector<double>& v, size_t k) {
+      return v.empty() ? 0.0 : v.size() == 1 ? v[0] : v[k];
+    };
+    for (size_t k = 0; k < rows.size(); ++k) {
+      s.proto.damping[rows[k]] = per_row(L.damping, k);
+      s.proto.friction[rows[k]] = per_row(L.friction, k);
+      s.proto.stiffness[rows[k]] = per_row(L.stiffness, k);
+    }
     if (row >= 0) {
-      s.proto.damping[row] = L.damping;
-      s.proto.friction[row] = L.friction;
       if (L.has_limits && L.type != "continuous") {
         s.proto.has_limits = true;
         s.proto.lower[row] = L.lower;

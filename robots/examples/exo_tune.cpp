@@ -1,0 +1,190 @@
+// exo_tune: personalizes the arm exoskeleton's PD gains in simulation (issue 6, seed 003 §5.4 /
+// Fig. 14d): a sampling-based search (controllers/search.hpp, seed 003 App. E) over the four gains
+// (shoulder_kp, shoulder_kd shared by sAA/sFE/sIE; elbow_kp, elbow_kd) that keeps the elbow motor
+// torque under the 5 N·m comfort limit for BOTH patients and tracks the routine as closely as
+// possible. Every evaluation runs the full rehabilitation routine (8 s, Δt = 1 ms) for the healthy
+// and the spastic patient (robots/exoskeleton/exoskeleton.hpp); the samples of an episode run in
+// parallel on all cores. The objective (maximized) is
+//
+//     − (rms_healthy + rms_spastic) / 2 − 10 · Σ_patients max(0, max_elbow_torque − 4.9 N·m)
+//
+// (rms: RMS tracking error of the shoulder and elbow flexion joints, rad; 4.9 N·m keeps 2 % of
+// margin to the limit; a routine with a failed step scores −∞). The search starts from the
+// clinical gains (exo::clinical_gains), which exceed the limit for the spastic patient.
+//
+//   exo_tune [--episodes N] [--samples S] [--threads T] [--seed K] [--params OUT]
+//            [--log OUT.csv] [--progress]
+//
+// Writes the best gains to OUT (default exo_gains.params, rewritten after every improvement and at
+// the end with the measured torques and errors as comments) and a CSV row per episode to the log
+// (default exo_tune.csv); prints a line per episode and a JSON summary as the last line.
+// robots/exoskeleton/gains_tuned.params is a checked-in result (see its header for the command).
+//
+// Exit status: 0 the tuned gains meet the torque limit and the tracking bound for both patients;
+// 1 they do not; 2 bad input.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "controllers/search.hpp"
+#include "robots/exoskeleton/exoskeleton.hpp"
+
+using namespace maxsim;
+
+namespace {
+
+int usage(const std::string& msg) {
+  std::fprintf(stderr,
+               "exo_tune: %s\nusage: exo_tune [--episodes N] [--samples S] [--threads T] [--seed K] [--params OUT]\n"
+               "                [--log OUT.csv] [--progress]\n",
+               msg.c_str());
+  return 2;
+}
+
+bool parse_int(const char* s, long lo, long hi, long* out) {
+  if (!s || !*s) return false;
+  char* end = nullptr;
+  *out = std::strtol(s, &end, 10);
+  return *end == '\0' && *out >= lo && *out <= hi;
+}
+
+constexpr double kTorqueTarget = 4.9;  // N·m: the 5 N·m limit with 2 % margin
+
+double objective_value(const exo::Summary& h, const exo::Summary& s) {
+  if (h.failed_steps > 0 || s.failed_steps > 0) return -std::numeric_limits<double>::infinity();
+  return -(h.rms_tracking_error + s.rms_tracking_error) / 2 -
+         10.0 * (std::max(0.0, h.max_elbow_torque - kTorqueTarget) + std::max(0.0, s.max_elbow_torque - kTorqueTarget));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  SearchOptions o;
+  o.episodes = 30;
+  o.samples = 8;
+  o.radius = 0.5;
+  o.min_radius = 0.02;
+  o.max_radius = 2.0;
+  o.log_csv = "exo_tune.csv";
+  o.best_file = "exo_gains.params";
+  o.label = "exo_tune";
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const char* v = i + 1 < argc ? argv[i + 1] : nullptr;
+    long n = 0;
+    if (a == "--episodes") {
+      if (!parse_int(v, 0, 100000, &n)) return usage("--episodes needs an integer >= 0");
+      o.episodes = static_cast<int>(n);
+      ++i;
+    } else if (a == "--samples") {
+      if (!parse_int(v, 1, 10000, &n)) return usage("--samples needs an integer >= 1");
+      o.samples = static_cast<int>(n);
+      ++i;
+    } else if (a == "--threads") {
+      if (!parse_int(v, 0, 1024, &n)) return usage("--threads needs an integer >= 0 (0: all cores)");
+      o.threads = static_cast<int>(n);
+      ++i;
+    } else if (a == "--seed") {
+      if (!parse_int(v, 0, std::numeric_limits<long>::max(), &n)) return usage("--seed needs an integer >= 0");
+      o.seed = static_cast<std::uint64_t>(n);
+      ++i;
+    } else if (a == "--params") {
+      if (!v || !*v) return usage("--params needs a file");
+      o.best_file = v;
+      ++i;
+    } else if (a == "--log") {
+      if (!v || !*v) return usage("--log needs a file");
+      o.log_csv = v;
+      ++i;
+    } else if (a == "--progress") {
+      o.progress = ProgressBar::Always;
+    } else {
+      return usage("unknown option '" + a + "'");
+    }
+  }
+
+  const std::string source = MAXSIM_SOURCE_DIR;
+  const exo::Routine routine;
+  exo::Exoskeleton healthy, spastic;
+  try {
+    healthy = exo::load_exoskeleton(source, exo::healthy_patient(), routine.dt);
+    spastic = exo::load_exoskeleton(source, exo::spastic_patient(), routine.dt);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "exo_tune: %s\n", e.what());
+    return 2;
+  }
+
+  const exo::Gains g0 = exo::clinical_gains();
+  const std::vector<SearchParameter> params = {
+      {"shoulder_kp", g0.shoulder_kp, 100.0, 10.0, 2000.0},
+      {"shoulder_kd", g0.shoulder_kd, 5.0, 0.5, 100.0},
+      {"elbow_kp", g0.elbow_kp, 20.0, 1.0, 400.0},
+      {"elbow_kd", g0.elbow_kd, 0.5, 0.05, 10.0},
+  };
+  auto gains_of = [](const std::vector<double>& p) { return exo::Gains{p[0], p[1], p[2], p[3]}; };
+  Objective objective = [&](const std::vector<double>& p) {
+    const exo::Gains g = gains_of(p);
+    return objective_value(exo::run_routine(healthy, g, routine), exo::run_routine(spastic, g, routine));
+  };
+  o.best_file_comments = {"arm exoskeleton PD gains found by exo_tune (robots/examples/exo_tune.cpp)",
+                          "objective: -(rms_healthy + rms_spastic)/2 - 10 * sum max(0, elbow torque - 4.9 N m)"};
+  o.on_episode = [&](int episode, double best, const std::vector<double>& p) {
+    std::printf("episode %3d  objective %.5f  shoulder kp %.1f kd %.2f  elbow kp %.2f kd %.3f\n", episode, best, p[0],
+                p[1], p[2], p[3]);
+    std::fflush(stdout);
+  };
+
+  std::printf("exo_tune: %d episodes x %d samples, 2 routines each (%g s at dt = %g s), seed %llu\n", o.episodes,
+              o.samples, routine.duration, routine.dt, static_cast<unsigned long long>(o.seed));
+  std::fflush(stdout);
+  const auto t0 = std::chrono::steady_clock::now();
+  SearchResult r;
+  try {
+    r = sample_search(params, objective, o);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "exo_tune: %s\n", e.what());
+    return 2;
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  const exo::Gains best = gains_of(r.best);
+  const exo::Summary h = exo::run_routine(healthy, best, routine), s = exo::run_routine(spastic, best, routine);
+  const exo::Summary h0 = exo::run_routine(healthy, g0, routine), s0 = exo::run_routine(spastic, g0, routine);
+  char line[4][256];
+  std::snprintf(line[0], sizeof line[0], "search: %d episodes x %d samples, seed %llu, %d evaluations, %.0f s wall time",
+                o.episodes, o.samples, static_cast<unsigned long long>(o.seed), r.evaluations, wall);
+  std::snprintf(line[1], sizeof line[1], "healthy: max elbow torque %.3f N m, RMS tracking error %.4f rad", h.max_elbow_torque,
+                h.rms_tracking_error);
+  std::snprintf(line[2], sizeof line[2], "spastic: max elbow torque %.3f N m, RMS tracking error %.4f rad", s.max_elbow_torque,
+                s.rms_tracking_error);
+  std::snprintf(line[3], sizeof line[3], "clinical gains: healthy %.3f N m / %.4f rad, spastic %.3f N m / %.4f rad",
+                h0.max_elbow_torque, h0.rms_tracking_error, s0.max_elbow_torque, s0.rms_tracking_error);
+  if (!o.best_file.empty()) {
+    try {
+      write_parameters(o.best_file, r.named(),
+                       {o.best_file_comments[0], o.best_file_comments[1], line[0], line[1], line[2], line[3]});
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "exo_tune: %s\n", e.what());
+      return 2;
+    }
+  }
+  for (const char* l : line) std::printf("%s\n", l);
+  const bool ok = h.max_elbow_torque < exo::kComfortTorque && s.max_elbow_torque < exo::kComfortTorque &&
+                  h.rms_tracking_error < exo::kTrackingBound && s.rms_tracking_error < exo::kTrackingBound &&
+                  h.failed_steps == 0 && s.failed_steps == 0;
+  std::printf("tuned gains %s (elbow torque < %g N m and RMS tracking error < %g rad for both patients)\n",
+              ok ? "meet the limits" : "do NOT meet the limits", exo::kComfortTorque, exo::kTrackingBound);
+  if (!o.best_file.empty()) std::printf("gains: %s   log: %s\n", o.best_file.c_str(), o.log_csv.c_str());
+  std::printf("{\"objective\": %.6g, \"shoulder_kp\": %.10g, \"shoulder_kd\": %.10g, \"elbow_kp\": %.10g, "
+              "\"elbow_kd\": %.10g, \"healthy_max_elbow_torque_nm\": %.6g, \"healthy_rms_tracking_error_rad\": %.6g, "
+              "\"spastic_max_elbow_torque_nm\": %.6g, \"spastic_rms_tracking_error_rad\": %.6g, \"evaluations\": %d, "
+              "\"improvements\": %d, \"wall_time_s\": %.2f, \"meets_limits\": %s}\n",
+              r.best_value, best.shoulder_kp, best.shoulder_kd, best.elbow_kp, best.elbow_kd, h.max_elbow_torque,
+              h.rms_tracking_error, s.max_elbow_torque, s.rms_tracking_error, r.evaluations, r.improvements, wall,
+              ok ? "true" : "false");
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,203 @@
+// The arm exoskeleton of issue 6 (seed 003 §5.4, Fig. 14): robots/exoskeleton/exoskeleton.urdf
+// (4-DoF exoskeleton + human arm + two spring-damper cuffs = two connected kinematic loops), the
+// healthy and spastic patients, the rehabilitation routine under PD control
+// (robots/exoskeleton/exoskeleton.hpp) and the exo_run program.
+//
+// What is asserted is physics: the loops hold through the routine, the cuffs carry the arm's
+// weight (their forces balance gravity's moment about the shoulder ball, which carries none),
+// the clinical gains stay under the 5 N·m elbow torque limit for the healthy patient and exceed it
+// for the spastic one, and the checked-in tuned gains (robots/exoskeleton/gains_tuned.params) meet
+// the limit for both while tracking within the bound. A routine (8 s, 8000 steps) takes ~0.3 s.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "robots/exoskeleton/exoskeleton.hpp"
+
+namespace maxsim {
+namespace {
+
+const std::string kSource = MAXSIM_SOURCE_DIR;
+
+// The model as the description says.
+TEST(Exoskeleton, ModelHasTwoLoopsOfSpringDamperCuffs) {
+  const exo::Exoskeleton e = exo::load_exoskeleton(kSource, exo::healthy_patient());
+  const Model& m = e.model;
+  EXPECT_EQ(m.bodies.size(), 6u);  // 4 exoskeleton links, upper arm, forearm (torso = world)
+  EXPECT_EQ(m.joints.size(), 8u);
+  // joints - bodies = independent loops
+  EXPECT_EQ(static_cast<int>(m.joints.size()) - static_cast<int>(m.bodies.size()), 2);
+  EXPECT_EQ(m.joints[e.shoulder].type, JointType::Spherical);
+  EXPECT_EQ(m.joints[e.elbow].type, JointType::Revolute);
+  for (int c : {e.cuff_upper, e.cuff_fore}) {
+    const Joint& j = m.joints[c];
+    EXPECT_EQ(j.type, JointType::PlanarAxis);  // two translations + one rotation
+    EXPECT_EQ(j.dof(), 3);
+    EXPECT_DOUBLE_EQ(j.stiffness[0], 4000);
+    EXPECT_DOUBLE_EQ(j.stiffness[1], 4000);
+    EXPECT_DOUBLE_EQ(j.stiffness[5], 20);
+    EXPECT_DOUBLE_EQ(j.damping[0], 40);
+    EXPECT_DOUBLE_EQ(j.damping[5], 0.2);
+  }
+  // the exoskeleton's ranges (Dojo's mechanism.jl) as limits
+  const double deg = M_PI / 180;
+  const std::map<int, std::pair<double, double>> ranges = {
+      {e.sAA, {0, 90 * deg}}, {e.sFE, {0, 90 * deg}}, {e.sIE, {-80 * deg, 25 * deg}}, {e.eFE, {-125 * deg, 0}}};
+  for (const auto& [j, r] : ranges) {
+    EXPECT_TRUE(m.joints[j].has_limits) << m.joints[j].name;
+    EXPECT_NEAR(m.joints[j].lower[5], r.first, 1e-12) << m.joints[j].name;
+    EXPECT_NEAR(m.joints[j].upper[5], r.second, 1e-12) << m.joints[j].name;
+  }
+  // human segments (Winter 2009 for a 75 kg person): 2.8 % and 2.2 % of the body mass
+  EXPECT_NEAR(m.bodies[e.upper_arm].mass, 0.028 * 75, 1e-9);
+  EXPECT_NEAR(m.bodies[e.forearm].mass, 0.022 * 75, 1e-9);
+  // the patients live in the model's elbow row
+  const exo::Exoskeleton s = exo::load_exoskeleton(kSource, exo::spastic_patient());
+  EXPECT_GT(s.model.joints[s.elbow].stiffness[5], 0);
+  EXPECT_NEAR(s.model.joints[s.elbow].spring_ref[5], -M_PI / 2, 1e-12);
+  EXPECT_EQ(m.joints[e.elbow].stiffness[5], 0);
+}
+
+// The initial state closes both loops at the routine's start pose.
+TEST(Exoskeleton, InitialStateClosesTheLoops) {
+  const exo::Exoskeleton e = exo::load_exoskeleton(kSource, exo::healthy_patient());
+  const exo::Routine r;
+  Data d(e.model);
+  exo::set_initial_state(e, d, r);
+  EXPECT_LT(max_constraint_violation(e.model, d), 1e-10);
+  EXPECT_NEAR(row_coordinate(e.model, d, e.sFE, 5).q, r.sFE0, 1e-9);
+  EXPECT_NEAR(row_coordinate(e.model, d, e.eFE, 5).q, r.eFE0, 1e-9);
+  EXPECT_NEAR(row_coordinate(e.model, d, e.elbow, 5).q, r.eFE0, 1e-9);
+  // the upper cuff is undeformed (the shoulder ball sits at the exoskeleton's shoulder centre);
+  // the forearm cuff is displaced by the chord of the 1 cm elbow-axis misalignment turned by the
+  // elbow angle, 2 sin(θ/2) · 1 cm
+  double deflection = 1;
+  exo::cuff_spring_force(e.model, d, e.cuff_upper, &deflection);
+  EXPECT_LT(deflection, 1e-9);
+  exo::cuff_spring_force(e.model, d, e.cuff_fore, &deflection);
+  EXPECT_NEAR(deflection, 2 * std::sin(std::abs(r.eFE0) / 2) * 0.01, 1e-9);
+}
+
+// Clinical gains: both loops hold through the whole routine, the cuff springs carry load all the
+// time, the healthy patient's elbow torque stays under 5 N·m and the spastic one's exceeds it.
+TEST(Exoskeleton, ClinicalGainsHealthyWithinSpasticExceeds) {
+  const exo::Routine r;
+  const exo::Gains g = exo::clinical_gains();
+  const exo::Summary h = exo::run_routine(exo::load_exoskeleton(kSource, exo::healthy_patient()), g, r);
+  const exo::Summary s = exo::run_routine(exo::load_exoskeleton(kSource, exo::spastic_patient()), g, r);
+  for (const exo::Summary* x : {&h, &s}) {
+    SCOPED_TRACE(x->patient);
+    EXPECT_EQ(x->steps, r.steps());
+    EXPECT_EQ(x->failed_steps, 0);
+    EXPECT_LT(x->max_loop_violation, 1e-6);
+    EXPECT_LT(x->max_constraint_violation, 1e-6);
+    EXPECT_GT(x->min_cuff_force, 1.0);        // N, at every step
+    EXPECT_GT(x->max_cuff_deflection, 1e-3);  // m: the springs deflect by millimetres
+    EXPECT_LT(x->max_cuff_deflection, 0.03);
+    EXPECT_LT(x->max_limit_excess, 1e-6);     // the routine stays inside the exoskeleton's ranges
+    EXPECT_LT(x->rms_tracking_error, 0.05);   // stiff gains track closely
+  }
+  EXPECT_LT(h.max_elbow_torque, exo::kComfortTorque);
+  EXPECT_GT(s.max_elbow_torque, exo::kComfortTorque);
+  // the elbow carries the forearm's weight: at least ~2 N·m for either patient
+  EXPECT_GT(h.max_elbow_torque, 2.0);
+}
+
+// The tuned gains as checked in: under 5 N·m for both patients, tracking within the bound.
+TEST(Exoskeleton, TunedGainsWithinLimitsForBothPatients) {
+  const exo::Gains g = exo::read_gains(kSource + "/robots/exoskeleton/gains_tuned.params");
+  const exo::Routine r;
+  for (const exo::Patient& p : {exo::healthy_patient(), exo::spastic_patient()}) {
+    SCOPED_TRACE(p.name);
+    const exo::Summary x = exo::run_routine(exo::load_exoskeleton(kSource, p), g, r);
+    EXPECT_EQ(x.failed_steps, 0);
+    EXPECT_LT(x.max_loop_violation, 1e-6);
+    EXPECT_LT(x.max_elbow_torque, exo::kComfortTorque);
+    EXPECT_LT(x.rms_tracking_error, exo::kTrackingBound);
+    EXPECT_GT(x.min_cuff_force, 1.0);
+  }
+}
+
+// The cuffs carry the arm: held still with the upper arm flexed and the forearm horizontal, the
+// moments about the shoulder centre of gravity on the human arm and of the two cuffs' wrenches
+// on it (their row impulses mapped through the joint Jacobians) cancel — the ball joint carries
+// no moment, so the whole gravity moment (~6 N·m) goes through the springs of the loops.
+TEST(Exoskeleton, CuffsBalanceTheArmsWeightAboutTheShoulder) {
+  const exo::Exoskeleton e = exo::load_exoskeleton(kSource, exo::healthy_patient());
+  const Model& m = e.model;
+  exo::Routine r;
+  r.sFE0 = M_PI / 2 - 0.6;  // upper arm 34° forward
+  r.eFE0 = -1.0;            // elbow flexed 57°: forearm ~horizontal
+  r.shoulder_amplitude = r.elbow_amplitude = 0;
+  r.duration = 3.0;
+  Vec3 residual = Vec3::Constant(1e9), gravity_moment = Vec3::Zero();
+  double last_rate = 1e9;
+  const Joint& sh = m.joints[e.shoulder];
+  auto observer = [&](const Model& mm, const Data& d) {
+    if (d.time < r.duration - 0.5 * mm.dt) return;
+    const Vec3 c = sh.parent_anchor;  // the shoulder centre (parent: the world)
+    gravity_moment.setZero();
+    for (int b : {e.upper_arm, e.forearm}) gravity_moment += (d.x[b] - c).cross(mm.bodies[b].mass * mm.gravity);
+    Vec3 cuffs = Vec3::Zero();
+    for (int j : {e.cuff_upper, e.cuff_fore}) {
+      const Joint& jt = mm.joints[j];
+      JointRows rows;
+      joint_rows(jt, body_pose(d, jt.parent), body_pose(d, jt.child), &rows);
+      const Vec6 w = rows.Jb.transpose() * d.joint_impulse[j] / mm.dt;  // (world force, body torque) on the arm
+      const int b = jt.child;
+      cuffs += (d.x[b] - c).cross(Vec3(w.head<3>())) + quat_to_rot(d.q[b]) * Vec3(w.tail<3>());
+    }
+    residual = gravity_moment + cuffs;
+    last_rate = d.w[e.forearm].norm() + d.v[e.forearm].norm();
+  };
+  const exo::Summary s = exo::run_routine(e, exo::clinical_gains(), r, nullptr, observer);
+  ASSERT_EQ(s.failed_steps, 0);
+  EXPECT_LT(last_rate, 1e-3);                  // at rest
+  EXPECT_GT(gravity_moment.norm(), 4.0);       // N·m
+  EXPECT_LT(residual.norm(), 1e-3 * gravity_moment.norm()) << residual.transpose();
+}
+
+// exo_run: the JSON summary is the last line; bad options exit with status 2.
+struct ExoRun {
+  int status = -1;
+  std::string out;
+};
+ExoRun run_exo(const std::string& args) {
+  const std::string cmd = std::string(MAXSIM_BINARY_DIR) + "/exo_run " + args + " 2>/dev/null";
+  ExoRun r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  while (fgets(buf, sizeof buf, p)) r.out += buf;
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+TEST(Exoskeleton, ExoRunPrintsJsonAndRefusesBadOptions) {
+  if (!std::filesystem::exists(std::string(MAXSIM_BINARY_DIR) + "/exo_run")) GTEST_SKIP() << "exo_run not built";
+  const ExoRun ok = run_exo("--patient spastic");
+  EXPECT_EQ(ok.status, 0);
+  std::string last = ok.out.substr(0, ok.out.size() - 1);
+  last = last.substr(last.rfind('\n') + 1);
+  EXPECT_EQ(last.front(), '{');
+  EXPECT_EQ(last.back(), '}');
+  for (const char* key : {"\"max_elbow_torque_nm\"", "\"rms_tracking_error_rad\"", "\"max_loop_violation\"",
+                          "\"failed_steps\": 0"})
+    EXPECT_NE(last.find(key), std::string::npos) << key << " in " << last;
+  EXPECT_EQ(run_exo("").status, 2);                              // --patient is required
+  EXPECT_EQ(run_exo("--patient elderly").status, 2);             // unknown patient
+  EXPECT_EQ(run_exo("--patient healthy --gains").status, 2);     // missing value
+  EXPECT_EQ(run_exo("--patient healthy --gains /nonexistent.params").status, 2);
+  EXPECT_EQ(run_exo("--patient healthy --speed 2").status, 2);   // unknown option
+  EXPECT_EQ(run_exo("--patient healthy --every 0").status, 2);
+}
+
+}  // namespace
+}  // namespace maxsim
