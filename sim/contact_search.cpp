@@ -54,7 +54,7 @@ void enable_contacts(const Model& model, Data& data, const ContactOptions& optio
     if (adaptive) {
       double v_max = 0;
       for (size_t b = 0; b < d.v.size(); ++b) v_max = std::max(v_max, d.v[b].norm() + d.w[b].norm() * radius[b]);
-      const double reach = 2.0 * m.dt * (2.0 * v_max + m.gravity.norm() * m.dt);
+      const double reach = 2.0 * d.ws.dt * (2.0 * v_max + m.gravity.norm() * d.ws.dt);
       world->set_margin(std::min(max_margin, min_margin + reach));
     }
     world->find_candidates(d.x, d.q, candidates.get());
@@ -71,7 +71,7 @@ void enable_contacts(const Model& model, Data& data, const ContactOptions& optio
       c.core_a = k.core_a;
       c.core_b = k.core_b;
       // offset enters φ with a minus sign: lowering it by the allowed depth relaxes φ ≥ 0
-      c.offset = k.radius_a + k.radius_b - std::max(0.0, -k.distance - recovery_speed * m.dt);
+      c.offset = k.radius_a + k.radius_b - std::max(0.0, -k.distance - recovery_speed * d.ws.dt);
       contact_set_normal(&c, k.normal);
       c.friction = k.friction;
       c.restitution = std::max(k.restitution, restitution);

@@ -12,6 +12,7 @@ const char* step_status_name(StepStatus s) {
 }
 
 Data::Data(const Model& model) {
+  ws.dt = model.dt;
   const int nb = static_cast<int>(model.bodies.size());
   const int nj = static_cast<int>(model.joints.size());
   x.resize(nb);

@@ -86,6 +86,9 @@ struct Data {
 
   // ---- workspace (allocated here, reused every step) ---------------------------------------
   struct Workspace {
+    // the length of the step being solved: model.dt, or a fraction of it in the failure
+    // policy's substeps (everything inside a step reads this, never model.dt)
+    double dt = 0;
     BlockLdu ldu;
     std::vector<std::pair<int, int>> edges;  // (joint node, body node)
     std::vector<int> parent_edge, child_edge;  // per joint: its edge ids (-1: world parent)

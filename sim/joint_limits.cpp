@@ -17,7 +17,7 @@ void append_joint_limits(const Model& model, Data& d, double margin) {
       c.friction = 0;
       c.joint = static_cast<int>(j);
       c.row = r;
-      c.dry_limit = jt.friction[r] * model.dt;
+      c.dry_limit = jt.friction[r] * d.ws.dt;
       d.contacts.push_back(c);
     }
     if (!jt.has_limits) continue;
@@ -28,7 +28,7 @@ void append_joint_limits(const Model& model, Data& d, double margin) {
     for (int r = 0; r < 6; ++r) {
       if (jt.row_constrained(r) || !(jt.lower[r] < jt.upper[r])) continue;
       const double coord = r < 3 ? rows.c(r) : d.joint_angle[j](r - 3);
-      const double reach = margin + 2.0 * std::abs(rate(r)) * model.dt;
+      const double reach = margin + 2.0 * std::abs(rate(r)) * d.ws.dt;
       for (const double side : {1.0, -1.0}) {
         double bound = side > 0 ? jt.lower[r] : jt.upper[r];
         if (side * (coord - bound) > reach) continue;

@@ -65,7 +65,7 @@ void step_prepare(const Model& model, Data& d) {
 
 void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen::VectorXd* F) {
   const int nb = static_cast<int>(model.bodies.size());
-  const double dt = model.dt;
+  const double dt = d.ws.dt;
   auto& ws = d.ws;
 
   // bodies: next knot and discrete Euler–Lagrange residual (seed 003 eqs. 29a–b)
@@ -147,7 +147,7 @@ void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen:
 
 void step_jacobian(const Model& model, Data& d, const Eigen::VectorXd& s) {
   const int nb = static_cast<int>(model.bodies.size());
-  const double dt = model.dt;
+  const double dt = d.ws.dt;
   auto& ws = d.ws;
   BlockLdu& A = ws.ldu;
   A.set_zero();
@@ -209,7 +209,7 @@ EqualityTest equality_test(const Model& model, const Data& d) {
   const int nj = static_cast<int>(model.joints.size());
   double scale = 1.0;
   for (int i = 0; i < nb; ++i)
-    scale = std::max(scale, model.bodies[i].mass * (d.v[i].norm() + model.dt * model.gravity.norm()));
+    scale = std::max(scale, model.bodies[i].mass * (d.v[i].norm() + d.ws.dt * model.gravity.norm()));
   for (int j = 0; j < nj; ++j) scale = std::max(scale, d.joint_impulse[j].lpNorm<Eigen::Infinity>());
   return EqualityTest{d.solver.tolerance * scale, d.solver.tolerance, nb, nj, &model};
 }
@@ -217,7 +217,7 @@ EqualityTest equality_test(const Model& model, const Data& d) {
 // Newton's method with a backtracking line search on ‖F‖₂ (no inequalities in the step).
 StepReport solve_newton(const Model& model, Data& d) {
   const int nb = static_cast<int>(model.bodies.size());
-  const double dt = model.dt;
+  const double dt = d.ws.dt;
   auto& ws = d.ws;
   Eigen::VectorXd& s = ws.unknowns;
   Eigen::VectorXd& F = ws.residual;
@@ -554,7 +554,7 @@ void apply_contact_step(std::vector<Contact>* cs, const std::vector<Vec6>& steps
 StepReport solve_interior_point(const Model& model, Data& d) {
   const int nb = static_cast<int>(model.bodies.size());
   const int nj = static_cast<int>(model.joints.size());
-  const double dt = model.dt;
+  const double dt = d.ws.dt;
   auto& ws = d.ws;
   const auto& opt = d.interior_point;
   Eigen::VectorXd& s = ws.unknowns;
@@ -797,7 +797,7 @@ void advance(const Model& model, Data& d) {
     for (int k = 0; k < 3; ++k)
       d.joint_angle[j](k) += wrap_angle(ws.rows3[j].c(3 + k) - ws.rows2[j].c(3 + k));
   }
-  d.time += model.dt;
+  d.time += d.ws.dt;
 }
 
 // Restitution, step after an impact: a contact that continues one which closed in the last step
@@ -878,16 +878,17 @@ StepReport step_with_retry(const Model& model, Data& d, int depth) {
   if (rep.status == StepStatus::Ok) return rep;
   restore_state(saved, d);
   d.ws.previous_contacts.clear();  // substeps start cold: the failed attempt's guess misled it
-  Model half = model;  // only on this failure path
-  half.dt = 0.5 * model.dt;
+  const double dt = d.ws.dt;
+  d.ws.dt = 0.5 * dt;  // the substeps' length (no copy of the model: it can hold mesh data)
   StepReport total;
   for (int k = 0; k < 2; ++k) {
-    const StepReport r = step_with_retry(half, d, depth - 1);
+    const StepReport r = step_with_retry(model, d, depth - 1);
     total.iterations += r.iterations;
     total.residual = std::max(total.residual, r.residual);
     if (r.status != StepStatus::Ok) total.status = r.status;
     if (r.status == StepStatus::Failed) break;
   }
+  d.ws.dt = dt;
   total.substeps = true;
   d.report = total;
   return total;
@@ -898,6 +899,7 @@ StepReport step(const Model& model, Data& d) {
   // control: the controller reads the state at t and sets the inputs held over [t, t + dt]
   // (once per step, also when the failure policy splits the step into substeps)
   if (d.controller) d.controller(model, d);
+  d.ws.dt = model.dt;
   return step_with_retry(model, d, d.solver.max_retry_depth);
 }
 
@@ -914,7 +916,7 @@ StepReport step_once(const Model& model, Data& d) {
   if (d.collide) d.collide(model, d);
   append_joint_limits(model, d);
   if (!same_contact_bodies(d)) build_graph(model, d);
-  apply_restitution(model.dt, d);
+  apply_restitution(d.ws.dt, d);
 
   // knot quantities of z2
   step_prepare(model, d);
