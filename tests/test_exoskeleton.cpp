@@ -163,6 +163,33 @@ TEST(Exoskeleton, CuffsBalanceTheArmsWeightAboutTheShoulder) {
   EXPECT_LT(residual.norm(), 1e-3 * gravity_moment.norm()) << residual.transpose();
 }
 
+// The exoskeleton's ranges are inequality constraints: the PD driving sAA 0.3 rad past its
+// adduction stop (the arm into the trunk) and eFE past full extension leaves both joints on their
+// limits (within solver tolerance), with the loops still closed.
+TEST(Exoskeleton, JointLimitsStopTheMotors) {
+  const exo::Exoskeleton e = exo::load_exoskeleton(kSource, exo::healthy_patient());
+  const Model& m = e.model;
+  const exo::Routine start;  // the usual start pose, inside the ranges
+  exo::Routine push = start;
+  push.sAA = M_PI / 2 + 0.3;     // reference 0.3 rad past the sAA stop
+  push.shoulder_amplitude = 0;
+  push.elbow_amplitude = -0.6;   // the eFE reference rises from -0.1 to +0.5 rad (past 0)
+  Data d(m);
+  exo::set_initial_state(e, d, start);
+  set_controller(d, std::make_shared<exo::ExoController>(e, exo::clinical_gains(), push));
+  double max_saa = -1e9, max_efe = -1e9, max_loop = 0;
+  for (int k = 0; k < 1500; ++k) {
+    ASSERT_EQ(step(m, d).status, StepStatus::Ok) << "step " << k;
+    max_saa = std::max(max_saa, row_coordinate(m, d, e.sAA, 5).q);
+    max_efe = std::max(max_efe, row_coordinate(m, d, e.eFE, 5).q);
+    max_loop = std::max({max_loop, exo::joint_violation(m, d, e.cuff_upper), exo::joint_violation(m, d, e.cuff_fore)});
+  }
+  EXPECT_LT(max_loop, 1e-6);
+  EXPECT_NEAR(max_saa, M_PI / 2, 1e-6);  // pressed onto the stops, not through them
+  EXPECT_NEAR(max_efe, 0.0, 1e-6);
+  EXPECT_NEAR(row_coordinate(m, d, e.sAA, 5).q, M_PI / 2, 1e-6);  // and resting there
+}
+
 // exo_run: the JSON summary is the last line; bad options exit with status 2.
 struct ExoRun {
   int status = -1;

@@ -57,33 +57,32 @@ int main(int argc, char** argv) {
       a = a.substr(0, a.find('='));
       has_inline = true;
     }
-    auto value = [&](const char* what) -> bool {
+    auto value = [&]() -> bool {  // the option's value: inline or the next argument
       if (has_inline) return true;
       if (i + 1 >= argc) return false;
       v = argv[++i];
-      (void)what;
       return true;
     };
     if (a == "--patient") {
-      if (!value("patient")) return usage("--patient needs a value (healthy or spastic)");
+      if (!value()) return usage("--patient needs a value (healthy or spastic)");
       patient_name = v;
     } else if (a == "--gains") {
-      if (!value("gains") || v.empty()) return usage("--gains needs a file");
+      if (!value() || v.empty()) return usage("--gains needs a file");
       gains_file = v;
     } else if (a == "--output") {
-      if (!value("output") || v.empty()) return usage("--output needs a file");
+      if (!value() || v.empty()) return usage("--output needs a file");
       output = v;
     } else if (a == "--every") {
-      if (!value("every")) return usage("--every needs a positive integer");
+      if (!value()) return usage("--every needs a positive integer");
       char* end = nullptr;
       const long k = std::strtol(v.c_str(), &end, 10);
       if (v.empty() || *end || k < 1 || k > 1000000000) return usage("--every needs a positive integer, got '" + v + "'");
       every = static_cast<int>(k);
     } else if (a == "--view") {
-      if (!value("view") || v.empty()) return usage("--view needs a file");
+      if (!value() || v.empty()) return usage("--view needs a file");
       view = v;
     } else if (a == "--plot") {
-      if (!value("plot") || v.empty()) return usage("--plot needs a file (.svg or .png)");
+      if (!value() || v.empty()) return usage("--plot needs a file (.svg or .png)");
       plot = v;
     } else if (a == "-h" || a == "--help") {
       std::printf("usage: exo_run --patient healthy|spastic [--gains FILE] [--output TRAJ.csv] [--every K]\n"
