@@ -32,7 +32,13 @@
 // CONTROL: the four exoskeleton motors are PD actuators of controllers/ (JointPdController)
 // tracking these references, τ = kp (q_ref − q) + kd (q̇_ref − q̇); the three shoulder motors share
 // (shoulder_kp, shoulder_kd), the elbow has (elbow_kp, elbow_kd). The elbow torque of the
-// measurements is the eFE motor's.
+// measurements is the eFE motor's. The PD is explicit (controllers/actuator.hpp) and the eFE motor
+// drives the light eFE unit (≈ 0.005 kg·m² about its axis), which reaches the forearm only through
+// the cuff springs: kd·Δt/I < 2 needs elbow_kd < 10 N·m·s/rad at Δt = 1 ms (exo_tune's bound).
+//
+// LOOPS: with the ball shoulder at the exoskeleton's shoulder centre and the elbow axes parallel,
+// some cuff rows are redundant (as in a planar four-bar: the arm's flexion plane is the
+// exoskeleton's); the solver's regularized pivots handle that and the loops hold to ~1e-11.
 //
 // Header-only so the programs and the test need no extra library.
 #pragma once
