@@ -30,6 +30,7 @@
 
 namespace maxsim::a1 {
 
+constexpr int kInteriorPointIterations = 100;  // (library default 50; see load_robot)
 constexpr double kFallHeight = 0.15;  // trunk CoM below this (m), or upside down: fallen
 
 struct Robot {
@@ -61,11 +62,12 @@ inline Robot load_robot(const std::string& source_dir, double dt = 0.001) {
   r.actuators = actuators_from_model(r.model);
   r.contacts.friction = 0.8;
   r.contacts.self_collision = false;
-  // search margin: at Δt = 1 ms a 1 cm margin still covers approach speeds up to 10 m/s, and it
-  // keeps the calf boxes' corners out of the contact set while the feet stand (the default 5 cm
-  // adds up to 16 inactive corner candidates: the learned trot then runs 1.7× slower for the same
-  // 13.8 m)
-  r.contacts.margin = 0.01;
+  // Search margin: the library's 5 cm. A 1 cm margin (which keeps the calf boxes' corners out of
+  // the contact set while the feet stand, 1.7× faster) left 41 of 10 000 steps of the learned
+  // trot unconverged — stance pairs lifting off, impulse and gap vanishing together; with 5 cm
+  // and 100 interior-point iterations (kInteriorPointIterations) the same gait runs with
+  // none (measured 13.74 m, 0 failed steps).
+  r.contacts.margin = 0.05;
   return r;
 }
 
@@ -149,6 +151,7 @@ inline RolloutTask walk_task(const Robot& r, const GaitParameters& gait, double 
       set_coordinates(m, d, q, qd);
     }
     enable_contacts(m, d, contacts);
+    d.interior_point.max_iterations = kInteriorPointIterations;
     set_controller(d, std::make_shared<GaitController>(m, r.actuators, gait));
   };
   task.keep_going = [&r, observer](const Model& m, const Data& d, int) {
