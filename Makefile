@@ -39,7 +39,7 @@ bench: build
 	$(BUILD)/maxsim_benchmarks
 
 run: build
-	@if [ -x $(BUILD)/a1_walk ]; then $(BUILD)/a1_walk; \
+	@if [ -x $(BUILD)/a1_walk ]; then $(BUILD)/a1_walk --view $(BUILD)/a1_walk.html; \
 	else echo "== double pendulum demo (the A1 demo comes with its issue)"; $(BUILD)/double_pendulum; fi
 
 clean:

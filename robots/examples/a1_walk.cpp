@@ -8,7 +8,7 @@
 // distance_m is the trunk's x displacement, fell says the trunk dropped below 0.15 m or turned
 // over (the run stops there), failed_steps counts steps that did not converge or failed.
 //
-//   a1_walk [--params FILE] [--duration S] [--output FILE.csv] [--every K] [--no-output]
+//   a1_walk [--params FILE] [--duration S] [--output FILE.csv] [--every K] [--no-output] [--view FILE.html]
 //
 // Defaults: robots/a1/gait.params, 10 s, the trajectory in the build directory (a1_walk.csv) with
 // a row every 10 steps.
@@ -22,6 +22,7 @@
 #include <memory>
 #include <string>
 
+#include "apps/maxsim/view.hpp"
 #include "robots/a1/a1_gait.hpp"
 #include "robots/examples/trajectory_csv.hpp"
 
@@ -30,7 +31,7 @@ using namespace maxsim;
 namespace {
 
 int usage(const char* msg) {
-  std::fprintf(stderr, "a1_walk: %s\nusage: a1_walk [--params FILE] [--duration S] [--output FILE.csv] [--every K] [--no-output]\n", msg);
+  std::fprintf(stderr, "a1_walk: %s\nusage: a1_walk [--params FILE] [--duration S] [--output FILE.csv] [--every K] [--no-output] [--view FILE.html]\n", msg);
   return 2;
 }
 
@@ -51,6 +52,7 @@ int main(int argc, char** argv) {
   std::string output = std::string(MAXSIM_BINARY_DIR) + "/a1_walk.csv";  // next to the program
   double duration = 10.0;
   int every = 10;
+  std::string view;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -74,6 +76,10 @@ int main(int argc, char** argv) {
       if (!v || *end || every < 1) return usage("--every needs a positive integer");
     } else if (a == "--no-output") {
       output.clear();
+    } else if (a == "--view") {  // the HTML replay of the walk (every K-th step, like the CSV)
+      const char* v = value();
+      if (!v) return usage("--view needs a file");
+      view = v;
     } else {
       return usage(("unknown option " + a).c_str());
     }
@@ -88,12 +94,20 @@ int main(int argc, char** argv) {
 
     std::unique_ptr<TrajectoryCsv> csv;
     if (!output.empty()) csv = std::make_unique<TrajectoryCsv>(output, robot.model);
+    std::unique_ptr<ReplayRecorder> replay;
+    if (!view.empty()) {
+      check_writable(view);
+      replay = std::make_unique<ReplayRecorder>(robot.model);
+    }
     long long step_index = 0;
     auto observer = [&](const Model& m, const Data& d) {
-      if (csv && step_index++ % every == 0) csv->write(m, d, step_index == 1);
+      const bool record = step_index++ % every == 0;
+      if (csv && record) csv->write(m, d, step_index == 1);
+      if (replay && record) replay->record(m, d);
     };
     const a1::Walk w = a1::walk(robot, gait, duration, observer);
     csv.reset();
+    if (replay) write_replay_html(robot.model, replay->replay(), view);
 
     std::printf("A1 %s gait (%s), dt = %g s, friction %g\n", have_params ? "learned" : "default",
                 have_params ? params.c_str() : "built in", robot.model.dt, robot.contacts.friction);
@@ -102,6 +116,7 @@ int main(int argc, char** argv) {
     std::printf("steps %d, not converged %d, max penetration %.2e m, %.0f steps/s\n", w.steps,
                 w.not_converged_steps, w.max_penetration, w.steps / w.wall_time);
     if (!output.empty()) std::printf("trajectory: %s (every %d steps)\n", output.c_str(), every);
+    if (!view.empty()) std::printf("replay: %s (open it in a browser)\n", view.c_str());
     std::printf("{\"distance_m\": %.6f, \"duration_s\": %.6f, \"fell\": %s, \"max_penetration\": %.6g, "
                 "\"failed_steps\": %d, \"steps_per_s\": %.1f, \"steps\": %d, \"not_converged_steps\": %d, "
                 "\"lateral_m\": %.6f, \"dt\": %g, \"friction\": %g, \"params\": %s, \"trajectory\": %s}\n",
