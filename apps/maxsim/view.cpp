@@ -132,18 +132,6 @@ std::uint64_t fnv1a(const void* data, std::size_t n, std::uint64_t h = 146959810
   return h;
 }
 
-const char* geom_kind(GeomType t) {
-  switch (t) {
-    case GeomType::Plane: return "plane";
-    case GeomType::Sphere: return "sphere";
-    case GeomType::Box: return "box";
-    case GeomType::Capsule: return "capsule";
-    case GeomType::Cylinder: return "cylinder";
-    case GeomType::Ellipsoid: return "ellipsoid";
-    case GeomType::Mesh: return "mesh";
-  }
-  return "sphere";
-}
 
 // Meshes are stored once however many geoms use them (the A1's four calves share one).
 struct MeshTable {
@@ -165,7 +153,7 @@ struct MeshTable {
 };
 
 std::string geom_json(const Geom& g, int body, MeshTable* meshes) {
-  std::string s = "{\"body\":" + std::to_string(body) + ",\"type\":\"" + geom_kind(g.type) + "\"";
+  std::string s = "{\"body\":" + std::to_string(body) + ",\"type\":\"" + geom_type_name(g.type) + "\"";
   if (!g.name.empty()) s += ",\"name\":" + json_string(g.name);
   s += ",\"size\":" + json_array(g.size, 3) + ",\"pos\":" + json_array(g.pos, 3) + ",\"quat\":" + json_array(g.quat, 4) +
        ",\"rgba\":" + json_array(g.rgba, 4) + ",\"visual\":" + (g.collision ? "false" : "true");
