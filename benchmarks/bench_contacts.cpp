@@ -24,7 +24,8 @@ using namespace maxsim;
 
 Body ball(int i) {
   Body b;
-  b.name = "s" + std::to_string(i);
+  b.name = "s";  // (appending: GCC 12's -Wrestrict misfires on "s" + to_string)
+  b.name += std::to_string(i);
   b.inertia = inertia_sphere(1.0, 0.25);
   b.x0 = Vec3(0.5 * i, 0, 0.25);
   b.geoms.push_back(make_geom(GeomType::Sphere, Vec3(0.25, 0, 0)));

@@ -200,7 +200,11 @@ TEST(Contacts, StackedBoxesStay) {
 TEST(Contacts, SphereChainOnGround) {
   for (int n : {2, 10, 50, 200}) {
     Model m;
-    for (int i = 0; i < n; ++i) m.add_body(sphere_body("s" + std::to_string(i), 1.0, 0.25, Vec3(0.5 * i, 0, 0.35)));
+    for (int i = 0; i < n; ++i) {
+      std::string name = "s";  // (appending: GCC 12's -Wrestrict misfires on "s" + to_string)
+      name += std::to_string(i);
+      m.add_body(sphere_body(name, 1.0, 0.25, Vec3(0.5 * i, 0, 0.35)));
+    }
     for (int i = 1; i < n; ++i)
       m.add_joint(make_joint(m, JointType::Spherical, i - 1, i, Vec3(0.5 * i - 0.25, 0, 0.35), Vec3::UnitZ()));
     Data d(m);
