@@ -24,7 +24,7 @@ struct ContactOptions {
   // capped at `margin`, where v_max bounds the speed of any body's geometry (|v| + |ω| R, R the
   // body's geometric radius about its CoM) — twice the distance any pair can close in one step.
   // Slow robots then carry only the contacts that matter: the A1 standing under PD at Δt = 0.002
-  // steps 8× faster (22 instead of 38 contacts). Off by default because the A1 drop at
+  // steps 1.7× faster (22 instead of 38 contacts). Off by default because the A1 drop at
   // Δt = 0.001 then leaves unconverged steps at the trunk's impact (not yet understood; issue 7).
   bool adaptive_margin = false;
   double min_margin = 0.005;
