@@ -97,7 +97,13 @@ int main(int argc, char** argv) {
     std::unique_ptr<ReplayRecorder> replay;
     if (!view.empty()) {
       check_writable(view);
-      replay = std::make_unique<ReplayRecorder>(robot.model);
+      try {  // the walk is the main job: without the viewer's JavaScript it runs without a replay
+        load_viewer_js();
+        replay = std::make_unique<ReplayRecorder>(robot.model);
+      } catch (const ViewError& e) {
+        std::fprintf(stderr, "a1_walk: no replay: %s\n", e.what());
+        view.clear();
+      }
     }
     long long step_index = 0;
     auto observer = [&](const Model& m, const Data& d) {
