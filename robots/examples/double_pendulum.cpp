@@ -1,11 +1,25 @@
 // A double pendulum built in code and stepped: the README's example, runnable.
 // Prints time, the two joint angles, total energy and the constraint violation every 0.5 s.
+//   double_pendulum [--view FILE.html]   (the HTML replay of the run, apps/maxsim/view.hpp)
 #include <cstdio>
+#include <memory>
+#include <string>
 
+#include "apps/maxsim/view.hpp"
 #include "sim/maxsim.hpp"
 
-int main() {
+int main(int argc, char** argv) {
   using namespace maxsim;
+  std::string view;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--view" && i + 1 < argc) {
+      view = argv[++i];
+    } else {
+      std::fprintf(stderr, "usage: double_pendulum [--view FILE.html]\n");
+      return 2;
+    }
+  }
   Model model;
   model.dt = 0.01;
   // two 1 m, 1 kg rods hanging from the origin along −z, body z along the rod
@@ -15,6 +29,9 @@ int main() {
     rod.mass = 1.0;
     rod.inertia = inertia_rod(1.0, 1.0);
     rod.x0 = Vec3(0, 0, -0.5 - i);
+    Geom shape = make_geom(GeomType::Capsule, Vec3(0.03, 0.5, 0));  // drawn by --view (body z = rod)
+    shape.collision = false;
+    rod.geoms.push_back(shape);
     model.add_body(rod);
     // revolute about x at the top of each rod; the first hangs from the world
     model.add_joint(make_joint(model, JointType::Revolute, i == 0 ? kWorld : 0, i, Vec3(0, 0, -1.0 * i),
@@ -22,6 +39,9 @@ int main() {
   }
   Data data(model);
   set_joint_coordinates(model, data, 0, {1.5707963}, {});  // release the first rod horizontally
+
+  std::unique_ptr<ReplayRecorder> replay;
+  if (!view.empty()) replay = std::make_unique<ReplayRecorder>(model);
 
   std::printf("%6s %10s %10s %12s %10s\n", "t", "q1", "q2", "energy", "violation");
   for (int k = 0; k <= 1000; ++k) {
@@ -32,11 +52,21 @@ int main() {
       std::printf("%6.2f %10.4f %10.4f %12.6f %10.2e\n", data.time, q1, q2, total_energy(model, data),
                   max_constraint_violation(model, data));
     }
+    if (replay && k % 2 == 0) replay->record(model, data);
     const StepReport r = step(model, data);
     if (r.status != StepStatus::Ok) {
       std::fprintf(stderr, "step failed: %s (residual %g after %d iterations)\n",
                    step_status_name(r.status), r.residual, r.iterations);
       return 1;
+    }
+  }
+  if (replay) {
+    try {
+      write_replay_html(model, replay->replay(), view);
+      std::printf("replay: %s\n", view.c_str());
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "double_pendulum: no replay: %s\n", e.what());
+      return 2;
     }
   }
   return 0;
