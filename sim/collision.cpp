@@ -275,9 +275,10 @@ struct CollisionWorld::Impl {
     return (ct_a & ca_b) || (ct_b & ca_a);
   }
 
-  double combine_friction(double a, double b) const {
-    if (a < 0) a = opt.default_friction;
-    if (b < 0) b = opt.default_friction;
+  // max of the pair's coefficients, an undeclared one (< 0) taking the world default
+  static double combine(double a, double b, double world_default) {
+    if (a < 0) a = world_default;
+    if (b < 0) b = world_default;
     return std::max(a, b);
   }
 
@@ -296,6 +297,7 @@ struct CollisionWorld::Impl {
       CPlane g;
       g.index = -1;
       g.friction = opt.default_friction;
+      g.restitution = opt.default_restitution;
       planes.push_back(g);
     }
     for (int i = 0; i < static_cast<int>(model.world_geoms.size()); ++i) {
@@ -549,14 +551,14 @@ struct CollisionWorld::Impl {
       const CPlane& p = planes[t.ia];
       const CGeom& g = geoms[t.ib];
       plane_points(p, g, threshold(p.margin, g.margin));
-      friction = combine_friction(p.friction, g.friction);
-      restitution = std::max(p.restitution, g.restitution);
+      friction = combine(p.friction, g.friction, opt.default_friction);
+      restitution = combine(p.restitution, g.restitution, opt.default_restitution);
     } else {
       const CGeom& a = geoms[t.ia];
       const CGeom& b = geoms[t.ib];
       pair_points(a, b, threshold(a.margin, b.margin));
-      friction = combine_friction(a.friction, b.friction);
-      restitution = std::max(a.restitution, b.restitution);
+      friction = combine(a.friction, b.friction, opt.default_friction);
+      restitution = combine(a.restitution, b.restitution, opt.default_restitution);
     }
     if (pts.empty()) return;
     reduce();

@@ -73,8 +73,9 @@
 // Threshold: a point is a candidate when distance < options.margin + max(margin_a, margin_b)
 // (MuJoCo combines geom margins with max; the ground's margin is 0).
 // Friction and restitution: combined with max (MuJoCo's rule for friction; Bullet multiplies) —
-// a geom with friction < 0 uses options.default_friction; so does the ground. max keeps a rubber
-// foot grippy on a default floor and lets one bouncy ball bounce on a restitution-0 floor.
+// a geom with friction (restitution) < 0 uses options.default_friction (default_restitution); so
+// does the ground. max keeps a rubber foot grippy on a default floor and lets one bouncy ball
+// bounce on a restitution-0 floor.
 //
 // Poses: quaternions are normalized before use; a non-finite pose throws std::invalid_argument
 // (never a NaN contact).
@@ -121,6 +122,7 @@ struct CollisionOptions {
   bool ground = true;           // solid below z = 0, normal +z (bodies belong in z >= 0)
   double margin = 0.01;         // [m] search margin added to the geoms' margins
   double default_friction = 0.8;
+  double default_restitution = 0;
   bool exclude_joined = true;   // bodies joined by a joint (see above) do not collide
 };
 

@@ -21,6 +21,7 @@ void enable_contacts(const Model& model, Data& data, const ContactOptions& optio
   co.ground = options.ground;
   co.margin = options.margin;
   co.default_friction = options.friction;
+  co.default_restitution = options.restitution;
   co.exclude_joined = options.exclude_joined;
   if (!(options.min_margin >= 0) || !std::isfinite(options.min_margin)) bad("min_margin", options.min_margin, "finite and >= 0");
   auto world = std::make_shared<CollisionWorld>(model, co);
@@ -47,9 +48,9 @@ void enable_contacts(const Model& model, Data& data, const ContactOptions& optio
   auto candidates = std::make_shared<std::vector<ContactCandidate>>();
   const bool self = options.self_collision;
   const double recovery_speed = options.recovery_speed;
-  const double restitution = options.restitution, bounce_threshold = options.bounce_threshold;
+  const double bounce_threshold = options.bounce_threshold;
   const bool linear_cone = options.cone == FrictionCone::Linear;
-  data.collide = [world, candidates, self, recovery_speed, restitution, bounce_threshold, linear_cone, adaptive,
+  data.collide = [world, candidates, self, recovery_speed, bounce_threshold, linear_cone, adaptive,
                   min_margin, max_margin, radius](const Model& m, Data& d) {
     if (adaptive) {
       double v_max = 0;
@@ -74,7 +75,7 @@ void enable_contacts(const Model& model, Data& data, const ContactOptions& optio
       c.offset = k.radius_a + k.radius_b - std::max(0.0, -k.distance - recovery_speed * d.ws.dt);
       contact_set_normal(&c, k.normal);
       c.friction = k.friction;
-      c.restitution = std::max(k.restitution, restitution);
+      c.restitution = k.restitution;
       c.bounce_threshold = bounce_threshold;
       c.linear_cone = linear_cone && c.friction > 0;
       d.min_candidate_distance = std::min(d.min_candidate_distance, k.distance);

@@ -38,7 +38,7 @@ struct Geom {
   std::vector<Eigen::Vector3i> faces;
   bool collision = true;            // false: visual only
   double friction = -1;             // sliding friction coefficient; < 0: the world default
-  double restitution = 0;
+  double restitution = -1;          // coefficient of restitution; < 0: the world default
   int contype = 1, conaffinity = 1; // MJCF collision filtering bits
   double margin = 0;                // contact candidate search margin [m]
   Eigen::Vector4d rgba = Eigen::Vector4d(0.7, 0.7, 0.7, 1.0);
