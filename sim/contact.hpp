@@ -123,6 +123,15 @@ struct ConeScaling {
   Vec3 lambda;
 };
 bool cone_nt_scaling(const Vec3& beta, const Vec3& eta, ConeScaling* out);
+
+// A cone's linearized complementarity at the current iterate: the coefficients of Δβ and Δη
+// (Arw(λ)W⁻¹, Arw(λ)W when `scaled`, else Arw(η), Arw(β)) and the scaling itself. Computed once
+// per interior-point iteration, with the Newton matrix, and reused by its right-hand sides.
+struct ConeLinearization {
+  Mat3 coef_beta = Mat3::Zero(), coef_eta = Mat3::Zero();
+  ConeScaling nt;
+  bool scaled = false;
+};
 // Largest α in [0, 1] keeping u + α du in the cone (u strictly inside).
 double cone_max_step(const Vec3& u, const Vec3& du);
 // Largest α in [0, 1] keeping x + α dx ≥ 0 (x > 0).

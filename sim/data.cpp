@@ -88,6 +88,7 @@ void build_graph(const Model& model, Data& d) {
   ws.contact_map_a.resize(nc);
   ws.contact_map_b.resize(nc);
   ws.contact_kin.resize(nc);
+  ws.cone_lin.resize(nc);
   ws.unknowns.setZero(6 * n);
   ws.trial.setZero(6 * n);
   ws.residual.setZero(6 * n);

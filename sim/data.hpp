@@ -102,6 +102,7 @@ struct Data {
     std::vector<int> contact_edge_a, contact_edge_b;
     std::vector<Eigen::Matrix<double, 6, 3>, Eigen::aligned_allocator<Eigen::Matrix<double, 6, 3>>> contact_map_a, contact_map_b;
     std::vector<ContactKinematics, Eigen::aligned_allocator<ContactKinematics>> contact_kin;
+    std::vector<ConeLinearization, Eigen::aligned_allocator<ConeLinearization>> cone_lin;  // per contact
     std::vector<Vec6> contact_affine, contact_steps;  // per contact: (Δγ, Δb, Δη0, Δs, ·), (Δη_t, ·)
     std::vector<Contact> trial_contacts, previous_contacts;
     std::vector<Vec3> x3;

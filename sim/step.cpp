@@ -109,7 +109,7 @@ void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen:
     const Contact& ct = d.contacts[c];
     const int o = 6 * (nb + nj + static_cast<int>(c));
     Vec3 impulse = s.segment<3>(o);  // (γ, b1, b2)
-    if (ct.linear_cone) impulse << s(o), s(o + 1) - s(o + 3), s(o + 2) - s(o + 4);  // (γ, Σ β_i d_i)
+    if (ct.linear_cone) impulse << s(o), pyramid_impulse(s.segment<4>(o + 1));  // (γ, Σ β_i d_i)
     F->segment<6>(o).setZero();
     F->segment<6>(6 * ct.body_b).noalias() += ws.contact_map_b[c] * impulse;
     Pose a2, a3;
@@ -171,7 +171,8 @@ void step_jacobian(const Model& model, Data& d, const Eigen::VectorXd& s) {
   // bodies ← contact impulses (γ, b1, b2); the contact rows themselves depend on the
   // interior-point variables and are filled by the contact solve
   for (size_t c = 0; c < d.contacts.size(); ++c) {
-    if (d.contacts[c].linear_cone) {  // unknowns (γ, β1..β4, ψ): (γ, b) = P (γ, β, ψ)
+    if (d.contacts[c].linear_cone) {  // unknowns (γ, β1..β4, ψ): (γ, b) = P (γ, β, ψ), the
+                                      // derivative of (γ, pyramid_impulse(β))
       Eigen::Matrix<double, 3, 6> P;
       P << 1, 0, 0, 0, 0, 0, 0, 1, 0, -1, 0, 0, 0, 0, 1, 0, -1, 0;
       A.block(A.lower_id(ws.contact_edge_b[c])) = ws.contact_map_b[c] * P;
@@ -342,26 +343,25 @@ double complementarity_max(const std::vector<Contact>& cs) {
   return m;
 }
 
-// Fills the contact rows of the Newton matrix: C1 (γ s = κ) and C2 (β∘η = κ e) linearized with
-// Δs = Jφ Δν − r_s and Δη_t = J_vt Δν − r_η substituted; unknowns (γ, b1, b2, η0).
 // Coefficients of Δβ and Δη in the linearized complementarity of a contact's cone: the
 // Nesterov–Todd form Arw(λ)W⁻¹, Arw(λ)W (seed 003 eq. 29 with symmetric scaling; see
 // cone_nt_scaling), or the unscaled Arw(η), Arw(β) if the pair is not strictly inside.
-bool cone_coefficients(const Contact& ct, Mat3* coef_beta, Mat3* coef_eta, ConeScaling* nt_out) {
+void cone_linearization(const Contact& ct, ConeLinearization* out) {
   const Vec3 beta = friction_beta(ct, ct.gamma, ct.b);
-  ConeScaling nt;
-  if (cone_nt_scaling(beta, ct.eta, &nt)) {
-    const Mat3 arrow = cone_arrow(nt.lambda);
-    *coef_beta = arrow * nt.W_inv;
-    *coef_eta = arrow * nt.W;
-    if (nt_out != nullptr) *nt_out = nt;
-    return true;
+  out->scaled = cone_nt_scaling(beta, ct.eta, &out->nt);
+  if (out->scaled) {
+    const Mat3 arrow = cone_arrow(out->nt.lambda);
+    out->coef_beta = arrow * out->nt.W_inv;
+    out->coef_eta = arrow * out->nt.W;
+  } else {
+    out->coef_beta = cone_arrow(ct.eta);
+    out->coef_eta = cone_arrow(beta);
   }
-  *coef_beta = cone_arrow(ct.eta);
-  *coef_eta = cone_arrow(beta);
-  return false;
 }
 
+// Fills the contact rows of the Newton matrix: C1 (γ s = κ) and C2 (β∘η = κ e) linearized with
+// Δs = Jφ Δν − r_s and Δη_t = J_vt Δν − r_η substituted; unknowns (γ, b1, b2, η0) — or, for
+// the linearized cone, (γ, β1..β4, ψ). Stores each cone's linearization for contact_rhs.
 void contact_jacobian(const Model& model, Data& d) {
   const int nb = static_cast<int>(model.bodies.size());
   const int nj = static_cast<int>(model.joints.size());
@@ -402,14 +402,13 @@ void contact_jacobian(const Model& model, Data& d) {
       rows_a.row(0) = ct.gamma * k.Jphi_a;
     }
     if (has_cone(ct)) {
-      // coefficients of Δβ and Δη in the linearized cone complementarity (NT-scaled)
-      Mat3 coef_beta, coef_eta;
-      cone_coefficients(ct, &coef_beta, &coef_eta, nullptr);
-      D.block<3, 1>(1, 0) = cone_slope(ct) * coef_beta.col(0);
-      D.block<3, 2>(1, 1) = coef_beta.rightCols<2>();
-      D.block<3, 1>(1, 3) = coef_eta.col(0);
-      rows_b.bottomRows<3>() = coef_eta.rightCols<2>() * k.Jvt_b;
-      rows_a.bottomRows<3>() = coef_eta.rightCols<2>() * k.Jvt_a;
+      ConeLinearization& lin = ws.cone_lin[c];
+      cone_linearization(ct, &lin);
+      D.block<3, 1>(1, 0) = cone_slope(ct) * lin.coef_beta.col(0);
+      D.block<3, 2>(1, 1) = lin.coef_beta.rightCols<2>();
+      D.block<3, 1>(1, 3) = lin.coef_eta.col(0);
+      rows_b.bottomRows<3>() = lin.coef_eta.rightCols<2>() * k.Jvt_b;
+      rows_a.bottomRows<3>() = lin.coef_eta.rightCols<2>() * k.Jvt_a;
     }
     A.block(A.upper_id(ws.contact_edge_b[c])).topRows<4>() = rows_b;
     if (ws.contact_edge_a[c] >= 0) A.block(A.upper_id(ws.contact_edge_a[c])).topRows<4>() = rows_a;
@@ -452,17 +451,16 @@ void contact_rhs(const Model& model, Data& d, double kappa, const std::vector<Ve
     }
     if (has_normal(ct)) out(0) = -(ct.gamma * ct.slack + second_c1 - kappa) + ct.gamma * r.r_s;
     if (has_cone(ct)) {
-      Mat3 coef_beta, coef_eta;
-      ConeScaling nt;
-      const bool scaled = cone_coefficients(ct, &coef_beta, &coef_eta, &nt);
+      const ConeLinearization& lin = d.ws.cone_lin[c];  // (from contact_jacobian, same iterate)
+      const ConeScaling& nt = lin.nt;
       const Vec3 e0(1, 0, 0);
       // λ∘λ and the corrector (W⁻¹Δβ_aff)∘(WΔη_aff) in the scaled form; β∘η and Δβ_aff∘Δη_aff
       // in the unscaled one
-      const Vec3 product = scaled ? cone_product(nt.lambda, nt.lambda)
-                                  : cone_product(friction_beta(ct, ct.gamma, ct.b), ct.eta);
-      const Vec3 second = scaled ? cone_product(nt.W_inv * dbeta_aff, nt.W * deta_aff)
-                                 : cone_product(dbeta_aff, deta_aff);
-      out.segment<3>(1) = -(product + second - kappa * e0) + coef_eta.rightCols<2>() * r.r_eta;
+      const Vec3 product = lin.scaled ? cone_product(nt.lambda, nt.lambda)
+                                      : cone_product(friction_beta(ct, ct.gamma, ct.b), ct.eta);
+      const Vec3 second = lin.scaled ? cone_product(nt.W_inv * dbeta_aff, nt.W * deta_aff)
+                                     : cone_product(dbeta_aff, deta_aff);
+      out.segment<3>(1) = -(product + second - kappa * e0) + lin.coef_eta.rightCols<2>() * r.r_eta;
     }
   }
 }
@@ -816,8 +814,7 @@ void apply_restitution(double dt, Data& d) {
 // Records the normal approach speed (over the previous interval, at the witness points) of
 // restitution contacts that closed in this step: active at z3 (gap within 10 µm) and not
 // continuing a contact that was already closed.
-void record_impacts(const Model& model, Data& d) {
-  (void)model;
+void record_impacts(Data& d) {
   const auto& prev = d.ws.previous_contacts;
   auto point_velocity = [&d](int body, const Vec3& p) -> Vec3 {
     if (body == kWorld) return Vec3::Zero();
@@ -935,7 +932,7 @@ StepReport step_once(const Model& model, Data& d) {
 
   // update
   if (rep.status != StepStatus::Failed) {
-    record_impacts(model, d);
+    record_impacts(d);
     advance(model, d);
   }
   return rep;
