@@ -220,11 +220,7 @@ std::vector<double> a1_qpos(const std::string& file, double thigh, double calf, 
   std::vector<double> qpos = {0, 0, 0.5, 1, 0, 0, 0};
   for (int leg = 0; leg < 4; ++leg) qpos.insert(qpos.end(), {0.0, thigh, calf});
   set_coordinates(m, d, split_qpos(m, qpos), std::vector<std::vector<double>>(m.joints.size()));
-  double lowest = 1e9;
-  for (size_t b = 0; b < m.bodies.size(); ++b)
-    for (const Geom& g : m.bodies[b].geoms)
-      if (g.collision) lowest = std::min(lowest, geom_lowest_z(g, d.x[b], d.q[b]));
-  qpos[2] += clearance - lowest;
+  qpos[2] += clearance - lowest_collision_z(m, d);
   return qpos;
 }
 

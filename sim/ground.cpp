@@ -39,18 +39,24 @@ double geom_lowest_z(const Geom& g, const Vec3& body_x, const Vec4& body_q) {
   return kInf;
 }
 
-double max_ground_penetration(const Model& model, const Data& data) {
-  double depth = 0;
+double lowest_collision_z(const Model& model, const Data& data) {
+  double lowest = std::numeric_limits<double>::infinity();
   const int nb = static_cast<int>(model.bodies.size());
   for (int i = 0; i < nb; ++i) {
     for (const Geom& g : model.bodies[i].geoms) {
       if (!g.collision || g.type == GeomType::Plane) continue;
       const double z = geom_lowest_z(g, data.x[i], data.q[i]);
-      if (std::isnan(z)) return z;  // a non-finite state has no meaningful depth: say so
-      depth = std::max(depth, -z);
+      if (std::isnan(z)) return z;  // a non-finite state has no lowest point: say so
+      lowest = std::min(lowest, z);
     }
   }
-  return depth;
+  return lowest;
+}
+
+double max_ground_penetration(const Model& model, const Data& data) {
+  const double lowest = lowest_collision_z(model, data);
+  if (std::isnan(lowest)) return lowest;  // a non-finite state has no meaningful depth: say so
+  return std::max(0.0, -lowest);
 }
 
 }  // namespace maxsim

@@ -13,6 +13,10 @@ namespace maxsim {
 // hull). Planes are unbounded and return +infinity; so does a mesh without vertices.
 double geom_lowest_z(const Geom& geom, const Vec3& body_x, const Vec4& body_q);
 
+// Lowest point (world z) of all collision geoms of all bodies (planes and world geoms ignored):
+// +infinity when there are none, NaN when a pose is NaN. Used to stand a robot on the ground.
+double lowest_collision_z(const Model& model, const Data& data);
+
 // Depth of the deepest point of any collision geom (Geom::collision) of any body below the plane
 // z = 0: max(0, −min z). Planes (and the world's own geoms) are ignored; 0 when nothing is below;
 // NaN when a pose is NaN.

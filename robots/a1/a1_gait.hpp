@@ -26,6 +26,7 @@
 #include "controllers/rollout.hpp"
 #include "models/load.hpp"
 #include "sim/contact_search.hpp"
+#include "sim/ground.hpp"
 #include "sim/maxsim.hpp"
 
 namespace maxsim::a1 {
@@ -71,27 +72,6 @@ inline Robot load_robot(const std::string& source_dir, double dt = 0.001) {
   return r;
 }
 
-// Lowest point of the robot's collision geometry (spheres and boxes: the feet and the legs).
-inline double lowest_point(const Model& m, const Data& d) {
-  double low = 1e300;
-  for (size_t b = 0; b < m.bodies.size(); ++b) {
-    const Mat3 R = quat_to_rot(d.q[b]);
-    for (const Geom& g : m.bodies[b].geoms) {
-      if (!g.collision) continue;
-      const Vec3 c = d.x[b] + R * g.pos;
-      if (g.type == GeomType::Sphere) {
-        low = std::min(low, c.z() - g.size.x());
-      } else if (g.type == GeomType::Box) {
-        const Mat3 Rg = R * quat_to_rot(g.quat);
-        for (int k = 0; k < 8; ++k) {
-          const Vec3 corner((k & 1 ? 1 : -1) * g.size.x(), (k & 2 ? 1 : -1) * g.size.y(), (k & 4 ? 1 : -1) * g.size.z());
-          low = std::min(low, (c + Rg * corner).z());
-        }
-      }
-    }
-  }
-  return low;
-}
 
 // Stands the robot still in the gait's t = 0 pose, trunk level and its feet touching z = 0
 // (the URDF's floating base loads at the origin, so the trunk is placed through the floating
@@ -104,7 +84,7 @@ inline void stand(const Robot& r, Data& d, const GaitParameters& gait) {
   for (int i = 0; i < 12; ++i) q[r.legs[i]] = {angles[i]};
   q[r.base] = {0, 0, 0, 1, 0, 0, 0};
   set_coordinates(m, d, q, qd);
-  q[r.base][2] = -lowest_point(m, d);
+  q[r.base][2] = -lowest_collision_z(m, d);
   set_coordinates(m, d, q, qd);
 }
 
