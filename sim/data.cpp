@@ -54,22 +54,27 @@ void build_graph(const Model& model, Data& d) {
     ws.edges.emplace_back(nb + j, jt.child);
   }
   ws.contact_bodies.resize(nc);
+  ws.contact_folded.resize(nc);
+  ws.contact_node.assign(nc, -1);
   ws.contact_edge_a.assign(nc, -1);
   ws.contact_edge_b.assign(nc, -1);
+  int n = nb + nj;
   for (int c = 0; c < nc; ++c) {
     const Contact& ct = d.contacts[c];
     ws.contact_bodies[c] = {ct.body_a, ct.body_b};
+    ws.contact_folded[c] = is_joint_friction(ct);
+    if (ws.contact_folded[c]) continue;  // eliminated into its joint's row
+    ws.contact_node[c] = n++;
     if (ct.body_a != kWorld) {
       ws.contact_edge_a[c] = static_cast<int>(ws.edges.size());
-      ws.edges.emplace_back(nb + nj + c, ct.body_a);
+      ws.edges.emplace_back(ws.contact_node[c], ct.body_a);
     }
     ws.contact_edge_b[c] = static_cast<int>(ws.edges.size());
-    ws.edges.emplace_back(nb + nj + c, ct.body_b);
+    ws.edges.emplace_back(ws.contact_node[c], ct.body_b);
   }
   // joint nodes carry multipliers (zero diagonal on constrained rows) and contact nodes become
   // singular on their own as the interior point converges (a sticking contact's η → 0): neither
   // is eliminated before its bodies
-  const int n = nb + nj + nc;
   std::vector<char> multiplier(n, 0);
   for (int j = nb; j < n; ++j) multiplier[j] = 1;
   ws.ldu.analyze(n, ws.edges, root, &multiplier);
@@ -79,7 +84,8 @@ void build_graph(const Model& model, Data& d) {
       if (model.joints[j].row_constrained(r)) mask |= 1u << r;
     ws.ldu.set_regularized_rows(nb + j, mask);
   }
-  for (int c = 0; c < nc; ++c) ws.ldu.set_regularized_rows(nb + nj + c, 0b1111, true);  // redundant contacts
+  for (int c = 0; c < nc; ++c)  // redundant contacts
+    if (ws.contact_node[c] >= 0) ws.ldu.set_regularized_rows(ws.contact_node[c], 0b1111, true);
   ws.rows2.resize(nj);
   ws.rows3.resize(nj);
   ws.joint_rate2.resize(nj);
@@ -89,6 +95,10 @@ void build_graph(const Model& model, Data& d) {
   ws.contact_map_b.resize(nc);
   ws.contact_kin.resize(nc);
   ws.cone_lin.resize(nc);
+  ws.fold_inverse.resize(nc);
+  ws.fold_gain.resize(nc);
+  ws.fold_offset.resize(nc);
+  ws.fold_row_scale.resize(nc);
   ws.unknowns.setZero(6 * n);
   ws.trial.setZero(6 * n);
   ws.residual.setZero(6 * n);

@@ -76,7 +76,8 @@ struct Data {
 
   // ---- outputs of the last step ------------------------------------------------------------
   std::vector<Vec6> joint_impulse;  // row impulses over the step: constraint multipliers on
-                                    // constrained rows, spring+damper+actuation on free rows
+                                    // constrained rows, spring+damper+actuation+dry friction on
+                                    // free rows
   std::vector<Vec3> joint_angle;    // unwrapped free rotation-row angles (rows 3..5)
   std::vector<Contact> contacts;     // the active contacts of the last step (with their impulses)
   // The collide stage of step(): fills `contacts` for the current knot (sim/collision.hpp sets
@@ -99,7 +100,15 @@ struct Data {
     std::vector<Vec6> joint_rate2;           // joint row rates over [t1, t2]
     // contacts: graph edges, impulse maps at z2, kinematics at z3, eliminated variables' steps
     std::vector<std::pair<int, int>> contact_bodies;  // (a, b) of the contacts the graph was built for
+    std::vector<char> contact_folded;                 // and whether each was a joint's dry friction
+    std::vector<int> contact_node;                    // graph node of each contact (-1: joint friction)
     std::vector<int> contact_edge_a, contact_edge_b;
+    // joint friction (is_joint_friction): the inverse of its cone block D3 over (Δb1, Δb2, Δη0),
+    // D3⁻¹ times the cone's velocity column (the row's friction conductance), and D3⁻¹ times the
+    // right-hand side of the last contact_rhs call (the step's velocity-free part)
+    std::vector<Mat3> fold_inverse;
+    std::vector<Vec3> fold_gain, fold_offset;
+    std::vector<double> fold_row_scale;  // the joint row's scaling (see contact_jacobian)
     std::vector<Eigen::Matrix<double, 6, 3>, Eigen::aligned_allocator<Eigen::Matrix<double, 6, 3>>> contact_map_a, contact_map_b;
     std::vector<ContactKinematics, Eigen::aligned_allocator<ContactKinematics>> contact_kin;
     std::vector<ConeLinearization, Eigen::aligned_allocator<ConeLinearization>> cone_lin;  // per contact
@@ -120,7 +129,7 @@ struct Data {
   };
   std::vector<SavedState> saved;
 
-  int num_nodes() const { return static_cast<int>(x.size() + joint_impulse.size() + contacts.size()); }
+  int num_nodes() const { return ws.ldu.num_nodes(); }  // of the system graph (bodies, joints, contacts)
 };
 
 // (Re)builds the system graph and its symbolic LDU for the model's bodies and joints and the

@@ -49,7 +49,8 @@ void step_prepare(const Model& model, Data& d) {
   }
   for (size_t c = 0; c < d.contacts.size(); ++c) {
     const Contact& ct = d.contacts[c];
-    if (ct.joint >= 0) {  // limits (γ) and dry friction (b1) push along the joint row's own map
+    if (is_joint_friction(ct)) continue;  // acts through its joint's row impulse
+    if (ct.joint >= 0) {  // limits (γ) push along the joint row's own map
       const JointRows& r2 = d.ws.rows2[ct.joint];
       const int col = has_normal(ct) ? 0 : 1;
       d.ws.contact_map_b[c].setZero();
@@ -104,18 +105,24 @@ void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen:
 
   // contacts: their normal and friction impulses act on the bodies (maps at z2); the gap and
   // tangential velocity at z3 are what the interior point balances against its slacks
-  const int nj = static_cast<int>(model.joints.size());
   for (size_t c = 0; c < d.contacts.size(); ++c) {
     const Contact& ct = d.contacts[c];
-    const int o = 6 * (nb + nj + static_cast<int>(c));
-    Vec3 impulse = s.segment<3>(o);  // (γ, b1, b2)
-    if (ct.linear_cone) impulse << s(o), pyramid_impulse(s.segment<4>(o + 1));  // (γ, Σ β_i d_i)
-    F->segment<6>(o).setZero();
-    F->segment<6>(6 * ct.body_b).noalias() += ws.contact_map_b[c] * impulse;
+    const int node = ws.contact_node[c];
+    if (node < 0) {
+      // joint friction: the joint's row unknown is the row's whole impulse, friction included,
+      // so its row balances the friction impulse b1 (the contact's, not an unknown of s)
+      (*F)(6 * (nb + ct.joint) + ct.row) -= ct.side * ct.b(0);
+    } else {
+      const int o = 6 * node;
+      Vec3 impulse = s.segment<3>(o);  // (γ, b1, b2)
+      if (ct.linear_cone) impulse << s(o), pyramid_impulse(s.segment<4>(o + 1));  // (γ, Σ β_i d_i)
+      F->segment<6>(o).setZero();
+      F->segment<6>(6 * ct.body_b).noalias() += ws.contact_map_b[c] * impulse;
+      if (ct.body_a != kWorld) F->segment<6>(6 * ct.body_a).noalias() += ws.contact_map_a[c] * impulse;
+    }
     Pose a2, a3;
     Vec3 wa = Vec3::Zero();
     if (ct.body_a != kWorld) {
-      F->segment<6>(6 * ct.body_a).noalias() += ws.contact_map_a[c] * impulse;
       a2 = body_pose(d, ct.body_a);
       a3 = Pose{ws.x3[ct.body_a], ws.q3[ct.body_a]};
       wa = s.segment<3>(6 * ct.body_a + 3);
@@ -171,6 +178,7 @@ void step_jacobian(const Model& model, Data& d, const Eigen::VectorXd& s) {
   // bodies ← contact impulses (γ, b1, b2); the contact rows themselves depend on the
   // interior-point variables and are filled by the contact solve
   for (size_t c = 0; c < d.contacts.size(); ++c) {
+    if (ws.contact_node[c] < 0) continue;  // joint friction: filled by contact_jacobian
     if (d.contacts[c].linear_cone) {  // unknowns (γ, β1..β4, ψ): (γ, b) = P (γ, β, ψ), the
                                       // derivative of (γ, pyramid_impulse(β))
       Eigen::Matrix<double, 3, 6> P;
@@ -364,13 +372,42 @@ void cone_linearization(const Contact& ct, ConeLinearization* out) {
 // the linearized cone, (γ, β1..β4, ψ). Stores each cone's linearization for contact_rhs.
 void contact_jacobian(const Model& model, Data& d) {
   const int nb = static_cast<int>(model.bodies.size());
-  const int nj = static_cast<int>(model.joints.size());
   auto& ws = d.ws;
   BlockLdu& A = ws.ldu;
   for (size_t c = 0; c < d.contacts.size(); ++c) {
     const Contact& ct = d.contacts[c];
     const ContactKinematics& k = ws.contact_kin[c];
-    Block& D = A.diag(nb + nj + static_cast<int>(c));
+    if (ws.contact_node[c] < 0) {
+      // Joint friction, eliminated into its joint's row. Its cone rows D3 (Δb1, Δb2, Δη0) +
+      // E J_vt Δν = rhs give Δb = offset − gain·Δv_t with gain = D3⁻¹E (E's first column: the
+      // row rate is the only tangential velocity). The row U − side·b1 + damper(Δc) = 0 then
+      // reads ΔU + side·gain₀ Δv_t + ... = −F + side·offset₀: the friction is a damper of
+      // conductance gain₀ (> 0: for NT scaling it is a Schur complement of W², positive).
+      ConeLinearization& lin = ws.cone_lin[c];
+      cone_linearization(ct, &lin);
+      Mat3 D3;
+      D3 << lin.coef_beta.col(1), lin.coef_beta.col(2), lin.coef_eta.col(0);
+      // (the columns' scales differ by W² — column scaling, which partial pivoting absorbs)
+      ws.fold_inverse[c] = D3.partialPivLu().inverse();
+      ws.fold_gain[c] = ws.fold_inverse[c] * lin.coef_eta.col(1);
+      const Joint& jt = model.joints[ct.joint];
+      const int r = ct.row;
+      const double g = ct.side * ws.fold_gain[c](0);
+      // A sticking joint has a huge conductance: the row is then divided by 1 + its damping,
+      // becoming a constrained row with a small compliance on the diagonal (same solution; a
+      // well-scaled pivot — unscaled, the Newton steps stalled at ~1e-8 on the A1).
+      const double scale = 1.0 / (1.0 + jt.damping[r] + jt.armature[r] / ws.dt + g / ws.dt);
+      ws.fold_row_scale[c] = scale;
+      A.diag(nb + ct.joint)(r, r) *= scale;
+      Block& child = A.block(A.upper_id(ws.child_edge[ct.joint]));
+      child.row(r) = scale * (child.row(r) + g * k.Jvt_b.row(0));
+      if (jt.parent != kWorld) {
+        Block& parent = A.block(A.upper_id(ws.parent_edge[ct.joint]));
+        parent.row(r) = scale * (parent.row(r) + g * k.Jvt_a.row(0));
+      }
+      continue;
+    }
+    Block& D = A.diag(ws.contact_node[c]);
     if (ct.linear_cone) {
       // rows: γ s = κ; β_i η_i = κ with Δη_i = Δψ + d_iᵀ J_vt Δν − r_i; ψ ζ = κ with
       // Δζ = μ Δγ − Σ Δβ_i; unknowns (γ, β1..β4, ψ)
@@ -420,12 +457,11 @@ void contact_jacobian(const Model& model, Data& d) {
 void contact_rhs(const Model& model, Data& d, double kappa, const std::vector<Vec6>* affine,
                  Eigen::VectorXd* rhs) {
   const int nb = static_cast<int>(model.bodies.size());
-  const int nj = static_cast<int>(model.joints.size());
   for (size_t c = 0; c < d.contacts.size(); ++c) {
     const Contact& ct = d.contacts[c];
     const ContactResiduals r = contact_residuals(ct, d.ws.contact_kin[c]);
-    Eigen::Ref<Eigen::VectorXd> out = rhs->segment(6 * (nb + nj + static_cast<int>(c)), 6);
-    out.setZero();
+    const int node = d.ws.contact_node[c];
+    Vec6 out = Vec6::Zero();  // the contact's rows (joint friction: before its elimination)
     if (ct.linear_cone) {  // affine steps: [2c] = (Δγ, Δβ1..Δβ4, Δψ), [2c+1] = (Δs, Δη1..Δη4, ·)
       Vec6 a = Vec6::Zero(), e = Vec6::Zero();
       if (affine != nullptr) {
@@ -437,6 +473,7 @@ void contact_rhs(const Model& model, Data& d, double kappa, const std::vector<Ve
         out(1 + i) = -(ct.lin_beta(i) * ct.lin_eta(i) + a(1 + i) * e(1 + i) - kappa) + ct.lin_beta(i) * r.r_lin(i);
       const double dzeta = ct.friction * a(0) - a.segment<4>(1).sum();
       out(5) = -(ct.lin_psi * pyramid_zeta(ct) + a(5) * dzeta - kappa);
+      rhs->segment<6>(6 * node) = out;
       continue;
     }
     // affine steps (recover_eliminated): [2c] = (Δγ, Δb1, Δb2, Δη0, Δs, ·), [2c+1] = (Δη_t, ·)
@@ -462,13 +499,18 @@ void contact_rhs(const Model& model, Data& d, double kappa, const std::vector<Ve
                                      : cone_product(dbeta_aff, deta_aff);
       out.segment<3>(1) = -(product + second - kappa * e0) + lin.coef_eta.rightCols<2>() * r.r_eta;
     }
+    if (node >= 0) {
+      rhs->segment<6>(6 * node) = out;
+    } else {
+      d.ws.fold_offset[c] = d.ws.fold_inverse[c] * out.segment<3>(1);
+      double& row = (*rhs)(6 * (nb + ct.joint) + ct.row);
+      row = d.ws.fold_row_scale[c] * (row + ct.side * d.ws.fold_offset[c](0));
+    }
   }
 }
 
 // The eliminated variables' steps from the solved Δν: Δs = Jφ Δν − r_s, Δη_t = J_vt Δν − r_η.
-void recover_eliminated(const Model& model, Data& d, const Eigen::VectorXd& delta, std::vector<Vec6>* out) {
-  const int nb = static_cast<int>(model.bodies.size());
-  const int nj = static_cast<int>(model.joints.size());
+void recover_eliminated(const Data& d, const Eigen::VectorXd& delta, std::vector<Vec6>* out) {
   for (size_t c = 0; c < d.contacts.size(); ++c) {
     const Contact& ct = d.contacts[c];
     const ContactKinematics& k = d.ws.contact_kin[c];
@@ -482,8 +524,15 @@ void recover_eliminated(const Model& model, Data& d, const Eigen::VectorXd& delt
       deta += k.Jvt_a * dnu_a;
     }
     Vec6& a = (*out)[2 * c];
+    const int node = d.ws.contact_node[c];
+    if (node < 0) {  // joint friction: (Δb1, Δb2, Δη0) = offset − gain·Δv_t (see contact_jacobian)
+      const double dvt = deta(0) + r.r_eta(0);
+      a << 0, d.ws.fold_offset[c] - d.ws.fold_gain[c] * dvt, ds, 0;
+      (*out)[2 * c + 1] << deta, 0, 0, 0, 0;
+      continue;
+    }
     if (ct.linear_cone) {
-      a = delta.segment<6>(6 * (nb + nj + static_cast<int>(c)));
+      a = delta.segment<6>(6 * node);
       Vec6& e = (*out)[2 * c + 1];
       e(0) = ds;
       // (r_eta is zero for the pyramid, so deta = J_vt Δν): Δη_i = Δψ + d_iᵀ J_vt Δν − r_i
@@ -491,7 +540,7 @@ void recover_eliminated(const Model& model, Data& d, const Eigen::VectorXd& delt
       e(5) = 0;
       continue;
     }
-    a.head<4>() = delta.segment<4>(6 * (nb + nj + static_cast<int>(c)));
+    a.head<4>() = delta.segment<4>(6 * node);
     a(4) = ds;
     a(5) = 0;
     (*out)[2 * c + 1] << deta, 0, 0, 0, 0;
@@ -566,14 +615,18 @@ StepReport solve_interior_point(const Model& model, Data& d) {
   // start of the contact variables, strictly inside their cones, from the predicted gap; a
   // contact that persists from the last step (same pair, same point) starts from its impulse
   for (size_t c = 0; c < d.contacts.size(); ++c) {
-    const Contact& ct = d.contacts[c];
+    Contact& ct = d.contacts[c];
     const Vec3 impulse = persisting_contact(ws.previous_contacts, c, ct) && opt.warm_start
                              ? Vec3(ws.previous_contacts[c].gamma, ws.previous_contacts[c].b(0), ws.previous_contacts[c].b(1))
                              : Vec3(opt.initial_slack * std::max(1.0, model.gravity.norm() * dt), 0, 0);
-    s.segment<6>(6 * (nb + nj + static_cast<int>(c))) << impulse, 0, 0, 0;
+    if (ws.contact_node[c] < 0) {  // joint friction: its impulse lives in the contact only
+      ct.b = impulse.tail<2>();
+      continue;
+    }
+    s.segment<6>(6 * ws.contact_node[c]) << impulse, 0, 0, 0;
     if (ct.linear_cone) {  // (γ, β1..β4, ψ): the pyramid starts from its last β if it persists
       const bool warm = persisting_contact(ws.previous_contacts, c, ct) && opt.warm_start;
-      s.segment<6>(6 * (nb + nj + static_cast<int>(c)))
+      s.segment<6>(6 * ws.contact_node[c])
           << impulse(0), warm ? ws.previous_contacts[c].lin_beta : Eigen::Vector4d::Zero(), 0;
     }
   }
@@ -581,9 +634,10 @@ StepReport solve_interior_point(const Model& model, Data& d) {
   for (size_t c = 0; c < d.contacts.size(); ++c) {
     Contact& ct = d.contacts[c];
     const ContactKinematics& k = ws.contact_kin[c];
-    const int o = 6 * (nb + nj + static_cast<int>(c));
+    const int node = ws.contact_node[c];
+    const int o = 6 * node;
     ct.slack = has_normal(ct) ? std::max(k.phi, opt.initial_slack) : 1.0;
-    ct.gamma = has_normal(ct) ? std::max(s(o), opt.initial_slack) : 0.0;
+    ct.gamma = has_normal(ct) ? std::max(s(o), opt.initial_slack) : 0.0;  // (joint friction: no normal)
     if (ct.linear_cone) {  // strictly inside: β_i ≥ 5 % of μγ, ζ ≥ μγ/2, η_i ≥ ‖v_t‖∞ + s0
       const double mu_gamma = ct.friction * ct.gamma;
       ct.lin_beta = s.segment<4>(o + 1).cwiseMax(0.05 * mu_gamma);
@@ -594,11 +648,11 @@ StepReport solve_interior_point(const Model& model, Data& d) {
       s.segment<6>(o) << ct.gamma, ct.lin_beta, ct.lin_psi;
       continue;
     }
-    ct.b = s.segment<2>(o + 1);
+    if (node >= 0) ct.b = s.segment<2>(o + 1);
     const double radius = 0.9 * friction_beta(ct, ct.gamma, ct.b)(0);
     if (ct.b.norm() > radius) ct.b *= radius / ct.b.norm();
     ct.eta = Vec3(2.0 * k.vt.norm() + opt.initial_slack, k.vt(0), k.vt(1));  // well inside: a sliding start near the boundary jams
-    s.segment<6>(o) << ct.gamma, ct.b, ct.eta(0), 0, 0;
+    if (node >= 0) s.segment<6>(o) << ct.gamma, ct.b, ct.eta(0), 0, 0;
   }
 
   auto contact_ok = [&]() {
@@ -669,8 +723,10 @@ StepReport solve_interior_point(const Model& model, Data& d) {
     }
     for (size_t c = 0; c < d.contacts.size(); ++c) {
       const Contact& ct = d.contacts[c];
-      if (ct.linear_cone) s.segment<6>(6 * (nb + nj + static_cast<int>(c))) << ct.gamma, ct.lin_beta, ct.lin_psi;
-      else s.segment<4>(6 * (nb + nj + static_cast<int>(c))) << ct.gamma, ct.b, ct.eta(0);
+      const int node = ws.contact_node[c];
+      if (node < 0) continue;  // joint friction: not in s
+      if (ct.linear_cone) s.segment<6>(6 * node) << ct.gamma, ct.lin_beta, ct.lin_psi;
+      else s.segment<4>(6 * node) << ct.gamma, ct.b, ct.eta(0);
     }
   };
 
@@ -701,7 +757,7 @@ StepReport solve_interior_point(const Model& model, Data& d) {
     ws.delta = -F;
     contact_rhs(model, d, 0.0, nullptr, &ws.delta);
     ws.ldu.solve(ws.delta);
-    recover_eliminated(model, d, ws.delta, &affine);
+    recover_eliminated(d, ws.delta, &affine);
     const double alpha_aff = max_feasible_step(d.contacts, affine);
     std::vector<Contact>& trial_contacts = ws.trial_contacts;
     trial_contacts = d.contacts;
@@ -719,7 +775,7 @@ StepReport solve_interior_point(const Model& model, Data& d) {
       rep.status = StepStatus::Failed;
       break;
     }
-    recover_eliminated(model, d, ws.delta, &steps);
+    recover_eliminated(d, ws.delta, &steps);
     // fraction to boundary, then halve while the merit does not decrease
     double alpha = std::min(1.0, opt.fraction_to_boundary * max_feasible_step(d.contacts, steps));
     if (alpha < 0.9 * opt.fraction_to_boundary * alpha_aff) {
@@ -731,7 +787,7 @@ StepReport solve_interior_point(const Model& model, Data& d) {
       ws.trial = -F;
       contact_rhs(model, d, sigma * mu, nullptr, &ws.trial);
       ws.ldu.solve(ws.trial);
-      recover_eliminated(model, d, ws.trial, &affine);
+      recover_eliminated(d, ws.trial, &affine);
       const double alpha_c = std::min(1.0, opt.fraction_to_boundary * max_feasible_step(d.contacts, affine));
       if (ws.trial.allFinite() && alpha_c > alpha) {
         alpha = alpha_c;
@@ -833,7 +889,9 @@ void record_impacts(Data& d) {
 bool same_contact_bodies(const Data& d) {
   if (d.ws.contact_bodies.size() != d.contacts.size()) return false;
   for (size_t c = 0; c < d.contacts.size(); ++c)
-    if (d.ws.contact_bodies[c] != std::make_pair(d.contacts[c].body_a, d.contacts[c].body_b)) return false;
+    if (d.ws.contact_bodies[c] != std::make_pair(d.contacts[c].body_a, d.contacts[c].body_b) ||
+        d.ws.contact_folded[c] != is_joint_friction(d.contacts[c]))
+      return false;
   return true;
 }
 

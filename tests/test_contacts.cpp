@@ -348,6 +348,10 @@ TEST(JointFriction, StaysPutOrDecaysLinearly) {
     double q, qd;
     joint_coordinates(m, d, 0, &q, &qd);
     EXPECT_NEAR(q, 0.3, 1e-6);
+    // the friction is eliminated into the hinge's row (no graph node of its own), whose impulse
+    // then carries the holding torque m g (l/2) sin q over the step
+    EXPECT_EQ(d.num_nodes(), 2);
+    EXPECT_NEAR(std::abs(d.joint_impulse[0](5)), 9.81 * 0.5 * std::sin(0.3) * m.dt, 1e-9);
   }
   {
     const Model m = make(0.2);
