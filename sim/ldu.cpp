@@ -323,18 +323,23 @@ bool BlockLdu::factor() {
     Block& dinv = dinv_[k];
     double rcond = invert_block(blocks[k], dinv);
     if (reg_mask_[k] != 0 && std::isfinite(rcond)) {
-      // equilibrated condition of the pivot: scale-free test for dependent rows
       Block& a = blocks[k];
-      BlockVec scale;
-      for (int r = 0; r < kBlockSize; ++r) {
-        const double d = std::abs(a(r, r));
-        scale(r) = d > 0 ? 1.0 / std::sqrt(d) : 1.0;
+      // raw test first: a nearly zero diagonal makes the equilibration itself meaningless
+      bool singular = rcond < 1e2 * kMinPivotRcond;
+      // equilibrated condition of the pivot: scale-free test for dependent rows. Only a graph
+      // with loops can make a pivot singular through redundant constraints (a tree's joint
+      // pivot is J M⁻¹ Jᵀ on independent rows), so trees skip this second inversion.
+      if (!singular && !reg_only_singular_[k] && num_loops_ > 0) {
+        BlockVec scale;
+        for (int r = 0; r < kBlockSize; ++r) {
+          const double d = std::abs(a(r, r));
+          scale(r) = d > 0 ? 1.0 / std::sqrt(d) : 1.0;
+        }
+        const Block scaled = scale.asDiagonal() * a * scale.asDiagonal();
+        Block scaled_inv;
+        singular = !(invert_block(scaled, scaled_inv) >= regularization_rcond);
       }
-      const Block scaled = scale.asDiagonal() * a * scale.asDiagonal();
-      Block scaled_inv;
-      // raw test too: a nearly zero diagonal makes the equilibration itself meaningless
-      if (rcond < 1e2 * kMinPivotRcond ||
-          (!reg_only_singular_[k] && !(invert_block(scaled, scaled_inv) >= regularization_rcond))) {
+      if (singular) {
         double largest = 0;
         for (int r = 0; r < kBlockSize; ++r) largest = std::max(largest, std::abs(a(r, r)));
         for (int r = 0; r < kBlockSize; ++r)
