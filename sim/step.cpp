@@ -387,8 +387,9 @@ void contact_jacobian(const Model& model, Data& d) {
       cone_linearization(ct, &lin);
       Mat3 D3;
       D3 << lin.coef_beta.col(1), lin.coef_beta.col(2), lin.coef_eta.col(0);
-      // (the columns' scales differ by W² — column scaling, which partial pivoting absorbs)
-      ws.fold_inverse[c] = D3.partialPivLu().inverse();
+      // (the columns' scales differ by W²: column scaling, which the cofactor inverse carries
+      // exactly into the rows of D3⁻¹)
+      ws.fold_inverse[c] = D3.inverse();
       ws.fold_gain[c] = ws.fold_inverse[c] * lin.coef_eta.col(1);
       const Joint& jt = model.joints[ct.joint];
       const int r = ct.row;
