@@ -511,6 +511,13 @@ void contact_rhs(const Model& model, Data& d, double kappa, const std::vector<Ve
 }
 
 // The eliminated variables' steps from the solved Δν: Δs = Jφ Δν − r_s, Δη_t = J_vt Δν − r_η.
+// (Δη_t, 0, 0, 0, 0). Not a comma initializer: GCC 12 with AVX reports a false out-of-bounds
+// read of the Vec2 inside Eigen's runtime-sized block copy.
+void set_friction_dual_step(const Vec2& deta, Vec6* e) {
+  e->head<2>() = deta;
+  e->tail<4>().setZero();
+}
+
 void recover_eliminated(const Data& d, const Eigen::VectorXd& delta, std::vector<Vec6>* out) {
   for (size_t c = 0; c < d.contacts.size(); ++c) {
     const Contact& ct = d.contacts[c];
@@ -529,7 +536,7 @@ void recover_eliminated(const Data& d, const Eigen::VectorXd& delta, std::vector
     if (node < 0) {  // joint friction: (Δb1, Δb2, Δη0) = offset − gain·Δv_t (see contact_jacobian)
       const double dvt = deta(0) + r.r_eta(0);
       a << 0, d.ws.fold_offset[c] - d.ws.fold_gain[c] * dvt, ds, 0;
-      (*out)[2 * c + 1] << deta, 0, 0, 0, 0;
+      set_friction_dual_step(deta, &(*out)[2 * c + 1]);
       continue;
     }
     if (ct.linear_cone) {
@@ -544,7 +551,7 @@ void recover_eliminated(const Data& d, const Eigen::VectorXd& delta, std::vector
     a.head<4>() = delta.segment<4>(6 * node);
     a(4) = ds;
     a(5) = 0;
-    (*out)[2 * c + 1] << deta, 0, 0, 0, 0;
+    set_friction_dual_step(deta, &(*out)[2 * c + 1]);
   }
 }
 
@@ -624,7 +631,8 @@ StepReport solve_interior_point(const Model& model, Data& d) {
       ct.b = impulse.tail<2>();
       continue;
     }
-    s.segment<6>(6 * ws.contact_node[c]) << impulse, 0, 0, 0;
+    s.segment<3>(6 * ws.contact_node[c]) = impulse;
+    s.segment<3>(6 * ws.contact_node[c] + 3).setZero();
     if (ct.linear_cone) {  // (γ, β1..β4, ψ): the pyramid starts from its last β if it persists
       const bool warm = persisting_contact(ws.previous_contacts, c, ct) && opt.warm_start;
       s.segment<6>(6 * ws.contact_node[c])
