@@ -49,6 +49,13 @@ TEST(Allocation, NonePerStepForChainsAndLoops) {
     set_joint_coordinates(m, d, 0, {std::cos(0.1), std::sin(0.1), 0, 0}, {});
     EXPECT_EQ(allocations_during(m, d, 100), 0);
   }
+  {  // joint dry friction on every free row: interior-point steps, friction folded into the rows
+    Model m = make_pendulum_chain(10, JointType::Revolute, 1.0, 1.0, 0.0, 0.01);
+    for (Joint& j : m.joints) j.friction[5] = 0.1;
+    Data d(m);
+    set_joint_coordinates(m, d, 0, {0.5}, {});
+    EXPECT_EQ(allocations_during(m, d, 100), 0);
+  }
   {
     Model m = make_fourbar(0.01);
     Data d(m);
