@@ -645,8 +645,10 @@ StepReport solve_interior_point(const Model& model, Data& d) {
     const ContactKinematics& k = ws.contact_kin[c];
     const int node = ws.contact_node[c];
     const int o = 6 * node;
-    ct.slack = has_normal(ct) ? std::max(k.phi, opt.initial_slack) : 1.0;
-    ct.gamma = has_normal(ct) ? std::max(s(o), opt.initial_slack) : 0.0;  // (joint friction: no normal)
+    const bool warm = opt.warm_start && persisting_contact(ws.previous_contacts, c, ct);
+    const double floor = warm ? opt.warm_slack : opt.initial_slack;
+    ct.slack = has_normal(ct) ? std::max(k.phi, floor) : 1.0;
+    ct.gamma = has_normal(ct) ? std::max(s(o), floor) : 0.0;  // (joint friction: no normal)
     if (ct.linear_cone) {  // strictly inside: β_i ≥ 5 % of μγ, ζ ≥ μγ/2, η_i ≥ ‖v_t‖∞ + s0
       const double mu_gamma = ct.friction * ct.gamma;
       ct.lin_beta = s.segment<4>(o + 1).cwiseMax(0.05 * mu_gamma);
@@ -941,7 +943,17 @@ StepReport step_with_retry(const Model& model, Data& d, int depth) {
   StepReport rep = step_once(model, d);
   if (rep.status == StepStatus::Ok) return rep;
   restore_state(saved, d);
-  d.ws.previous_contacts.clear();  // substeps start cold: the failed attempt's guess misled it
+  if (d.interior_point.warm_start && !d.ws.previous_contacts.empty()) {
+    // the warm start (last impulses, small floors) may have misled it: the same step cold first
+    // (step_once takes d.contacts as the previous step's contacts)
+    d.contacts.clear();
+    const int iterations = rep.iterations;
+    rep = step_once(model, d);
+    rep.iterations += iterations;
+    if (rep.status == StepStatus::Ok) return rep;
+    restore_state(saved, d);
+  }
+  d.contacts.clear();  // substeps start cold (step_once takes d.contacts as the last step's)
   const double dt = d.ws.dt;
   d.ws.dt = 0.5 * dt;  // the substeps' length (no copy of the model: it can hold mesh data)
   StepReport total;
