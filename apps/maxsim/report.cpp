@@ -7,6 +7,8 @@
 #include <cstring>
 
 #include "apps/maxsim/options.hpp"
+#include "sim/contact_search.hpp"
+#include "sim/diagnostics.hpp"
 #include "sim/kinematics.hpp"
 
 namespace maxsim::cli {
@@ -111,6 +113,17 @@ void CsvWriter::write_row(const Model& model, const Data& d, const RowDiagnostic
   put(diag.residual);
   s += '\n';
   std::fwrite(s.data(), 1, s.size(), file_);
+}
+
+RowDiagnostics row_diagnostics(const Model& model, const Data& d, bool first) {
+  RowDiagnostics r;
+  r.kinetic = kinetic_energy(model, d);
+  r.potential = potential_energy(model, d);
+  r.violation = max_constraint_violation(model, d);
+  r.penetration = max_penetration(d);
+  r.iterations = first ? 0 : d.report.iterations;
+  r.residual = first ? 0.0 : d.report.residual;
+  return r;
 }
 
 void CsvWriter::close() {

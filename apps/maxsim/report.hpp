@@ -25,6 +25,11 @@ struct RowDiagnostics {
   int iterations = 0;
 };
 
+// The diagnostics of the current state for a program that steps on its own (the example
+// programs): energies, constraint violation, the last contact search's deepest penetration, the
+// last step's iterations and residual (`first`: the initial state, before any step: 0 and 0).
+RowDiagnostics row_diagnostics(const Model& model, const Data& data, bool first = false);
+
 // Trajectory writer. Opening fails with InputError (exit status 2) when the file cannot be
 // written; a write error later is reported by close().
 class CsvWriter {
