@@ -67,6 +67,9 @@ struct Scenario {
 struct EngineResult {
   double steps_per_s = 0, max_penetration = 0, energy_drift = 0;
   double root_z = 0;  // height of the first body's centre of mass at the end (standing or fallen)
+  // MuJoCo only: deepest contact below the surface its constraints hold, includemargin − dist (a
+  // geom margin inflates the surface: a body resting on it has dist > 0 yet sinks into the margin)
+  double margin_depth = 0, margin_depth_end = 0;  // (the latter at the last step)
   long failed = 0;
   std::string error;
 };
@@ -248,11 +251,16 @@ EngineResult run_mujoco(const Scenario& sc) {
     for (int i = 0; i < m->nq; ++i) finite = finite && std::isfinite(d->qpos[i]);
     if (w > warnings || !finite) ++r.failed;
     warnings = w;
-    for (int c = 0; c < d->ncon; ++c) r.max_penetration = std::max(r.max_penetration, -d->contact[c].dist);
+    for (int c = 0; c < d->ncon; ++c) {
+      r.max_penetration = std::max(r.max_penetration, -d->contact[c].dist);
+      r.margin_depth = std::max(r.margin_depth, d->contact[c].includemargin - d->contact[c].dist);
+    }
     r.energy_drift = std::max(r.energy_drift, std::abs(d->energy[0] + d->energy[1] - e0));
   }
   r.steps_per_s = wall > 0 ? sc.steps / wall : 0;
   r.root_z = m->nbody > 1 ? d->xipos[3 * 1 + 2] : 0;
+  for (int c = 0; c < d->ncon; ++c)
+    r.margin_depth_end = std::max(r.margin_depth_end, d->contact[c].includemargin - d->contact[c].dist);
   mj_deleteData(d);
   mj_deleteModel(m);
   return r;
@@ -295,7 +303,8 @@ std::string json_engine(const EngineResult& r) {
   o.precision(6);
   o << "{\"steps_per_s\": " << r.steps_per_s << ", \"max_penetration\": " << r.max_penetration
     << ", \"energy_drift\": " << r.energy_drift << ", \"failed_steps\": " << r.failed
-    << ", \"root_z_end\": " << r.root_z << "}";
+    << ", \"root_z_end\": " << r.root_z << ", \"depth_below_margin\": " << r.margin_depth
+    << ", \"depth_below_margin_end\": " << r.margin_depth_end << "}";
   return o.str();
 }
 
