@@ -5,6 +5,9 @@
 //   BoxDrop         the 0.5 m cube dropped from 0.4 m (Fig. 7d), 100 steps
 //   A1Drop          the A1 (URDF, 13 bodies, self-collision on) dropped with zero torque from
 //                   0.4 m, legs in the standing pose: 1 s at Δt = 0.005 (landing, folding, rest)
+//   A1StandPd       the A1 MJCF (robots/a1/xml/a1.xml: its floor, joint frictionloss) standing on
+//                   its feet under joint PD (kp 60, kd 1.5), 1 s at Δt = 0.002 — compare_mujoco's
+//                   a1_stand_pd scenario, the step issue 7 measures against MuJoCo
 //
 // Each iteration rebuilds the scene (untimed) and times the steps, including the candidate search.
 #include <benchmark/benchmark.h>
@@ -16,6 +19,7 @@
 #include "models/load.hpp"
 #endif
 #include "sim/contact_search.hpp"
+#include "sim/ground.hpp"
 #include "sim/maxsim.hpp"
 
 namespace {
@@ -83,6 +87,39 @@ void A1Drop(benchmark::State& state) {
     }
   });
 }
+
+void A1StandPd(benchmark::State& state) {
+  Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/robots/a1/xml/a1.xml");
+  m.dt = 0.002;
+  std::vector<int> hinges;
+  std::vector<double> ref;
+  for (size_t j = 0; j < m.joints.size(); ++j)
+    if (m.joints[j].type == JointType::Revolute) {
+      hinges.push_back(static_cast<int>(j));
+      ref.push_back(hinges.size() % 3 == 1 ? 0.0 : hinges.size() % 3 == 2 ? 0.9 : -1.8);  // hip, thigh, calf
+    }
+  int failed = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    Data d(m);
+    for (size_t h = 0; h < hinges.size(); ++h) set_joint_coordinates(m, d, hinges[h], {ref[h]}, {});
+    set_joint_coordinates(m, d, 0, {0, 0, 0.5, 1, 0, 0, 0}, {});
+    set_joint_coordinates(m, d, 0, {0, 0, 0.5 - lowest_collision_z(m, d), 1, 0, 0, 0}, {});  // feet on the floor
+    ContactOptions co;
+    co.ground = false;  // the file's floor plane
+    enable_contacts(m, d, co);
+    d.controller = [&](const Model& model, Data& data) {
+      for (size_t h = 0; h < hinges.size(); ++h) {
+        double q = 0, qd = 0;
+        joint_coordinates(model, data, hinges[h], &q, &qd);
+        data.joint_force[hinges[h]](5) = 60 * (ref[h] - q) - 1.5 * qd;
+      }
+    };
+    state.ResumeTiming();
+    for (int k = 0; k < 500; ++k) failed += step(m, d).status != StepStatus::Ok;
+  }
+  state.counters["failed_steps"] = failed;
+}
 #endif
 
 }  // namespace
@@ -91,4 +128,5 @@ BENCHMARK(SphereChain)->Arg(1)->Arg(10)->Arg(20)->Arg(44)->Arg(100)->Arg(200)->U
 BENCHMARK(BoxDrop)->Unit(benchmark::kMillisecond)->MinTime(0.2);
 #ifdef MAXSIM_HAVE_MODELS
 BENCHMARK(A1Drop)->Unit(benchmark::kMillisecond)->MinTime(0.2);
+BENCHMARK(A1StandPd)->Unit(benchmark::kMillisecond)->MinTime(0.2);
 #endif
