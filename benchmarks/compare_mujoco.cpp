@@ -49,6 +49,11 @@ struct JointPd {
   std::vector<double> q_ref;       // per controlled hinge, in joint order
   std::vector<std::string> joints;  // the controlled hinges (empty: every hinge)
   double kp = 0, kd = 0;
+  // Ankle strategy (Cassie): the `ankles` (controlled hinges) also get −kx·e − kv·v, e = how far
+  // the centre of mass is ahead (x) of the mean of the `feet` bodies' centres, relative to the
+  // start, and v = the root body's x velocity. Empty `ankles`: none.
+  std::vector<std::string> ankles, feet;
+  double kx = 0, kv = 0;
   bool controls(const std::string& name) const {
     return joints.empty() || std::find(joints.begin(), joints.end(), name) != joints.end();
   }
@@ -186,11 +191,30 @@ EngineResult run_maxsim(const Scenario& sc) {
     if (sc.pd.q_ref.size() != hinges.size()) throw std::runtime_error(sc.name + ": PD reference size");
     std::vector<double> q_ref(hinges.size());  // in maxsim's coordinates (from the file's pose)
     for (size_t h = 0; h < hinges.size(); ++h) q_ref[h] = sc.pd.q_ref[h] - qpos0.at(address[hinges[h]]);
-    d.controller = [&sc, hinges, q_ref](const Model& model, Data& data) {
+    std::vector<char> ankle(hinges.size(), 0);
+    for (size_t h = 0; h < hinges.size(); ++h)
+      for (const std::string& a : sc.pd.ankles) ankle[h] |= m.joints[hinges[h]].name == a;
+    std::vector<int> feet;
+    for (const std::string& f : sc.pd.feet)
+      for (size_t b = 0; b < m.bodies.size(); ++b)
+        if (m.bodies[b].name == f) feet.push_back(static_cast<int>(b));
+    if (feet.size() != sc.pd.feet.size()) throw std::runtime_error(sc.name + ": feet bodies not found");
+    auto ahead = [feet](const Model& model, const Data& data) {  // CoM x − mean foot x
+      double mx = 0, mass = 0, fx = 0;
+      for (size_t b = 0; b < model.bodies.size(); ++b) {
+        mx += model.bodies[b].mass * data.x[b].x();
+        mass += model.bodies[b].mass;
+      }
+      for (int f : feet) fx += data.x[f].x();
+      return feet.empty() ? 0.0 : mx / mass - fx / static_cast<double>(feet.size());
+    };
+    const double e0 = ahead(m, d);
+    d.controller = [&sc, hinges, q_ref, ankle, ahead, e0](const Model& model, Data& data) {
+      const double balance = sc.pd.ankles.empty() ? 0.0 : -sc.pd.kx * (ahead(model, data) - e0) - sc.pd.kv * data.v[0].x();
       for (size_t h = 0; h < hinges.size(); ++h) {
         double q = 0, qd = 0;
         joint_coordinates(model, data, hinges[h], &q, &qd);
-        data.joint_force[hinges[h]](5) = sc.pd.kp * (q_ref[h] - q) - sc.pd.kd * qd;
+        data.joint_force[hinges[h]](5) = sc.pd.kp * (q_ref[h] - q) - sc.pd.kd * qd + (ankle[h] ? balance : 0.0);
       }
     };
   }
@@ -230,19 +254,35 @@ EngineResult run_mujoco(const Scenario& sc) {
   mj_forward(m, d);
   const double e0 = d->energy[0] + d->energy[1];
   std::vector<int> hinges;
-  for (int j = 0; j < m->njnt; ++j)
-    if (m->jnt_type[j] == mjJNT_HINGE && sc.pd.controls(mj_id2name(m, mjOBJ_JOINT, j) ? mj_id2name(m, mjOBJ_JOINT, j) : ""))
-      hinges.push_back(j);
+  std::vector<char> ankle;
+  for (int j = 0; j < m->njnt; ++j) {
+    const char* name = mj_id2name(m, mjOBJ_JOINT, j) ? mj_id2name(m, mjOBJ_JOINT, j) : "";
+    if (m->jnt_type[j] != mjJNT_HINGE || !sc.pd.controls(name)) continue;
+    hinges.push_back(j);
+    ankle.push_back(std::find(sc.pd.ankles.begin(), sc.pd.ankles.end(), name) != sc.pd.ankles.end());
+  }
+  std::vector<int> feet;
+  for (const std::string& f : sc.pd.feet) feet.push_back(mj_name2id(m, mjOBJ_BODY, f.c_str()));
+  // CoM x − mean foot x, from the kinematics of the last mj_forward/mj_step (the state at the
+  // step's start for the first step, one step old after that: 0.5 ms on Cassie)
+  auto ahead = [&]() {
+    double fx = 0;
+    for (int f : feet) fx += d->xipos[3 * f];
+    return feet.empty() ? 0.0 : d->subtree_com[0] - fx / static_cast<double>(feet.size());
+  };
+  const double ahead0 = ahead();
   double wall = 0;
   int warnings = 0;
   for (int k = 0; k < sc.steps; ++k) {
     const Clock::time_point t0 = Clock::now();
-    if (!sc.pd.q_ref.empty())
+    if (!sc.pd.q_ref.empty()) {
+      const double balance = sc.pd.ankles.empty() ? 0.0 : -sc.pd.kx * (ahead() - ahead0) - sc.pd.kv * d->qvel[0];
       for (size_t h = 0; h < hinges.size(); ++h) {
         const int j = hinges[h];
-        d->qfrc_applied[m->jnt_dofadr[j]] =
-            sc.pd.kp * (sc.pd.q_ref[h] - d->qpos[m->jnt_qposadr[j]]) - sc.pd.kd * d->qvel[m->jnt_dofadr[j]];
+        d->qfrc_applied[m->jnt_dofadr[j]] = sc.pd.kp * (sc.pd.q_ref[h] - d->qpos[m->jnt_qposadr[j]]) -
+                                            sc.pd.kd * d->qvel[m->jnt_dofadr[j]] + (ankle[h] ? balance : 0.0);
       }
+    }
     mj_step(m, d);
     wall += std::chrono::duration<double>(Clock::now() - t0).count();
     int w = 0;
@@ -288,6 +328,17 @@ std::vector<double> mujoco_keyframe(const std::string& file, const std::string& 
   if (k >= 0) qpos.assign(m->key_qpos + k * m->nq, m->key_qpos + (k + 1) * m->nq);
   mj_deleteModel(m);
   if (k < 0) throw std::runtime_error(file + ": no keyframe '" + key + "'");
+  return qpos;
+}
+
+// A floating robot's qpos (e.g. a keyframe) with its root raised or lowered so that the lowest
+// collision geometry touches the floor z = 0 (the keyframe may start slightly in the ground).
+std::vector<double> on_floor(const std::string& file, std::vector<double> qpos) {
+  Model m = load_model(file);
+  Data d(m);
+  const std::vector<double> qpos0 = mujoco_qpos0(file);
+  set_coordinates(m, d, split_qpos(m, qpos, qpos0), std::vector<std::vector<double>>(m.joints.size()));
+  qpos[2] -= lowest_collision_z(m, d);
   return qpos;
 }
 
@@ -361,11 +412,11 @@ int main(int argc, char** argv) {
     {
       // Cassie (MuJoCo Menagerie, 4 closed loops as <connect> equalities) on its floor from the
       // "home" keyframe, PD on its 10 motor joints toward that pose, at the file's Δt = 0.0005.
-      // Joint PD alone cannot balance Cassie: it tips forward and falls within ~1.3 s in both
-      // engines (kp 200–3000 tried; the "z end" column shows it), so this is the issue's "Cassie
-      // standing" attempted, not achieved — a balance controller is future work.
+      // Joint PD alone cannot balance Cassie (it tips forward and falls within ~1.3 s in both
+      // engines); an ankle strategy on the foot motors keeps it standing (feedback on how far the
+      // centre of mass moved ahead of the feet and on the pelvis' forward speed).
       const std::string cassie = src + "/tests/data/models/agility_cassie/scene.xml";
-      Scenario s{"cassie_home_pd", cassie, 4000 / scale, 0.0005, mujoco_keyframe(cassie, "home"), {}, 0};
+      Scenario s{"cassie_stand", cassie, 4000 / scale, 0.0005, on_floor(cassie, mujoco_keyframe(cassie, "home")), {}, 0};
       s.pd.joints.clear();
       for (const char* side : {"left", "right"})
         for (const char* j : {"hip-roll", "hip-yaw", "hip-pitch", "knee", "foot"})
@@ -373,8 +424,12 @@ int main(int argc, char** argv) {
       // home pose of those joints (qpos addresses: hip roll/yaw/pitch 7-9, knee 14, foot 20; +14 right)
       for (int o : {0, 14})
         for (int a : {7, 8, 9, 14, 20}) s.pd.q_ref.push_back(s.qpos[o + a]);
-      s.pd.kp = 200;
-      s.pd.kd = 5;
+      s.pd.kp = 1000;
+      s.pd.kd = 20;
+      s.pd.ankles = {"left-foot", "right-foot"};
+      s.pd.feet = {"left-foot", "right-foot"};
+      s.pd.kx = 1000;  // N·m per m
+      s.pd.kv = 100;   // N·m per m/s
       scenarios.push_back(s);
     }
     scenarios.push_back({"humanoid_fall", src + "/tests/data/models/mujoco_models/humanoid/humanoid.xml", 600 / scale, 0.005, {}, {}, 0});
