@@ -54,7 +54,6 @@ void build_graph(const Model& model, Data& d) {
     ws.edges.emplace_back(nb + j, jt.child);
   }
   ws.contact_bodies.resize(nc);
-  ws.contact_folded.resize(nc);
   ws.contact_node.assign(nc, -1);
   ws.contact_edge_a.assign(nc, -1);
   ws.contact_edge_b.assign(nc, -1);
@@ -62,8 +61,7 @@ void build_graph(const Model& model, Data& d) {
   for (int c = 0; c < nc; ++c) {
     const Contact& ct = d.contacts[c];
     ws.contact_bodies[c] = {ct.body_a, ct.body_b};
-    ws.contact_folded[c] = is_joint_friction(ct);
-    if (ws.contact_folded[c]) continue;  // eliminated into its joint's row
+    if (is_joint_friction(ct)) continue;  // eliminated into its joint's row
     ws.contact_node[c] = n++;
     if (ct.body_a != kWorld) {
       ws.contact_edge_a[c] = static_cast<int>(ws.edges.size());

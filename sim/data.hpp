@@ -104,7 +104,6 @@ struct Data {
     std::vector<Vec6> joint_rate2;           // joint row rates over [t1, t2]
     // contacts: graph edges, impulse maps at z2, kinematics at z3, eliminated variables' steps
     std::vector<std::pair<int, int>> contact_bodies;  // (a, b) of the contacts the graph was built for
-    std::vector<char> contact_folded;                 // and whether each was a joint's dry friction
     std::vector<int> contact_node;                    // graph node of each contact (-1: joint friction)
     std::vector<int> contact_edge_a, contact_edge_b;
     // joint friction (is_joint_friction): the inverse of its cone block D3 over (Δb1, Δb2, Δη0),

@@ -45,7 +45,6 @@ class BlockLdu {
   int num_nodes() const { return num_nodes_; }
   int num_loops() const { return num_loops_; }           // independent cycles (DFS back edges)
   int num_fill_blocks() const { return num_fill_; }      // fill-in block pairs added by analyze
-  int num_updates() const { return static_cast<int>(updates_.size()); }  // block products per factor
   const std::vector<int>& order() const { return order_; }  // elimination order π
 
   // Matrix entry blocks. For input edge e = (i, j): block(upper_id(e)) is A_ij and

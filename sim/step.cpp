@@ -901,7 +901,7 @@ bool same_contact_bodies(const Data& d) {
   if (d.ws.contact_bodies.size() != d.contacts.size()) return false;
   for (size_t c = 0; c < d.contacts.size(); ++c)
     if (d.ws.contact_bodies[c] != std::make_pair(d.contacts[c].body_a, d.contacts[c].body_b) ||
-        d.ws.contact_folded[c] != is_joint_friction(d.contacts[c]))
+        (d.ws.contact_node[c] < 0) != is_joint_friction(d.contacts[c]))
       return false;
   return true;
 }
