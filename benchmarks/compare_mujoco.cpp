@@ -124,12 +124,18 @@ std::string write_scene(const fs::path& dir, const std::string& name, const std:
 
 // ---- maxsim ---------------------------------------------------------------------------------------
 
-// MuJoCo's qpos0 of a file: a hinge or slide joint's `ref` (maxsim's coordinates are measured
-// from the pose the file defines, MuJoCo's qpos from ref: q_maxsim = qpos − qpos0 on such joints).
-std::vector<double> mujoco_qpos0(const std::string& file) {
+// A file loaded by MuJoCo for the set-up (qpos0, keyframes); throws when it does not load.
+mjModel* load_mujoco(const std::string& file) {
   char err[1000] = "";
   mjModel* m = mj_loadXML(file.c_str(), nullptr, err, sizeof(err));
   if (m == nullptr) throw std::runtime_error(file + ": " + err);
+  return m;
+}
+
+// MuJoCo's qpos0 of a file: a hinge or slide joint's `ref` (maxsim's coordinates are measured
+// from the pose the file defines, MuJoCo's qpos from ref: q_maxsim = qpos − qpos0 on such joints).
+std::vector<double> mujoco_qpos0(const std::string& file) {
+  mjModel* m = load_mujoco(file);
   std::vector<double> qpos0(m->qpos0, m->qpos0 + m->nq);
   mj_deleteModel(m);
   return qpos0;
@@ -271,6 +277,11 @@ EngineResult run_mujoco(const Scenario& sc) {
     return feet.empty() ? 0.0 : d->subtree_com[0] - fx / static_cast<double>(feet.size());
   };
   const double ahead0 = ahead();
+  auto depth_below_margin = [&]() {  // see EngineResult::margin_depth
+    double depth = 0;
+    for (int c = 0; c < d->ncon; ++c) depth = std::max(depth, d->contact[c].includemargin - d->contact[c].dist);
+    return depth;
+  };
   double wall = 0;
   int warnings = 0;
   for (int k = 0; k < sc.steps; ++k) {
@@ -291,16 +302,13 @@ EngineResult run_mujoco(const Scenario& sc) {
     for (int i = 0; i < m->nq; ++i) finite = finite && std::isfinite(d->qpos[i]);
     if (w > warnings || !finite) ++r.failed;
     warnings = w;
-    for (int c = 0; c < d->ncon; ++c) {
-      r.max_penetration = std::max(r.max_penetration, -d->contact[c].dist);
-      r.margin_depth = std::max(r.margin_depth, d->contact[c].includemargin - d->contact[c].dist);
-    }
+    for (int c = 0; c < d->ncon; ++c) r.max_penetration = std::max(r.max_penetration, -d->contact[c].dist);
+    r.margin_depth = std::max(r.margin_depth, depth_below_margin());
     r.energy_drift = std::max(r.energy_drift, std::abs(d->energy[0] + d->energy[1] - e0));
   }
   r.steps_per_s = wall > 0 ? sc.steps / wall : 0;
   r.root_z = m->nbody > 1 ? d->xipos[3 * 1 + 2] : 0;
-  for (int c = 0; c < d->ncon; ++c)
-    r.margin_depth_end = std::max(r.margin_depth_end, d->contact[c].includemargin - d->contact[c].dist);
+  r.margin_depth_end = depth_below_margin();
   mj_deleteData(d);
   mj_deleteModel(m);
   return r;
@@ -320,15 +328,27 @@ std::vector<double> a1_qpos(const std::string& file, double thigh, double calf, 
 
 // A keyframe's qpos, read with MuJoCo's own loader (maxsim's reader skips <keyframe>).
 std::vector<double> mujoco_keyframe(const std::string& file, const std::string& key) {
-  char err[1000] = "";
-  mjModel* m = mj_loadXML(file.c_str(), nullptr, err, sizeof(err));
-  if (m == nullptr) throw std::runtime_error(file + ": " + err);
+  mjModel* m = load_mujoco(file);
   const int k = mj_name2id(m, mjOBJ_KEY, key.c_str());
   std::vector<double> qpos;
   if (k >= 0) qpos.assign(m->key_qpos + k * m->nq, m->key_qpos + (k + 1) * m->nq);
   mj_deleteModel(m);
   if (k < 0) throw std::runtime_error(file + ": no keyframe '" + key + "'");
   return qpos;
+}
+
+// The values of the named 1-coordinate joints in a qpos of the file (in the order given).
+std::vector<double> mujoco_joint_values(const std::string& file, const std::vector<double>& qpos,
+                                        const std::vector<std::string>& joints) {
+  mjModel* m = load_mujoco(file);
+  std::vector<double> values;
+  for (const std::string& name : joints) {
+    const int j = mj_name2id(m, mjOBJ_JOINT, name.c_str());
+    if (j >= 0) values.push_back(qpos.at(m->jnt_qposadr[j]));
+  }
+  mj_deleteModel(m);
+  if (values.size() != joints.size()) throw std::runtime_error(file + ": a controlled joint is missing");
+  return values;
 }
 
 // A floating robot's qpos (e.g. a keyframe) with its root raised or lowered so that the lowest
@@ -417,13 +437,10 @@ int main(int argc, char** argv) {
       // centre of mass moved ahead of the feet and on the pelvis' forward speed).
       const std::string cassie = src + "/tests/data/models/agility_cassie/scene.xml";
       Scenario s{"cassie_stand", cassie, 4000 / scale, 0.0005, on_floor(cassie, mujoco_keyframe(cassie, "home")), {}, 0};
-      s.pd.joints.clear();
       for (const char* side : {"left", "right"})
         for (const char* j : {"hip-roll", "hip-yaw", "hip-pitch", "knee", "foot"})
           s.pd.joints.push_back(std::string(side) + "-" + j);
-      // home pose of those joints (qpos addresses: hip roll/yaw/pitch 7-9, knee 14, foot 20; +14 right)
-      for (int o : {0, 14})
-        for (int a : {7, 8, 9, 14, 20}) s.pd.q_ref.push_back(s.qpos[o + a]);
+      s.pd.q_ref = mujoco_joint_values(cassie, s.qpos, s.pd.joints);  // hold the home pose
       s.pd.kp = 1000;
       s.pd.kd = 20;
       s.pd.ankles = {"left-foot", "right-foot"};

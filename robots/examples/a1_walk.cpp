@@ -92,11 +92,8 @@ int main(int argc, char** argv) {
     if (have_params) gait = a1::read_gait(params);
     else std::fprintf(stderr, "a1_walk: %s not found, using the default trot\n", params.c_str());
 
-    std::unique_ptr<cli::CsvWriter> csv;  // DESIGN §8 columns, like `maxsim simulate --output`
-    if (!output.empty()) {
-      csv = std::make_unique<cli::CsvWriter>();
-      csv->open(output, robot.model);
-    }
+    cli::CsvWriter csv;  // DESIGN §8 columns, like `maxsim simulate --output`
+    if (!output.empty()) csv.open(output, robot.model);
     std::unique_ptr<ReplayRecorder> replay;
     if (!view.empty()) {
       check_writable(view);
@@ -111,11 +108,11 @@ int main(int argc, char** argv) {
     long long step_index = 0;
     auto observer = [&](const Model& m, const Data& d) {
       const bool record = step_index++ % every == 0;
-      if (csv && record) csv->write_row(m, d, cli::row_diagnostics(m, d, step_index == 1));
+      if (csv.is_open() && record) csv.write_row(m, d, cli::row_diagnostics(m, d, step_index == 1));
       if (replay && record) replay->record(m, d);
     };
     const a1::Walk w = a1::walk(robot, gait, duration, observer);
-    if (csv) csv->close();
+    csv.close();
     if (replay) write_replay_html(robot.model, replay->replay(), view);
 
     std::printf("A1 %s gait (%s), dt = %g s, friction %g\n", have_params ? "learned" : "default",

@@ -116,22 +116,19 @@ int main(int argc, char** argv) {
   exo::Summary s;
   std::vector<exo::Sample> trace;
   try {
-    std::unique_ptr<cli::CsvWriter> csv;  // DESIGN §8 columns, like `maxsim simulate --output`
-    if (!output.empty()) {
-      csv = std::make_unique<cli::CsvWriter>();
-      csv->open(output, e.model);
-    }
+    cli::CsvWriter csv;  // DESIGN §8 columns, like `maxsim simulate --output`
+    if (!output.empty()) csv.open(output, e.model);
     std::unique_ptr<ReplayRecorder> recorder;
     if (!view.empty()) recorder = std::make_unique<ReplayRecorder>(e.model);
     long long k = 0;
     const int frame_every = std::max(1, static_cast<int>(std::lround(1.0 / 30.0 / routine.dt)));  // 30 frames/s
     auto observer = [&](const Model& m, const Data& d) {
-      if (csv && k % every == 0) csv->write_row(m, d, cli::row_diagnostics(m, d, k == 0));
+      if (csv.is_open() && k % every == 0) csv.write_row(m, d, cli::row_diagnostics(m, d, k == 0));
       if (recorder && k % frame_every == 0) recorder->record(m, d);
       ++k;
     };
     s = exo::run_routine(e, gains, routine, &trace, observer);
-    if (csv) csv->close();
+    csv.close();
     if (recorder) {
       recorder->replay().title = "arm exoskeleton, " + patient_name + " patient";
       recorder->replay().model_file = exo::urdf_path(source);
