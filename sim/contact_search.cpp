@@ -1,12 +1,71 @@
 #include "sim/contact_search.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
 #include <string>
 
 namespace maxsim {
+
+namespace {
+
+// Kinematic trees of the model (bodies joined by joints, the world excluded) and whether each is
+// free: attached to the world by nothing, or by one floating joint.
+struct Trees {
+  std::vector<int> tree;   // per body
+  std::vector<char> free;  // per tree
+};
+
+Trees kinematic_trees(const Model& model) {
+  const int nb = static_cast<int>(model.bodies.size());
+  std::vector<int> up(nb);
+  for (int b = 0; b < nb; ++b) up[b] = b;
+  auto root = [&up](int b) {
+    while (up[b] != b) b = up[b] = up[up[b]];
+    return b;
+  };
+  for (const Joint& j : model.joints)
+    if (j.parent >= 0 && j.child >= 0) up[root(j.parent)] = root(j.child);
+  Trees t;
+  t.tree.resize(nb);
+  for (int b = 0; b < nb; ++b) t.tree[b] = root(b);
+  std::vector<int> to_world(nb, 0), floating(nb, 0);
+  for (const Joint& j : model.joints) {
+    const int body = j.parent == kWorld ? j.child : j.child == kWorld ? j.parent : -1;
+    if (body < 0) continue;
+    ++to_world[t.tree[body]];
+    if (j.type == JointType::Floating) ++floating[t.tree[body]];
+  }
+  t.free.resize(nb);
+  for (int r = 0; r < nb; ++r) t.free[r] = to_world[r] == 0 || (to_world[r] == 1 && floating[r] == 1);
+  return t;
+}
+
+// Whether the joints let bodies a and b (a may be kWorld) move apart freely.
+bool separable(const Trees& t, int a, int b) {
+  if (a == kWorld) return t.free[t.tree[b]];
+  return t.tree[a] != t.tree[b] && (t.free[t.tree[a]] || t.free[t.tree[b]]);
+}
+
+std::uint64_t geom_pair_key(const ContactCandidate& k) {
+  // (body, geom) pairs; body kWorld and geom -1 (the ground) map to 0
+  auto id = [](int body, int geom) {
+    return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(body + 1)) << 16) |
+           static_cast<std::uint32_t>(geom + 1);
+  };
+  return (id(k.body_a, k.geom_a) << 32) | id(k.body_b, k.geom_b);
+}
+
+// Geom pairs ignored while they overlap as they did at the start (ContactOptions::start_overlap).
+struct StartOverlaps {
+  bool initialized = false;
+  std::vector<std::uint64_t> pairs;  // sorted
+  std::vector<std::uint64_t> still;  // scratch: pairs still overlapping in this search
+};
+
+}  // namespace
 
 void enable_contacts(const Model& model, Data& data, const ContactOptions& options) {
   auto bad = [](const char* what, double v, const char* rule) {
@@ -45,13 +104,17 @@ void enable_contacts(const Model& model, Data& data, const ContactOptions& optio
     }
   const bool adaptive = options.adaptive_margin;
   const double min_margin = options.min_margin, max_margin = options.margin;
+  if (!(options.start_overlap >= 0) || !std::isfinite(options.start_overlap)) bad("start_overlap", options.start_overlap, "finite and >= 0");
   auto candidates = std::make_shared<std::vector<ContactCandidate>>();
+  auto overlaps = std::make_shared<StartOverlaps>();
+  const Trees trees = kinematic_trees(model);
+  const double start_overlap = options.start_overlap;
   const bool self = options.self_collision;
   const double recovery_speed = options.recovery_speed;
   const double bounce_threshold = options.bounce_threshold;
   const bool linear_cone = options.cone == FrictionCone::Linear;
   data.collide = [world, candidates, self, recovery_speed, bounce_threshold, linear_cone, adaptive,
-                  min_margin, max_margin, radius](const Model& m, Data& d) {
+                  min_margin, max_margin, radius, overlaps, trees, start_overlap](const Model& m, Data& d) {
     if (adaptive) {
       double v_max = 0;
       for (size_t b = 0; b < d.v.size(); ++b) v_max = std::max(v_max, d.v[b].norm() + d.w[b].norm() * radius[b]);
@@ -59,10 +122,33 @@ void enable_contacts(const Model& model, Data& data, const ContactOptions& optio
       world->set_margin(std::min(max_margin, min_margin + reach));
     }
     world->find_candidates(d.x, d.q, candidates.get());
+    // pairs overlapping at the start that the joints may keep together: ignored until they
+    // have separated (a pair is separated once none of its points penetrates)
+    StartOverlaps& ov = *overlaps;
+    if (!ov.initialized) {
+      ov.initialized = true;
+      for (const ContactCandidate& k : *candidates)
+        if (k.distance < -start_overlap && !separable(trees, k.body_a, k.body_b)) ov.pairs.push_back(geom_pair_key(k));
+      std::sort(ov.pairs.begin(), ov.pairs.end());
+      ov.pairs.erase(std::unique(ov.pairs.begin(), ov.pairs.end()), ov.pairs.end());
+      // (several points per pair: no allocation in later searches)
+      ov.pairs.reserve(kMaxPairPoints * ov.pairs.size());
+      ov.still.reserve(kMaxPairPoints * ov.pairs.size());
+    }
+    if (!ov.pairs.empty()) {
+      ov.still.clear();
+      for (const ContactCandidate& k : *candidates)
+        if (k.distance < 0 && std::binary_search(ov.pairs.begin(), ov.pairs.end(), geom_pair_key(k)))
+          ov.still.push_back(geom_pair_key(k));
+      std::sort(ov.still.begin(), ov.still.end());
+      ov.still.erase(std::unique(ov.still.begin(), ov.still.end()), ov.still.end());
+      ov.pairs.swap(ov.still);  // the separated ones are contacts again from now on
+    }
     d.min_candidate_distance = 0;
     for (size_t i = 0; i < candidates->size(); ++i) {
       const ContactCandidate& k = (*candidates)[i];
       if (!self && k.body_a != kWorld) continue;
+      if (!ov.pairs.empty() && std::binary_search(ov.pairs.begin(), ov.pairs.end(), geom_pair_key(k))) continue;
       d.contacts.emplace_back();
       Contact& c = d.contacts.back();
       c.body_a = k.body_a;

@@ -46,6 +46,16 @@ struct ContactOptions {
   double restitution = 0;
   double bounce_threshold = 0.05;
   FrictionCone cone = FrictionCone::Nonlinear;
+  // Geom pairs that overlap deeper than this [m] in the first search (the state the simulation
+  // starts from) and that the joints may keep from separating — two bodies of one kinematic
+  // tree, two trees neither of which is free (hung on a single floating joint to the world), or
+  // a body of a tree fixed to the world against a world geom — are not contacts until they have
+  // separated once (MoveIt's "collision by default" pairs). Meshes of neighbouring links that
+  // overlap at every pose (a Panda's wrist), a slider that rests a little below its table:
+  // demanding their separation at recovery_speed is an infeasible step, and the file's author
+  // never meant them to touch. Pairs that can separate (a floating body in the ground, two free
+  // bodies) are pushed apart at recovery_speed instead.
+  double start_overlap = 1e-6;
 };
 
 // Sets data.collide so that every step first searches contact candidates at the current knot.

@@ -36,7 +36,17 @@ struct JointRows {
 };
 
 // Evaluates the six rows and their Jacobians at the given body poses.
-void joint_rows(const Joint& joint, const Pose& a, const Pose& b, JointRows* out);
+//
+// `free_reference` matters only for joints whose three rotations are free (RotKind::Free:
+// spherical, floating, …). Their rows measured per axis from q_rel, 2 atan2(v_k, w), are
+// singular where w = v_k = 0 — half a turn about another axis, e.g. a floating base yawed by
+// 180° — so the step measures them from a reference relative rotation instead (the previous
+// knot's): c = 2 atan2(v_k, w) of ref⁻¹ ⊗ q_rel, a small rotation whose rows are regular. These
+// rows carry only increments (dampers, dry friction, armature, accumulated angles), so the
+// reference changes nothing else. Without a reference they are measured from the identity (and
+// a row at its singular point reads 0 with a zero Jacobian row).
+void joint_rows(const Joint& joint, const Pose& a, const Pose& b, JointRows* out,
+                const Vec4* free_reference = nullptr);
 
 // Relative rotation of the child joint frame with respect to the parent joint frame.
 Vec4 joint_relative_rotation(const Joint& joint, const Vec4& qa, const Vec4& qb);

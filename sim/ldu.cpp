@@ -57,6 +57,23 @@ double invert_block(const Block& a_in, Block& inv_out) {
   return 1.0 / (norm1(a_in) * norm1(inv_out));
 }
 
+// Reciprocal condition of S A S with S = diag(m_r^(−1/2)), m_r = √(rowmax_r · colmax_r), from A and its
+// inverse: the condition that matters for solving with A, independent of how its rows and
+// columns are scaled. An interior point near convergence gives pivots whose entries span 10¹⁵
+// (gap and cone stiffnesses γ/s, β₀/η₀ next to masses): the plain 1-norm rcond calls such a
+// block singular although partial pivoting inverts it to full accuracy.
+double equilibrated_rcond(const Block& a, const Block& inv) {
+  BlockVec s;
+  for (int r = 0; r < kBlockSize; ++r) {
+    const double m = std::sqrt(a.row(r).cwiseAbs().maxCoeff() * a.col(r).cwiseAbs().maxCoeff());
+    if (!(m > 0) || !std::isfinite(m)) return 0.0;  // an empty row or column: singular
+    s(r) = 1.0 / std::sqrt(m);
+  }
+  const Block scaled = s.asDiagonal() * a * s.asDiagonal();
+  const Block scaled_inv = s.cwiseInverse().asDiagonal() * inv * s.cwiseInverse().asDiagonal();
+  return 1.0 / (norm1(scaled) * norm1(scaled_inv));
+}
+
 std::uint64_t pair_key(int i, int j, int n) {
   return static_cast<std::uint64_t>(i) * static_cast<std::uint64_t>(n) +
          static_cast<std::uint64_t>(j);
@@ -348,8 +365,13 @@ bool BlockLdu::factor() {
         ++num_regularized_;
       }
     }
-    // (rcond is NaN for non-finite input; an overflowing inverse gives rcond 0)
-    if (!(rcond >= kMinPivotRcond) || !std::isfinite(rcond)) return false;
+    // (rcond is NaN for non-finite input; an overflowing inverse gives rcond 0) — a block that
+    // is merely badly scaled passes on its equilibrated condition
+    if (!(rcond >= kMinPivotRcond) && std::isfinite(rcond) && rcond > 0 && dinv.allFinite())
+      rcond = equilibrated_rcond(blocks[k], dinv);
+    if (!(rcond >= kMinPivotRcond) || !std::isfinite(rcond)) {
+      return false;
+    }
 
     // U_kj = Dinv_k A_kj, in place of A_kj.
     const int le = later_begin_[p + 1];

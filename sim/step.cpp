@@ -41,7 +41,10 @@ void step_prepare(const Model& model, Data& d) {
   for (size_t j = 0; j < model.joints.size(); ++j) {
     const Joint& jt = model.joints[j];
     JointRows& r2 = d.ws.rows2[j];
-    joint_rows(jt, body_pose(d, jt.parent), body_pose(d, jt.child), &r2);
+    const Pose a = body_pose(d, jt.parent), b = body_pose(d, jt.child);
+    // three free rotations are measured from this knot (see joint_rows): z2 reads 0 on them
+    const Vec4 reference = joint_relative_rotation(jt, a.q, b.q);
+    joint_rows(jt, a, b, &r2, &reference);
     // row rates over [t1, t2] (the armature's previous rate)
     Vec6 rate = r2.Jb * (Vec6() << d.v[jt.child], d.w[jt.child]).finished();
     if (jt.parent != kWorld) rate += r2.Ja * (Vec6() << d.v[jt.parent], d.w[jt.parent]).finished();
@@ -83,7 +86,7 @@ void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen:
     const Joint& jt = model.joints[j];
     const int o = 6 * (nb + static_cast<int>(j));
     const Pose a = jt.parent == kWorld ? Pose{} : Pose{ws.x3[jt.parent], ws.q3[jt.parent]};
-    joint_rows(jt, a, Pose{ws.x3[jt.child], ws.q3[jt.child]}, &ws.rows3[j]);
+    joint_rows(jt, a, Pose{ws.x3[jt.child], ws.q3[jt.child]}, &ws.rows3[j], &ws.rows2[j].q_rel);
     const JointRows& r2 = ws.rows2[j];
     const JointRows& r3 = ws.rows3[j];
     const Vec6 u = s.segment<6>(o);

@@ -371,3 +371,81 @@ TEST(JointFriction, StaysPutOrDecaysLinearly) {
     for (size_t i = 1; i < 3; ++i) EXPECT_NEAR(extremes[i - 1] - extremes[i], expected, 0.1 * expected) << "half swing " << i;
   }
 }
+
+// A free body under dry friction and damping on its floating joint (MJCF <joint frictionloss>
+// defaults reach a free joint, as in ANYmal's menagerie file), yawed half a turn: its free
+// rotation rows are measured from the previous knot (sim/joint.hpp), so the half turn, where
+// rows measured from the identity are singular, is a regular step. Dropped in the air it falls
+// at g (friction and damping act on relative motion to the world: the fall takes f Δt off each
+// translation row; with f = 0.1 N on 1 kg: the free fall slows by 0.1 m/s²).
+TEST(JointFriction, FloatingBaseHalfTurnedIsRegular) {
+  Model m;
+  m.add_body(box_body("base", 1.0, Vec3(0.2, 0.1, 0.05), Vec3(0, 0, 1)));
+  Joint j = make_joint(m, JointType::Floating, kWorld, 0, Vec3(0, 0, 1));
+  j.friction.fill(0.1);
+  j.damping.fill(0.0);
+  m.add_joint(j);
+  m.dt = 0.01;
+  Data d(m);
+  set_joint_coordinates(m, d, 0, {0, 0, 1, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 0.3});  // yaw π
+  for (int k = 0; k < 50; ++k) ASSERT_EQ(step(m, d).status, StepStatus::Ok) << "step " << k;
+  EXPECT_NEAR(d.v[0].z(), -(9.81 - 0.1) * 0.5, 1e-6);
+}
+
+// Geoms that overlap in the state a simulation starts from and that the joints may keep
+// together are not contacts until they have separated (ContactOptions::start_overlap). A rod
+// hinged to the world starts horizontal through a static box: the pair is ignored, so the rod
+// swings down freely; swinging back it meets the box's underside as a hard contact and stops
+// well short of the horizontal it would otherwise reach again (≈ 69° from the vertical where it
+// touches; 90° without the box).
+TEST(Contacts, StartOverlapOfJoinedBodiesIsIgnoredUntilItSeparates) {
+  Model m;
+  Body rod;
+  rod.name = "rod";
+  rod.mass = 1.0;
+  rod.inertia = inertia_rod(1.0, 1.0);
+  rod.x0 = Vec3(0, 0, -0.5);
+  rod.geoms.push_back(make_geom(GeomType::Capsule, Vec3(0.05, 0.45, 0)));
+  m.add_body(rod);
+  m.add_joint(make_joint(m, JointType::Revolute, kWorld, 0, Vec3::Zero(), Vec3::UnitY()));
+  Geom block = make_geom(GeomType::Box, Vec3(0.1, 0.2, 0.1), Vec3(0.5, 0, 0));
+  m.world_geoms.push_back(block);
+  m.dt = 0.005;
+  Data d(m);
+  set_joint_coordinates(m, d, 0, {-M_PI / 2}, {});  // rod along +x, through the block
+  ContactOptions co;
+  co.ground = false;
+  enable_contacts(m, d, co);
+  double q = 0, qd = 0, max_back = 0;
+  bool crossed = false;
+  for (int k = 0; k < 600; ++k) {
+    ASSERT_EQ(step(m, d).status, StepStatus::Ok) << "step " << k;
+    joint_coordinates(m, d, 0, &q, &qd);
+    if (q > 0.5) crossed = true;  // swung through the bottom to the other side
+    if (crossed) max_back = std::max(max_back, -q);
+  }
+  EXPECT_TRUE(crossed);
+  EXPECT_GT(max_back, 1.0);   // it came back up on the block's side ...
+  EXPECT_LT(max_back, 1.30);  // ... and was stopped by the block (≈ 1.21 rad)
+}
+
+// A slider whose plate starts 0.5 mm inside the table it rides on (gym's thrower goal): its
+// joints cannot lift it, so demanding the separation would be an infeasible step; the overlap is
+// ignored and the plate slides under a push as if frictionless.
+TEST(Contacts, SliderStartingInsideItsTableSlides) {
+  Model m;
+  m.add_body(box_body("plate", 1.0, Vec3(0.075, 0.075, 0.001), Vec3(0, 0, -0.0005)));
+  m.add_joint(make_joint(m, JointType::Prismatic, kWorld, 0, Vec3(0, 0, -0.0005), Vec3::UnitX()));
+  Geom table = make_geom(GeomType::Plane, Vec3::Zero(), Vec3(0, 0, 0.0005));
+  m.world_geoms.push_back(table);
+  m.dt = 0.01;
+  Data d(m);
+  d.joint_force[0](2) = 1.0;  // 1 N along the slide
+  ContactOptions co;
+  co.ground = false;
+  enable_contacts(m, d, co);
+  for (int k = 0; k < 100; ++k) ASSERT_EQ(step(m, d).status, StepStatus::Ok) << "step " << k;
+  double q, qd;
+  joint_coordinates(m, d, 0, &q, &qd);
+  EXPECT_NEAR(qd, 1.0, 1e-6);  // a = F/m over 1 s
+}

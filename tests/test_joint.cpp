@@ -119,6 +119,61 @@ TEST(Joint, RowJacobiansMatchFiniteDifferencesForAllTypes) {
   }
 }
 
+// Three free rotations measured from a reference relative rotation (how the step measures them,
+// from the previous knot): exact Jacobians for spherical and floating joints, and regular rows
+// half a turn away from the identity, where 2 atan2(v_k, w) of q_rel itself is singular.
+TEST(Joint, FreeRotationRowsFromAReference) {
+  std::mt19937 rng(9);
+  const double h = 1e-6;
+  for (JointType type : {JointType::Spherical, JointType::Floating, JointType::CylindricalFree}) {
+    Joint jt;
+    jt.type = type;
+    jt.parent_anchor = random_vec(rng);
+    jt.child_anchor = random_vec(rng);
+    jt.parent_frame = random_quat(rng);
+    jt.child_frame = random_quat(rng);
+    for (int trial = 0; trial < 5; ++trial) {
+      Pose a{random_vec(rng), random_quat(rng)}, b{random_vec(rng), random_quat(rng)};
+      // the reference: the relative rotation a little earlier
+      const Vec4 ref = quat_mul(joint_relative_rotation(jt, a.q, b.q), quat_exp(random_vec(rng, 0.3)));
+      JointRows rows;
+      joint_rows(jt, a, b, &rows, &ref);
+      for (int side = 0; side < 2; ++side) {
+        Mat6 fd;
+        for (int c = 0; c < 6; ++c) {
+          Pose ap = a, am = a, bp = b, bm = b;
+          Pose& pp = side == 0 ? ap : bp;
+          Pose& pm = side == 0 ? am : bm;
+          if (c < 3) {
+            pp.x(c) += h;
+            pm.x(c) -= h;
+          } else {
+            pp.q = quat_mul(pp.q, quat_exp(h * Vec3::Unit(c - 3)));
+            pm.q = quat_mul(pm.q, quat_exp(-h * Vec3::Unit(c - 3)));
+          }
+          JointRows rp, rm;
+          joint_rows(jt, ap, bp, &rp, &ref);
+          joint_rows(jt, am, bm, &rm, &ref);
+          fd.col(c) = (rp.c - rm.c) / (2 * h);
+        }
+        const Mat6& an = side == 0 ? rows.Ja : rows.Jb;
+        EXPECT_LT((fd - an).norm(), 1e-7) << joint_type_name(type) << " side " << side;
+      }
+    }
+    // half a turn about x: measured from the identity, rows y and z sit at atan2(0, 0)
+    Joint plain;
+    plain.type = type;
+    const Pose a{}, b{Vec3::Zero(), Vec4(0, 1, 0, 0)};
+    JointRows from_identity, from_reference;
+    joint_rows(plain, a, b, &from_identity);
+    EXPECT_TRUE(from_identity.Jb.allFinite());
+    const Vec4 ref = quat_mul(b.q, quat_exp(Vec3(0.01, -0.02, 0.03)));
+    joint_rows(plain, a, b, &from_reference, &ref);
+    EXPECT_TRUE(from_reference.Jb.allFinite());
+    EXPECT_GT(std::abs(from_reference.Jb.bottomRightCorner<3, 3>().determinant()), 0.9);
+  }
+}
+
 TEST(Joint, ConstrainedRowsVanishAtTheZeroConfiguration) {
   for (int t = 0; t < 16; ++t) {
     Model m = make_pendulum_chain(2, JointType::Revolute);

@@ -93,6 +93,40 @@ TEST(ModelsSimulate, LoopJointFourbars) {
   }
 }
 
+// Loops passing their singular configurations converge in a few Newton iterations: the double
+// parallelogram driven over the top (its side links pass the horizontal, where each four-bar
+// flattens and its in-plane loop equations become dependent) and Cassie from its default pose,
+// whose achilles and plantar four-bars swing freely without contacts. The regularization of
+// redundant loop pivots (BlockLdu::regularization) sets the convergence rate there: 1e-6 left
+// these steps unconverged after hundreds of iterations.
+TEST(ModelsSimulate, LoopsConvergeThroughSingularConfigurations) {
+  struct Case {
+    const char* file;
+    const char* joint;
+    double rate;
+    double duration;
+  };
+  for (const Case& c : {Case{"tests/data/loops/double_fourbar.urdf", "base_left1", 6.0, 5.0},
+                        Case{"tests/data/loops/double_fourbar.urdf", "base_left1", 10.0, 5.0},
+                        Case{"tests/data/models/agility_cassie/cassie.xml", nullptr, 0.0, 1.0}}) {
+    const Model m = load_model(repo(c.file));
+    Data d(m);
+    if (c.joint) set_joint_coordinates(m, d, m.joint_index(c.joint), {0.0}, {c.rate});
+    ASSERT_TRUE(project_state(m, d).converged) << c.file;
+    const int steps = static_cast<int>(c.duration / m.dt + 0.5);
+    int worst_iterations = 0;
+    double violation = 0;
+    for (int k = 0; k < steps; ++k) {
+      const StepReport r = step(m, d);
+      ASSERT_EQ(r.status, StepStatus::Ok) << c.file << " step " << k << " residual " << r.residual;
+      worst_iterations = std::max(worst_iterations, r.iterations);
+      violation = std::max(violation, max_constraint_violation(m, d));
+    }
+    EXPECT_LE(worst_iterations, 10) << c.file << " at " << c.rate << " rad/s";  // measured 4-7
+    EXPECT_LT(violation, 1e-8) << c.file;
+  }
+}
+
 // The A1's two descriptions give the same foot positions at the same joint vector: the centres
 // of the four foot collision spheres agree to 1e-4 m (the MJCF rounds to 1e-5/1e-6).
 TEST(ModelsSimulate, A1UrdfAndMjcfFootPositionsAgree) {
