@@ -121,7 +121,6 @@ struct JointXml {
   const UrdfJointType* kind = nullptr;
   Vec3 axis = Vec3::UnitX();  // in the URDF joint frame, unit length (URDF's default: x)
   bool explicit_lower = false, explicit_upper = false;
-  bool no_limit = false;      // revolute / prismatic without <limit> (Dojo's files)
 };
 struct LoopXml {
   const XMLElement* e = nullptr;
@@ -327,7 +326,6 @@ void UrdfReader::check_joint(const XMLElement* e, JointXml* info) {
   } else if (info->type == "revolute" || info->type == "prismatic") {
     // URDF (and urdfdom) require one; Dojo and ConstrainedDynamics ignore <limit> and their
     // files (hopper, ant, all-joint-types test) leave it out: an unlimited joint.
-    info->no_limit = true;
     rewrite_for_urdfdom_ = true;
     no_limit_.push_back("'" + name + "' (line " + std::to_string(e->GetLineNum()) + ")");
   }
