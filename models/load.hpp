@@ -13,7 +13,8 @@
 //  * Floating joints whose parent is the world have parent anchor 0, identity frames and child
 //    anchor = body.link_origin, so their coordinates are MuJoCo's free-joint qpos (origin
 //    position, orientation quaternion). MJCF ball joints use the child body frame as joint frame
-//    (their coordinates are MuJoCo's ball qpos).
+//    (their coordinates are MuJoCo's ball qpos), as do URDF ball / spherical / fixedorientation
+//    joints (the URDF joint frame).
 //  * A joint without a name is called "<child body>_joint".
 #pragma once
 

@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -43,10 +44,70 @@ std::string attr_or(const XMLElement* e, const char* name, const char* fallback 
   return v ? v : fallback;
 }
 
-// "ball" (spherical: three free rotations) is not URDF but the extension Dojo and
-// ConstrainedDynamics use; urdfdom is handed the file with such joints as "floating".
-const char* const kJointTypes[] = {"revolute", "continuous", "prismatic", "fixed", "floating",
-                                   "planar", "ball"};
+// Joint types: URDF's, then the dialect of the seed's own implementations. Dojo.jl and
+// ConstrainedDynamics.jl read "ball", "fixedorientation", "cylindrical", "cylindricalfree",
+// "planaraxis", "planarfree" and (Dojo) "orbital" (joint_selector in their urdf.jl); the other
+// prototypes of Dojo's joints/prototypes.jl are accepted in the same lowercase spelling. Each is a
+// translational x rotational part of seed 003 App. B with Dojo's axis convention: a part with one
+// constrained row constrains along / about the axis, a part with two constrains the two directions
+// perpendicular to it (Dojo's constraint_mask: axis_mask3, or axis_mask1 and axis_mask2), so the
+// axis is the engine joint frame's z. urdfdom is handed the dialect joints as "floating".
+// (Dojo's and ConstrainedDynamics' "planar" is a Planar joint without rotation; maxsim keeps the
+// URDF reading, PlanarAxis, and warns when a file that uses the dialect has one.)
+struct UrdfJointType {
+  const char* name;
+  JointType type;
+  bool dialect;    // not URDF
+  bool uses_axis;  // the joint is built from <axis> (Dojo ignores it for the others)
+};
+constexpr UrdfJointType kJointTypes[] = {
+    {"revolute", JointType::Revolute, false, true},
+    {"continuous", JointType::Revolute, false, true},
+    {"prismatic", JointType::Prismatic, false, true},
+    {"fixed", JointType::Fixed, false, false},
+    {"floating", JointType::Floating, false, false},
+    {"planar", JointType::PlanarAxis, false, true},
+    {"ball", JointType::Spherical, true, false},
+    {"spherical", JointType::Spherical, true, false},
+    {"fixedorientation", JointType::FixedOrientation, true, false},
+    {"cylindrical", JointType::Cylindrical, true, true},
+    {"planaraxis", JointType::PlanarAxis, true, true},
+    {"freerevolute", JointType::FreeRevolute, true, true},
+    {"orbital", JointType::Orbital, true, true},
+    {"prismaticorbital", JointType::PrismaticOrbital, true, true},
+    {"planarorbital", JointType::PlanarOrbital, true, true},
+    {"freeorbital", JointType::FreeOrbital, true, true},
+    {"cylindricalfree", JointType::CylindricalFree, true, true},
+    {"planarfree", JointType::PlanarFree, true, true},
+};
+
+const UrdfJointType* find_joint_type(const char* name) {
+  for (const UrdfJointType& t : kJointTypes)
+    if (std::strcmp(name, t.name) == 0) return &t;
+  return nullptr;
+}
+
+std::string joint_type_list() {
+  std::string urdf, dialect;
+  for (const UrdfJointType& t : kJointTypes) {
+    std::string& list = t.dialect ? dialect : urdf;
+    list += (list.empty() ? "" : ", ") + std::string(t.name);
+  }
+  return "URDF joint types: " + urdf + "; Dojo/ConstrainedDynamics extensions: " + dialect;
+}
+
+int free_rows_of(JointType type) {
+  Joint j;
+  j.type = type;
+  return j.dof();
+}
+
+// A top-level <material>: what a redefinition must repeat.
+struct MaterialDef {
+  const XMLElement* e = nullptr;
+  std::optional<std::vector<double>> rgba;
+  std::string texture;
+};
 
 // What the tinyxml2 pass keeps per link / joint.
 struct LinkXml {
@@ -57,11 +118,14 @@ struct LinkXml {
 struct JointXml {
   const XMLElement* e = nullptr;
   std::string type, parent, child;
+  const UrdfJointType* kind = nullptr;
+  Vec3 axis = Vec3::UnitX();  // in the URDF joint frame, unit length (URDF's default: x)
   bool explicit_lower = false, explicit_upper = false;
 };
 struct LoopXml {
   const XMLElement* e = nullptr;
   std::string name, type, link1, link2;
+  const UrdfJointType* kind = nullptr;
   Vec3 xyz1 = Vec3::Zero(), rpy1 = Vec3::Zero(), xyz2 = Vec3::Zero(), rpy2 = Vec3::Zero();
   Vec3 axis = Vec3::UnitX();
   // <dynamics>: one value for every free row, or one per free row (empty: 0)
@@ -88,6 +152,7 @@ class UrdfReader {
   void check_tree();
 
   std::vector<Geom> link_geoms(const urdf::Link& link, const LinkXml& info);
+  std::string urdfdom_text(const tinyxml2::XMLDocument& doc) const;
 
   std::string path_;
   LoadOptions options_;
@@ -98,7 +163,9 @@ class UrdfReader {
   std::vector<std::string> joint_order_;
   std::map<std::string, JointXml> joints_;
   std::vector<LoopXml> loops_;
-  std::map<std::string, const XMLElement*> materials_;
+  std::map<std::string, MaterialDef> materials_;
+  bool rewrite_for_urdfdom_ = false;  // dialect joints, missing limits, capsules, repeated materials
+  std::vector<std::string> zero_axis_, no_limit_;  // joints, for one warning each
   std::map<std::string, int> ignored_;
   int mimic_count_ = 0;
   std::map<std::string, std::pair<const XMLElement*, std::string>> inertia_issues_;
@@ -141,11 +208,19 @@ void UrdfReader::check_geometry(const XMLElement* owner) {
   } else if (s == "cylinder") {
     positive("radius");
     positive("length");
+  } else if (s == "capsule") {
+    // Dojo's extension (src/mechanism/urdf.jl, get_shape): length is the distance between the
+    // centres of the two end spheres (Capsule(r, h): a cylinder of height h along z and spheres at
+    // z = ±h/2). urdfdom is handed it as a cylinder with the same attributes.
+    positive("radius");
+    positive("length");
+    rewrite_for_urdfdom_ = true;
   } else if (s == "mesh") {
     if (!shape->Attribute("filename")) xml_.fail(shape, "<mesh> needs a 'filename' attribute");
     xml_.numbers(shape, "scale", 3);
   } else {
-    xml_.fail(shape, "unsupported geometry <" + s + "> (URDF geometries: box, sphere, cylinder, mesh)");
+    xml_.fail(shape, "unsupported geometry <" + s +
+                         "> (URDF geometries: box, sphere, cylinder, mesh; Dojo extension: capsule)");
   }
   if (const XMLElement* m = owner->FirstChildElement("material")) check_material(m);
 }
@@ -205,12 +280,10 @@ void UrdfReader::check_joint(const XMLElement* e, JointXml* info) {
   const char* type = e->Attribute("type");
   if (!type) xml_.fail(e, "joint '" + name + "' has no type");
   info->type = type;
-  bool known = false;
-  for (const char* t : kJointTypes) known = known || info->type == t;
-  if (!known)
-    xml_.fail(e, "joint '" + name + "': unknown joint type '" + info->type +
-                     "' (URDF joint types: revolute, continuous, prismatic, fixed, floating, planar; "
-                     "extension: ball)");
+  info->kind = find_joint_type(type);
+  if (!info->kind)
+    xml_.fail(e, "joint '" + name + "': unknown joint type '" + info->type + "' (" + joint_type_list() + ")");
+  if (info->kind->dialect) rewrite_for_urdfdom_ = true;
   const XMLElement* p = e->FirstChildElement("parent");
   const XMLElement* c = e->FirstChildElement("child");
   if (!p || !p->Attribute("link")) xml_.fail(e, "joint '" + name + "' has no <parent link=...>");
@@ -219,12 +292,26 @@ void UrdfReader::check_joint(const XMLElement* e, JointXml* info) {
   info->child = c->Attribute("link");
   check_origin(e);
   if (const XMLElement* a = e->FirstChildElement("axis")) {
-    auto ax = xml_.vec3(a, "xyz");
-    const bool needs_axis = info->type == "revolute" || info->type == "continuous" ||
-                            info->type == "prismatic" || info->type == "planar";
-    if (ax && needs_axis && ax->norm() < 1e-12) xml_.fail(a, "joint '" + name + "': zero axis");
+    if (auto ax = xml_.vec3(a, "xyz")) {
+      if (ax->norm() >= 1e-12) {
+        info->axis = ax->normalized();
+      } else if (info->kind->uses_axis) {
+        // ConstrainedDynamics' all-joint-types test file has them. Dojo and ConstrainedDynamics
+        // build the constrained rows from an SVD of skew(axis), which for a zero axis are the
+        // joint frame's x and y: their revolute, prismatic and cylindrical joints then turn about
+        // / slide along z (their one-row parts lose their row). maxsim takes z for every type.
+        info->axis = Vec3::UnitZ();
+        zero_axis_.push_back("'" + name + "' (line " + std::to_string(a->GetLineNum()) + ")");
+      }
+    }
   }
   const XMLElement* lim = e->FirstChildElement("limit");
+  if (lim && info->kind->dialect && free_rows_of(info->kind->type) > 1 &&
+      xml_.number(lim, "lower").value_or(0) < xml_.number(lim, "upper").value_or(0))
+    xml_.fail(lim, "joint '" + name + "' (" + info->type + ", " +
+                       std::to_string(free_rows_of(info->kind->type)) +
+                       " free rows): position limits on a joint with several free rows are not "
+                       "supported (a URDF <limit> gives one range); remove lower/upper");
   if (lim) {
     for (const char* k : {"lower", "upper", "effort", "velocity"}) xml_.number(lim, k);
     info->explicit_lower = lim->Attribute("lower") != nullptr;
@@ -237,7 +324,10 @@ void UrdfReader::check_joint(const XMLElement* e, JointXml* info) {
     if (xml_.number(lim, "effort").value_or(0) < 0 || xml_.number(lim, "velocity").value_or(0) < 0)
       xml_.fail(lim, "joint '" + name + "': effort and velocity limits must not be negative");
   } else if (info->type == "revolute" || info->type == "prismatic") {
-    xml_.fail(e, "joint '" + name + "' of type " + info->type + " needs a <limit> element");
+    // URDF (and urdfdom) require one; Dojo and ConstrainedDynamics ignore <limit> and their
+    // files (hopper, ant, all-joint-types test) leave it out: an unlimited joint.
+    rewrite_for_urdfdom_ = true;
+    no_limit_.push_back("'" + name + "' (line " + std::to_string(e->GetLineNum()) + ")");
   }
   if (const XMLElement* d = e->FirstChildElement("dynamics")) {
     for (const char* k : {"damping", "friction"}) {
@@ -263,10 +353,11 @@ void UrdfReader::read_loop(const XMLElement* e) {
   L.name = attr_or(e, "name");
   L.type = attr_or(e, "type");
   if (L.type.empty()) xml_.fail(e, "loop joint '" + L.name + "' has no type");
-  if (L.type != "revolute" && L.type != "continuous" && L.type != "prismatic" && L.type != "fixed" &&
-      L.type != "planar")
+  // Dojo and ConstrainedDynamics build loop joints with the same joint_selector as tree joints.
+  L.kind = find_joint_type(L.type.c_str());
+  if (!L.kind || L.kind->type == JointType::Floating)
     xml_.fail(e, "loop joint '" + L.name + "': unknown or unsupported loop joint type '" + L.type +
-                     "' (revolute, continuous, prismatic, fixed, planar)");
+                     "' (" + joint_type_list() + "; a floating loop joint would constrain nothing)");
   for (int k = 0; k < 2; ++k) {
     const char* tag = k == 0 ? "link1" : "link2";
     const XMLElement* l = e->FirstChildElement(tag);
@@ -281,11 +372,11 @@ void UrdfReader::read_loop(const XMLElement* e) {
     if (L.axis.norm() < 1e-12) xml_.fail(a, "loop joint '" + L.name + "': zero axis");
   }
   if (const XMLElement* d = e->FirstChildElement("dynamics")) {
-    // maxsim extension: stiffness (a spring towards the zero configuration), and for a planar
-    // loop joint one value per free row (x, y translation, rotation about the axis)
-    const int dof = L.type == "planar" ? 3 : L.type == "fixed" ? 0 : 1;
+    // maxsim extension: stiffness (a spring towards the zero configuration), and for a joint
+    // with several free rows one value per free row (planar: x, y translation, rotation)
+    const int dof = free_rows_of(L.kind->type);
     for (const char* k : {"damping", "friction", "stiffness"}) {
-      std::vector<double> v = xml_.numbers(d, k, 1, 3).value_or(std::vector<double>{});
+      std::vector<double> v = xml_.numbers(d, k, 1, 6).value_or(std::vector<double>{});
       if (v.size() > 1 && static_cast<int>(v.size()) != dof)
         xml_.fail(d, "loop joint '" + L.name + "': " + k + " takes one value or one per free row (" +
                          std::to_string(dof) + ")");
@@ -298,6 +389,11 @@ void UrdfReader::read_loop(const XMLElement* e) {
     auto lo = xml_.number(lim, "lower");
     auto hi = xml_.number(lim, "upper");
     if (lo && hi && *lo < *hi) {
+      if (free_rows_of(L.kind->type) > 1 && L.kind->dialect)
+        xml_.fail(lim, "loop joint '" + L.name + "' (" + L.type + ", " +
+                           std::to_string(free_rows_of(L.kind->type)) +
+                           " free rows): position limits on a joint with several free rows are not "
+                           "supported (a URDF <limit> gives one range); remove lower/upper");
       L.has_limits = true;
       L.lower = *lo;
       L.upper = *hi;
@@ -311,12 +407,9 @@ void UrdfReader::prepass(const XMLElement* robot) {
   for (const XMLElement* c = robot->FirstChildElement("joint"); c; c = c->NextSiblingElement("joint")) {
     const char* type = c->Attribute("type");
     if (!type) xml_.fail(c, "joint '" + attr_or(c, "name") + "' has no type");
-    bool known = false;
-    for (const char* t : kJointTypes) known = known || std::strcmp(type, t) == 0;
-    if (!known)
-      xml_.fail(c, "joint '" + attr_or(c, "name") + "': unknown joint type '" + type +
-                       "' (URDF joint types: revolute, continuous, prismatic, fixed, floating, planar; "
-                       "extension: ball)");
+    if (!find_joint_type(type))
+      xml_.fail(c, "joint '" + attr_or(c, "name") + "': unknown joint type '" + type + "' (" +
+                       joint_type_list() + ")");
   }
   for (const XMLElement* c = robot->FirstChildElement(); c; c = c->NextSiblingElement()) {
     const std::string n = c->Name();
@@ -338,14 +431,33 @@ void UrdfReader::prepass(const XMLElement* robot) {
       check_joint(c, &joints_[name]);
       joint_order_.push_back(name);
     } else if (n == "material") {
-      const std::string name = attr_or(c, "name");
-      auto it = materials_.find(name);
-      if (it != materials_.end())
-        xml_.fail(c, "material '" + name + "' is defined twice (first at line " +
-                         std::to_string(it->second->GetLineNum()) +
-                         "); urdfdom rejects duplicate material names");
       check_material(c);
-      materials_[name] = c;
+      const std::string name = attr_or(c, "name");
+      MaterialDef def;
+      def.e = c;
+      if (const XMLElement* col = c->FirstChildElement("color")) def.rgba = xml_.numbers(col, "rgba", 4);
+      if (const XMLElement* tex = c->FirstChildElement("texture")) def.texture = attr_or(tex, "filename");
+      auto it = materials_.find(name);
+      if (it == materials_.end()) {
+        materials_[name] = def;
+        continue;
+      }
+      // urdfdom rejects any second definition. One that repeats the colour and texture says
+      // nothing new (ConstrainedDynamics and Dojo keep the last one): it is dropped. A
+      // different one would make the colour depend on which definition a reader keeps.
+      const MaterialDef& first = it->second;
+      if (def.rgba != first.rgba || def.texture != first.texture) {
+        auto describe = [&](const MaterialDef& d) {
+          std::string out;
+          if (const XMLElement* col = d.e->FirstChildElement("color")) out += "rgba '" + xml_.text(col, "rgba") + "'";
+          if (!d.texture.empty()) out += (out.empty() ? "" : ", ") + std::string("texture '") + d.texture + "'";
+          return out.empty() ? std::string("no colour") : out;
+        };
+        xml_.fail(c, "material '" + name + "' is defined again with a different colour or texture (" +
+                         describe(def) + ") than at " + xml_.where(first.e) + " (" + describe(first) +
+                         "); give the second one another name");
+      }
+      rewrite_for_urdfdom_ = true;
     } else if (n == "loop_joint") {
       read_loop(c);
     } else {
@@ -354,6 +466,27 @@ void UrdfReader::prepass(const XMLElement* robot) {
   }
   if (links_.empty()) xml_.fail(robot, "the robot has no links");
   check_tree();
+  auto list = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (const auto& x : v) out += (out.empty() ? "" : ", ") + x;
+    return out;
+  };
+  if (!zero_axis_.empty())
+    report_->warnings.push_back(path_ + ": zero <axis> on joint(s) " + list(zero_axis_) +
+                                ": the joint frame's z axis is used, as Dojo's constraint rows read "
+                                "a zero axis");
+  if (!no_limit_.empty())
+    report_->warnings.push_back(path_ + ": revolute/prismatic joint(s) without <limit> " + list(no_limit_) +
+                                ": loaded without position limits, as Dojo reads them");
+  bool dialect = false;
+  for (const auto& [jn, jx] : joints_) dialect = dialect || jx.kind->dialect;
+  if (dialect)
+    for (const auto& jn : joint_order_)
+      if (joints_[jn].type == "planar")
+        report_->warnings.push_back(
+            xml_.where(joints_[jn].e) + ": joint '" + jn +
+            "': 'planar' is read as in URDF (slides in the plane normal to the axis and turns about "
+            "the axis, 3 free rows); Dojo and ConstrainedDynamics read it without the rotation");
   for (const auto& L : loops_) {
     for (const std::string* ln : {&L.link1, &L.link2})
       if (!links_.count(*ln))
@@ -402,6 +535,49 @@ void UrdfReader::check_tree() {
   }
 }
 
+// The file as urdfdom can read it (the tinyxml2 pass has checked the dialect): dialect joints
+// become "floating" without <limit> (their type, axis and limits are taken from the tinyxml2 pass),
+// revolute / prismatic joints without <limit> get an empty one (effort 0: no range, no force
+// limit), <capsule> becomes <cylinder> (link_geoms restores it) and a repeated identical top-level
+// material is dropped.
+std::string UrdfReader::urdfdom_text(const tinyxml2::XMLDocument& doc) const {
+  tinyxml2::XMLDocument copy;
+  doc.DeepCopy(&copy);
+  XMLElement* robot = copy.RootElement();
+  std::set<std::string> materials;
+  for (XMLElement* c = robot->FirstChildElement(); c;) {
+    XMLElement* next = c->NextSiblingElement();
+    const std::string n = c->Name();
+    if (n == "joint") {
+      const UrdfJointType* kind = find_joint_type(c->Attribute("type"));
+      if (kind->dialect) {
+        c->SetAttribute("type", "floating");
+        while (XMLElement* lim = c->FirstChildElement("limit")) c->DeleteChild(lim);
+      } else if ((kind->type == JointType::Revolute || kind->type == JointType::Prismatic) &&
+                 !c->FirstChildElement("limit")) {
+        XMLElement* lim = copy.NewElement("limit");
+        lim->SetAttribute("effort", 0);
+        lim->SetAttribute("velocity", 0);
+        c->InsertEndChild(lim);
+      }
+    } else if (n == "material") {
+      if (!materials.insert(attr_or(c, "name")).second) robot->DeleteChild(c);
+    } else if (n == "link") {
+      for (XMLElement* g = c->FirstChildElement(); g; g = g->NextSiblingElement()) {
+        const std::string gn = g->Name();
+        if (gn != "visual" && gn != "collision") continue;
+        if (XMLElement* geo = g->FirstChildElement("geometry"))
+          if (XMLElement* shape = geo->FirstChildElement(); shape && std::strcmp(shape->Name(), "capsule") == 0)
+            shape->SetName("cylinder");
+      }
+    }
+    c = next;
+  }
+  tinyxml2::XMLPrinter printer;
+  copy.Print(&printer);
+  return printer.CStr();
+}
+
 std::vector<Geom> UrdfReader::link_geoms(const urdf::Link& link, const LinkXml& info) {
   std::vector<Geom> out;
   const std::string base_dir = parse::dir_of(path_);
@@ -426,9 +602,10 @@ std::vector<Geom> UrdfReader::link_geoms(const urdf::Link& link, const LinkXml& 
         g->size = 0.5 * Vec3(b.dim.x, b.dim.y, b.dim.z);
         break;
       }
-      case urdf::Geometry::CYLINDER: {
+      case urdf::Geometry::CYLINDER: {  // or a capsule (urdfdom_text): radius, length along z
         const auto& c = static_cast<const urdf::Cylinder&>(*geo);
-        g->type = GeomType::Cylinder;
+        const XMLElement* shape = xml_owner->FirstChildElement("geometry")->FirstChildElement();
+        g->type = std::strcmp(shape->Name(), "capsule") == 0 ? GeomType::Capsule : GeomType::Cylinder;
         g->size = Vec3(c.radius, 0.5 * c.length, 0);
         break;
       }
@@ -504,17 +681,7 @@ Model UrdfReader::load() {
     ss << in.rdbuf();
     content = ss.str();
   }
-  bool has_ball = false;
-  for (const auto& [jn, jx] : joints_) has_ball = has_ball || jx.type == "ball";
-  if (has_ball) {  // urdfdom does not know "ball": it gets "floating" (same XML otherwise)
-    tinyxml2::XMLDocument copy;
-    doc.DeepCopy(&copy);
-    for (XMLElement* j = copy.RootElement()->FirstChildElement("joint"); j; j = j->NextSiblingElement("joint"))
-      if (std::strcmp(j->Attribute("type"), "ball") == 0) j->SetAttribute("type", "floating");
-    tinyxml2::XMLPrinter printer;
-    copy.Print(&printer);
-    content = printer.CStr();
-  }
+  if (rewrite_for_urdfdom_) content = urdfdom_text(doc);
   urdf::ModelInterfaceSharedPtr urdf_model;
   std::string urdf_messages;
   {
@@ -615,33 +782,21 @@ Model UrdfReader::load() {
     s.file = path_;
     s.line = jx.e->GetLineNum();
     s.anchor = links[l].pos;
-    Vec3 axis(uj->axis.x, uj->axis.y, uj->axis.z);
-    if (axis.norm() < 1e-12) axis = Vec3::UnitX();
-    s.axis = quat_to_rot(links[l].quat) * axis.normalized();
-    int row = -1;
-    std::vector<int> rows;
-    if (jx.type == "revolute" || jx.type == "continuous") {
-      s.proto.type = JointType::Revolute;
-      row = 5;
-      rows = {5};
-    } else if (jx.type == "prismatic") {
-      s.proto.type = JointType::Prismatic;
-      row = 2;
-      rows = {2};
-    } else if (jx.type == "fixed") {
-      s.proto.type = JointType::Fixed;
-    } else if (jx.type == "floating") {
-      s.proto.type = JointType::Floating;
+    s.proto.type = jx.kind->type;
+    s.axis = quat_to_rot(links[l].quat) * (jx.kind->uses_axis ? jx.axis : Vec3::UnitX());
+    if (s.proto.type == JointType::Floating) {
       s.frames = FrameRule::FreeBase;  // identity frames when the parent is the world
       s.axis = quat_to_rot(links[l].quat) * Vec3::UnitZ();
-      rows = {0, 1, 2, 3, 4, 5};
-    } else if (jx.type == "planar") {
-      s.proto.type = JointType::PlanarAxis;
-      rows = {0, 1, 5};
-    } else if (jx.type == "ball") {
-      s.proto.type = JointType::Spherical;
-      rows = {3, 4, 5};
+    } else if (s.proto.type == JointType::Spherical || s.proto.type == JointType::FixedOrientation) {
+      // no axis (Dojo's Spherical and FixedOrientation take none): the joint frame is the URDF
+      // joint frame, so the coordinates are the child link's offset and rotation in it
+      s.frames = FrameRule::ChildBody;
     }
+    // a single-coordinate joint's row (limits, effort); free rows (damping, friction)
+    const int row = s.proto.type == JointType::Revolute ? 5 : s.proto.type == JointType::Prismatic ? 2 : -1;
+    std::vector<int> rows;
+    for (int r : s.proto.free_rows())
+      if (r >= 0) rows.push_back(r);
     if (row >= 0 && uj->limits) {
       const auto& lim = *uj->limits;
       const bool use_range = jx.type != "continuous" || (jx.explicit_lower && jx.explicit_upper);
@@ -682,22 +837,11 @@ Model UrdfReader::load() {
     const LinkSpec& b = links[s.child];
     s.anchor = a.pos + quat_to_rot(a.quat) * L.xyz1;
     s.axis = quat_to_rot(quat_mul(a.quat, s.parent_frame_link)) * Vec3::UnitZ();
-    int row = -1;
+    s.proto.type = L.kind->type;  // URDF planar: PlanarAxis, slides in the plane normal to the axis, turns about it
+    const int row = s.proto.type == JointType::Revolute ? 5 : s.proto.type == JointType::Prismatic ? 2 : -1;
     std::vector<int> rows;
-    if (L.type == "revolute" || L.type == "continuous") {
-      s.proto.type = JointType::Revolute;
-      row = 5;
-      rows = {5};
-    } else if (L.type == "prismatic") {
-      s.proto.type = JointType::Prismatic;
-      row = 2;
-      rows = {2};
-    } else if (L.type == "planar") {  // URDF planar: slide in the plane normal to the axis, turn about it
-      s.proto.type = JointType::PlanarAxis;
-      rows = {0, 1, 5};
-    } else {
-      s.proto.type = JointType::Fixed;
-    }
+    for (int r : s.proto.free_rows())
+      if (r >= 0) rows.push_back(r);
     auto per_row = [](const std::vector<double>& v, size_t k) {
       return v.empty() ? 0.0 : v.size() == 1 ? v[0] : v[k];
     };
@@ -716,8 +860,11 @@ Model UrdfReader::load() {
     // Does the loop close at the zero configuration?
     const Vec3 anchor_b = b.pos + quat_to_rot(b.quat) * L.xyz2;
     const Vec3 axis_b = quat_to_rot(quat_mul(b.quat, s.child_frame_link)) * Vec3::UnitZ();
-    const double gap = (anchor_b - s.anchor).norm();
-    const double tilt = std::acos(std::clamp(axis_b.dot(s.axis), -1.0, 1.0));
+    // (a joint that leaves all translations / rotations free cannot be open in them)
+    const double gap = trans_kind(s.proto.type) == TransKind::Free ? 0.0 : (anchor_b - s.anchor).norm();
+    const double tilt = rot_kind(s.proto.type) == RotKind::Free
+                            ? 0.0
+                            : std::acos(std::clamp(axis_b.dot(s.axis), -1.0, 1.0));
     if (gap > 1e-6 || tilt > 1e-6) {
       std::ostringstream w;
       w << xml_.where(L.e) << ": loop joint '" << L.name << "' is not closed at the zero "

@@ -1,11 +1,24 @@
 // URDF loader: urdfdom for the standard elements, a tinyxml2 pass first for what urdfdom cannot
-// say well (file:line of errors, strict numbers, tree checks) and for what it ignores
-// (<loop_joint>, pybullet <contact><lateral_friction>).
+// say well (file:line of errors, strict numbers, tree checks) and for what it ignores or rejects
+// (<loop_joint>, pybullet <contact><lateral_friction>, the Dojo dialect below).
 //
 // Mapping: revolute, continuous -> Revolute (row 5); prismatic -> Prismatic (row 2); fixed ->
 // merged (or Fixed); floating -> Floating; planar -> PlanarAxis (translation in the plane
 // perpendicular to the axis, rows 0 and 1, plus rotation about the axis, row 5: a URDF planar
 // joint keeps the orientation, PlanarAxis adds the in-plane rotation, the closest engine joint).
+// The dialect of ConstrainedDynamics.jl and Dojo.jl (the seed's own implementations) is read too:
+// joint types ball / spherical, fixedorientation, cylindrical, cylindricalfree, planaraxis,
+// planarfree, orbital and Dojo's other prototypes freerevolute, prismaticorbital, planarorbital,
+// freeorbital, each the engine prototype of that name (seed 003 App. B) with the joint frame's z on
+// <axis> (Dojo's constraint masks); ball, spherical and fixedorientation take no axis and use the
+// URDF joint frame. <capsule radius length> (length between the end-sphere centres, along z).
+// Revolute / prismatic joints without <limit> load unlimited, a zero <axis> is taken as z (both
+// with one warning each). A <limit lower upper> range on a dialect joint with several free rows is
+// an error. A top-level material defined again with the same colour and texture is accepted
+// (urdfdom is handed the file without the repetition); with another colour or texture it is an
+// error naming both lines. "planar" keeps URDF's meaning (PlanarAxis); Dojo's reading (no
+// rotation) is named in a warning for files that use the dialect. <loop_joint> takes the same
+// types (not floating).
 // A link named "world" is the world; a link fixed to it keeps a Fixed joint to the world when it
 // has mass (bodies with mass are never dropped) and becomes part of the world when it has none.
 // A root link that is not attached to "world" gets a Floating

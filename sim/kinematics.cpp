@@ -1,5 +1,6 @@
 #include "sim/kinematics.hpp"
 
+#include <Eigen/LU>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -18,6 +19,20 @@ struct RelativeMotion {
 
 Pose zero_pose(const Model& model, int body) {
   return body == kWorld ? Pose{} : Pose{model.bodies[body].x0, model.bodies[body].q0};
+}
+
+// Orbital joint: the relative angular velocity (child joint frame) that moves the two angles
+// a = 2 atan2(qx, qw), b = 2 atan2(qy, qw) of q_rel = (qw, qx, qy, 0) at the rates (da, db) and
+// keeps the constrained qz at zero. Its z component is not zero once both angles are: q̇_rel is
+// solved from da, db and qz' = 0 (with q̇_rel ⊥ q_rel), then ω = 2 V(q_rel* ⊗ q̇_rel).
+Vec3 orbital_angular_velocity(const Vec4& q_rel, double da, double db) {
+  const double w = q_rel(0), x = q_rel(1), y = q_rel(2);
+  Mat3 A;  // d/dt of 2 atan2(x, w), 2 atan2(y, w), and of |q|² / 2, in (ẇ, ẋ, ẏ)
+  A << -x, w, 0, -y, 0, w, w, x, y;
+  const Vec3 rhs(0.5 * da * (w * w + x * x), 0.5 * db * (w * w + y * y), 0.0);
+  const Vec3 d = A.partialPivLu().solve(rhs);
+  const Vec4 q_dot(d(0), d(1), d(2), 0.0);
+  return 2.0 * Hmat().transpose() * Lmat(q_rel).transpose() * q_dot;
 }
 
 RelativeMotion relative_motion(const Model& model, const Joint& jt, const std::vector<double>& q,
@@ -56,7 +71,7 @@ RelativeMotion relative_motion(const Model& model, const Joint& jt, const std::v
       break;
     case RotKind::Orbital:
       if (!zero_q) m.q_rel = quat_normalize(Vec4(1.0, std::tan(0.5 * q[iq]), std::tan(0.5 * q[iq + 1]), 0.0));
-      if (!zero_qd) m.w_rel.head<2>() = Eigen::Vector2d(qd[iv], qd[iv + 1]);
+      if (!zero_qd) m.w_rel = orbital_angular_velocity(m.q_rel, qd[iv], qd[iv + 1]);
       break;
     case RotKind::Free:
       if (!zero_q) {

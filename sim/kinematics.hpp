@@ -5,9 +5,11 @@
 //   revolute: the angle about the joint z axis (unwrapped, so continuous joints keep counting);
 //   orbital:  two angles (a, b) with q_rel ∝ (1, tan(a/2), tan(b/2), 0);
 //   free rotation (spherical, floating): the relative quaternion (w, x, y, z), as MuJoCo's qpos.
-// Rate coordinates (Joint::dof entries): the translational rates, then the relative angular
-// velocity of the child joint frame in that frame on the free rotation axes (for a revolute the
-// joint rate; for a ball/free joint MuJoCo's body-frame angular velocity). For a floating joint to
+// Rate coordinates (Joint::dof entries): the translational rates, then the rotation's: for a
+// revolute the joint rate; for an orbital joint the rates of its two angles (the relative angular
+// velocity then also has a part about the joint axis); for a free rotation (spherical, floating)
+// the relative angular velocity of the child joint frame in that frame (MuJoCo's body-frame
+// angular velocity of a ball/free joint). For a floating joint to
 // the world built with identity frames the coordinates are MuJoCo's free-joint qpos/qvel.
 #pragma once
 

@@ -114,13 +114,23 @@ std::string joint_names_hint(const Model& m) {
   return " (joints: " + join(names) + ")";
 }
 
+// The order of a multi-value joint's coordinates (sim/kinematics.hpp): the free translations by
+// joint-frame axis, then the rotation (orbital: its two angles a, b).
 std::string value_layout(const Joint& j, bool positions) {
-  const RotKind r = rot_kind(j.type);
-  if (j.type == JointType::Floating)
-    return positions ? " (x y z qw qx qy qz)" : " (vx vy vz wx wy wz)";
-  if (j.type == JointType::Spherical) return positions ? " (qw qx qy qz)" : " (wx wy wz)";
-  if (r == RotKind::Free && positions) return " (translations, then qw qx qy qz)";
-  return "";
+  if (j.dof() < 2) return "";
+  static const char* const kPositions[3] = {"x ", "y ", "z "};
+  static const char* const kRates[3] = {"vx ", "vy ", "vz "};
+  std::string out;
+  for (int r = 0; r < 3; ++r)
+    if (!j.row_constrained(r)) out += positions ? kPositions[r] : kRates[r];
+  switch (rot_kind(j.type)) {
+    case RotKind::Fixed: break;
+    case RotKind::Revolute: out += positions ? "angle" : "rate"; break;
+    case RotKind::Orbital: out += positions ? "a b" : "da db"; break;
+    case RotKind::Free: out += positions ? "qw qx qy qz" : "wx wy wz"; break;
+  }
+  if (!out.empty() && out.back() == ' ') out.pop_back();
+  return " (" + out + ")";
 }
 
 // Joint coordinate vectors of the initial state: keyframe, then --q / --qd (InputError on bad
