@@ -413,11 +413,10 @@ void MjcfReader::read_option(const XMLElement* e, Model* model) {
   flag("gravity", &flags_.gravity);
   flag("filterparent", &flags_.filterparent);
   flag("clampctrl", &flags_.clampctrl);
-  // Not represented: actuation (the model has no switch for its actuators; the command runs
-  // passively anyway), and flags that tune MuJoCo's own solver, sensors or statistics. A value
-  // other than MuJoCo's default is named in the warning.
-  for (const char* k : {"warmstart", "actuation", "refsafe", "sensor", "midphase", "eulerdamp",
-                        "nativeccd"}) {
+  flag("actuation", &model->actuation);
+  // Not represented: flags that tune MuJoCo's own solver, sensors or statistics. A value other
+  // than MuJoCo's default is named in the warning.
+  for (const char* k : {"warmstart", "refsafe", "sensor", "midphase", "eulerdamp", "nativeccd"}) {
     bool on = true;
     flag(k, &on);
     if (!on) ignore(std::string("<flag ") + k + "=\"disable\">");

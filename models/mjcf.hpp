@@ -25,12 +25,13 @@
 // collide), besides contype/conaffinity and <contact><exclude>.
 //
 // <option><flag> (MuJoCo reads the first <flag>): constraint, equality, frictionloss, limit,
-// contact, passive, gravity, filterparent and clampctrl are honoured in the Model built —
-// "disable" drops loop-closing equality joints, Joint::friction, joint limits, Model::contacts,
-// joint springs and dampers (armature stays), Model::gravity, the parent pairs, and actuator
-// control ranges; constraint="disable" is all of the first four. <option collision="predefined">
-// (only <contact><pair>s, which are not supported) switches contacts off. Other flags set to a
-// value other than MuJoCo's default (actuation, warmstart, energy, ...) are named in the warning.
+// contact, passive, gravity, filterparent, clampctrl and actuation are honoured in the Model
+// built — "disable" drops loop-closing equality joints, Joint::friction, joint limits,
+// Model::contacts, joint springs and dampers (armature stays), Model::gravity, the parent pairs,
+// actuator control ranges, and sets Model::actuation = false; constraint="disable" is all of the
+// first four. <option collision="predefined"> (only <contact><pair>s, which are not supported)
+// switches contacts off. Other flags set to a value other than MuJoCo's default (warmstart,
+// energy, override, ...) are named in the warning.
 //
 // Conventions:
 //  * The zero configuration is the pose the file describes (MuJoCo's qpos0). Hinge and slide

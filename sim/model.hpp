@@ -175,6 +175,9 @@ struct Model {
   // constraint="disable", <option collision="predefined"> without pairs); enable_contacts then
   // installs no contact search. Joint limits and joint friction are not contacts.
   bool contacts = true;
+  // false: actuators apply no force (MJCF <flag actuation="disable"/>); apply_actuators
+  // (controllers/actuator.hpp) honours it.
+  bool actuation = true;
   Vec3 gravity = Vec3(0, 0, -9.81);
   double dt = 0.01;
   bool dt_from_file = false;           // the description set the time step

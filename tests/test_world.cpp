@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "controllers/actuator.hpp"
 #include "models/load.hpp"
 #include "models/load_error.hpp"
 #include "sim/collision.hpp"
@@ -523,23 +524,35 @@ TEST_F(World, ConstraintFlagAndPredefinedCollisions) {
 }
 
 // Flags maxsim does not represent are named in the load warning; clampctrl="disable" drops the
-// control ranges; a value other than enable/disable is an error with the file's line.
+// control ranges; actuation="disable" makes the actuators push with zero force; a value other
+// than enable/disable is an error with the file's line.
 TEST_F(World, OtherFlags) {
+  const std::string body = R"(
+  <worldbody><body name="a"><joint name="j" type="hinge"/><geom type="sphere" size="0.1"/></body></worldbody>
+  <actuator><motor joint="j" ctrlrange="-1 1" gear="3"/></actuator>
+</mujoco>)";
   LoadReport report;
   const Model m = load_model(write("other.xml", R"(<mujoco>
-  <option><flag actuation="disable" energy="enable" clampctrl="disable" contact="enable"/></option>
-  <worldbody><body name="a"><joint name="j" type="hinge"/><geom type="sphere" size="0.1"/></body></worldbody>
-  <actuator><motor joint="j" ctrlrange="-1 1"/></actuator>
-</mujoco>)"),
+  <option><flag warmstart="disable" energy="enable" clampctrl="disable" contact="enable" actuation="disable"/></option>)" + body),
                              {}, &report);
   ASSERT_EQ(report.warnings.size(), 1u);
   const std::string& w = report.warnings[0];
-  EXPECT_NE(w.find("<flag actuation=\"disable\">"), std::string::npos) << w;
+  EXPECT_NE(w.find("<flag warmstart=\"disable\">"), std::string::npos) << w;
   EXPECT_NE(w.find("<flag energy=\"enable\">"), std::string::npos) << w;
-  EXPECT_EQ(w.find("clampctrl"), std::string::npos) << w;
-  EXPECT_EQ(w.find("contact"), std::string::npos) << w;
+  for (const char* honoured : {"clampctrl", "contact", "actuation"}) EXPECT_EQ(w.find(honoured), std::string::npos) << w;
   ASSERT_EQ(m.actuators.size(), 1u);
   EXPECT_FALSE(m.actuators[0].ctrl_limited);
+  EXPECT_FALSE(m.actuation);
+  const Model on = load_model(write("actuated.xml", "<mujoco>" + body));
+  EXPECT_TRUE(on.actuators[0].ctrl_limited);
+  for (const Model* model : {&m, &on}) {  // a unit command: 3 N·m with actuation, 0 without
+    Data d(*model);
+    const std::vector<JointActuator> act = actuators_from_model(*model);
+    ActuatorCommands c(act.size());
+    c.ctrl[0] = 1.0;
+    apply_actuators(*model, d, act, c);
+    EXPECT_EQ(d.joint_force[0](5), model->actuation ? 3.0 : 0.0);
+  }
   try {
     load_model(write("badflag.xml", "<mujoco>\n<option><flag contact=\"off\"/></option></mujoco>"));
     ADD_FAILURE() << "a bad flag value loaded";
