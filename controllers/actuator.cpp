@@ -130,7 +130,7 @@ void apply_actuators(const Model& model, Data& data, std::span<const JointActuat
     const RowCoordinate rc = row_coordinate(model, data, a.joint, a.row);
     const double rate = i < c.ctrl_rate.size() ? c.ctrl_rate[i] : 0.0;
     const double ff = i < c.feedforward.size() ? c.feedforward[i] : 0.0;
-    c.force[i] = actuator_force(a, c.ctrl[i], rc.q, rc.qd, rate, ff);
+    c.force[i] = model.actuation ? actuator_force(a, c.ctrl[i], rc.q, rc.qd, rate, ff) : 0.0;
     data.joint_force[a.joint](a.row) += a.gear * c.force[i];
   }
 }

@@ -83,7 +83,8 @@ struct ActuatorCommands {
 
 // The apply step, called from a controller: sets data.joint_force on every row the actuators
 // drive to the sum of their gear · force (rows no actuator drives are left as they are) and
-// stores each actuator force in commands.force. Throws std::invalid_argument when commands.ctrl
+// stores each actuator force in commands.force — zero for all when the model switches actuation
+// off (Model::actuation). Throws std::invalid_argument when commands.ctrl
 // does not have one entry per actuator.
 void apply_actuators(const Model& model, Data& data, std::span<const JointActuator> actuators,
                      ActuatorCommands& commands);

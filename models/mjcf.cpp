@@ -126,6 +126,7 @@ class MjcfReader {
                  MassProps* props);
   void read_equality(const XMLElement* e);
   void read_actuators(const XMLElement* e, Model* model);
+  void set_collision_filter(const BuildResult& built, Model* model) const;
   void read_keyframes(const XMLElement* e, Model* model);
 
   std::string path_, dir_;
@@ -156,6 +157,10 @@ class MjcfReader {
   std::vector<JointSpec> specs_;
   std::vector<int> real_link_of_virtual_;  // per link: the real body link (virtual) or itself
   std::vector<int> link_parent_;          // per link: its tree parent link (-1: none)
+  // MuJoCo's view of the tree, for its collision filter: per link, the parent body's link (the
+  // world: 0; -1 for virtual links and the world) and the number of joints of the body.
+  std::vector<int> body_parent_;
+  std::vector<int> body_joints_;
   std::map<std::string, int> body_link_;  // MJCF body name -> link
   std::map<std::string, int> joint_index_;  // MJCF joint name -> mj_joints_
   std::vector<MjJoint> mj_joints_;
@@ -164,6 +169,12 @@ class MjcfReader {
   std::vector<int> actuator_map_;  // MuJoCo actuator index -> model actuator (-1: skipped)
   std::map<std::string, int> ignored_;
   int frictionloss_count_ = 0;
+  // <option><flag>: MuJoCo's disable flags that change the model maxsim builds (true = enabled).
+  struct Flags {
+    bool constraint = true, equality = true, frictionloss = true, limit = true, contact = true,
+         passive = true, gravity = true, filterparent = true, clampctrl = true;
+  } flags_;
+  std::string collision_ = "all";  // <option collision>: all, predefined or dynamic
   std::vector<const XMLElement*> keyframe_elems_;
 };
 
@@ -378,13 +389,42 @@ void MjcfReader::read_option(const XMLElement* e, Model* model) {
     if (auto v = xml_.number(e, a); v && *v != 0) ignore(std::string("<option ") + a + "> (fluid forces)");
   }
   if (auto w = xml_.vec3(e, "wind"); w && w->norm() > 0) ignore("<option wind>");
-  for (const XMLElement* f : children(e)) {
-    if (std::strcmp(f->Name(), "flag") != 0) continue;
-    if (const char* g = f->Attribute("gravity"); g && std::strcmp(g, "disable") == 0)
-      model->gravity.setZero();
-    for (const char* k : {"contact", "constraint", "equality", "limit", "passive"})
-      if (const char* v = f->Attribute(k); v && std::strcmp(v, "disable") == 0)
-        ignore(std::string("<flag ") + k + "=\"disable\">");
+  if (const char* c = e->Attribute("collision")) {
+    if (std::strcmp(c, "all") != 0 && std::strcmp(c, "predefined") != 0 && std::strcmp(c, "dynamic") != 0)
+      fail(e, std::string("option collision must be all, predefined or dynamic, got '") + c + "'");
+    collision_ = c;
+  }
+  // MuJoCo reads the first <flag> only.
+  const XMLElement* f = e->FirstChildElement("flag");
+  if (!f) return;
+  auto flag = [&](const char* name, bool* on) {
+    const char* v = f->Attribute(name);
+    if (!v) return;
+    if (std::strcmp(v, "enable") == 0) *on = true;
+    else if (std::strcmp(v, "disable") == 0) *on = false;
+    else fail(f, std::string("flag ") + name + " must be enable or disable, got '" + v + "'");
+  };
+  flag("constraint", &flags_.constraint);
+  flag("equality", &flags_.equality);
+  flag("frictionloss", &flags_.frictionloss);
+  flag("limit", &flags_.limit);
+  flag("contact", &flags_.contact);
+  flag("passive", &flags_.passive);
+  flag("gravity", &flags_.gravity);
+  flag("filterparent", &flags_.filterparent);
+  flag("clampctrl", &flags_.clampctrl);
+  flag("actuation", &model->actuation);
+  // Not represented: flags that tune MuJoCo's own solver, sensors or statistics. A value other
+  // than MuJoCo's default is named in the warning.
+  for (const char* k : {"warmstart", "refsafe", "sensor", "midphase", "eulerdamp", "nativeccd"}) {
+    bool on = true;
+    flag(k, &on);
+    if (!on) ignore(std::string("<flag ") + k + "=\"disable\">");
+  }
+  for (const char* k : {"override", "energy", "fwdinv", "invdiscrete", "sensornoise", "multiccd", "island"}) {
+    bool on = false;
+    flag(k, &on);
+    if (on) ignore(std::string("<flag ") + k + "=\"enable\">");
   }
 }
 
@@ -712,6 +752,8 @@ void MjcfReader::read_body(const XMLElement* e, int parent_link, const Pose& par
     links_.push_back(v);
     link_parent_.push_back(prev);
     real_link_of_virtual_.push_back(-1);  // fixed below
+    body_parent_.push_back(-1);
+    body_joints_.push_back(0);
     prev = chain.back();
   }
   LinkSpec body;
@@ -727,6 +769,8 @@ void MjcfReader::read_body(const XMLElement* e, int parent_link, const Pose& par
   links_.push_back(body);
   link_parent_.push_back(prev);
   real_link_of_virtual_.push_back(body_index);
+  body_parent_.push_back(parent_link);
+  body_joints_.push_back(k);
   chain.push_back(body_index);
   body_link_[name] = body_index;
 
@@ -806,12 +850,16 @@ void MjcfReader::read_body(const XMLElement* e, int parent_link, const Pose& par
     const double ref = row >= 0 ? conv(num(attr(j, "joint", cls, "ref")).value_or(0)) : 0;
     mj.ref = ref;
     const double springref = row >= 0 ? conv(num(attr(j, "joint", cls, "springref")).value_or(0)) : 0;
-    const double stiffness = num(attr(j, "joint", cls, "stiffness")).value_or(0);
-    const double damping = num(attr(j, "joint", cls, "damping")).value_or(0);
+    double stiffness = num(attr(j, "joint", cls, "stiffness")).value_or(0);
+    double damping = num(attr(j, "joint", cls, "damping")).value_or(0);
     const double armature = num(attr(j, "joint", cls, "armature")).value_or(0);
-    const double frictionloss = num(attr(j, "joint", cls, "frictionloss")).value_or(0);
+    double frictionloss = num(attr(j, "joint", cls, "frictionloss")).value_or(0);
     if (stiffness < 0 || damping < 0 || armature < 0 || frictionloss < 0)
       fail(j, "joint '" + jnames[i] + "': stiffness, damping, armature and frictionloss must not be negative");
+    // Disabled by <flag>: MuJoCo then computes no passive forces (springs and dampers; armature
+    // is inertia and stays) and no friction-loss rows.
+    if (!flags_.passive) stiffness = damping = 0;
+    if (!flags_.frictionloss || !flags_.constraint) frictionloss = 0;
     for (int r : rows) {
       s.proto.damping[r] = damping;
       s.proto.armature[r] = armature;
@@ -824,7 +872,9 @@ void MjcfReader::read_body(const XMLElement* e, int parent_link, const Pose& par
     const bool is_limited = limited ? *limited : (autolimits_ && range.has_value());
     if (is_limited && jkinds[i] != 'f') {
       if (!range) fail(j, "joint '" + jnames[i] + "' is limited but has no range");
-      if (jkinds[i] == 'b') {
+      if (!flags_.limit || !flags_.constraint) {
+        // <flag limit="disable"/>: the range stays in the file, MuJoCo makes no limit rows
+      } else if (jkinds[i] == 'b') {
         ignore("ball joint range (cone limit)");
       } else {
         const double lo = conv((*range)[0]), hi = conv((*range)[1]);
@@ -920,6 +970,45 @@ void MjcfReader::read_equality(const XMLElement* eq) {
       s.parent = -1;
     }
     specs_.push_back(s);
+  }
+}
+
+// MuJoCo's parent-child filter (engine_collision_driver.c, mj_collideGeoms → mj_contactFilter):
+// geoms of one weld body never collide, and with filterparent on (the default) neither do those
+// of weld bodies w1, w2 (both not the world) where w1 is the weld body of w2's parent or the
+// other way round. A weld body is a body with joints together with its jointless descendants;
+// the world's is 0. Equality constraints take no part. In maxsim the weld bodies are the merged
+// bodies, and an MJCF body with several joints is a chain of virtual bodies without geoms.
+void MjcfReader::set_collision_filter(const BuildResult& built, Model* model) const {
+  model->collision_filter = CollisionFilter::ParentChild;
+  model->filtered_pairs.clear();
+  const int nlinks = static_cast<int>(links_.size());
+  std::vector<int> weld(nlinks, -1);  // links come after their parents
+  weld[0] = 0;
+  for (int l = 1; l < nlinks; ++l)
+    if (!links_[l].is_virtual) weld[l] = body_joints_[l] > 0 ? l : weld[body_parent_[l]];
+  const int nb = static_cast<int>(model->bodies.size());
+  std::vector<int> body_weld(nb, -1);  // virtual bodies (no geoms) keep -1
+  for (int l = 1; l < nlinks; ++l)
+    if (weld[l] >= 0 && built.link_body[l] != kWorld) body_weld[built.link_body[l]] = weld[l];
+  auto weld_parent = [&](int w) { return weld[body_parent_[w]]; };
+  for (int a = 0; a < nb; ++a) {
+    const int wa = body_weld[a];
+    if (wa <= 0) continue;
+    for (int b = a + 1; b < nb; ++b) {
+      const int wb = body_weld[b];
+      if (wb <= 0) continue;
+      if (wa == wb || (flags_.filterparent && (wa == weld_parent(wb) || wb == weld_parent(wa))))
+        model->filtered_pairs.emplace_back(a, b);
+    }
+  }
+  // A free base that LoadOptions::fixed_base welded to the world becomes part of it (MuJoCo has
+  // no such option; a base welded into its floor would otherwise make the contacts infeasible).
+  for (size_t s = 0; s < specs_.size(); ++s) {
+    const int j = built.spec_joint[s];
+    if (specs_[s].tree && specs_[s].proto.type == JointType::Floating && j >= 0 &&
+        model->joints[j].type == JointType::Fixed && model->joints[j].parent == kWorld)
+      model->filtered_pairs.emplace_back(kWorld, model->joints[j].child);
   }
 }
 
@@ -1104,6 +1193,10 @@ Model MjcfReader::load() {
     if (n == "option") read_option(c, &model);
     else if (n == "asset") read_assets(c);
   }
+  if (!flags_.gravity) model.gravity.setZero();
+  // MuJoCo's collision detection runs only with contacts and constraints on; "predefined" makes
+  // it test the <contact><pair>s only, which are not supported (see the warning).
+  model.contacts = flags_.contact && flags_.constraint && collision_ != "predefined";
 
   // The world: link 0, part of the world.
   LinkSpec world;
@@ -1113,6 +1206,8 @@ Model MjcfReader::load() {
   links_.push_back(world);
   link_parent_.push_back(-1);
   real_link_of_virtual_.push_back(0);
+  body_parent_.push_back(-1);
+  body_joints_.push_back(0);
   body_link_["world"] = 0;
   JointSpec ws;
   ws.proto.type = JointType::Fixed;
@@ -1196,8 +1291,10 @@ Model MjcfReader::load() {
     for (auto& l : links_)
       std::erase_if(l.geoms, [](const Geom& g) { return !g.collision; });
 
-  for (const XMLElement* c : top)
-    if (std::strcmp(c->Name(), "equality") == 0) read_equality(c);
+  if (flags_.equality && flags_.constraint) {  // <flag equality="disable"/>: no loop closures
+    for (const XMLElement* c : top)
+      if (std::strcmp(c->Name(), "equality") == 0) read_equality(c);
+  }
 
   BuildResult built;
   build_model(links_, specs_, options_, &model, &built, report_);
@@ -1238,7 +1335,9 @@ Model MjcfReader::load() {
     const int j = built.spec_joint[a.joint];
     if (j < 0) throw LoadError(path_, "internal loader error: actuated joint was merged");
     a.joint = j;
+    if (!flags_.clampctrl) a.ctrl_limited = false;  // <flag clampctrl="disable"/>
   }
+  set_collision_filter(built, &model);
   for (const XMLElement* c : top)
     if (std::strcmp(c->Name(), "keyframe") == 0) read_keyframes(c, &model);
 

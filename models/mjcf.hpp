@@ -2,7 +2,8 @@
 //
 // Supported: <compiler angle eulerseq meshdir assetdir autolimits inertiafromgeom coordinate
 // settotalmass boundmass boundinertia balanceinertia discardvisual strippath>, <option timestep
-// gravity> (+ <flag gravity="disable">), <default> with nested classes and childclass, <include>,
+// gravity collision> and its <flag> (see below), <default> with nested classes and childclass,
+// <include>,
 // <worldbody> with nested <body> and <frame> (pos, quat, euler, axisangle, xyaxes, zaxis),
 // <inertial mass diaginertia fullinertia pos + orientation> or inertia from geoms (density, default
 // 1000, or geom mass; sphere, capsule, box, cylinder, ellipsoid, mesh: the exact solid of a closed
@@ -15,6 +16,22 @@
 // general with fixed gain and a motor, position or velocity bias), <equality connect> (a Spherical
 // joint between body1 and body2 at the anchor, given in body1's frame: a loop) and <equality weld>
 // (a Fixed joint), <contact><exclude>, <keyframe> (qpos, qvel, ctrl, time).
+//
+// The world (README "World rules"): the file's geoms are the world — planes are infinite
+// half-spaces at their own pose, static bodies merge into it — and there is no implicit ground
+// (Model::implicit_ground = false). Collisions are filtered as MuJoCo's mj_contactFilter does
+// (Model::collision_filter = ParentChild; Model::filtered_pairs lists each body with its parent
+// in the file's tree, by weld groups, never the world; bodies joined only by an <equality>
+// collide), besides contype/conaffinity and <contact><exclude>.
+//
+// <option><flag> (MuJoCo reads the first <flag>): constraint, equality, frictionloss, limit,
+// contact, passive, gravity, filterparent, clampctrl and actuation are honoured in the Model
+// built — "disable" drops loop-closing equality joints, Joint::friction, joint limits,
+// Model::contacts, joint springs and dampers (armature stays), Model::gravity, the parent pairs,
+// actuator control ranges, and sets Model::actuation = false; constraint="disable" is all of the
+// first four. <option collision="predefined"> (only <contact><pair>s, which are not supported)
+// switches contacts off. Other flags set to a value other than MuJoCo's default (warmstart,
+// energy, override, ...) are named in the warning.
 //
 // Conventions:
 //  * The zero configuration is the pose the file describes (MuJoCo's qpos0). Hinge and slide

@@ -18,6 +18,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/ground.hpp"
+
 namespace maxsim {
 namespace {
 
@@ -322,21 +324,19 @@ struct CollisionWorld::Impl {
     for (CGeom& g : geoms)
       if (g.body == kWorld) place(g, Vec3::Zero(), Mat3::Identity());
 
-    world_excluded.assign(nbodies, 0);
-    auto exclude = [&](int a, int b) {
-      if (a == b) return;
-      if (a == kWorld || b == kWorld) {
-        const int body = a == kWorld ? b : a;
-        if (body >= 0 && body < nbodies) world_excluded[body] = 1;
-        return;
-      }
-      if (a < 0 || b < 0 || a >= nbodies || b >= nbodies) return;
+    // bodies welded into the world or excluded from it (shared with the penetration diagnostic)
+    const std::vector<bool> apart = bodies_apart_from_world(model);
+    world_excluded.assign(apart.begin(), apart.end());
+    auto exclude = [&](int a, int b) {  // body pairs (pairs with the world are in `apart`)
+      if (a == b || a < 0 || b < 0 || a >= nbodies || b >= nbodies) return;
       excluded.push_back(key(a, b));
     };
-    if (opt.exclude_joined) {
+    if (model.collision_filter == CollisionFilter::ParentChild) {
+      if (opt.exclude_joined)
+        for (const auto& [a, b] : model.filtered_pairs) exclude(a, b);
+    } else if (opt.exclude_joined) {
       // Joined = one joint apart, or a chain of joints whose intermediate bodies have no
-      // collision geoms (MJCF bodies with several joints become such chains of geom-less virtual
-      // bodies; MuJoCo's parent–child filter sees one body there).
+      // collision geoms.
       std::vector<std::vector<int>> adjacent(nbodies);
       for (const Joint& j : model.joints) {
         if (j.parent == kWorld || j.parent < 0 || j.child < 0 || j.parent >= nbodies ||
@@ -363,21 +363,6 @@ struct CollisionWorld::Impl {
       }
     }
     for (const auto& [a, b] : model.contact_excludes) exclude(a, b);
-    // Bodies welded to the world (fixed joints from the world, e.g. --fixed-base) are part of the
-    // world, as in MuJoCo: they never touch its geoms or the ground (a base welded inside the
-    // floor would otherwise make the contact problem infeasible).
-    for (bool grew = true; grew;) {
-      grew = false;
-      for (const Joint& j : model.joints) {
-        if (j.type != JointType::Fixed) continue;
-        const bool pa = j.parent == kWorld || (j.parent >= 0 && j.parent < nbodies && world_excluded[j.parent]);
-        const bool ch = j.child >= 0 && j.child < nbodies && world_excluded[j.child];
-        if (pa && !ch && j.child >= 0 && j.child < nbodies) {
-          exclude(kWorld, j.child);
-          grew = true;
-        }
-      }
-    }
     std::sort(excluded.begin(), excluded.end());
     excluded.erase(std::unique(excluded.begin(), excluded.end()), excluded.end());
 

@@ -23,12 +23,16 @@
 //
 // Pairs and filtering (a pair is searched only if all hold):
 //   * not two geoms of the same body, not two world geoms;
-//   * not two bodies joined by a joint (any joint type, options.exclude_joined): directly, or
-//     through a chain of joints whose intermediate bodies have no collision geoms — the loaders
-//     turn an MJCF body with several joints into such a chain of geom-less virtual bodies, and
-//     MuJoCo's parent–child filter sees one body there (without this, humanoid.xml's pelvis and
-//     thighs start 9.6 cm inside each other). A body joined to the world still touches the
-//     ground and world geoms (a floating base must);
+//   * not two bodies the model's joint filter removes (Model::collision_filter; switched off by
+//     options.exclude_joined = false, except for bodies welded into the world):
+//     - AnyJoint (URDF, models built in code): bodies joined by a joint (any joint type, loop-
+//       closing joints included), directly or through a chain of joints whose intermediate bodies
+//       have no collision geoms. Bodies welded to the world by Fixed joints never touch the ground
+//       or world geoms; a body joined to the world by any other joint does (a floating base must);
+//     - ParentChild (MJCF): the pairs of Model::filtered_pairs — MuJoCo's rule: a body and its
+//       parent in the file's kinematic tree (an MJCF body with several joints is one body there:
+//       its chain of geom-less virtual bodies is seen through), never the world; bodies joined
+//       only by an <equality> collide;
 //   * not in Model::contact_excludes (a pair with kWorld excludes the ground and all world geoms);
 //   * MJCF rule: (contype_a & conaffinity_b) || (contype_b & conaffinity_a); the ground half-space
 //     has contype = conaffinity = 1.
@@ -123,7 +127,7 @@ struct CollisionOptions {
   double margin = 0.01;         // [m] search margin added to the geoms' margins
   double default_friction = 0.8;
   double default_restitution = 0;
-  bool exclude_joined = true;   // bodies joined by a joint (see above) do not collide
+  bool exclude_joined = true;   // the model's joint filter applies (see above)
 };
 
 // At most this many points per geom pair: four span any flat patch (a box face, a hull face, a

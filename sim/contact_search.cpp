@@ -83,6 +83,11 @@ void enable_contacts(const Model& model, Data& data, const ContactOptions& optio
   co.default_restitution = options.restitution;
   co.exclude_joined = options.exclude_joined;
   if (!(options.min_margin >= 0) || !std::isfinite(options.min_margin)) bad("min_margin", options.min_margin, "finite and >= 0");
+  if (!model.contacts) {  // the description switched contacts off: no search at all
+    data.collide = nullptr;
+    data.min_candidate_distance = 0;
+    return;
+  }
   auto world = std::make_shared<CollisionWorld>(model, co);
   // geometric radius of each body about its CoM (the body frame's origin), for the speed bound
   // of its surface points

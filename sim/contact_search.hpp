@@ -30,7 +30,7 @@ struct ContactOptions {
   // fixed 5 cm (12 instead of 13–14 per step on that suite).
   bool adaptive_margin = true;
   double min_margin = 0.02;
-  bool exclude_joined = true;  // bodies joined by a joint do not collide
+  bool exclude_joined = true;  // the model's joint filter applies (Model::collision_filter)
   // Contacts between two moving bodies (a robot's own links, stacked objects). PyBullet turns a
   // URDF robot's self-collision off by default; switch it off here for the same behaviour.
   bool self_collision = true;
@@ -60,7 +60,8 @@ struct ContactOptions {
 
 // Sets data.collide so that every step first searches contact candidates at the current knot.
 // The collision world is built here, once; it belongs to this Data (copies of the Data share it,
-// so give each thread its own Data and call enable_contacts for each).
+// so give each thread its own Data and call enable_contacts for each). A model whose description
+// switches contacts off (Model::contacts == false) gets no search: data.collide is cleared.
 void enable_contacts(const Model& model, Data& data, const ContactOptions& options = {});
 
 // Deepest penetration among the current knot's candidates (0 if none penetrates): the

@@ -6,41 +6,49 @@
 
 namespace maxsim {
 
-double geom_lowest_z(const Geom& g, const Vec3& body_x, const Vec4& body_q) {
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+}  // namespace
+
+double geom_lowest_along(const Geom& g, const Vec3& body_x, const Vec4& body_q, const Vec3& n) {
   const Mat3 Rb = quat_to_rot(body_q);
   const Vec3 c = body_x + Rb * g.pos;           // geom centre (world)
   const Mat3 R = Rb * quat_to_rot(g.quat);      // geom frame -> world
-  // Row 2 of R: the world z components of the geom axes; the support point in direction −z of a
-  // shape is found from |R(2, i)|.
-  const double rx = R(2, 0), ry = R(2, 1), rz = R(2, 2);
-  constexpr double kInf = std::numeric_limits<double>::infinity();
+  // n in the geom frame: the components of n along the geom axes; the support point in
+  // direction −n of a shape is found from their magnitudes.
+  const Vec3 r = R.transpose() * n;
+  const double rx = r.x(), ry = r.y(), rz = r.z();
+  const double cn = n.dot(c);
   switch (g.type) {
     case GeomType::Plane:
       return kInf;
     case GeomType::Sphere:
-      return c.z() - g.size(0);
+      return cn - g.size(0);
     case GeomType::Box:
-      return c.z() - (g.size(0) * std::abs(rx) + g.size(1) * std::abs(ry) + g.size(2) * std::abs(rz));
+      return cn - (g.size(0) * std::abs(rx) + g.size(1) * std::abs(ry) + g.size(2) * std::abs(rz));
     case GeomType::Capsule:  // segment of half length size(1) along z, swept by radius size(0)
-      return c.z() - g.size(1) * std::abs(rz) - g.size(0);
+      return cn - g.size(1) * std::abs(rz) - g.size(0);
     case GeomType::Cylinder:  // two discs of radius size(0) at ±size(1) along z
-      return c.z() - g.size(1) * std::abs(rz) - g.size(0) * std::sqrt(rx * rx + ry * ry);
+      return cn - g.size(1) * std::abs(rz) - g.size(0) * std::sqrt(rx * rx + ry * ry);
     case GeomType::Ellipsoid: {  // support of diag(a) S² in direction d: |diag(a) d|
       const Vec3 a = g.size;
-      return c.z() - std::sqrt(a(0) * a(0) * rx * rx + a(1) * a(1) * ry * ry + a(2) * a(2) * rz * rz);
+      return cn - std::sqrt(a(0) * a(0) * rx * rx + a(1) * a(1) * ry * ry + a(2) * a(2) * rz * rz);
     }
     case GeomType::Mesh: {
       double lowest = kInf;
-      const Eigen::RowVector3d zrow = R.row(2);
-      for (const Vec3& v : g.vertices) lowest = std::min(lowest, zrow.dot(v));
-      return c.z() + lowest;  // +inf + finite stays +inf for an empty mesh
+      for (const Vec3& v : g.vertices) lowest = std::min(lowest, r.dot(v));
+      return cn + lowest;  // +inf + finite stays +inf for an empty mesh
     }
   }
   return kInf;
 }
 
+double geom_lowest_z(const Geom& g, const Vec3& body_x, const Vec4& body_q) {
+  return geom_lowest_along(g, body_x, body_q, Vec3::UnitZ());
+}
+
 double lowest_collision_z(const Model& model, const Data& data) {
-  double lowest = std::numeric_limits<double>::infinity();
+  double lowest = kInf;
   const int nb = static_cast<int>(model.bodies.size());
   for (int i = 0; i < nb; ++i) {
     for (const Geom& g : model.bodies[i].geoms) {
@@ -57,6 +65,60 @@ double max_ground_penetration(const Model& model, const Data& data) {
   const double lowest = lowest_collision_z(model, data);
   if (std::isnan(lowest)) return lowest;  // a non-finite state has no meaningful depth: say so
   return std::max(0.0, -lowest);
+}
+
+std::vector<bool> bodies_apart_from_world(const Model& model) {
+  const int nb = static_cast<int>(model.bodies.size());
+  std::vector<bool> apart(nb, false);
+  auto mark = [&](int a, int b) {
+    const int body = a == kWorld ? b : b == kWorld ? a : -1;
+    if (body >= 0 && body < nb) apart[body] = true;
+  };
+  for (const auto& [a, b] : model.contact_excludes) mark(a, b);
+  if (model.collision_filter == CollisionFilter::ParentChild) {
+    for (const auto& [a, b] : model.filtered_pairs) mark(a, b);
+    return apart;
+  }
+  // AnyJoint: a chain of Fixed joints from the world (or from a body already apart from it)
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const Joint& j : model.joints) {
+      if (j.type != JointType::Fixed || j.child < 0 || j.child >= nb || apart[j.child]) continue;
+      if (j.parent == kWorld || (j.parent >= 0 && j.parent < nb && apart[j.parent])) {
+        apart[j.child] = true;
+        grew = true;
+      }
+    }
+  }
+  return apart;
+}
+
+double max_world_penetration(const Model& model, const Data& data, bool ground) {
+  struct Surface {
+    Vec3 p0, n;
+    int contype, conaffinity;
+  };
+  std::vector<Surface> surfaces;
+  if (ground) surfaces.push_back({Vec3::Zero(), Vec3::UnitZ(), 1, 1});
+  for (const Geom& w : model.world_geoms)
+    if (w.type == GeomType::Plane && w.collision)
+      surfaces.push_back({w.pos, quat_to_rot(quat_normalize(w.quat)).col(2), w.contype, w.conaffinity});
+  const std::vector<bool> apart = bodies_apart_from_world(model);
+  double depth = 0;
+  const int nb = static_cast<int>(model.bodies.size());
+  for (int i = 0; i < nb; ++i) {
+    if (apart[i]) continue;
+    for (const Geom& g : model.bodies[i].geoms) {
+      if (!g.collision || g.type == GeomType::Plane) continue;
+      for (const Surface& s : surfaces) {
+        if (!((s.contype & g.conaffinity) || (g.contype & s.conaffinity))) continue;
+        const double lowest = geom_lowest_along(g, data.x[i], data.q[i], s.n);
+        if (std::isnan(lowest)) return lowest;  // a non-finite state has no meaningful depth
+        depth = std::max(depth, s.n.dot(s.p0) - lowest);
+      }
+    }
+  }
+  return depth;
 }
 
 }  // namespace maxsim

@@ -138,6 +138,22 @@ struct Keyframe {
   std::vector<double> ctrl;
 };
 
+// ---- the world's rules ----------------------------------------------------------------------
+// Which bodies of the mechanism never collide because they are joined (sim/collision.hpp applies
+// it, besides Model::contact_excludes). The two description formats define it differently.
+enum class CollisionFilter {
+  // URDF (PyBullet's convention), and models built in code: two bodies joined by any joint —
+  // loop-closing joints included — directly or through a chain of joints whose intermediate
+  // bodies have no collision geoms; bodies welded to the world (Fixed joints from it) are part
+  // of the world and never touch its geoms or the ground.
+  AnyJoint,
+  // MJCF (MuJoCo's mj_contactFilter): exactly the body pairs in Model::filtered_pairs, which the
+  // MJCF loader fills with each body and its parent in the file's kinematic tree (weld groups,
+  // never the world; none with <flag filterparent="disable"/>). Bodies joined only by an
+  // <equality> constraint collide.
+  ParentChild,
+};
+
 // ---- the model ------------------------------------------------------------------------------
 struct Model {
   std::string name;
@@ -148,6 +164,20 @@ struct Model {
   std::vector<Actuator> actuators;
   std::vector<Keyframe> keyframes;
   std::vector<std::pair<int, int>> contact_excludes;  // body pairs that never collide
+  CollisionFilter collision_filter = CollisionFilter::AnyJoint;
+  // CollisionFilter::ParentChild: the body pairs the filter removes; a pair (kWorld, b) makes
+  // body b part of the world (an MJCF base welded by LoadOptions::fixed_base).
+  std::vector<std::pair<int, int>> filtered_pairs;
+  // The description has no world of its own and stands on the ground half-space z >= 0 (URDF);
+  // false when its geoms are its world (MJCF). The `maxsim` command's `--ground auto` follows it.
+  bool implicit_ground = false;
+  // false: the description switches contacts off (MJCF <flag contact="disable"/> or
+  // constraint="disable", <option collision="predefined"> without pairs); enable_contacts then
+  // installs no contact search. Joint limits and joint friction are not contacts.
+  bool contacts = true;
+  // false: actuators apply no force (MJCF <flag actuation="disable"/>); apply_actuators
+  // (controllers/actuator.hpp) honours it.
+  bool actuation = true;
   Vec3 gravity = Vec3(0, 0, -9.81);
   double dt = 0.01;
   bool dt_from_file = false;           // the description set the time step

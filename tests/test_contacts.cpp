@@ -252,7 +252,9 @@ TEST(JointLimits, PendulumStopsAtItsLimit) {
 TEST(Contacts, HumanoidFallsAndLiesOnTheFloor) {
   const Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/tests/data/models/mujoco_models/humanoid/humanoid.xml");
   Data d(m);
-  enable_contacts(m, d, {});
+  ContactOptions co;
+  co.ground = m.implicit_ground;  // the file's floor is its world (no second half-space)
+  enable_contacts(m, d, co);
   Model model = m;
   model.dt = 0.005;
   const RunStats r = run(model, d, 600);

@@ -1,5 +1,6 @@
-// The ground penetration diagnostic (sim/ground.hpp): exact lowest points of every primitive,
-// rotated geoms and bodies, meshes, and what is ignored (planes, visual geoms).
+// The penetration diagnostic (sim/ground.hpp): exact lowest points of every primitive, rotated
+// geoms and bodies, meshes, and what is ignored (planes, visual geoms); depth below the world's
+// own planes at their poses, filtered as the contacts are.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -126,6 +127,51 @@ TEST(Ground, DeepestOfSeveralBodiesAndNaN) {
   EXPECT_NEAR(max_ground_penetration(model, data), 0.3, 1e-15);
   data.x[2].z() = std::numeric_limits<double>::quiet_NaN();
   EXPECT_TRUE(std::isnan(max_ground_penetration(model, data)));
+}
+
+// World planes are half-spaces at their own pose. A box of half extent 0.1 rotated like a plane
+// tilted by a about y, its centre 0.07 from the plane along the normal: 0.03 inside it. The
+// implicit ground adds its own depth only when on; contype/conaffinity and bodies kept apart from
+// the world (excludes, welds) are honoured as the contact search honours them.
+TEST(Ground, DepthBelowWorldPlanesAtTheirPose) {
+  const double a = 0.5;
+  const Vec4 tilt = quat_axis_angle(Vec3::UnitY(), a);
+  const Vec3 n = quat_to_rot(tilt).col(2), p0(0.3, 0, 2);  // plane through p0, high above z = 0
+  OneBody box({make_geom(GeomType::Box, Vec3(0.1, 0.1, 0.1))}, p0 + 0.07 * n, tilt);
+  Geom plane = make_geom(GeomType::Plane, Vec3::Zero(), p0, tilt);
+  box.model.world_geoms.push_back(plane);
+  EXPECT_NEAR(max_world_penetration(box.model, *box.data, false), 0.03, 1e-14);
+  EXPECT_NEAR(max_world_penetration(box.model, *box.data, true), 0.03, 1e-14);  // z = 0 is far below
+  box.data->x[0] = Vec3(0, 0, 0.05);  // lower, and far below the plane (the box is turned like
+                                       // the plane: its support along n is its half height)
+  EXPECT_NEAR(max_world_penetration(box.model, *box.data, true), n.dot(p0) - (n.dot(box.data->x[0]) - 0.1), 1e-12);
+  EXPECT_NEAR(max_world_penetration(box.model, *box.data, false),
+              max_world_penetration(box.model, *box.data, true), 1e-15);
+  box.data->x[0] = p0 + 0.07 * n;
+
+  // a plane that does not collide with the box's geom (contype/conaffinity), or a visual plane
+  box.model.world_geoms[0].contype = 2;
+  box.model.world_geoms[0].conaffinity = 2;
+  EXPECT_EQ(max_world_penetration(box.model, *box.data, false), 0.0);
+  box.model.world_geoms[0].conaffinity = 1;  // box contype 1 & plane conaffinity 1: collides
+  EXPECT_NEAR(max_world_penetration(box.model, *box.data, false), 0.03, 1e-14);
+  box.model.world_geoms[0].collision = false;
+  EXPECT_EQ(max_world_penetration(box.model, *box.data, false), 0.0);
+  box.model.world_geoms[0] = plane;
+
+  // a body excluded from the world, or welded into it, does not touch it
+  box.model.contact_excludes.emplace_back(kWorld, 0);
+  EXPECT_EQ(bodies_apart_from_world(box.model), std::vector<bool>{true});
+  EXPECT_EQ(max_world_penetration(box.model, *box.data, false), 0.0);
+  box.model.contact_excludes.clear();
+  box.model.collision_filter = CollisionFilter::ParentChild;
+  box.model.filtered_pairs.emplace_back(kWorld, 0);
+  EXPECT_EQ(max_world_penetration(box.model, *box.data, false), 0.0);
+  box.model.filtered_pairs.clear();
+  box.model.collision_filter = CollisionFilter::AnyJoint;
+  box.model.add_joint(make_joint(box.model, JointType::Fixed, kWorld, 0, box.model.bodies[0].x0));
+  EXPECT_EQ(bodies_apart_from_world(box.model), std::vector<bool>{true});
+  EXPECT_EQ(max_world_penetration(box.model, *box.data, false), 0.0);
 }
 
 }  // namespace

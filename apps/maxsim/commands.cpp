@@ -66,16 +66,10 @@ Loaded load(const Options& o) {
   return l;
 }
 
-// The ground of --ground auto: on for URDF; for MJCF, on when the world has a colliding plane.
-bool declared_ground(const Loaded& l) {
-  if (l.urdf) return true;
-  for (const Geom& g : l.model.world_geoms)
-    if (g.type == GeomType::Plane && g.collision) return true;
-  return false;
-}
-
-bool ground_on(const Options& o, const Loaded& l) {
-  return o.ground == Ground::On || (o.ground == Ground::Auto && declared_ground(l));
+// The ground half-space z >= 0: --ground auto follows the description (Model::implicit_ground:
+// URDF has no world of its own; an MJCF file's geoms are its world, planes at their own poses).
+bool ground_on(const Options& o, const Model& m) {
+  return o.ground == Ground::On || (o.ground == Ground::Auto && m.implicit_ground);
 }
 
 // URDF floating bases load at the origin, half inside the ground. With contacts on, a robot hung
@@ -238,7 +232,7 @@ Diagnostics diagnose(const Model& m, const Data& d, bool ground) {
   g.kinetic = kinetic_energy(m, d);
   g.potential = potential_energy(m, d);
   g.violation = max_constraint_violation(m, d);
-  g.penetration = ground ? max_ground_penetration(m, d) : 0.0;
+  g.penetration = max_world_penetration(m, d, ground);
   return g;
 }
 
@@ -289,7 +283,8 @@ int run_simulate(const Options& o) {
                        " s is shorter than half a time step (" + g6(dt) + " s)");
   }
   if (steps > kMaxSteps) throw InputError("--steps: at most " + std::to_string(kMaxSteps) + " steps");
-  const bool ground = ground_on(o, l);
+  const bool ground = ground_on(o, m);
+  const bool contacts = o.contacts && m.contacts;  // the file may switch them off
 
   std::vector<std::vector<double>> q0, qd0;
   initial_coordinates(m, o, &q0, &qd0);
@@ -303,7 +298,7 @@ int run_simulate(const Options& o) {
   apply_initial_state(m, d, q0, qd0);
   d.time = 0;
   double lifted = 0;
-  if (o.contacts) {
+  if (contacts) {
     if (ground) lifted = lift_to_ground(m, d);
     ContactOptions co;
     co.ground = ground;
@@ -431,7 +426,7 @@ int run_simulate(const Options& o) {
         .add("tolerance", d.solver.tolerance)
         .add_raw("gravity", gravity_json(m.gravity))
         .add("fixed_base", o.fixed_base)
-        .add("contacts", o.contacts)
+        .add("contacts", contacts)
         .add("lifted_m", lifted)
         .add("load_warnings", static_cast<long long>(l.report.warnings.size()));
     if (o.restitution) j.add("restitution", *o.restitution);
@@ -452,9 +447,9 @@ int run_simulate(const Options& o) {
                 r.steps_taken, g6(dt).c_str(), g6(sim_time).c_str(), g6(r.wall).c_str(), g6(steps_per_s).c_str());
     std::printf("  energy: initial %s J, final %s J, max drift %s J\n", g6(e0).c_str(), g6(r.final.total()).c_str(),
                 g6(r.energy_max_drift).c_str());
-    std::printf("  max constraint violation %s; max ground penetration %s m (ground %s, contacts %s)\n",
+    std::printf("  max constraint violation %s; max penetration %s m (ground %s, contacts %s)\n",
                 g6(r.max_violation).c_str(), g6(r.max_penetration).c_str(), ground ? "on" : "off",
-                o.contacts ? "on" : "off");
+                contacts ? "on" : (o.contacts ? "off by the file" : "off"));
     if (lifted > 0) std::printf("  the base was lifted by %s m to stand on the ground\n", g6(lifted).c_str());
     std::printf("  Newton iterations mean %s, max %d; failed steps %lld\n", fmt("%.3g", iterations_mean).c_str(),
                 r.iterations_max, r.failed);
@@ -501,7 +496,7 @@ int run_info(const Options& o) {
   };
   auto body_name = [&](int b) { return b == kWorld ? std::string("world") : m.bodies[b].name; };
   const int mobility_low = std::max(0, tree_dof - loop_rows);
-  const bool ground_auto = declared_ground(l);
+  const bool ground_auto = m.implicit_ground;
   const char* format = l.urdf ? "URDF" : "MJCF";
   const double dt = m.dt_from_file ? m.dt : 0.01;
 
@@ -542,6 +537,8 @@ int run_info(const Options& o) {
         .add_raw("collision_shapes", shapes_json(shapes))
         .add_raw("world_collision_shapes", shapes_json(world_shapes))
         .add("ground_auto", ground_auto)
+        .add("contacts", m.contacts)
+        .add("collision_filter", m.collision_filter == CollisionFilter::ParentChild ? "parent-child" : "any-joint")
         .add("actuators", static_cast<long long>(m.actuators.size()))
         .add_raw("body_names", names_json(bodies))
         .add_raw("joint_names", names_json(joints))
@@ -592,8 +589,12 @@ int run_info(const Options& o) {
   if (visual) std::printf(" (+ %d visual-only)", visual);
   std::printf("\n");
   std::printf("world collision shapes: %s\n", shape_list(world_shapes).c_str());
-  std::printf("ground (auto): %s\n", ground_auto ? (l.urdf ? "on (URDF)" : "on (the file declares a plane)")
-                                                 : "off (the file declares no plane)");
+  std::printf("ground (auto): %s\n", ground_auto ? "on (the description has no world of its own)"
+                                                 : "off (the file's geoms are its world)");
+  std::printf("contacts: %s\n", m.contacts ? "on" : "off (the file switches them off)");
+  std::printf("collision filter: %s\n", m.collision_filter == CollisionFilter::ParentChild
+                                            ? "a body and its parent in the file's tree (MuJoCo)"
+                                            : "bodies joined by any joint (PyBullet)");
   std::printf("total mass: %s kg\n", g6(m.total_mass()).c_str());
   std::printf("time step: %s s (%s)\n", g6(dt).c_str(), m.dt_from_file ? "from the file" : "default");
   std::printf("gravity: %s %s %s\n", g6(m.gravity.x()).c_str(), g6(m.gravity.y()).c_str(), g6(m.gravity.z()).c_str());
