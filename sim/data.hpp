@@ -21,6 +21,14 @@ struct SolverOptions {
   // floor of redundant loops solved through the regularized pivots (~1e-10).
   double tolerance = 1e-9;
   int max_iterations = 50;
+  // An iteration whose line search finds no better point while its residual is within
+  // stall_factor × the tolerance — momentum and free rows, contact gaps, tangential velocities and
+  // complementarity; the constraint rows (m, rad) must meet the tolerance itself — has reached the
+  // round-off floor of its Newton matrix and counts as converged. Stiff contact sets near the end
+  // of an interior point have condition numbers ~1e8, so their momentum rows cannot be solved
+  // below ~1e-8 relative: a dropped humanoid (Dojo's) stalled at 2e-7 N·s against 1e-9 × its
+  // impulse scale and, re-centred, went round that loop until the iteration limit.
+  double stall_factor = 100;
   int line_search_steps = 12;    // halvings of the Newton step before giving up on a decrease
   // A step with contacts that does not converge is retried as two half steps, recursively up to
   // this depth (Δt/8 at 3), before it is reported as not converged.
@@ -45,6 +53,14 @@ struct InteriorPointOptions {
   // initial_slack). Smaller floors start closer to the solution — 3.2 instead of 4.05 iterations
   // per step of the A1 standing — and a step that then fails is retried cold before it is split.
   double warm_slack = 1e-4;
+  // Mehrotra's corrector (DESIGN §6). A step whose interior point did not converge is retried
+  // (after a cold start) without it and with conservative_fraction_to_boundary: on contacts that
+  // slide while penetration is recovered (gym's humanoidstandup, which starts 3.6 cm inside its
+  // floor) the second-order term drove the iterates onto the cone boundaries and the steps
+  // stayed short; plain centred Newton steps converge there. Used alone it needs more iterations
+  // and fails elsewhere (the humanoids' impacts), hence a retry, not the default.
+  bool mehrotra_corrector = true;
+  double conservative_fraction_to_boundary = 0.95;
   double jam_step = 1e-6;                   // a step this short re-centres all contact pairs
   double short_step = 0.1;                  // a step length below this ...
   double sigma_after_short_step = 0.5;      // ... makes the next iteration centre at least this much

@@ -81,8 +81,9 @@ class BlockLdu {
   double regularization_rcond = 1e-10;
   int num_regularized() const { return num_regularized_; }  // pivots regularized by the last factor
 
-  // Numeric phase, in place. Returns false if a pivot block is singular (rcond below ~1e-14);
-  // the factorization is then unusable.
+  // Numeric phase, in place. Returns false if a pivot block is singular (rcond below ~1e-14, also
+  // after equilibration: a block that is only badly scaled is inverted) or not finite; the
+  // factorization is then unusable.
   bool factor();
 
   // Solves A x = b in place (b has 6 * num_nodes entries, node k at rows 6k..6k+5).

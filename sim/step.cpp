@@ -234,6 +234,8 @@ StepReport solve_newton(const Model& model, Data& d) {
   Eigen::VectorXd& s = ws.unknowns;
   Eigen::VectorXd& F = ws.residual;
   const EqualityTest converged = equality_test(model, d);
+  EqualityTest stalled = converged;
+  stalled.tol_impulse *= d.solver.stall_factor;
   StepReport rep;
   step_residual(model, d, s, &F);
   bool rows_at_s = true;  // ws.x3/q3/rows3 were last evaluated at s
@@ -272,7 +274,8 @@ StepReport solve_newton(const Model& model, Data& d) {
       accepted = std::isfinite(f1) && f1 < (1.0 - 1e-4 * alpha) * f0;
     }
     if (!accepted) {
-      rep.status = StepStatus::NotConverged;
+      // no better point along Newton's direction: at the round-off floor this is convergence
+      if (!stalled(F)) rep.status = StepStatus::NotConverged;
       break;
     }
     s.swap(ws.trial);
@@ -614,7 +617,6 @@ StepReport solve_interior_point(const Model& model, Data& d) {
   const int nj = static_cast<int>(model.joints.size());
   const double dt = d.ws.dt;
   auto& ws = d.ws;
-  const auto& opt = d.interior_point;
   Eigen::VectorXd& s = ws.unknowns;
   Eigen::VectorXd& F = ws.residual;
   const EqualityTest converged = equality_test(model, d);
@@ -669,15 +671,19 @@ StepReport solve_interior_point(const Model& model, Data& d) {
     if (node >= 0) s.segment<6>(o) << ct.gamma, ct.b, ct.eta(0), 0, 0;
   }
 
-  auto contact_ok = [&]() {
+  // (factor > 1: the looser test of a stalled iteration, see SolverOptions::stall_factor)
+  auto contact_ok = [&](double factor) {
+    const double tol = factor * d.solver.tolerance;
     for (size_t c = 0; c < d.contacts.size(); ++c) {
       const ContactResiduals r = contact_residuals(d.contacts[c], ws.contact_kin[c]);
-      if (has_normal(d.contacts[c]) && !(std::abs(r.r_s) < d.solver.tolerance)) return false;
-      if (d.contacts[c].linear_cone && !(r.r_lin.lpNorm<Eigen::Infinity>() < d.solver.tolerance / dt)) return false;
-      if (has_cone(d.contacts[c]) && !(r.r_eta.lpNorm<Eigen::Infinity>() < d.solver.tolerance / dt)) return false;
+      if (has_normal(d.contacts[c]) && !(std::abs(r.r_s) < tol)) return false;
+      if (d.contacts[c].linear_cone && !(r.r_lin.lpNorm<Eigen::Infinity>() < tol / dt)) return false;
+      if (has_cone(d.contacts[c]) && !(r.r_eta.lpNorm<Eigen::Infinity>() < tol / dt)) return false;
     }
-    return complementarity_max(d.contacts) < opt.complementarity_tolerance;
+    return complementarity_max(d.contacts) < factor * opt.complementarity_tolerance;
   };
+  EqualityTest stalled = converged;
+  stalled.tol_impulse *= d.solver.stall_factor;
   double last_alpha = 1.0;
   // Merits of the line search. merit_eq: the equality residuals (momentum, joint rows, s − φ,
   // η_t − v_t). merit(κ): the same plus the distance from the central path γ s = κ,
@@ -754,7 +760,7 @@ StepReport solve_interior_point(const Model& model, Data& d) {
       rep.status = StepStatus::Failed;
       break;
     }
-    if (converged(F) && contact_ok()) break;
+    if (converged(F) && contact_ok(1.0)) break;
     if (rep.iterations == opt.max_iterations) {
       rep.status = StepStatus::NotConverged;
       break;
@@ -783,7 +789,7 @@ StepReport solve_interior_point(const Model& model, Data& d) {
     if (last_alpha < opt.short_step) sigma = std::max(sigma, opt.sigma_after_short_step);
     // corrector (centering + second-order terms), same factorization
     ws.delta = -F;
-    contact_rhs(model, d, sigma * mu, &affine, &ws.delta);
+    contact_rhs(model, d, sigma * mu, opt.mehrotra_corrector ? &affine : nullptr, &ws.delta);
     ws.ldu.solve(ws.delta);
     if (!ws.delta.allFinite()) {
       rep.status = StepStatus::Failed;
@@ -839,6 +845,8 @@ StepReport solve_interior_point(const Model& model, Data& d) {
       }
     }
     if (!accepted) {
+      // no point along the direction is better: at the round-off floor, done; otherwise re-centre
+      if (stalled(F) && contact_ok(d.solver.stall_factor)) break;
       recentre(mu);
       residual_at_s = false;
       last_alpha = 0;
@@ -934,17 +942,19 @@ void restore_state(const Data::SavedState& s, Data& d) {
   d.joint_angle = s.joint_angle;
 }
 
-// Failure policy (issue 4): a step that does not converge is retried as two half steps,
-// recursively, before it is reported. Contact-free steps too: the rotation update
+// Failure policy: a step that does not converge is tried again cold (without its warm start),
+// then, if it had contacts, cold with the conservative interior point (no Mehrotra corrector), and
+// only then as two half steps, recursively to max_retry_depth (the shortest substeps make the same
+// three attempts) before it is reported. Contact-free steps split too: the rotation update
 // (omega_step_quat) needs |ω|Δt < 2, which a whipping chain tip can exceed; half steps double
 // that bound.
 StepReport step_with_retry(const Model& model, Data& d, int depth) {
-  if (depth <= 0) return step_once(model, d);
-  if (d.saved.size() < static_cast<size_t>(depth)) d.saved.resize(depth);  // once
-  Data::SavedState& saved = d.saved[depth - 1];
+  if (d.saved.size() < static_cast<size_t>(depth + 1)) d.saved.resize(depth + 1);  // once
+  Data::SavedState& saved = d.saved[depth];
   save_state(d, &saved);
   StepReport rep = step_once(model, d);
   if (rep.status == StepStatus::Ok) return rep;
+  const bool interior_point = !d.contacts.empty();  // (the attempt's contact set)
   restore_state(saved, d);
   if (d.interior_point.warm_start && !d.ws.previous_contacts.empty()) {
     // the warm start (last impulses, small floors) may have misled it: the same step cold first
@@ -955,6 +965,33 @@ StepReport step_with_retry(const Model& model, Data& d, int depth) {
     rep.iterations += iterations;
     if (rep.status == StepStatus::Ok) return rep;
     restore_state(saved, d);
+  }
+  if (interior_point && d.interior_point.mehrotra_corrector) {
+    // then cold and conservative: Mehrotra's second-order correction off, steps kept farther from
+    // the cone boundaries (InteriorPointOptions::conservative_fraction_to_boundary)
+    const InteriorPointOptions usual = d.interior_point;
+    d.interior_point.mehrotra_corrector = false;
+    d.interior_point.fraction_to_boundary = usual.conservative_fraction_to_boundary;
+    d.contacts.clear();
+    const int iterations = rep.iterations;
+    rep = step_once(model, d);
+    rep.iterations += iterations;
+    d.interior_point = usual;
+    if (rep.status == StepStatus::Ok) return rep;
+    restore_state(saved, d);
+    if (rep.status == StepStatus::NotConverged) {
+      // and once more with the usual iteration, started from where the conservative one stopped
+      // (d.contacts keeps its impulses: step_once warm-starts persisting contacts from them)
+      const int more = rep.iterations;
+      rep = step_once(model, d);
+      rep.iterations += more;
+      if (rep.status == StepStatus::Ok) return rep;
+      restore_state(saved, d);
+    }
+  }
+  if (depth <= 0) {  // the shortest substep: nothing left to try
+    rep = step_once(model, d);
+    return rep;
   }
   d.contacts.clear();  // substeps start cold (step_once takes d.contacts as the last step's)
   const double dt = d.ws.dt;
@@ -979,7 +1016,6 @@ StepReport step(const Model& model, Data& d) {
   // (once per step, also when the failure policy splits the step into substeps)
   if (d.controller) d.controller(model, d);
   d.ws.dt = model.dt;
-  return step_with_retry(model, d, d.solver.max_retry_depth);
 }
 
 namespace {
