@@ -4,16 +4,13 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "apps/maxsim/report.hpp"
+#include "apps/maxsim/setup.hpp"
 #include "apps/maxsim/view.hpp"
-#include "models/load.hpp"
-#include "models/load_error.hpp"
-#include "sim/contact_search.hpp"
 #include "sim/ground.hpp"
 #include "sim/maxsim.hpp"
 
@@ -34,173 +31,6 @@ std::string join(const std::vector<std::string>& items, const std::string& sep =
   std::string s;
   for (size_t i = 0; i < items.size(); ++i) s += (i ? sep : "") + items[i];
   return s;
-}
-
-// ---- loading --------------------------------------------------------------------------------
-struct Loaded {
-  Model model;
-  LoadReport report;
-  bool urdf = false;
-  std::string display_name;  // model.name, or the file's stem
-};
-
-Loaded load(const Options& o) {
-  Loaded l;
-  LoadOptions lo;
-  lo.fixed_base = o.fixed_base;
-  try {
-    l.model = load_model(o.model_path, lo, &l.report);
-  } catch (const LoadError& e) {
-    throw InputError(e.what());
-  } catch (const std::bad_alloc&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw InputError(o.model_path + ": " + e.what());
-  }
-  if (const std::string bad = validate_model(l.model); !bad.empty())
-    throw InputError(o.model_path + ": " + bad);
-  std::string ext = std::filesystem::path(o.model_path).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  l.urdf = ext == ".urdf";
-  l.display_name = !l.model.name.empty() ? l.model.name : std::filesystem::path(o.model_path).stem().string();
-  return l;
-}
-
-// The ground half-space z >= 0: --ground auto follows the description (Model::implicit_ground:
-// URDF has no world of its own; an MJCF file's geoms are its world, planes at their own poses).
-bool ground_on(const Options& o, const Model& m) {
-  return o.ground == Ground::On || (o.ground == Ground::Auto && m.implicit_ground);
-}
-
-// URDF floating bases load at the origin, half inside the ground. With contacts on, a robot hung
-// on a single floating joint to the world (or welded to it by --fixed-base) whose initial pose
-// reaches below z = 0 is lifted until its lowest collision geometry touches the ground (a pose
-// the user gave with --q included); anything else stays where it is and its penetration is
-// pushed out by the contacts at a bounded speed (ContactOptions::recovery_speed). A welded base
-// is then a robot on a pedestal, as PyBullet's useFixedBase places it. Returns the lift [m].
-double lift_to_ground(Model& m, Data& d) {
-  int to_world = 0;
-  Joint* base = nullptr;
-  for (Joint& j : m.joints)
-    if (j.parent == kWorld || j.child == kWorld) {
-      ++to_world;
-      base = &j;
-    }
-  if (to_world != 1 || !(base->type == JointType::Floating || base->type == JointType::Fixed)) return 0.0;
-  const double depth = max_ground_penetration(m, d);
-  if (!(depth > 0)) return 0.0;
-  for (Vec3& x : d.x) x.z() += depth;
-  // the weld moves with the robot (its world-side anchor is in the world frame)
-  if (base->type == JointType::Fixed) (base->parent == kWorld ? base->parent_anchor : base->child_anchor).z() += depth;
-  return depth;
-}
-
-// ---- initial state --------------------------------------------------------------------------
-std::string joint_names_hint(const Model& m) {
-  std::vector<std::string> names;
-  for (const Joint& j : m.joints)
-    if (j.dof() > 0) names.push_back(j.name);
-  if (names.empty()) return " (the model has no movable joints)";
-  if (names.size() > 40) {
-    names.resize(40);
-    names.push_back("...");
-  }
-  return " (joints: " + join(names) + ")";
-}
-
-// The order of a multi-value joint's coordinates (sim/kinematics.hpp): the free translations by
-// joint-frame axis, then the rotation (orbital: its two angles a, b).
-std::string value_layout(const Joint& j, bool positions) {
-  if (j.dof() < 2) return "";
-  static const char* const kPositions[3] = {"x ", "y ", "z "};
-  static const char* const kRates[3] = {"vx ", "vy ", "vz "};
-  std::string out;
-  for (int r = 0; r < 3; ++r)
-    if (!j.row_constrained(r)) out += positions ? kPositions[r] : kRates[r];
-  switch (rot_kind(j.type)) {
-    case RotKind::Fixed: break;
-    case RotKind::Revolute: out += positions ? "angle" : "rate"; break;
-    case RotKind::Orbital: out += positions ? "a b" : "da db"; break;
-    case RotKind::Free: out += positions ? "qw qx qy qz" : "wx wy wz"; break;
-  }
-  if (!out.empty() && out.back() == ' ') out.pop_back();
-  return " (" + out + ")";
-}
-
-// Joint coordinate vectors of the initial state: keyframe, then --q / --qd (InputError on bad
-// names or counts).
-void initial_coordinates(const Model& m, const Options& o, std::vector<std::vector<double>>* q,
-                         std::vector<std::vector<double>>* qd) {
-  const size_t nj = m.joints.size();
-  q->assign(nj, {});
-  qd->assign(nj, {});
-  if (o.keyframe) {
-    const Keyframe* key = nullptr;
-    for (const Keyframe& k : m.keyframes)
-      if (k.name == *o.keyframe) key = &k;
-    if (!key) {
-      std::vector<std::string> names;
-      for (const Keyframe& k : m.keyframes) names.push_back("'" + k.name + "'");
-      throw InputError("unknown keyframe '" + *o.keyframe + "'" +
-                       (names.empty() ? " (the model has no keyframes)" : " (keyframes: " + join(names) + ")"));
-    }
-    for (size_t j = 0; j < nj; ++j) {
-      if (j < key->joint_q.size()) (*q)[j] = key->joint_q[j];
-      if (j < key->joint_qd.size()) (*qd)[j] = key->joint_qd[j];
-    }
-  }
-  const std::vector<bool> tree = spanning_tree_joints(m);
-  for (const auto* list : {&o.q, &o.qd}) {
-    for (const JointValues& jv : *list) {
-      const bool positions = list == &o.q;
-      const int j = m.joint_index(jv.joint);
-      if (j < 0) throw InputError(jv.option + ": unknown joint '" + jv.joint + "'" + joint_names_hint(m));
-      const Joint& jt = m.joints[j];
-      const int expected = positions ? jt.nq() : jt.dof();
-      if (expected == 0)
-        throw InputError(jv.option + ": joint '" + jv.joint + "' is " + joint_type_name(jt.type) +
-                         " and has no coordinates");
-      if (!tree[j])
-        throw InputError(jv.option + ": joint '" + jv.joint +
-                         "' closes a kinematic loop; its coordinates follow from the other joints");
-      if (static_cast<int>(jv.values.size()) != expected)
-        throw InputError(jv.option + ": joint '" + jv.joint + "' (" + joint_type_name(jt.type) + ") takes " +
-                         std::to_string(expected) + (expected == 1 ? " value" : " values") +
-                         value_layout(jt, positions) + ", got " + std::to_string(jv.values.size()));
-      if (positions && rot_kind(jt.type) == RotKind::Free) {
-        const size_t n = jv.values.size();
-        const double norm = std::sqrt(jv.values[n - 4] * jv.values[n - 4] + jv.values[n - 3] * jv.values[n - 3] +
-                                      jv.values[n - 2] * jv.values[n - 2] + jv.values[n - 1] * jv.values[n - 1]);
-        if (!(norm > 1e-9)) throw InputError(jv.option + ": joint '" + jv.joint + "': zero quaternion");
-      }
-      (positions ? *q : *qd)[j] = jv.values;
-    }
-  }
-}
-
-bool state_finite(const Data& d) {
-  for (size_t i = 0; i < d.x.size(); ++i)
-    if (!d.x[i].allFinite() || !d.q[i].allFinite() || !d.v[i].allFinite() || !d.w[i].allFinite()) return false;
-  return std::isfinite(d.time);
-}
-
-// Places the bodies and projects onto the constraints (SimulationError when that fails).
-void apply_initial_state(const Model& m, Data& d, const std::vector<std::vector<double>>& q,
-                         const std::vector<std::vector<double>>& qd) {
-  try {
-    set_coordinates(m, d, q, qd);
-  } catch (const std::invalid_argument& e) {
-    throw InputError(std::string("initial state: ") + e.what());
-  }
-  if (!state_finite(d))
-    throw SimulationError("the initial state is not finite (are the --q / --qd values too large?)");
-  const ProjectionReport pr = project_state(m, d);
-  if (!state_finite(d))
-    throw SimulationError("no consistent initial state: the projection onto the joint constraints diverged");
-  if (!pr.converged)
-    throw SimulationError("no consistent initial state: the projection onto the joint constraints did not "
-                          "converge (violation " + g6(pr.violation) + " after " +
-                          std::to_string(pr.iterations) + " iterations)");
 }
 
 // ---- the run --------------------------------------------------------------------------------
@@ -263,12 +93,10 @@ std::string gravity_json(const Vec3& g) {
 // ---- simulate / bench -----------------------------------------------------------------------
 int run_simulate(const Options& o) {
   const bool bench = o.command == Command::Bench;
-  Loaded l = load(o);
-  Model& m = l.model;
-  if (o.gravity) m.gravity = Vec3((*o.gravity)[0], (*o.gravity)[1], (*o.gravity)[2]);
-  const double dt = o.dt ? *o.dt : (m.dt_from_file ? m.dt : 0.01);
-  if (!(std::isfinite(dt) && dt > 0)) throw InputError(o.model_path + ": the model's time step is not positive");
-  m.dt = dt;
+  RunSetup setup = setup_model(o);  // load, validate, dt, ground, contacts, initial coordinates
+  const LoadedModel& l = setup.loaded;
+  Model& m = setup.loaded.model;
+  const double dt = setup.dt;
   long long steps = 0;
   if (o.steps) {
     steps = *o.steps;
@@ -283,30 +111,17 @@ int run_simulate(const Options& o) {
                        " s is shorter than half a time step (" + g6(dt) + " s)");
   }
   if (steps > kMaxSteps) throw InputError("--steps: at most " + std::to_string(kMaxSteps) + " steps");
-  const bool ground = ground_on(o, m);
-  const bool contacts = o.contacts && m.contacts;  // the file may switch them off
+  const bool ground = setup.ground;
+  const bool contacts = setup.contacts;
 
-  std::vector<std::vector<double>> q0, qd0;
-  initial_coordinates(m, o, &q0, &qd0);
   CsvWriter csv;
   if (!bench && !o.output.empty()) csv.open(o.output, m);
   SimulationView view;  // --view: the HTML replay of the rows the CSV gets
   if (!bench && !o.view.empty()) view.start(o.view, m, o.model_path);
 
   Data d(m);
-  if (o.tol) d.solver.tolerance = *o.tol;
-  apply_initial_state(m, d, q0, qd0);
-  d.time = 0;
-  double lifted = 0;
-  if (contacts) {
-    if (ground) lifted = lift_to_ground(m, d);
-    ContactOptions co;
-    co.ground = ground;
-    if (o.friction) co.friction = *o.friction;
-    if (o.restitution) co.restitution = *o.restitution;
-    co.cone = o.cone == Cone::Linear ? FrictionCone::Linear : FrictionCone::Nonlinear;
-    enable_contacts(m, d, co);
-  }
+  setup_state(setup, o, d);  // initial state, projection, lift onto the ground, contact search
+  const double lifted = setup.lifted;
 
   RunResult r;
   r.initial = diagnose(m, d, ground);
@@ -466,7 +281,7 @@ int run_simulate(const Options& o) {
 
 // ---- info -----------------------------------------------------------------------------------
 int run_info(const Options& o) {
-  const Loaded l = load(o);
+  const LoadedModel l = load_for_run(o);
   const Model& m = l.model;
   const std::vector<bool> tree = spanning_tree_joints(m);
   int tree_dof = 0, tree_nq = 0, loop_rows = 0;
@@ -566,7 +381,12 @@ int run_info(const Options& o) {
     if (jt.has_limits && jt.dof() > 0) {
       std::vector<std::string> lim;
       const auto rows = jt.free_rows();
-      for (int k = 0; k < jt.dof(); ++k) lim.push_back("[" + g6(jt.lower[rows[k]]) + ", " + g6(jt.upper[rows[k]]) + "]");
+      // (appended piecewise: GCC 12 raises a false -Wrestrict on "literal" + std::string&&)
+      for (int k = 0; k < jt.dof(); ++k) {
+        std::string range = "[";
+        range += g6(jt.lower[rows[k]]) + ", " + g6(jt.upper[rows[k]]) + "]";
+        lim.push_back(range);
+      }
       line += "  limits " + join(lim, " ");
     }
     if (!tree[j]) line += "  (closes a loop)";
