@@ -343,7 +343,7 @@ std::vector<std::string> cells(const SweepRow& r, bool with_mujoco, const std::s
     c.push_back(r.max_penetration > 0 ? fmt("%.1e", r.max_penetration) : "0");
     c.push_back(fmt("%.1f", r.iterations_mean) + " / " + std::to_string(r.iterations_max));
     c.push_back(fmt("%.0f", r.steps_per_s));
-    c.push_back(height(r.root_z));
+    c.push_back(r.root_body.empty() ? dash : height(r.root_z));  // (no body: all welded to the world)
   }
   if (with_mujoco) {
     if (r.mujoco_ran) {
@@ -465,8 +465,9 @@ std::string sweep_json(const std::vector<SweepRow>& rows, const SweepOptions& o)
         .add("iterations_max", r.iterations_max)
         .add("wall_time_s", r.wall_s)
         .add("steps_per_s", r.steps_per_s)
-        .add("root_body", r.root_body)
-        .add("root_z_end", r.root_z);
+        .add("root_body", r.root_body);
+    if (r.root_body.empty()) j.add_null("root_z_end");
+    else j.add("root_z_end", r.root_z);
     if (r.unconverged > 0) {
       j.add("first_unconverged_step", r.first_unconverged_step)
           .add("first_unconverged_residual", r.first_unconverged_residual)
