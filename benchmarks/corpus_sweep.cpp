@@ -29,6 +29,8 @@ std::string fmt(const char* format, double v) {
   return buf;
 }
 std::string g6(double v) { return fmt("%.6g", v); }
+// A height in the table: millimetres, without the "-0.000" of a tiny negative number.
+std::string height(double z) { return fmt("%.3f", std::abs(z) < 0.0005 ? 0.0 : z); }
 
 bool model_file(const fs::path& p) {
   std::string ext = p.extension().string();
@@ -75,11 +77,8 @@ Tree tree_from_world(const Model& m) {
   return t;
 }
 
-// The inertia a joint row drives, from the state in `d`: the subtree beyond the joint (the side
-// away from the world) as one rigid body — about the joint axis for a rotation row, its mass for
-// a slide — plus the row's armature. The locked subtree is an upper bound of the articulated
-// inertia the row meets; the gains below come from it, so the loop is never slower than asked.
-double subtree_inertia(const Model& m, const Data& d, const Tree& t, int joint, int row) {
+// subtree_inertia with the tree computed once for all rows
+double subtree_inertia_in(const Model& m, const Data& d, const Tree& t, int joint, int row) {
   const Joint& jt = m.joints[joint];
   int below = -1;
   for (size_t b = 0; b < m.bodies.size(); ++b)
@@ -140,7 +139,7 @@ int install_random_pd(const Model& m, Data& d, const SweepOptions& o) {
     a.kind = ActuatorKind::PD;
     a.joint = fa.joint;
     a.row = fa.row;
-    const double inertia = subtree_inertia(m, d, tree, fa.joint, fa.row);
+    const double inertia = subtree_inertia_in(m, d, tree, fa.joint, fa.row);
     a.kp = inertia * omega * omega;
     a.kv = 2.0 * o.pd_damping_ratio * inertia * omega;
     // the joint torque the file's actuators on this row can give (they sum on a row): the force
@@ -301,7 +300,11 @@ SweepRow run_scenario(const std::string& root, const std::string& file, Kind kin
   if (kind == Kind::Default && !r.urdf && o.mujoco && sweep_has_mujoco()) {
     const MujocoRun mj = run_mujoco(opt.model_path, setup.dt, r.steps_requested, r.root_body);
     r.mujoco_ran = mj.ran;
-    r.mujoco_error = first_line(mj.error, root);
+    // (MuJoCo's messages run over lines: "could not parse OBJ file 'F':" then the reason)
+    std::string error = mj.error;
+    std::replace(error.begin(), error.end(), '\n', ' ');
+    while (!error.empty() && error.back() == ' ') error.pop_back();
+    r.mujoco_error = first_line(error, root);
     r.mujoco_steps_per_s = mj.steps_per_s;
     r.mujoco_root_z = mj.root_z;
     r.mujoco_root_id = mj.root_id;
@@ -340,12 +343,12 @@ std::vector<std::string> cells(const SweepRow& r, bool with_mujoco, const std::s
     c.push_back(r.max_penetration > 0 ? fmt("%.1e", r.max_penetration) : "0");
     c.push_back(fmt("%.1f", r.iterations_mean) + " / " + std::to_string(r.iterations_max));
     c.push_back(fmt("%.0f", r.steps_per_s));
-    c.push_back(fmt("%.3f", r.root_z));
+    c.push_back(r.root_body.empty() ? dash : height(r.root_z));  // (no body: all welded to the world)
   }
   if (with_mujoco) {
     if (r.mujoco_ran) {
       c.push_back(fmt("%.0f", r.mujoco_steps_per_s));
-      c.push_back(fmt("%.3f", r.mujoco_root_z));
+      c.push_back(height(r.mujoco_root_z));
     } else if (!r.mujoco_error.empty()) {
       c.push_back("refused");
       c.push_back(dash);
@@ -377,6 +380,10 @@ std::vector<std::string> corpus_files(const std::string& root) {
       if (e.is_regular_file() && e.path().extension() == ".xml") files.push_back(fs::relative(e.path(), base).generic_string());
   std::sort(files.begin(), files.end());
   return files;
+}
+
+double subtree_inertia(const Model& model, const Data& data, int joint, int row) {
+  return subtree_inertia_in(model, data, tree_from_world(model), joint, row);
 }
 
 std::vector<SweepRow> sweep_file(const std::string& root, const std::string& file, const SweepOptions& o) {
@@ -458,8 +465,9 @@ std::string sweep_json(const std::vector<SweepRow>& rows, const SweepOptions& o)
         .add("iterations_max", r.iterations_max)
         .add("wall_time_s", r.wall_s)
         .add("steps_per_s", r.steps_per_s)
-        .add("root_body", r.root_body)
-        .add("root_z_end", r.root_z);
+        .add("root_body", r.root_body);
+    if (r.root_body.empty()) j.add_null("root_z_end");
+    else j.add("root_z_end", r.root_z);
     if (r.unconverged > 0) {
       j.add("first_unconverged_step", r.first_unconverged_step)
           .add("first_unconverged_residual", r.first_unconverged_residual)
