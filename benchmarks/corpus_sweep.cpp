@@ -116,10 +116,15 @@ double subtree_inertia_in(const Model& m, const Data& d, const Tree& t, int join
 // distributions of <random> are implementation-defined).
 double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
 
-// The PD of the `pd` scenario: one PD actuator per actuated 1-dof joint row (controllers/
-// actuator.hpp, kind PD, gear 1: f = kp (u − q) − kv q̇), torque clamped to what the file's
-// actuators on that row can give, targets re-drawn every `period` seconds. Returns the rows driven.
-int install_random_pd(const Model& m, Data& d, const SweepOptions& o) {
+// The PD of the `pd` scenario on every actuated 1-dof joint row, targets re-drawn every `period`
+// seconds. The P part is an actuator (controllers/actuator.hpp, kind PD with kv = 0, gear 1:
+// f = kp (u − q)), its torque clamped to what the file's actuators on that row can give; the D
+// part is added to the row's own damper (Joint::damping), which the step applies implicitly at
+// the end of the interval. A D term computed from the state at the start of the step is an
+// explicit damper: on a light distal link the row meets far less inertia than the locked subtree
+// the gains come from, kv Δt / I passes 2 and the loop itself diverges (Dojo's walker blew up in
+// two steps, a controller instability, not a solver one). Returns the rows driven.
+int install_random_pd(Model& m, Data& d, const SweepOptions& o) {
   const std::vector<JointActuator> file_actuators = actuators_from_model(m);
   const Tree tree = tree_from_world(m);
   const double omega = 2.0 * M_PI * o.pd_frequency_hz;
@@ -141,7 +146,8 @@ int install_random_pd(const Model& m, Data& d, const SweepOptions& o) {
     a.row = fa.row;
     const double inertia = subtree_inertia_in(m, d, tree, fa.joint, fa.row);
     a.kp = inertia * omega * omega;
-    a.kv = 2.0 * o.pd_damping_ratio * inertia * omega;
+    a.kv = 0.0;
+    m.joints[fa.joint].damping[fa.row] += 2.0 * o.pd_damping_ratio * inertia * omega;
     // the joint torque the file's actuators on this row can give (they sum on a row): the force
     // range times the gear; a motor's control range is its force range (f = u)
     double lo = 0, hi = 0;
