@@ -8,6 +8,7 @@
 #include <fstream>
 #include <memory>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 
 #include "apps/maxsim/report.hpp"
@@ -546,6 +547,36 @@ std::vector<std::string> check_refusals(const std::vector<SweepRow>& rows, const
     else if (r.loaded && e != nullptr)
       out.push_back(r.file + ": loads now, but is listed as refused ('" + e->reason + "'): take it off the list");
   }
+  return out;
+}
+
+std::vector<KnownFailure> read_known_failures(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::vector<KnownFailure> out;
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    std::istringstream words(line);
+    KnownFailure k;
+    if (!(words >> k.file) || k.file[0] == '#') continue;
+    if (!(words >> k.scenario)) throw std::runtime_error(path + ":" + std::to_string(n) + ": expected 'FILE  SCENARIO  NOTE'");
+    std::getline(words, k.note);
+    out.push_back(k);
+  }
+  return out;
+}
+
+bool is_known_failure(const SweepRow& row, const std::vector<KnownFailure>& known) {
+  for (const KnownFailure& k : known)
+    if (k.file == row.file && k.scenario == row.scenario) return true;
+  return false;
+}
+
+std::vector<std::string> check_known_failures(const std::vector<SweepRow>& rows, const std::vector<KnownFailure>& known) {
+  std::vector<std::string> out;
+  for (const SweepRow& r : rows)
+    if (r.loaded && r.ok() && is_known_failure(r, known))
+      out.push_back(r.file + " [" + r.scenario + "]: runs clean now, but is pinned as a known failure: take it off the list");
   return out;
 }
 

@@ -253,6 +253,7 @@ StepReport solve_newton(const Model& model, Data& d) {
     if (!rows_at_s) step_residual(model, d, s, &F);
     step_jacobian(model, d, s);
     if (!ws.ldu.factor()) {
+      if (stalled(F)) break;  // at the round-off floor already (as in the interior point)
       rep.status = StepStatus::Failed;
       break;
     }
@@ -769,6 +770,9 @@ StepReport solve_interior_point(const Model& model, Data& d) {
     step_jacobian(model, d, s);
     contact_jacobian(model, d);
     if (!ws.ldu.factor()) {
+      // a Newton matrix too ill-conditioned to factor at an iterate already at the round-off
+      // floor (see SolverOptions::stall_factor): that iterate is the answer
+      if (stalled(F) && contact_ok(d.solver.stall_factor)) break;
       rep.status = StepStatus::Failed;
       break;
     }
