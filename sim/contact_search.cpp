@@ -115,6 +115,7 @@ void enable_contacts(const Model& model, Data& data, const ContactOptions& optio
   const Trees trees = kinematic_trees(model);
   const double start_overlap = options.start_overlap;
   const bool self = options.self_collision;
+  const double recovery_speed = options.recovery_speed;
   const double bounce_threshold = options.bounce_threshold;
   const bool linear_cone = options.cone == FrictionCone::Linear;
   data.collide = [world, candidates, self, recovery_speed, bounce_threshold, linear_cone, adaptive,

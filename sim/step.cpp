@@ -618,6 +618,7 @@ StepReport solve_interior_point(const Model& model, Data& d) {
   const int nj = static_cast<int>(model.joints.size());
   const double dt = d.ws.dt;
   auto& ws = d.ws;
+  const auto& opt = d.interior_point;
   Eigen::VectorXd& s = ws.unknowns;
   Eigen::VectorXd& F = ws.residual;
   const EqualityTest converged = equality_test(model, d);
@@ -1020,6 +1021,7 @@ StepReport step(const Model& model, Data& d) {
   // (once per step, also when the failure policy splits the step into substeps)
   if (d.controller) d.controller(model, d);
   d.ws.dt = model.dt;
+  return step_with_retry(model, d, d.solver.max_retry_depth);
 }
 
 namespace {
