@@ -23,6 +23,36 @@ Vec3 random_vec(std::mt19937& rng, double s = 1.0) {
   return Vec3(u(rng), u(rng), u(rng));
 }
 
+// The rows' Jacobians at poses a, b (measured from `reference` for three free rotations, see
+// joint_rows) against central differences over right perturbations of each body.
+void expect_rows_match_finite_differences(const Joint& jt, const Pose& a, const Pose& b,
+                                          const Vec4* reference = nullptr) {
+  const double h = 1e-6;
+  JointRows rows;
+  joint_rows(jt, a, b, &rows, reference);
+  for (int side = 0; side < 2; ++side) {
+    Mat6 fd;
+    for (int c = 0; c < 6; ++c) {
+      Pose ap = a, am = a, bp = b, bm = b;
+      Pose& pp = side == 0 ? ap : bp;
+      Pose& pm = side == 0 ? am : bm;
+      if (c < 3) {
+        pp.x(c) += h;
+        pm.x(c) -= h;
+      } else {
+        pp.q = quat_mul(pp.q, quat_exp(h * Vec3::Unit(c - 3)));
+        pm.q = quat_mul(pm.q, quat_exp(-h * Vec3::Unit(c - 3)));
+      }
+      JointRows rp, rm;
+      joint_rows(jt, ap, bp, &rp, reference);
+      joint_rows(jt, am, bm, &rm, reference);
+      fd.col(c) = (rp.c - rm.c) / (2 * h);
+    }
+    const Mat6& an = side == 0 ? rows.Ja : rows.Jb;
+    EXPECT_LT((fd - an).norm(), 1e-7) << joint_type_name(jt.type) << " side " << side;
+  }
+}
+
 }  // namespace
 
 TEST(Quaternion, MultiplicationMatricesAndRotation) {
@@ -76,7 +106,6 @@ TEST(Quaternion, Dtheta3DomegaMatchesFiniteDifferences) {
 // perturbations of both bodies. h = 1e-6 gives truncation O(h²) ~ 1e-12 and round-off ~1e-10.
 TEST(Joint, RowJacobiansMatchFiniteDifferencesForAllTypes) {
   std::mt19937 rng(4);
-  const double h = 1e-6;
   for (int t = 0; t < 16; ++t) {
     const JointType type = static_cast<JointType>(t);
     Joint jt;
@@ -92,29 +121,7 @@ TEST(Joint, RowJacobiansMatchFiniteDifferencesForAllTypes) {
       // keep the relative rotation within ±(π − margin) so atan2 rows are smooth
       Pose b{random_vec(rng), quat_mul(quat_mul(a.q, jt.parent_frame),
                                        quat_mul(quat_exp(random_vec(rng, 1.2)), quat_conj(jt.child_frame)))};
-      JointRows rows;
-      joint_rows(jt, a, b, &rows);
-      for (int side = 0; side < 2; ++side) {
-        Mat6 fd;
-        for (int c = 0; c < 6; ++c) {
-          Pose ap = a, am = a, bp = b, bm = b;
-          Pose& pp = side == 0 ? ap : bp;
-          Pose& pm = side == 0 ? am : bm;
-          if (c < 3) {
-            pp.x(c) += h;
-            pm.x(c) -= h;
-          } else {
-            pp.q = quat_mul(pp.q, quat_exp(h * Vec3::Unit(c - 3)));
-            pm.q = quat_mul(pm.q, quat_exp(-h * Vec3::Unit(c - 3)));
-          }
-          JointRows rp, rm;
-          joint_rows(jt, ap, bp, &rp);
-          joint_rows(jt, am, bm, &rm);
-          fd.col(c) = (rp.c - rm.c) / (2 * h);
-        }
-        const Mat6& an = side == 0 ? rows.Ja : rows.Jb;
-        EXPECT_LT((fd - an).norm(), 1e-7) << joint_type_name(type) << " side " << side;
-      }
+      expect_rows_match_finite_differences(jt, a, b);
     }
   }
 }
@@ -124,7 +131,6 @@ TEST(Joint, RowJacobiansMatchFiniteDifferencesForAllTypes) {
 // half a turn away from the identity, where 2 atan2(v_k, w) of q_rel itself is singular.
 TEST(Joint, FreeRotationRowsFromAReference) {
   std::mt19937 rng(9);
-  const double h = 1e-6;
   for (JointType type : {JointType::Spherical, JointType::Floating, JointType::CylindricalFree}) {
     Joint jt;
     jt.type = type;
@@ -136,29 +142,7 @@ TEST(Joint, FreeRotationRowsFromAReference) {
       Pose a{random_vec(rng), random_quat(rng)}, b{random_vec(rng), random_quat(rng)};
       // the reference: the relative rotation a little earlier
       const Vec4 ref = quat_mul(joint_relative_rotation(jt, a.q, b.q), quat_exp(random_vec(rng, 0.3)));
-      JointRows rows;
-      joint_rows(jt, a, b, &rows, &ref);
-      for (int side = 0; side < 2; ++side) {
-        Mat6 fd;
-        for (int c = 0; c < 6; ++c) {
-          Pose ap = a, am = a, bp = b, bm = b;
-          Pose& pp = side == 0 ? ap : bp;
-          Pose& pm = side == 0 ? am : bm;
-          if (c < 3) {
-            pp.x(c) += h;
-            pm.x(c) -= h;
-          } else {
-            pp.q = quat_mul(pp.q, quat_exp(h * Vec3::Unit(c - 3)));
-            pm.q = quat_mul(pm.q, quat_exp(-h * Vec3::Unit(c - 3)));
-          }
-          JointRows rp, rm;
-          joint_rows(jt, ap, bp, &rp, &ref);
-          joint_rows(jt, am, bm, &rm, &ref);
-          fd.col(c) = (rp.c - rm.c) / (2 * h);
-        }
-        const Mat6& an = side == 0 ? rows.Ja : rows.Jb;
-        EXPECT_LT((fd - an).norm(), 1e-7) << joint_type_name(type) << " side " << side;
-      }
+      expect_rows_match_finite_differences(jt, a, b, &ref);
     }
     // half a turn about x: measured from the identity, rows y and z sit at atan2(0, 0)
     Joint plain;
