@@ -24,12 +24,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string fmt(const char* format, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
-std::string g6(double v) { return fmt("%.6g", v); }
+using cli::fmt;
+using cli::g6;
 // A height in the table: millimetres, without the "-0.000" of a tiny negative number.
 std::string height(double z) { return fmt("%.3f", std::abs(z) < 0.0005 ? 0.0 : z); }
 

@@ -20,19 +20,6 @@ namespace {
 
 constexpr long long kMaxSteps = 1'000'000'000;  // a bound on run length (a typo guard)
 
-std::string fmt(const char* format, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
-std::string g6(double v) { return fmt("%.6g", v); }
-
-std::string join(const std::vector<std::string>& items, const std::string& sep = ", ") {
-  std::string s;
-  for (size_t i = 0; i < items.size(); ++i) s += (i ? sep : "") + items[i];
-  return s;
-}
-
 // ---- the run --------------------------------------------------------------------------------
 struct StateCopy {
   std::vector<Vec3> x, v, w;

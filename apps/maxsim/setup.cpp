@@ -17,19 +17,21 @@
 
 namespace maxsim::cli {
 
-namespace {
-
-std::string g6(double v) {
+std::string fmt(const char* format, double v) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
+  std::snprintf(buf, sizeof buf, format, v);
   return buf;
 }
 
-std::string join(const std::vector<std::string>& items, const std::string& sep = ", ") {
+std::string g6(double v) { return fmt("%.6g", v); }
+
+std::string join(const std::vector<std::string>& items, const std::string& sep) {
   std::string s;
   for (size_t i = 0; i < items.size(); ++i) s += (i ? sep : "") + items[i];
   return s;
 }
+
+namespace {
 
 // The ground half-space z >= 0: --ground auto follows the description (Model::implicit_ground:
 // URDF has no world of its own; an MJCF file's geoms are its world, planes at their own poses).

@@ -67,6 +67,12 @@ void setup_state(RunSetup& setup, const Options& options, Data& data);
 // useFixedBase places it. Returns the lift [m] (0 when nothing moved).
 double lift_to_ground(Model& model, Data& data);
 
+// Text of the command's messages (shared by the CLI and the corpus sweep): a number printed with
+// a printf format, a number in 6 significant digits, and a list joined by a separator.
+std::string fmt(const char* format, double v);
+std::string g6(double v);
+std::string join(const std::vector<std::string>& items, const std::string& sep = ", ");
+
 // Every body's pose and velocity and the time are finite numbers (a step that produced NaN or
 // infinity has failed, whatever its report says).
 bool state_finite(const Data& data);
