@@ -947,56 +947,61 @@ void restore_state(const Data::SavedState& s, Data& d) {
   d.joint_angle = s.joint_angle;
 }
 
-// Failure policy: a step that does not converge is tried again cold (without its warm start),
-// then, if it had contacts, cold with the conservative interior point (no Mehrotra corrector), and
-// only then as two half steps, recursively to max_retry_depth (the shortest substeps make the same
-// three attempts) before it is reported. Contact-free steps split too: the rotation update
-// (omega_step_quat) needs |ω|Δt < 2, which a whipping chain tip can exceed; half steps double
-// that bound.
+// Failure policy: a step with contacts that does not converge is tried again cold (without its
+// warm start), then cold with the conservative interior point (no Mehrotra corrector), then once
+// more from where that stopped, and only then as two half steps, recursively to max_retry_depth
+// (the shortest substeps make the same attempts and a last warm one) before it is reported. A
+// contact-free step goes straight to the half steps: the rotation update (omega_step_quat) needs
+// |ω|Δt < 2, which a whipping chain tip can exceed; half steps double that bound.
 StepReport step_with_retry(const Model& model, Data& d, int depth) {
   if (d.saved.size() < static_cast<size_t>(depth + 1)) d.saved.resize(depth + 1);  // once
   Data::SavedState& saved = d.saved[depth];
   save_state(d, &saved);
   StepReport rep = step_once(model, d);
   if (rep.status == StepStatus::Ok) return rep;
+  // The retries below change only the interior point's start and settings: a step without
+  // contacts (Newton's method) would repeat itself exactly, so it goes straight to the half steps,
+  // and at the shortest substep it is reported as it ended.
   const bool interior_point = !d.contacts.empty();  // (the attempt's contact set)
+  if (!interior_point && depth <= 0) return rep;
   restore_state(saved, d);
-  if (d.interior_point.warm_start && !d.ws.previous_contacts.empty()) {
-    // the warm start (last impulses, small floors) may have misled it: the same step cold first
-    // (step_once takes d.contacts as the previous step's contacts)
-    d.contacts.clear();
-    const int iterations = rep.iterations;
-    rep = step_once(model, d);
-    rep.iterations += iterations;
-    if (rep.status == StepStatus::Ok) return rep;
-    restore_state(saved, d);
-  }
-  if (interior_point && d.interior_point.mehrotra_corrector) {
-    // then cold and conservative: Mehrotra's second-order correction off, steps kept farther from
-    // the cone boundaries (InteriorPointOptions::conservative_fraction_to_boundary)
-    const InteriorPointOptions usual = d.interior_point;
-    d.interior_point.mehrotra_corrector = false;
-    d.interior_point.fraction_to_boundary = usual.conservative_fraction_to_boundary;
-    d.contacts.clear();
-    const int iterations = rep.iterations;
-    rep = step_once(model, d);
-    rep.iterations += iterations;
-    d.interior_point = usual;
-    if (rep.status == StepStatus::Ok) return rep;
-    restore_state(saved, d);
-    if (rep.status == StepStatus::NotConverged) {
-      // and once more with the usual iteration, started from where the conservative one stopped
-      // (d.contacts keeps its impulses: step_once warm-starts persisting contacts from them)
-      const int more = rep.iterations;
+  if (interior_point) {
+    if (d.interior_point.warm_start && !d.ws.previous_contacts.empty()) {
+      // the warm start (last impulses, small floors) may have misled it: the same step cold first
+      // (step_once takes d.contacts as the previous step's contacts)
+      d.contacts.clear();
+      const int iterations = rep.iterations;
       rep = step_once(model, d);
-      rep.iterations += more;
+      rep.iterations += iterations;
       if (rep.status == StepStatus::Ok) return rep;
       restore_state(saved, d);
     }
-  }
-  if (depth <= 0) {  // the shortest substep: nothing left to try
-    rep = step_once(model, d);
-    return rep;
+    if (d.interior_point.mehrotra_corrector) {
+      // then cold and conservative: Mehrotra's second-order correction off, steps kept farther
+      // from the cone boundaries (InteriorPointOptions::conservative_fraction_to_boundary)
+      const InteriorPointOptions usual = d.interior_point;
+      d.interior_point.mehrotra_corrector = false;
+      d.interior_point.fraction_to_boundary = usual.conservative_fraction_to_boundary;
+      d.contacts.clear();
+      const int iterations = rep.iterations;
+      rep = step_once(model, d);
+      rep.iterations += iterations;
+      d.interior_point = usual;
+      if (rep.status == StepStatus::Ok) return rep;
+      restore_state(saved, d);
+      if (rep.status == StepStatus::NotConverged) {
+        // and once more with the usual iteration, started from where the conservative one
+        // stopped (d.contacts keeps its impulses: step_once warm-starts persisting contacts)
+        const int more = rep.iterations;
+        rep = step_once(model, d);
+        rep.iterations += more;
+        if (rep.status == StepStatus::Ok) return rep;
+        restore_state(saved, d);
+      }
+    }
+    // the shortest substep: a last attempt, warm from where the previous one stopped, is
+    // reported as it ends
+    if (depth <= 0) return step_once(model, d);
   }
   d.contacts.clear();  // substeps start cold (step_once takes d.contacts as the last step's)
   const double dt = d.ws.dt;
