@@ -260,7 +260,8 @@ SweepRow run_scenario(const std::string& root, const std::string& file, Kind kin
   using Clock = std::chrono::steady_clock;
   long long iterations = 0, attempted = 0;
   Vec3 root_x = root_index >= 0 ? d.x[root_index] : Vec3::Zero();
-  r.max_penetration = max_world_penetration(m, d, setup.ground);
+  const WorldSurfaces world = world_surfaces(m, setup.ground);
+  r.max_penetration = max_world_penetration(m, d, world);
   for (long long k = 1; k <= r.steps_requested; ++k) {
     const double t_before = d.time;
     const Clock::time_point t0 = Clock::now();
@@ -277,7 +278,7 @@ SweepRow run_scenario(const std::string& root, const std::string& file, Kind kin
                        std::to_string(rep.iterations) + " iterations); the run stopped";
       break;
     }
-    const double penetration = cli::state_finite(d) ? max_world_penetration(m, d, setup.ground) : NAN;
+    const double penetration = cli::state_finite(d) ? max_world_penetration(m, d, world) : NAN;
     if (!std::isfinite(rep.residual) || !std::isfinite(penetration)) {
       r.failed = 1;
       r.stop_message = "step " + std::to_string(k) + " (from t = " + g6(t_before) +

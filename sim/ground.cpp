@@ -93,24 +93,24 @@ std::vector<bool> bodies_apart_from_world(const Model& model) {
   return apart;
 }
 
-double max_world_penetration(const Model& model, const Data& data, bool ground) {
-  struct Surface {
-    Vec3 p0, n;
-    int contype, conaffinity;
-  };
-  std::vector<Surface> surfaces;
-  if (ground) surfaces.push_back({Vec3::Zero(), Vec3::UnitZ(), 1, 1});
-  for (const Geom& w : model.world_geoms)
-    if (w.type == GeomType::Plane && w.collision)
-      surfaces.push_back({w.pos, quat_to_rot(quat_normalize(w.quat)).col(2), w.contype, w.conaffinity});
-  const std::vector<bool> apart = bodies_apart_from_world(model);
+WorldSurfaces world_surfaces(const Model& model, bool ground) {
+  WorldSurfaces w;
+  if (ground) w.planes.push_back({Vec3::Zero(), Vec3::UnitZ(), 1, 1});
+  for (const Geom& g : model.world_geoms)
+    if (g.type == GeomType::Plane && g.collision)
+      w.planes.push_back({g.pos, quat_to_rot(quat_normalize(g.quat)).col(2), g.contype, g.conaffinity});
+  w.apart = bodies_apart_from_world(model);
+  return w;
+}
+
+double max_world_penetration(const Model& model, const Data& data, const WorldSurfaces& world) {
   double depth = 0;
   const int nb = static_cast<int>(model.bodies.size());
   for (int i = 0; i < nb; ++i) {
-    if (apart[i]) continue;
+    if (world.apart[i]) continue;
     for (const Geom& g : model.bodies[i].geoms) {
       if (!g.collision || g.type == GeomType::Plane) continue;
-      for (const Surface& s : surfaces) {
+      for (const WorldSurfaces::Plane& s : world.planes) {
         if (!((s.contype & g.conaffinity) || (g.contype & s.conaffinity))) continue;
         const double lowest = geom_lowest_along(g, data.x[i], data.q[i], s.n);
         if (std::isnan(lowest)) return lowest;  // a non-finite state has no meaningful depth
@@ -119,6 +119,10 @@ double max_world_penetration(const Model& model, const Data& data, bool ground) 
     }
   }
   return depth;
+}
+
+double max_world_penetration(const Model& model, const Data& data, bool ground) {
+  return max_world_penetration(model, data, world_surfaces(model, ground));
 }
 
 }  // namespace maxsim

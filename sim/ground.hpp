@@ -43,4 +43,17 @@ std::vector<bool> bodies_apart_from_world(const Model& model);
 // when a pose is NaN.
 double max_world_penetration(const Model& model, const Data& data, bool ground);
 
+// The same measure with its model-constant part computed once, for callers that measure every
+// step: the world's planes (and the ground) and the bodies apart from the world.
+struct WorldSurfaces {
+  struct Plane {
+    Vec3 p0, n;  // a point of the plane and its normal (out of the solid)
+    int contype, conaffinity;
+  };
+  std::vector<Plane> planes;
+  std::vector<bool> apart;  // per body: bodies_apart_from_world
+};
+WorldSurfaces world_surfaces(const Model& model, bool ground);
+double max_world_penetration(const Model& model, const Data& data, const WorldSurfaces& world);
+
 }  // namespace maxsim

@@ -44,12 +44,12 @@ struct Diagnostics {
   }
 };
 
-Diagnostics diagnose(const Model& m, const Data& d, bool ground) {
+Diagnostics diagnose(const Model& m, const Data& d, const WorldSurfaces& world) {
   Diagnostics g;
   g.kinetic = kinetic_energy(m, d);
   g.potential = potential_energy(m, d);
   g.violation = max_constraint_violation(m, d);
-  g.penetration = max_world_penetration(m, d, ground);
+  g.penetration = max_world_penetration(m, d, world);
   return g;
 }
 
@@ -111,7 +111,8 @@ int run_simulate(const Options& o) {
   const double lifted = setup.lifted;
 
   RunResult r;
-  r.initial = diagnose(m, d, ground);
+  const WorldSurfaces world = world_surfaces(m, ground);  // (constant: measured every step)
+  r.initial = diagnose(m, d, world);
   if (!r.initial.finite()) throw SimulationError("the initial state has non-finite energy or violation");
   r.max_violation = r.initial.violation;
   r.max_penetration = r.initial.penetration;
@@ -150,7 +151,7 @@ int run_simulate(const Options& o) {
     }
     Diagnostics now;
     const bool finite = state_finite(d) && std::isfinite(rep.residual);
-    if (finite && !bench) now = diagnose(m, d, ground);
+    if (finite && !bench) now = diagnose(m, d, world);
     if (!finite || !now.finite()) {
       ++r.failed;
       r.stopped = true;
@@ -184,7 +185,7 @@ int run_simulate(const Options& o) {
   csv.close();
   view.finish(m);
 
-  r.final = bench ? diagnose(m, d, ground) : last;
+  r.final = bench ? diagnose(m, d, world) : last;
   if (bench) {  // diagnostics at the two ends only: stepping alone is timed
     if (!r.final.finite()) {
       r.final = r.initial;  // cannot happen for a finite state; never print NaN
