@@ -369,9 +369,7 @@ bool BlockLdu::factor() {
     // is merely badly scaled passes on its equilibrated condition
     if (!(rcond >= kMinPivotRcond) && std::isfinite(rcond) && rcond > 0 && dinv.allFinite())
       rcond = equilibrated_rcond(blocks[k], dinv);
-    if (!(rcond >= kMinPivotRcond) || !std::isfinite(rcond)) {
-      return false;
-    }
+    if (!(rcond >= kMinPivotRcond) || !std::isfinite(rcond)) return false;
 
     // U_kj = Dinv_k A_kj, in place of A_kj.
     const int le = later_begin_[p + 1];
