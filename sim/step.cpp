@@ -258,7 +258,7 @@ StepReport solve_newton(const Model& model, Data& d) {
       break;
     }
     ws.delta = -F;
-    ws.ldu.solve(ws.delta);
+    ws.ldu.solve(ws.delta, d.solver.refinement_sweeps);
     if (!ws.delta.allFinite()) {
       rep.status = StepStatus::Failed;
       break;

@@ -609,6 +609,61 @@ TEST(BlockLdu, SaddlePointLoopMatchesDense) {
   }
 }
 
+// A body and a joint whose rows are one exactly redundant pair (row 4 = row 0, as the out-of-plane
+// rows of a planar loop) and one nearly dependent pair (row 2 = row 1 + δ r, a four-bar near
+// its flat position; pivot eigenvalue σ ~ δ²): the pivot J Jᵀ is regularized by ε = 1e-8 of its
+// largest diagonal, and the proximal sweeps of solve recover the exact solution along the nearly
+// dependent direction, which the regularized factors alone miss by a fraction ε/(σ+ε).
+TEST(BlockLdu, RefinementThroughRegularizedPivotsRecoversTheExactSolution) {
+  struct Case {
+    double delta;  // σ/ε ≈ 50 and ≈ 0.5
+    double gain;   // residual with 8 sweeps / without, bound: measured 7e-7 and 0.024
+  };
+  for (const Case c : {Case{1e-3, 1e-5}, Case{1e-4, 0.05}}) {
+    std::mt19937 rng(7);
+    BlockLdu ldu;
+    ldu.analyze(2, {{0, 1}}, 1);
+    Block jac = tg::random_block(rng);
+    jac.row(4) = jac.row(0);
+    jac.row(2) = jac.row(1) + c.delta * jac.row(2);
+    jac.row(5).setZero();
+    ldu.diag(0) = Block::Identity();
+    ldu.diag(1) = Block::Zero();
+    ldu.diag(1)(5, 5) = 1.0;  // an unconstrained (identity) row
+    ldu.block(ldu.upper_id(0)) = -jac.transpose();
+    ldu.block(ldu.lower_id(0)) = jac;
+    ldu.set_regularized_rows(1, 0b11111);
+    const Eigen::MatrixXd a = ldu.to_dense();
+    // consistent, and mostly along the nearly dependent pair (the two rows asking different
+    // things), as a Newton residual is once the other directions have converged
+    Eigen::VectorXd b = a * (1e-3 * tg::random_vector(a.rows(), rng));
+    b(6 + 2) += 1e-3;
+    ASSERT_TRUE(ldu.factor());
+    ASSERT_EQ(ldu.num_regularized(), 1);
+    auto solve = [&](const Eigen::VectorXd& rhs, int sweeps) {
+      Eigen::VectorXd x = rhs;
+      ldu.solve(x, sweeps);
+      return x;
+    };
+    const double plain = (a * solve(b, 0) - b).norm(), refined = (a * solve(b, 8) - b).norm();
+    EXPECT_GT(ldu.num_refinement_sweeps(), 0);
+    EXPECT_LT(refined, c.gain * plain) << "delta " << c.delta;
+    // An inconsistent part along the exactly redundant pair (round-off in a Newton residual) has
+    // no solution: each sweep adds its x₀ part once more, so the sweeps stop once it dominates
+    // the residual (a larger part: fewer sweeps).
+    for (double noise : {1e-9, 1e-7}) {
+      Eigen::VectorXd noisy = b;
+      noisy(6 + 0) += noise;
+      noisy(6 + 4) -= noise;
+      const double along_null = std::abs(solve(noisy, 0)(6) - solve(b, 0)(6));
+      const Eigen::VectorXd x = solve(noisy, 8);
+      const int used = ldu.num_refinement_sweeps();
+      EXPECT_LE(std::abs(x(6) - solve(b, 8)(6)), (1 + used) * along_null * (1 + 1e-6));
+      if (noise == 1e-7 && c.delta == 1e-3) EXPECT_LE(used, 3);  // 4 without the noise
+    }
+  }
+}
+
 // Characterization, not a requirement (run with --gtest_also_run_disabled_tests): the error when a
 // joint is eliminated before all of its bodies — a loop rooted at a body, and a chain hanging from
 // the world rooted at the world-held body (the world joint is then a leaf).
