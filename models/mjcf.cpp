@@ -66,7 +66,10 @@ struct MeshAsset {
   std::vector<Eigen::Vector3i> faces;
 };
 
-constexpr int kMaxBodyDepth = 1000;
+// Bodies, frames and defaults nest at most this deep. tinyxml2 reads at most 100 levels of one
+// file, but includes can stack files inside one another, and the reader recurses once per level:
+// with AddressSanitizer's larger frames, 475 levels of bodies overflowed an 8 MB stack.
+constexpr int kMaxNesting = 200;
 
 bool is_actuator_type(const std::string& n) {
   return n == "motor" || n == "position" || n == "velocity" || n == "general" ||
@@ -96,7 +99,7 @@ class MjcfReader {
   [[noreturn]] void fail(const XMLElement* e, const std::string& msg) const { xml_.fail(e, msg); }
 
   // Defaults.
-  void read_default(const XMLElement* e, const std::string& parent);
+  void read_default(const XMLElement* e, const std::string& parent, int depth = 0);
   std::string class_of(const XMLElement* e, const std::string& childclass) const;
   Attr attr(const XMLElement* e, const std::string& type, const std::string& cls,
             const char* name) const;
@@ -133,7 +136,7 @@ class MjcfReader {
   void read_assets(const XMLElement* e);
   void read_body(const XMLElement* e, int parent_link, const Pose& parent_world,
                  const std::string& childclass, bool parent_static, int depth);
-  void collect_parts(const XMLElement* container, const Pose& offset, const std::string& childclass,
+  void collect_parts(const XMLElement* container, const Pose& offset, const std::string& childclass, int depth,
                      std::vector<std::tuple<const XMLElement*, Pose, std::string>>* out);
   Geom read_geom(const XMLElement* e, const std::string& cls, const Pose& body_world,
                  const Pose& frame_offset, bool* ok, double* mass_out, bool* has_mass,
@@ -276,7 +279,8 @@ long long MjcfReader::resolve_includes(const XMLElement* root, int depth, int* h
   return count;
 }
 
-void MjcfReader::read_default(const XMLElement* e, const std::string& parent) {
+void MjcfReader::read_default(const XMLElement* e, const std::string& parent, int depth) {
+  if (depth >= kMaxNesting) fail(e, "<default>s nested more than " + std::to_string(kMaxNesting) + " deep");
   std::string name = "main";
   if (const char* c = e->Attribute("class")) name = c;
   else if (!parent.empty()) fail(e, "nested <default> needs a 'class' attribute");
@@ -298,7 +302,7 @@ void MjcfReader::read_default(const XMLElement* e, const std::string& parent) {
     }
   }
   for (const XMLElement* c : children(e))
-    if (std::strcmp(c->Name(), "default") == 0) read_default(c, name);
+    if (std::strcmp(c->Name(), "default") == 0) read_default(c, name, depth + 1);
 }
 
 std::string MjcfReader::class_of(const XMLElement* e, const std::string& childclass) const {
@@ -549,7 +553,7 @@ void MjcfReader::read_assets(const XMLElement* e) {
 // ---- bodies ---------------------------------------------------------------------------------
 
 void MjcfReader::collect_parts(const XMLElement* container, const Pose& offset,
-                               const std::string& childclass,
+                               const std::string& childclass, int depth,
                                std::vector<std::tuple<const XMLElement*, Pose, std::string>>* out) {
   for (const XMLElement* c : children(container)) {
     const std::string n = c->Name();
@@ -560,7 +564,8 @@ void MjcfReader::collect_parts(const XMLElement* container, const Pose& offset,
       Pose local;
       if (auto p = xml_.vec3(c, "pos")) local.p = *p;
       local.q = orientation(c, "frame", class_of(c, childclass));
-      collect_parts(c, compose(offset, local), cls, out);
+      if (depth + 1 >= kMaxNesting) fail(c, "<frame>s nested more than " + std::to_string(kMaxNesting) + " deep");
+      collect_parts(c, compose(offset, local), cls, depth + 1, out);
       continue;
     }
     out->emplace_back(c, offset, childclass);
@@ -710,10 +715,7 @@ void MjcfReader::read_body(const XMLElement* e, int parent_link, const Pose& par
   if (++body_counter_ > options_.limits.bodies)
     xml_.fail_limit(e, "more than " + std::to_string(options_.limits.bodies) + " bodies" +
                            limit_hint("bodies", "bodies=N"));
-  // tinyxml2 nests one file at most 100 deep, but includes can stack files inside bodies; the
-  // reader recurses per level, so the stack needs a bound of its own
-  if (depth >= kMaxBodyDepth)
-    fail(e, "bodies nested more than " + std::to_string(kMaxBodyDepth) + " deep");
+  if (depth >= kMaxNesting) fail(e, "bodies nested more than " + std::to_string(kMaxNesting) + " deep");
   std::string name = e->Attribute("name") ? e->Attribute("name") : "";
   if (name.empty()) name = "body" + std::to_string(body_counter_);
   if (body_link_.count(name)) fail(e, "duplicate body name '" + name + "'");
@@ -731,7 +733,7 @@ void MjcfReader::read_body(const XMLElement* e, int parent_link, const Pose& par
   const Pose world = global_ ? local : compose(parent_world, local);
 
   std::vector<std::tuple<const XMLElement*, Pose, std::string>> parts;
-  collect_parts(e, Pose{}, childclass, &parts);
+  collect_parts(e, Pose{}, childclass, 0, &parts);
 
   // Mass properties and geometry in the body frame.
   const XMLElement* inertial = nullptr;
@@ -1322,7 +1324,7 @@ Model MjcfReader::load() {
   for (const XMLElement* c : top) {
     if (std::strcmp(c->Name(), "worldbody") != 0) continue;
     std::vector<std::tuple<const XMLElement*, Pose, std::string>> parts;
-    collect_parts(c, Pose{}, "", &parts);
+    collect_parts(c, Pose{}, "", 0, &parts);
     for (auto& [e, offset, cls_in] : parts) {
       const std::string n = e->Name();
       if (n == "geom") {

@@ -3,6 +3,7 @@
 // bomb (a few small files, each including the next one many times).
 #pragma once
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -79,6 +80,29 @@ inline std::filesystem::path write_include_bomb(const std::filesystem::path& dir
   for (int k = 0; k < fanout; ++k) geoms += "<geom size=\"0.1\"/>";
   write_text(dir / ("b" + std::to_string(levels) + ".xml"), "<mujoco>" + geoms + "</mujoco>\n");
   return dir / "bomb.xml";
+}
+
+// `levels` MJCF bodies nested in one another, 90 to a file (tinyxml2 reads at most 100 levels
+// of one file): nest0.xml holds the first 90 and includes nest1.xml inside its innermost body,
+// and so on. Returns the main file.
+inline std::filesystem::path write_nested_bodies(const std::filesystem::path& dir, int levels) {
+  std::filesystem::create_directories(dir);
+  constexpr int kPerFile = 90;
+  const int files = (levels + kPerFile - 1) / kPerFile;
+  for (int f = 0; f < files; ++f) {
+    const int n = std::min(kPerFile, levels - f * kPerFile);
+    std::string open, close;
+    for (int i = 0; i < n; ++i) {
+      open += "<body name=\"n" + std::to_string(f * kPerFile + i) +
+              "\"><joint type=\"hinge\"/><geom type=\"sphere\" size=\"0.01\"/>";
+      close += "</body>";
+    }
+    const std::string inner = f + 1 < files ? "<include file=\"nest" + std::to_string(f + 1) + ".xml\"/>" : "";
+    const std::string body = open + inner + close;
+    write_text(dir / ("nest" + std::to_string(f) + ".xml"),
+               f == 0 ? "<mujoco><worldbody>" + body + "</worldbody></mujoco>\n" : "<mujoco>" + body + "</mujoco>\n");
+  }
+  return dir / "nest0.xml";
 }
 
 }  // namespace maxsim::hostile

@@ -175,6 +175,28 @@ TEST_F(Hostile, IncludesAreReadOnceAndNestAtMostTwentyDeep) {
                {"main.xml:1:", "more than 90 XML elements"});
 }
 
+TEST_F(Hostile, NestingIsBoundedBeforeItExhaustsTheStack) {
+  // the reader recurses per level of bodies, frames and defaults; includes stack files of 100
+  // levels each, so the nesting has a bound of its own (200: fine under AddressSanitizer too)
+  const Model m = load_model(hostile::write_nested_bodies(dir_ / "nest200", 200).string());
+  EXPECT_EQ(m.bodies.size(), 200u);
+  expect_refusal(hostile::write_nested_bodies(dir_ / "nest201", 201).string(), {"nest2.xml:1:", "bodies nested more than 200 deep"});
+  expect_refusal(hostile::write_nested_bodies(dir_ / "nest1800", 1800).string(), {"bodies nested more than 200 deep"});
+  auto nested_defaults = [](const std::string& prefix, const std::string& inner) {
+    std::string open, close;
+    for (int k = 0; k < 95; ++k) {
+      open += "<default class=\"" + prefix + std::to_string(k) + "\">";
+      close += "</default>";
+    }
+    return "<mujoco>" + open + inner + close + "</mujoco>\n";
+  };
+  file("defaults/d0.xml", "<mujoco><default><include file=\"d1.xml\"/></default><worldbody/></mujoco>\n");
+  file("defaults/d1.xml", nested_defaults("a", "<include file=\"d2.xml\"/>"));
+  file("defaults/d2.xml", nested_defaults("b", "<include file=\"d3.xml\"/>"));
+  file("defaults/d3.xml", nested_defaults("c", ""));
+  expect_refusal((dir_ / "defaults/d0.xml").string(), {"<default>s nested more than 200 deep"});
+}
+
 // ---- each bound ------------------------------------------------------------------------------
 
 TEST_F(Hostile, EveryBoundRefusesWithFileLineAndHowToRaiseIt) {
