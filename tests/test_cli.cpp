@@ -622,6 +622,17 @@ TEST_F(Cli, HostileInputExitsTwo) {
   for (const char* piece : {"no consistent initial state", "cannot be solved in double precision",
                             "The body masses span 1e-300 to 1 kg", "Check the masses, inertias and joints in"})
     EXPECT_NE(light.err.find(piece), std::string::npos) << piece << " in: " << light.err;
+  // a loop that cannot close (Dojo's four-bar with a loop anchor 8 m off)
+  std::string fourbar = read_file(kFourbar);
+  const std::string anchor = "<link1 link=\"link2\" rpy=\"0 0 0\" xyz=\"0 0 -1.0\"/>";
+  ASSERT_NE(fourbar.find(anchor), std::string::npos);
+  fourbar.replace(fourbar.find(anchor), anchor.size(), "<link1 link=\"link2\" rpy=\"0 0 0\" xyz=\"0 0 -9.0\"/>");
+  hostile::write_text(path("fourbar_far.urdf"), fourbar);
+  const Result far = run("simulate " + quote(path("fourbar_far.urdf").string()) + " --steps 1");
+  EXPECT_EQ(far.status, 1) << far.err;
+  for (const char* piece : {"the initial pose cannot satisfy the joint constraints", "after 50 projection iterations joint '",
+                            "is off by", "check the joint origins and loop anchors in"})
+    EXPECT_NE(far.err.find(piece), std::string::npos) << piece << " in: " << far.err;
 }
 
 // --max-output-bytes: the run stops before the CSV would pass the limit; the CSV ends on a
