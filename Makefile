@@ -10,7 +10,7 @@ DEB_PACKAGES = build-essential cmake pkg-config libeigen3-dev libbullet-dev libu
   chromium chromium-driver $(if $(shell command -v npm),,nodejs npm)
 # chromium: the replay viewer's browser test; node/npm: web/ (three.js for `maxsim view`)
 
-.PHONY: all deps build test bench run clean
+.PHONY: all deps build test bench run fuzz clean
 
 all: build
 
@@ -42,6 +42,33 @@ bench: build
 run: build
 	@if [ -x $(BUILD)/a1_walk ]; then $(BUILD)/a1_walk --view $(BUILD)/a1_walk.html; \
 	else echo "== double pendulum demo (the A1 demo comes with its issue)"; $(BUILD)/double_pendulum; fi
+
+# Fuzzing (README "Limits and hostile input"): the libFuzzer harnesses of tests/fuzz, built with
+# clang, ASan and UBSan in a build directory of their own, each run for FUZZ_SECONDS from the
+# description files of the repository (a list of paths: nothing is copied). New inputs go to
+# $(FUZZ_BUILD)/corpus/, findings to $(FUZZ_BUILD)/findings/. Not part of `make test`.
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+FUZZ_CXX ?= clang++
+FUZZ_FLAGS ?= -max_len=65536 -timeout=25 -rss_limit_mb=2048
+
+fuzz:
+	@command -v $(FUZZ_CXX) >/dev/null || { echo "make fuzz needs clang with libFuzzer (Debian: clang)"; exit 2; }
+	@[ -f $(FUZZ_BUILD)/CMakeCache.txt ] || CC=$(FUZZ_CC) CXX=$(FUZZ_CXX) \
+	  cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMAXSIM_FUZZ=ON
+	cmake --build $(FUZZ_BUILD) --target fuzz_urdf fuzz_mjcf -j $(JOBS)
+	@mkdir -p $(FUZZ_BUILD)/corpus/urdf $(FUZZ_BUILD)/corpus/mjcf $(FUZZ_BUILD)/findings
+	@find tests/data robots -name '*.urdf' | sort | paste -sd, > $(FUZZ_BUILD)/seeds_urdf.txt
+	@find tests/data robots \( -name '*.xml' -o -name '*.mjcf' \) | sort | paste -sd, > $(FUZZ_BUILD)/seeds_mjcf.txt
+	@status=0; for f in urdf mjcf; do \
+	  echo "== fuzz_$$f for $(FUZZ_SECONDS) s"; \
+	  $(FUZZ_BUILD)/fuzz_$$f $(FUZZ_BUILD)/corpus/$$f -seed_inputs=@$(FUZZ_BUILD)/seeds_$$f.txt \
+	    -dict=tests/fuzz/xml.dict -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS) \
+	    -artifact_prefix=$(FUZZ_BUILD)/findings/$$f- || status=1; \
+	done; \
+	if [ $$status -ne 0 ]; then echo "findings in $(FUZZ_BUILD)/findings/ (make each a file of tests/data/hostile)"; fi; \
+	exit $$status
 
 clean:
 	rm -rf $(BUILD)

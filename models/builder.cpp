@@ -1,6 +1,8 @@
 #include "models/builder.hpp"
 
 #include <set>
+#include <string>
+#include <vector>
 
 #include "models/load_error.hpp"
 
@@ -86,6 +88,14 @@ void build_model(const std::vector<LinkSpec>& links, std::vector<JointSpec> join
               s.static_weld;
     if (merge) group[l] = gp;
   }
+  // The links of each group in index order (a group only ever joins the world from here on).
+  std::vector<std::vector<int>> members(n);
+  for (int l = 0; l < n; ++l)
+    if (group[l] >= 0) members[group[l]].push_back(l);
+  auto join_world = [&](int g) {
+    for (int m : members[g]) group[m] = kWorldGroup;
+    members[g].clear();
+  };
   // Massless roots are part of the world; otherwise floating (or fixed with fixed_base).
   std::vector<double> group_mass(n, 0.0);
   for (int l = 0; l < n; ++l)
@@ -94,8 +104,7 @@ void build_model(const std::vector<LinkSpec>& links, std::vector<JointSpec> join
     JointSpec& s = joints[tree_spec[l]];
     if (!s.auto_root || group[l] != l) continue;
     if (!(group_mass[l] > 0)) {
-      for (int m = 0; m < n; ++m)
-        if (group[m] == l) group[m] = kWorldGroup;
+      join_world(l);
       // children of parts of the world: re-evaluate their fixed joints
     } else {
       s.proto.type = options.fixed_base ? JointType::Fixed : JointType::Floating;
@@ -106,10 +115,7 @@ void build_model(const std::vector<LinkSpec>& links, std::vector<JointSpec> join
   for (int l : order) {
     const JointSpec& s = joints[tree_spec[l]];
     if (group[l] != l || s.proto.type != JointType::Fixed || s.parent < 0) continue;
-    if (group[s.parent] == kWorldGroup && (s.static_weld || !(links[l].mass.mass > 0))) {
-      for (int m = 0; m < n; ++m)
-        if (group[m] == l) group[m] = kWorldGroup;
-    }
+    if (group[s.parent] == kWorldGroup && (s.static_weld || !(links[l].mass.mass > 0))) join_world(l);
   }
   if (options.fixed_base) {
     for (int l : order) {
@@ -129,8 +135,7 @@ void build_model(const std::vector<LinkSpec>& links, std::vector<JointSpec> join
     if (group[r] != r) continue;
     const Pose rep{links[r].pos, links[r].quat};
     MassProps total;
-    for (int m = 0; m < n; ++m) {
-      if (group[m] != r) continue;
+    for (int m : members[r]) {
       const Pose rel = relative(rep, Pose{links[m].pos, links[m].quat});
       total = combine_mass(total, transform_mass(links[m].mass, rel.p, rel.q));
     }
@@ -142,6 +147,19 @@ void build_model(const std::vector<LinkSpec>& links, std::vector<JointSpec> join
                           joint_type_name(s.proto.type) + " joint" + jn +
                           "); give it an inertial with positive mass");
     }
+    // A physical inertia (an unphysical one is the loaders' and validate_model's to name) must be
+    // plausible too; virtual bodies' small ones are the loader's own.
+    if (!links[r].is_virtual && check_mass_inertia(total.mass, total.inertia).empty()) {
+      if (const std::string err = check_inertia_range(total.inertia, options.limits); !err.empty()) {
+        std::string parts;
+        for (int m : members[r])
+          if (m != r && parts.size() < 200) parts += (parts.empty() ? "" : ", ") + links[m].name;
+        throw LimitError(links[r].file, links[r].line,
+                         "body '" + links[r].name + "'" +
+                             (parts.empty() ? std::string() : " (with the parts merged into it: " + parts + ")") +
+                             ": " + err);
+      }
+    }
     Body b;
     b.name = links[r].name;
     b.mass = total.mass;
@@ -150,8 +168,7 @@ void build_model(const std::vector<LinkSpec>& links, std::vector<JointSpec> join
     b.x0 = links[r].pos + quat_to_rot(b.q0) * total.com;
     b.link_origin = -total.com;
     const Pose bp{b.x0, b.q0};
-    for (int m = 0; m < n; ++m) {
-      if (group[m] != r) continue;
+    for (int m : members[r]) {
       const Pose rel = relative(bp, Pose{links[m].pos, links[m].quat});
       for (Geom g : links[m].geoms) {
         const Pose gp = compose(rel, Pose{g.pos, g.quat});

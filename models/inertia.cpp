@@ -5,6 +5,8 @@
 #include <map>
 #include <sstream>
 
+#include "models/load_error.hpp"
+
 namespace maxsim {
 
 MassProps transform_mass(const MassProps& a, const Vec3& p, const Vec4& q) {
@@ -74,6 +76,24 @@ std::string check_mass_inertia(double mass, const Mat3& inertia) {
     return err.str();
   }
   return "";
+}
+
+std::string check_mass_range(double mass, const LoadLimits& limits) {
+  if (mass >= limits.mass_min && mass <= limits.mass_max) return "";
+  std::ostringstream err;
+  err << "mass " << mass << " kg is outside the plausible range [" << limits.mass_min << ", "
+      << limits.mass_max << "] kg" << limit_hint("mass_min/mass_max", "mass=LO,HI");
+  return err.str();
+}
+
+std::string check_inertia_range(const Mat3& inertia, const LoadLimits& limits) {
+  const Vec3 e = Eigen::SelfAdjointEigenSolver<Mat3>(inertia, Eigen::EigenvaluesOnly).eigenvalues();
+  if (e.minCoeff() >= limits.inertia_min && e.maxCoeff() <= limits.inertia_max) return "";
+  std::ostringstream err;
+  err << "inertia (principal moments " << e(0) << ", " << e(1) << ", " << e(2)
+      << " kg m^2) is outside the plausible range [" << limits.inertia_min << ", "
+      << limits.inertia_max << "] kg m^2" << limit_hint("inertia_min/inertia_max", "inertia=LO,HI");
+  return err.str();
 }
 
 SolidProps mesh_solid_props(const std::vector<Vec3>& v, const std::vector<Eigen::Vector3i>& faces) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "models/load.hpp"
 #include "sim/model.hpp"
 
 namespace maxsim {
@@ -29,6 +30,12 @@ Mat3 rotate_inertia(const Mat3& inertia, const Vec4& q);
 // definite, principal moments satisfying the triangle inequality with the tolerance of
 // validate_model), otherwise what is wrong.
 std::string check_mass_inertia(double mass, const Mat3& inertia);
+
+// "" when a positive mass lies in [limits.mass_min, limits.mass_max], or when every principal
+// moment of a (symmetric) inertia lies in [limits.inertia_min, limits.inertia_max]; otherwise
+// what is out of range and how to allow it.
+std::string check_mass_range(double mass, const LoadLimits& limits);
+std::string check_inertia_range(const Mat3& inertia, const LoadLimits& limits);
 
 // Volume and unit-density inertia (about the geom frame origin's centroid, in the geom frame) of
 // a solid geom, as MuJoCo's compiler computes them for inertia-from-geoms:

@@ -26,6 +26,22 @@
 
 namespace maxsim {
 
+// Bounds on what a description may ask of the loader (README "Limits and hostile input"). The
+// defaults are far above any real robot; a file beyond them is refused with a LoadError naming the
+// element (and the option that raises the bound) before it costs more than a little time and
+// memory. Counts are of the file as written, MJCF <include>s expanded.
+struct LoadLimits {
+  long long file_bytes = 256LL << 20;       // each description, included and mesh file
+  long long elements = 4'000'000;           // XML elements, every <include> expanded
+  long long bodies = 100'000;               // URDF links / MJCF bodies (before merging)
+  long long geoms = 1'000'000;              // visual and collision geometries
+  long long mesh_vertices = 10'000'000;     // summed over the geoms that use a mesh
+  // Plausible physics: the mass of every link / body that has one (massless links stay allowed
+  // where the loaders allow them) and the principal moments of every body's inertia.
+  double mass_min = 1e-12, mass_max = 1e9;        // kg
+  double inertia_min = 1e-18, inertia_max = 1e15;  // kg m^2: the mass range at 1 mm ... 1 km
+};
+
 struct LoadOptions {
   // Merge links joined by fixed joints (URDF) / welded MJCF bodies into one rigid body. When
   // false they are kept as Fixed joints, except massless links, which are always merged (a body
@@ -36,6 +52,7 @@ struct LoadOptions {
   // Roots for package:// URIs, searched before the defaults (see resolve_resource); the
   // environment variable MAXSIM_PACKAGE_PATH (colon-separated) is searched after these.
   std::vector<std::string> package_paths;
+  LoadLimits limits;
 };
 
 // Everything the loader can tell besides the model.

@@ -30,4 +30,18 @@ class LoadError : public std::runtime_error {
   std::string message_;
 };
 
+// A LoadError about a bound of LoadLimits (file size, element, body, geometry or vertex counts,
+// mass and inertia ranges). A loader never turns it into a warning, as it does with a missing
+// visual mesh: the file asks for more than the loader was allowed to give.
+class LimitError : public LoadError {
+ public:
+  using LoadError::LoadError;
+};
+
+// How a LimitError's message names its bound: " (LoadLimits::FIELD; maxsim --limit SETTING)",
+// e.g. limit_hint("bodies", "bodies=N").
+inline std::string limit_hint(const std::string& field, const std::string& setting) {
+  return " (LoadLimits::" + field + "; maxsim --limit " + setting + ")";
+}
+
 }  // namespace maxsim

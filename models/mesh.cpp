@@ -5,7 +5,8 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
-#include <functional>
+#include <utility>
+#include <vector>
 #include <sstream>
 
 #include "models/load_error.hpp"
@@ -13,8 +14,9 @@
 
 namespace maxsim {
 
-MeshData load_mesh_file(const std::string& path, const Vec3& scale) {
+MeshData load_mesh_file(const std::string& path, const Vec3& scale, const LoadLimits& limits) {
   if (!parse::file_exists(path)) throw LoadError(path, "mesh file not found");
+  parse::check_file_size(path, limits.file_bytes);
   Assimp::Importer importer;
   importer.SetPropertyBool(AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, true);
   // Only positions matter: drop normals, texture coordinates and colours so that vertices shared
@@ -31,11 +33,17 @@ MeshData load_mesh_file(const std::string& path, const Vec3& scale) {
   if (!scene || !scene->mRootNode)
     throw LoadError(path, std::string("cannot read mesh: ") + importer.GetErrorString());
   MeshData out;
-  std::function<void(const aiNode*, const aiMatrix4x4&)> visit = [&](const aiNode* node,
-                                                                      const aiMatrix4x4& parent) {
+  // the node tree, depth first without recursion (a file decides how deep it is)
+  std::vector<std::pair<const aiNode*, aiMatrix4x4>> stack{{scene->mRootNode, aiMatrix4x4()}};
+  while (!stack.empty()) {
+    const auto [node, parent] = stack.back();
+    stack.pop_back();
     const aiMatrix4x4 T = parent * node->mTransformation;
     for (unsigned k = 0; k < node->mNumMeshes; ++k) {
       const aiMesh* m = scene->mMeshes[node->mMeshes[k]];
+      if (static_cast<long long>(out.vertices.size()) + m->mNumVertices > limits.mesh_vertices)
+        throw LimitError(path, "mesh has more than " + std::to_string(limits.mesh_vertices) +
+                                  " vertices" + limit_hint("mesh_vertices", "mesh-vertices=N"));
       const int base = static_cast<int>(out.vertices.size());
       for (unsigned i = 0; i < m->mNumVertices; ++i) {
         const aiVector3D p = T * m->mVertices[i];
@@ -49,9 +57,8 @@ MeshData load_mesh_file(const std::string& path, const Vec3& scale) {
                                base + static_cast<int>(face.mIndices[2]));
       }
     }
-    for (unsigned c = 0; c < node->mNumChildren; ++c) visit(node->mChildren[c], T);
-  };
-  visit(scene->mRootNode, aiMatrix4x4());
+    for (unsigned c = node->mNumChildren; c-- > 0;) stack.emplace_back(node->mChildren[c], T);
+  }
   if (out.vertices.empty() || out.faces.empty()) throw LoadError(path, "mesh has no triangles");
   if (scale.x() * scale.y() * scale.z() < 0)
     for (auto& f : out.faces) std::swap(f(1), f(2));
@@ -64,7 +71,7 @@ const MeshData& MeshCache::get(const std::string& path, const Vec3& scale) {
   key << path << '|' << scale.x() << ' ' << scale.y() << ' ' << scale.z();
   auto it = cache_.find(key.str());
   if (it != cache_.end()) return *it->second;
-  auto data = std::make_unique<MeshData>(load_mesh_file(path, scale));
+  auto data = std::make_unique<MeshData>(load_mesh_file(path, scale, limits_));
   return *cache_.emplace(key.str(), std::move(data)).first->second;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "models/load.hpp"
 #include "sim/model.hpp"
 
 namespace maxsim {
@@ -19,15 +20,19 @@ struct MeshData {
 // Loads every mesh of the file with its node transforms applied (COLLADA <unit> scale included,
 // its up-axis ignored as ROS tools do: URDF meshes are in the link frame), then scales the
 // vertices by `scale` (a negative determinant flips the triangle winding back). Throws LoadError
-// naming the file when it is missing, unreadable or has no triangles.
-MeshData load_mesh_file(const std::string& path, const Vec3& scale = Vec3::Ones());
+// naming the file when it is missing, unreadable, larger than limits.file_bytes (checked before
+// assimp reads it), has more than limits.mesh_vertices vertices or no triangles.
+MeshData load_mesh_file(const std::string& path, const Vec3& scale = Vec3::Ones(),
+                        const LoadLimits& limits = {});
 
 // Loads each (file, scale) once per loader run.
 class MeshCache {
  public:
+  explicit MeshCache(const LoadLimits& limits) : limits_(limits) {}
   const MeshData& get(const std::string& path, const Vec3& scale);
 
  private:
+  LoadLimits limits_;
   std::map<std::string, std::unique_ptr<MeshData>> cache_;
 };
 

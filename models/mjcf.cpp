@@ -1,13 +1,16 @@
 #include "models/mjcf.hpp"
 
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <functional>
 #include <map>
 #include <optional>
 #include <set>
 #include <sstream>
 #include <tuple>
+#include <utility>
 
 #include "models/builder.hpp"
 #include "models/inertia.hpp"
@@ -63,6 +66,11 @@ struct MeshAsset {
   std::vector<Eigen::Vector3i> faces;
 };
 
+// Bodies, frames and defaults nest at most this deep. tinyxml2 reads at most 100 levels of one
+// file, but includes can stack files inside one another, and the reader recurses once per level:
+// with AddressSanitizer's larger frames, 475 levels of bodies overflowed an 8 MB stack.
+constexpr int kMaxNesting = 200;
+
 bool is_actuator_type(const std::string& n) {
   return n == "motor" || n == "position" || n == "velocity" || n == "general" ||
          n == "intvelocity" || n == "damper" || n == "cylinder" || n == "muscle" ||
@@ -72,17 +80,26 @@ bool is_actuator_type(const std::string& n) {
 class MjcfReader {
  public:
   MjcfReader(const std::string& path, const LoadOptions& options, LoadReport* report)
-      : path_(path), dir_(parse::dir_of(path)), options_(options), report_(report) {}
+      : path_(path), dir_(parse::dir_of(path)), options_(options), report_(report),
+        xml_(options.limits), mesh_cache_(options.limits) {}
   Model load();
 
  private:
   // ---- XML helpers ----
-  std::vector<const XMLElement*> children(const XMLElement* e, int depth = 0);
+  // The child elements of e, every <include> replaced by the children of the included file's root.
+  std::vector<const XMLElement*> children(const XMLElement* e);
+  // Includes are resolved once, before anything is read (resolve_includes on the main file's
+  // root): each file is loaded and parsed once however often it is included, and the elements
+  // of the expanded model are counted without expanding it, so that a file whose includes
+  // multiply (a few files that each include the next ten times) is refused in the time it takes to
+  // read those few files. Returns the elements below root, includes expanded, and in *height the
+  // levels of includes below it.
+  long long resolve_includes(const XMLElement* root, int depth, int* height);
   void ignore(const std::string& what) { ++ignored_[what]; }
   [[noreturn]] void fail(const XMLElement* e, const std::string& msg) const { xml_.fail(e, msg); }
 
   // Defaults.
-  void read_default(const XMLElement* e, const std::string& parent);
+  void read_default(const XMLElement* e, const std::string& parent, int depth = 0);
   std::string class_of(const XMLElement* e, const std::string& childclass) const;
   Attr attr(const XMLElement* e, const std::string& type, const std::string& cls,
             const char* name) const;
@@ -119,7 +136,7 @@ class MjcfReader {
   void read_assets(const XMLElement* e);
   void read_body(const XMLElement* e, int parent_link, const Pose& parent_world,
                  const std::string& childclass, bool parent_static, int depth);
-  void collect_parts(const XMLElement* container, const Pose& offset, const std::string& childclass,
+  void collect_parts(const XMLElement* container, const Pose& offset, const std::string& childclass, int depth,
                      std::vector<std::tuple<const XMLElement*, Pose, std::string>>* out);
   Geom read_geom(const XMLElement* e, const std::string& cls, const Pose& body_world,
                  const Pose& frame_offset, bool* ok, double* mass_out, bool* has_mass,
@@ -133,7 +150,13 @@ class MjcfReader {
   LoadOptions options_;
   LoadReport* report_;
   parse::XmlFiles xml_;
-  std::set<std::string> include_stack_;
+  struct IncludedFile {
+    const XMLElement* root = nullptr;
+    long long elements = -1;  // below the root, includes expanded (-1: being counted)
+    int height = 0;           // levels of includes below it
+  };
+  std::map<std::pair<dev_t, ino_t>, IncludedFile> included_;  // by file identity
+  std::map<const XMLElement*, const IncludedFile*> include_target_;
   std::map<const XMLElement*, std::vector<const XMLElement*>> include_cache_;
 
   // compiler
@@ -165,6 +188,7 @@ class MjcfReader {
   std::map<std::string, int> joint_index_;  // MJCF joint name -> mj_joints_
   std::vector<MjJoint> mj_joints_;
   int body_counter_ = 0;
+  long long geom_count_ = 0, mesh_vertices_ = 0;  // against LoadLimits
   std::vector<std::pair<const XMLElement*, std::pair<std::string, std::string>>> excludes_;
   std::vector<int> actuator_map_;  // MuJoCo actuator index -> model actuator (-1: skipped)
   std::map<std::string, int> ignored_;
@@ -180,7 +204,7 @@ class MjcfReader {
 
 // ---- XML helpers ----------------------------------------------------------------------------
 
-std::vector<const XMLElement*> MjcfReader::children(const XMLElement* e, int depth) {
+std::vector<const XMLElement*> MjcfReader::children(const XMLElement* e) {
   std::vector<const XMLElement*> out;
   for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
     if (std::strcmp(c->Name(), "include") != 0) {
@@ -189,32 +213,74 @@ std::vector<const XMLElement*> MjcfReader::children(const XMLElement* e, int dep
     }
     auto cached = include_cache_.find(c);
     if (cached == include_cache_.end()) {
-      const char* file = c->Attribute("file");
-      if (!file) fail(c, "<include> needs a 'file' attribute");
-      std::string p = parse::join_path(dir_, file);
-      if (!parse::file_exists(p)) {
-        const std::string alt = parse::join_path(parse::dir_of(xml_.file_of(c)), file);
-        if (parse::file_exists(alt)) p = alt;
-      }
-      if (!parse::file_exists(p))
-        fail(c, std::string("included file '") + file + "' not found (looked for " + p + ")");
-      if (depth > 20 || include_stack_.count(p)) fail(c, "recursive <include> of '" + p + "'");
-      tinyxml2::XMLDocument& doc = xml_.load(p);
-      const XMLElement* root = doc.RootElement();
-      if (std::strcmp(root->Name(), "mujoco") != 0)
-        xml_.fail(root, std::string("included file's root is <") + root->Name() +
-                            ">, expected <mujoco>");
-      include_stack_.insert(p);
-      std::vector<const XMLElement*> inner = children(root, depth + 1);
-      include_stack_.erase(p);
-      cached = include_cache_.emplace(c, inner).first;
+      auto target = include_target_.find(c);
+      if (target == include_target_.end()) fail(c, "internal loader error: unresolved <include>");
+      cached = include_cache_.emplace(c, children(target->second->root)).first;
     }
     out.insert(out.end(), cached->second.begin(), cached->second.end());
   }
   return out;
 }
 
-void MjcfReader::read_default(const XMLElement* e, const std::string& parent) {
+long long MjcfReader::resolve_includes(const XMLElement* root, int depth, int* height_out) {
+  constexpr int kMaxIncludeDepth = 20;
+  const long long limit = options_.limits.elements;
+  long long count = 0;
+  int height = 0;
+  std::vector<const XMLElement*> stack;
+  for (const XMLElement* c = root->FirstChildElement(); c; c = c->NextSiblingElement()) stack.push_back(c);
+  while (!stack.empty()) {
+    const XMLElement* c = stack.back();
+    stack.pop_back();
+    if (std::strcmp(c->Name(), "include") != 0) {
+      if (++count > limit)
+        xml_.fail_limit(c, "more than " + std::to_string(limit) + " XML elements" +
+                               limit_hint("elements", "elements=N"));
+      for (const XMLElement* k = c->FirstChildElement(); k; k = k->NextSiblingElement()) stack.push_back(k);
+      continue;
+    }
+    const char* file = c->Attribute("file");
+    if (!file) fail(c, "<include> needs a 'file' attribute");
+    std::string p = parse::join_path(dir_, file);
+    if (!parse::file_exists(p)) {
+      const std::string alt = parse::join_path(parse::dir_of(xml_.file_of(c)), file);
+      if (parse::file_exists(alt)) p = alt;
+    }
+    struct stat st;
+    if (!parse::file_exists(p) || ::stat(p.c_str(), &st) != 0)
+      fail(c, std::string("included file '") + file + "' not found (looked for " + p + ")");
+    // (one file under several names — relative, absolute, linked — is one file)
+    IncludedFile& f = included_[{st.st_dev, st.st_ino}];
+    if (!f.root) {
+      if (depth + 1 > kMaxIncludeDepth)
+        fail(c, "<include>s nested more than " + std::to_string(kMaxIncludeDepth) + " deep (at '" + p + "')");
+      const XMLElement* r = xml_.load(p).RootElement();
+      if (std::strcmp(r->Name(), "mujoco") != 0)
+        xml_.fail(r, std::string("included file's root is <") + r->Name() + ">, expected <mujoco>");
+      f.root = r;
+      int h = 0;
+      const long long n = resolve_includes(r, depth + 1, &h);
+      f.elements = n;
+      f.height = h;
+    } else if (f.elements < 0) {
+      fail(c, "recursive <include> of '" + p + "'");
+    } else if (depth + 1 + f.height > kMaxIncludeDepth) {
+      fail(c, "<include>s nested more than " + std::to_string(kMaxIncludeDepth) + " deep (at '" + p + "')");
+    }
+    include_target_[c] = &f;
+    height = std::max(height, f.height + 1);
+    count += f.elements;
+    if (count > limit)
+      xml_.fail_limit(c, "the <include> of '" + std::string(file) + "' makes the model more than " +
+                             std::to_string(limit) + " XML elements (" + std::to_string(f.elements) +
+                             " in each copy of that file)" + limit_hint("elements", "elements=N"));
+  }
+  *height_out = height;
+  return count;
+}
+
+void MjcfReader::read_default(const XMLElement* e, const std::string& parent, int depth) {
+  if (depth >= kMaxNesting) fail(e, "<default>s nested more than " + std::to_string(kMaxNesting) + " deep");
   std::string name = "main";
   if (const char* c = e->Attribute("class")) name = c;
   else if (!parent.empty()) fail(e, "nested <default> needs a 'class' attribute");
@@ -236,7 +302,7 @@ void MjcfReader::read_default(const XMLElement* e, const std::string& parent) {
     }
   }
   for (const XMLElement* c : children(e))
-    if (std::strcmp(c->Name(), "default") == 0) read_default(c, name);
+    if (std::strcmp(c->Name(), "default") == 0) read_default(c, name, depth + 1);
 }
 
 std::string MjcfReader::class_of(const XMLElement* e, const std::string& childclass) const {
@@ -444,23 +510,28 @@ void MjcfReader::read_assets(const XMLElement* e) {
       }
       if (meshes_.count(name)) fail(c, "mesh asset '" + name + "' defined twice");
       if (auto s = nums(attr(c, "mesh", cls, "scale"), 3, 3)) m.scale = Vec3((*s)[0], (*s)[1], (*s)[2]);
+      if ((m.scale.array() == 0).any()) fail(c, "mesh '" + name + "': scale must not be zero");
       if (!file.empty()) {
         if (strippath_) file = file.substr(file.find_last_of('/') + 1);
         const std::string mdir = !meshdir_.empty() ? meshdir_ : assetdir_;
         m.file = file.front() == '/' ? file : parse::join_path(parse::join_path(dir_, mdir), file);
       } else if (auto v = xml_.numbers(c, "vertex", 3, 1 << 30)) {
         if (v->size() % 3) fail(c, "mesh vertex data must be a multiple of 3 numbers");
+        if (static_cast<long long>(v->size() / 3) > options_.limits.mesh_vertices)
+          xml_.fail_limit(c, "mesh '" + name + "' has more than " + std::to_string(options_.limits.mesh_vertices) +
+                                 " vertices" + limit_hint("mesh_vertices", "mesh-vertices=N"));
         for (size_t i = 0; i + 2 < v->size(); i += 3)
           m.vertices.push_back(Vec3((*v)[i], (*v)[i + 1], (*v)[i + 2]).cwiseProduct(m.scale));
         if (auto f = xml_.numbers(c, "face", 3, 1 << 30)) {
           if (f->size() % 3) fail(c, "mesh face data must be a multiple of 3 indices");
-          for (size_t i = 0; i + 2 < f->size(); i += 3) {
-            Eigen::Vector3i t(static_cast<int>((*f)[i]), static_cast<int>((*f)[i + 1]),
-                              static_cast<int>((*f)[i + 2]));
-            if (t.minCoeff() < 0 || t.maxCoeff() >= static_cast<int>(m.vertices.size()))
-              fail(c, "mesh face index out of range");
-            m.faces.push_back(t);
-          }
+          const double nv = static_cast<double>(m.vertices.size());
+          for (double x : *f)
+            if (!(x >= 0 && x < nv && x == std::floor(x)))
+              fail(c, "mesh face indices must be vertex numbers, integers from 0 to " +
+                          std::to_string(m.vertices.size() - 1));
+          for (size_t i = 0; i + 2 < f->size(); i += 3)
+            m.faces.emplace_back(static_cast<int>((*f)[i]), static_cast<int>((*f)[i + 1]),
+                                 static_cast<int>((*f)[i + 2]));
         }
       } else {
         fail(c, "<mesh> needs a 'file' or 'vertex' attribute");
@@ -482,7 +553,7 @@ void MjcfReader::read_assets(const XMLElement* e) {
 // ---- bodies ---------------------------------------------------------------------------------
 
 void MjcfReader::collect_parts(const XMLElement* container, const Pose& offset,
-                               const std::string& childclass,
+                               const std::string& childclass, int depth,
                                std::vector<std::tuple<const XMLElement*, Pose, std::string>>* out) {
   for (const XMLElement* c : children(container)) {
     const std::string n = c->Name();
@@ -493,7 +564,8 @@ void MjcfReader::collect_parts(const XMLElement* container, const Pose& offset,
       Pose local;
       if (auto p = xml_.vec3(c, "pos")) local.p = *p;
       local.q = orientation(c, "frame", class_of(c, childclass));
-      collect_parts(c, compose(offset, local), cls, out);
+      if (depth + 1 >= kMaxNesting) fail(c, "<frame>s nested more than " + std::to_string(kMaxNesting) + " deep");
+      collect_parts(c, compose(offset, local), cls, depth + 1, out);
       continue;
     }
     out->emplace_back(c, offset, childclass);
@@ -504,6 +576,9 @@ Geom MjcfReader::read_geom(const XMLElement* e, const std::string& cls, const Po
                            const Pose& frame_offset, bool* ok, double* mass_out, bool* has_mass,
                            MassProps* props) {
   *ok = true;
+  if (++geom_count_ > options_.limits.geoms)
+    xml_.fail_limit(e, "more than " + std::to_string(options_.limits.geoms) + " geoms" +
+                           limit_hint("geoms", "geoms=N"));
   Geom g;
   if (const char* n = e->Attribute("name")) g.name = n;
   const std::string type = str(attr(e, "geom", cls, "type"), "sphere");
@@ -584,13 +659,23 @@ Geom MjcfReader::read_geom(const XMLElement* e, const std::string& cls, const Po
     auto it = meshes_.find(mname);
     if (it == meshes_.end()) fail(e, "geom refers to undefined mesh '" + mname + "'");
     const MeshAsset& ma = it->second;
+    auto count_vertices = [&](size_t n) {
+      mesh_vertices_ += static_cast<long long>(n);
+      if (mesh_vertices_ > options_.limits.mesh_vertices)
+        xml_.fail_limit(e, "the meshes of the geoms so far have more than " +
+                               std::to_string(options_.limits.mesh_vertices) + " vertices" +
+                               limit_hint("mesh_vertices", "mesh-vertices=N"));
+    };
     if (!ma.file.empty()) {
       try {
         const MeshData& d = mesh_cache_.get(ma.file, ma.scale);
+        count_vertices(d.vertices.size());
         g.vertices = d.vertices;
         g.faces = d.faces;
         g.mesh_file = ma.file;
         g.mesh_scale = ma.scale;
+      } catch (const LimitError&) {
+        throw;
       } catch (const LoadError& err) {
         // A missing visual mesh is a warning; one that collides or carries mass is an error.
         const bool needed = g.collision || (props && *has_mass);
@@ -603,6 +688,7 @@ Geom MjcfReader::read_geom(const XMLElement* e, const std::string& cls, const Po
         return g;
       }
     } else {
+      count_vertices(ma.vertices.size());
       g.vertices = ma.vertices;
       g.faces = ma.faces;
       g.mesh_scale = ma.scale;
@@ -626,7 +712,10 @@ Geom MjcfReader::read_geom(const XMLElement* e, const std::string& cls, const Po
 
 void MjcfReader::read_body(const XMLElement* e, int parent_link, const Pose& parent_world,
                            const std::string& inherited_class, bool parent_static, int depth) {
-  ++body_counter_;
+  if (++body_counter_ > options_.limits.bodies)
+    xml_.fail_limit(e, "more than " + std::to_string(options_.limits.bodies) + " bodies" +
+                           limit_hint("bodies", "bodies=N"));
+  if (depth >= kMaxNesting) fail(e, "bodies nested more than " + std::to_string(kMaxNesting) + " deep");
   std::string name = e->Attribute("name") ? e->Attribute("name") : "";
   if (name.empty()) name = "body" + std::to_string(body_counter_);
   if (body_link_.count(name)) fail(e, "duplicate body name '" + name + "'");
@@ -644,7 +733,7 @@ void MjcfReader::read_body(const XMLElement* e, int parent_link, const Pose& par
   const Pose world = global_ ? local : compose(parent_world, local);
 
   std::vector<std::tuple<const XMLElement*, Pose, std::string>> parts;
-  collect_parts(e, Pose{}, childclass, &parts);
+  collect_parts(e, Pose{}, childclass, 0, &parts);
 
   // Mass properties and geometry in the body frame.
   const XMLElement* inertial = nullptr;
@@ -992,16 +1081,26 @@ void MjcfReader::set_collision_filter(const BuildResult& built, Model* model) co
   for (int l = 1; l < nlinks; ++l)
     if (weld[l] >= 0 && built.link_body[l] != kWorld) body_weld[built.link_body[l]] = weld[l];
   auto weld_parent = [&](int w) { return weld[body_parent_[w]]; };
+  // The pairs (a, b), a < b, in one weld body or in a weld body and its parent's: each body meets
+  // the bodies of its own weld and of its weld's parent, found through a list per weld, so the
+  // work is that of the pairs themselves.
+  std::vector<std::vector<int>> weld_bodies(nlinks);
+  for (int b = 0; b < nb; ++b)
+    if (body_weld[b] > 0) weld_bodies[body_weld[b]].push_back(b);
   for (int a = 0; a < nb; ++a) {
     const int wa = body_weld[a];
     if (wa <= 0) continue;
-    for (int b = a + 1; b < nb; ++b) {
-      const int wb = body_weld[b];
-      if (wb <= 0) continue;
-      if (wa == wb || (flags_.filterparent && (wa == weld_parent(wb) || wb == weld_parent(wa))))
-        model->filtered_pairs.emplace_back(a, b);
-    }
+    for (int b : weld_bodies[wa])
+      if (b > a) model->filtered_pairs.emplace_back(a, b);
+    if (!flags_.filterparent) continue;
+    const int wp = weld_parent(wa);
+    if (wp <= 0 || wp == wa) continue;
+    for (int b : weld_bodies[wp])  // (b's weld is a's weld's parent: the pair either way round)
+      model->filtered_pairs.emplace_back(std::min(a, b), std::max(a, b));
   }
+  std::sort(model->filtered_pairs.begin(), model->filtered_pairs.end());
+  model->filtered_pairs.erase(std::unique(model->filtered_pairs.begin(), model->filtered_pairs.end()),
+                              model->filtered_pairs.end());
   // A free base that LoadOptions::fixed_base welded to the world becomes part of it (MuJoCo has
   // no such option; a base welded into its floor would otherwise make the contacts infeasible).
   for (size_t s = 0; s < specs_.size(); ++s) {
@@ -1114,6 +1213,12 @@ void MjcfReader::read_keyframes(const XMLElement* kf, Model* model) {
     nv += j.kind == 'f' ? 6 : j.kind == 'b' ? 3 : 1;
   }
   const int nu = static_cast<int>(actuator_map_.size());
+  std::map<std::string, int> model_joint;  // (Model::joint_index searches: once per joint)
+  for (size_t j = 0; j < model->joints.size(); ++j) model_joint.emplace(model->joints[j].name, static_cast<int>(j));
+  auto joint_of = [&](const std::string& name) {
+    auto it = model_joint.find(name);
+    return it == model_joint.end() ? -1 : it->second;
+  };
   for (const XMLElement* c : children(kf)) {
     if (std::strcmp(c->Name(), "key") != 0) {
       ignore("<keyframe><" + std::string(c->Name()) + ">");
@@ -1139,7 +1244,7 @@ void MjcfReader::read_keyframes(const XMLElement* kf, Model* model) {
           if (qq.norm() < 1e-12) fail(c, "keyframe '" + k.name + "': zero quaternion for joint '" + j.name + "'");
           qq.normalize();
         }
-        const int ji = model->joint_index(j.name);
+        const int ji = joint_of(j.name);
         // (a free joint turned Fixed by LoadOptions::fixed_base takes no coordinates)
         if (ji >= 0 && model->joints[ji].nq() == n) k.joint_q[ji] = v;
       }
@@ -1153,7 +1258,7 @@ void MjcfReader::read_keyframes(const XMLElement* kf, Model* model) {
         const int n = j.kind == 'f' ? 6 : j.kind == 'b' ? 3 : 1;
         std::vector<double> v(qd->begin() + at, qd->begin() + at + n);
         at += n;
-        const int ji = model->joint_index(j.name);
+        const int ji = joint_of(j.name);
         if (ji >= 0 && model->joints[ji].dof() == n) k.joint_qd[ji] = v;
       }
     }
@@ -1182,6 +1287,8 @@ Model MjcfReader::load() {
   model.name = root->Attribute("model") ? root->Attribute("model") : "";
   model.gravity = Vec3(0, 0, -9.81);
 
+  int include_height = 0;
+  resolve_includes(root, 0, &include_height);
   const std::vector<const XMLElement*> top = children(root);
   for (const XMLElement* c : top)
     if (std::strcmp(c->Name(), "compiler") == 0) read_compiler(c);
@@ -1217,7 +1324,7 @@ Model MjcfReader::load() {
   for (const XMLElement* c : top) {
     if (std::strcmp(c->Name(), "worldbody") != 0) continue;
     std::vector<std::tuple<const XMLElement*, Pose, std::string>> parts;
-    collect_parts(c, Pose{}, "", &parts);
+    collect_parts(c, Pose{}, "", 0, &parts);
     for (auto& [e, offset, cls_in] : parts) {
       const std::string n = e->Name();
       if (n == "geom") {
@@ -1264,6 +1371,12 @@ Model MjcfReader::load() {
       links_[l].mass.mass *= s;
       links_[l].mass.inertia *= s;
     }
+  }
+  // Plausible masses (after the compiler's adjustments: they are what the model gets).
+  for (int l = 1; l < nlinks; ++l) {
+    if (links_[l].is_virtual || !(links_[l].mass.mass > 0)) continue;
+    if (const std::string err = check_mass_range(links_[l].mass.mass, options_.limits); !err.empty())
+      throw LimitError(links_[l].file, links_[l].line, "body '" + links_[l].name + "': " + err);
   }
   // Virtual bodies: 1e-3 of the mass of the real body with its welded (jointless) children.
   {

@@ -5,7 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
-#include <sstream>
+#include <vector>
 #include <sys/stat.h>
 
 namespace maxsim::parse {
@@ -80,12 +80,60 @@ std::string lowercase_extension(const std::string& path) {
   return ext;
 }
 
-tinyxml2::XMLDocument& XmlFiles::load(const std::string& path) {
+void check_file_size(const std::string& path, long long max_bytes) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+    throw LoadError(path, "cannot open file (missing or unreadable)");
+  if (st.st_size > max_bytes)
+    throw LimitError(path, "file of " + std::to_string(st.st_size) + " bytes is larger than " +
+                              std::to_string(max_bytes) + " bytes" +
+                              limit_hint("file_bytes", "file-bytes=N"));
+}
+
+std::string read_file_bounded(const std::string& path, long long max_bytes) {
+  check_file_size(path, max_bytes);
   std::ifstream in(path, std::ios::binary);
-  if (!in || !file_exists(path)) throw LoadError(path, "cannot open file (missing or unreadable)");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string content = ss.str();
+  if (!in) throw LoadError(path, "cannot open file (missing or unreadable)");
+  std::string content;
+  char buf[1 << 16];
+  while (in) {
+    in.read(buf, sizeof buf);
+    const std::streamsize n = in.gcount();
+    if (static_cast<long long>(content.size()) + n > max_bytes)
+      throw LimitError(path, "file is larger than " + std::to_string(max_bytes) + " bytes" +
+                                limit_hint("file_bytes", "file-bytes=N"));
+    content.append(buf, static_cast<size_t>(n));
+  }
+  if (in.bad()) throw LoadError(path, "cannot read file");
+  return content;
+}
+
+long long XmlFiles::count_elements(const tinyxml2::XMLElement* root) {
+  long long n = 0;
+  std::vector<const tinyxml2::XMLElement*> stack{root};
+  while (!stack.empty()) {
+    const tinyxml2::XMLElement* e = stack.back();
+    stack.pop_back();
+    ++n;
+    for (const tinyxml2::XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement())
+      stack.push_back(c);
+  }
+  return n;
+}
+
+tinyxml2::XMLDocument& XmlFiles::load(const std::string& path) {
+  const std::string content = read_file_bounded(path, limits_.file_bytes);
+  // Start tags ('<' before a name): at least the elements tinyxml2 would build, so a file with
+  // too many is refused before its document takes memory.
+  long long tags = 0;
+  for (size_t i = 0; i + 1 < content.size(); ++i)
+    if (content[i] == '<' && (std::isalpha(static_cast<unsigned char>(content[i + 1])) ||
+                              content[i + 1] == '_' || content[i + 1] == ':'))
+      ++tags;
+  if (tags > limits_.elements)
+    throw LimitError(path, "more than " + std::to_string(limits_.elements) + " XML elements (" +
+                              std::to_string(tags) + " start tags)" +
+                              limit_hint("elements", "elements=N"));
   auto doc = std::make_unique<tinyxml2::XMLDocument>();
   if (doc->Parse(content.data(), content.size()) != tinyxml2::XML_SUCCESS) {
     std::string detail = doc->ErrorStr() ? doc->ErrorStr() : "";
@@ -127,6 +175,10 @@ std::string XmlFiles::where(const tinyxml2::XMLElement* e) const {
 
 void XmlFiles::fail(const tinyxml2::XMLElement* e, const std::string& message) const {
   throw LoadError(file_of(e), e ? e->GetLineNum() : 0, message);
+}
+
+void XmlFiles::fail_limit(const tinyxml2::XMLElement* e, const std::string& message) const {
+  throw LimitError(file_of(e), e ? e->GetLineNum() : 0, message);
 }
 
 std::optional<double> XmlFiles::number(const tinyxml2::XMLElement* e, const char* attr) const {

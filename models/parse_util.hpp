@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "models/load.hpp"
 #include "models/load_error.hpp"
 #include "sim/quaternion.hpp"
 
@@ -28,16 +29,31 @@ std::string join_path(const std::string& dir, const std::string& rel);  // rel a
 bool file_exists(const std::string& path);
 std::string lowercase_extension(const std::string& path);        // ".urdf", ".xml", ...
 
+// The whole file, refused (LoadError naming the file) when it is missing, unreadable or larger
+// than max_bytes — the size is checked before anything is read, and reading stops there too
+// (a file that grows, or reports no size, as /proc files do).
+std::string read_file_bounded(const std::string& path, long long max_bytes);
+// Size of a regular file before reading it: LoadError when it is above max_bytes (mesh files,
+// which assimp reads itself).
+void check_file_size(const std::string& path, long long max_bytes);
+
 // A set of parsed XML documents (a file and the files it includes) with error helpers that name
 // the file and line of an element.
 class XmlFiles {
  public:
-  // Loads and parses `path` (LoadError: missing file, malformed XML with its line). The document
-  // stays owned by this object.
+  explicit XmlFiles(const LoadLimits& limits = {}) : limits_(limits) {}
+
+  // Loads and parses `path` (LoadError: missing file, malformed XML with its line, a file above
+  // LoadLimits::file_bytes, or one with more than LoadLimits::elements start tags — counted on
+  // the text, before tinyxml2 builds anything). The document stays owned by this object.
   tinyxml2::XMLDocument& load(const std::string& path);
+  const LoadLimits& limits() const { return limits_; }
+  // Elements of a document below (and including) `root`; iterative.
+  static long long count_elements(const tinyxml2::XMLElement* root);
   const std::string& file_of(const tinyxml2::XMLNode* node) const;
 
   [[noreturn]] void fail(const tinyxml2::XMLElement* e, const std::string& message) const;
+  [[noreturn]] void fail_limit(const tinyxml2::XMLElement* e, const std::string& message) const;  // LimitError
   std::string where(const tinyxml2::XMLElement* e) const;   // "FILE:LINE"
   static std::string describe(const tinyxml2::XMLElement* e);  // "<body name='x'>"
 
@@ -58,6 +74,7 @@ class XmlFiles {
                    const std::string& fallback = "") const;
 
  private:
+  LoadLimits limits_;
   std::vector<std::unique_ptr<tinyxml2::XMLDocument>> docs_;
   std::map<const tinyxml2::XMLDocument*, std::string> names_;
 };

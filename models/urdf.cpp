@@ -6,13 +6,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <fstream>
-#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <sstream>
+#include <vector>
 
 #include "models/builder.hpp"
 #include "models/inertia.hpp"
@@ -137,7 +136,7 @@ struct LoopXml {
 class UrdfReader {
  public:
   UrdfReader(const std::string& path, const LoadOptions& options, LoadReport* report)
-      : path_(path), options_(options), report_(report) {}
+      : path_(path), options_(options), report_(report), xml_(options.limits), meshes_(options.limits) {}
 
   Model load();
 
@@ -168,6 +167,7 @@ class UrdfReader {
   std::vector<std::string> zero_axis_, no_limit_;  // joints, for one warning each
   std::map<std::string, int> ignored_;
   int mimic_count_ = 0;
+  long long geom_count_ = 0, mesh_vertices_ = 0;  // against LoadLimits
   std::map<std::string, std::pair<const XMLElement*, std::string>> inertia_issues_;
   MeshCache meshes_;
 };
@@ -193,16 +193,18 @@ void UrdfReader::check_geometry(const XMLElement* owner) {
   const XMLElement* shape = g->FirstChildElement();
   if (!shape) xml_.fail(g, "<geometry> without a shape");
   const std::string s = shape->Name();
+  // sizes as the MJCF loader takes them: a solid of zero extent has no volume, inertia or surface
   auto positive = [&](const char* attr) {
     auto v = xml_.number(shape, attr);
     if (!v) xml_.fail(shape, "<" + s + "> needs a '" + attr + "' attribute");
-    if (*v < 0) xml_.fail(shape, "<" + s + "> " + attr + " must not be negative");
+    if (!(*v > 0))
+      xml_.fail(shape, "<" + s + "> " + attr + " must be positive (got " + xml_.text(shape, attr) + ")");
   };
   if (s == "box") {
     auto v = xml_.numbers(shape, "size", 3);
     if (!v) xml_.fail(shape, "<box> needs a 'size' attribute");
     for (double x : *v)
-      if (x < 0) xml_.fail(shape, "<box> size must not be negative");
+      if (!(x > 0)) xml_.fail(shape, "<box> size must be positive in x, y and z (got '" + xml_.text(shape, "size") + "')");
   } else if (s == "sphere") {
     positive("radius");
   } else if (s == "cylinder") {
@@ -217,7 +219,9 @@ void UrdfReader::check_geometry(const XMLElement* owner) {
     rewrite_for_urdfdom_ = true;
   } else if (s == "mesh") {
     if (!shape->Attribute("filename")) xml_.fail(shape, "<mesh> needs a 'filename' attribute");
-    xml_.numbers(shape, "scale", 3);
+    if (auto scale = xml_.numbers(shape, "scale", 3))
+      for (double x : *scale)
+        if (x == 0) xml_.fail(shape, "<mesh> scale must not be zero (got '" + xml_.text(shape, "scale") + "')");
   } else {
     xml_.fail(shape, "unsupported geometry <" + s +
                          "> (URDF geometries: box, sphere, cylinder, mesh; Dojo extension: capsule)");
@@ -235,6 +239,9 @@ void UrdfReader::check_link(const XMLElement* e, LinkXml* info) {
     if (!mass) xml_.fail(m, "<mass> needs a 'value' attribute");
     if (*mass < 0)
       xml_.fail(m, "link '" + attr_or(e, "name") + "': negative mass (" + xml_.text(m, "value") + ")");
+    if (*mass > 0)
+      if (const std::string err = check_mass_range(*mass, options_.limits); !err.empty())
+        xml_.fail_limit(m, "link '" + attr_or(e, "name") + "': " + err);
     const XMLElement* ie = in->FirstChildElement("inertia");
     if (!ie) xml_.fail(in, "<inertial> without <inertia>");
     double v[6];
@@ -257,12 +264,12 @@ void UrdfReader::check_link(const XMLElement* e, LinkXml* info) {
   }
   for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
     const std::string n = c->Name();
-    if (n == "visual") {
+    if (n == "visual" || n == "collision") {
+      if (++geom_count_ > options_.limits.geoms)
+        xml_.fail_limit(c, "more than " + std::to_string(options_.limits.geoms) + " visual and collision geometries" +
+                         limit_hint("geoms", "geoms=N"));
       check_geometry(c);
-      info->visuals.push_back(c);
-    } else if (n == "collision") {
-      check_geometry(c);
-      info->collisions.push_back(c);
+      (n == "visual" ? info->visuals : info->collisions).push_back(c);
     } else if (n == "contact") {
       if (const XMLElement* lf = c->FirstChildElement("lateral_friction")) {
         auto v = xml_.number(lf, "value");
@@ -416,6 +423,9 @@ void UrdfReader::prepass(const XMLElement* robot) {
     if (n == "link") {
       const char* name = c->Attribute("name");
       if (!name || !*name) xml_.fail(c, "<link> without a name");
+      if (static_cast<long long>(link_order_.size()) >= options_.limits.bodies)
+        xml_.fail_limit(c, "more than " + std::to_string(options_.limits.bodies) + " links" +
+                         limit_hint("bodies", "bodies=N"));
       auto it = links_.find(name);
       if (it != links_.end())
         xml_.fail(c, std::string("duplicate link '") + name + "' (first defined at line " +
@@ -512,17 +522,26 @@ void UrdfReader::check_tree() {
                          "': a URDF must be a tree (close loops with <loop_joint>)");
     parent_joint[j.child] = jn;
   }
-  // Cycles: follow the parents from every link.
+  // Cycles: follow the parents from every link, each link once (a walk stops at a link an
+  // earlier walk has finished), so the check is linear in the links.
+  enum class Walk { New, OnPath, Done };
+  std::map<std::string, Walk> state;
+  std::vector<std::string> path;
   for (const auto& ln : link_order_) {
-    std::set<std::string> seen;
+    path.clear();
     std::string cur = ln;
-    while (parent_joint.count(cur)) {
-      if (!seen.insert(cur).second) {
-        const JointXml& j = joints_[parent_joint[cur]];
-        xml_.fail(j.e, "kinematic cycle in the URDF tree through link '" + cur + "'");
-      }
-      cur = joints_[parent_joint[cur]].parent;
+    while (true) {
+      Walk& st = state[cur];
+      if (st == Walk::Done) break;
+      if (st == Walk::OnPath)
+        xml_.fail(joints_[parent_joint[cur]].e, "kinematic cycle in the URDF tree through link '" + cur + "'");
+      st = Walk::OnPath;
+      path.push_back(cur);
+      auto it = parent_joint.find(cur);
+      if (it == parent_joint.end()) break;
+      cur = joints_[it->second].parent;
     }
+    for (const auto& p : path) state[p] = Walk::Done;
   }
   std::vector<std::string> roots;
   for (const auto& ln : link_order_)
@@ -620,13 +639,23 @@ std::vector<Geom> UrdfReader::link_geoms(const urdf::Link& link, const LinkXml& 
         if (file.empty()) {
           problem = "mesh '" + m.filename + "' not found (looked for " + tried + ")";
         } else {
+          const MeshData* data = nullptr;
           try {
-            const MeshData& data = meshes_.get(file, g->mesh_scale);
-            g->mesh_file = file;
-            g->vertices = data.vertices;
-            g->faces = data.faces;
+            data = &meshes_.get(file, g->mesh_scale);
+          } catch (const LimitError&) {
+            throw;
           } catch (const LoadError& e) {
             problem = "mesh '" + m.filename + "': " + e.what();
+          }
+          if (data) {
+            mesh_vertices_ += static_cast<long long>(data->vertices.size());
+            if (mesh_vertices_ > options_.limits.mesh_vertices)
+              xml_.fail_limit(mesh_el, "the meshes of the geometries so far have more than " +
+                                           std::to_string(options_.limits.mesh_vertices) + " vertices" +
+                                           limit_hint("mesh_vertices", "mesh-vertices=N"));
+            g->mesh_file = file;
+            g->vertices = data->vertices;
+            g->faces = data->faces;
           }
         }
         if (!problem.empty()) {
@@ -674,14 +703,8 @@ Model UrdfReader::load() {
   prepass(robot);
 
   // urdfdom for the standard elements.
-  std::string content;
-  {
-    std::ifstream in(path_, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    content = ss.str();
-  }
-  if (rewrite_for_urdfdom_) content = urdfdom_text(doc);
+  const std::string content =
+      rewrite_for_urdfdom_ ? urdfdom_text(doc) : parse::read_file_bounded(path_, options_.limits.file_bytes);
   urdf::ModelInterfaceSharedPtr urdf_model;
   std::string urdf_messages;
   {
@@ -718,22 +741,31 @@ Model UrdfReader::load() {
   }
   std::map<std::string, std::string> parent_joint;
   for (const auto& jn : joint_order_) parent_joint[joints_[jn].child] = jn;
+  // (a link is posed after its parent: the chain of unposed ancestors is walked up first, without
+  // recursion, so a long chain cannot exhaust the stack; each link is posed once)
   std::vector<bool> posed(links.size(), false);
-  std::function<void(int)> pose = [&](int l) {
-    if (posed[l]) return;
-    posed[l] = true;
-    auto it = parent_joint.find(links[l].name);
-    if (it == parent_joint.end()) return;  // root: at the origin
-    const int p = index[joints_[it->second].parent];
-    pose(p);
-    const urdf::JointConstSharedPtr uj = urdf_model->getJoint(it->second);
-    const urdf::Pose& o = uj->parent_to_joint_origin_transform;
-    double qx, qy, qz, qw;
-    o.rotation.getQuaternion(qx, qy, qz, qw);
-    links[l].pos = links[p].pos + quat_to_rot(links[p].quat) * Vec3(o.position.x, o.position.y, o.position.z);
-    links[l].quat = quat_normalize(quat_mul(links[p].quat, quat_normalize(Vec4(qw, qx, qy, qz))));
-  };
-  for (size_t l = 0; l < links.size(); ++l) pose(static_cast<int>(l));
+  std::vector<int> pending;
+  for (size_t l0 = 0; l0 < links.size(); ++l0) {
+    for (int l = static_cast<int>(l0); !posed[l];) {
+      pending.push_back(l);
+      auto it = parent_joint.find(links[l].name);
+      if (it == parent_joint.end()) break;  // root: at the origin
+      l = index[joints_[it->second].parent];
+    }
+    for (; !pending.empty(); pending.pop_back()) {
+      const int l = pending.back();
+      posed[l] = true;
+      auto it = parent_joint.find(links[l].name);
+      if (it == parent_joint.end()) continue;
+      const int p = index[joints_[it->second].parent];
+      const urdf::JointConstSharedPtr uj = urdf_model->getJoint(it->second);
+      const urdf::Pose& o = uj->parent_to_joint_origin_transform;
+      double qx, qy, qz, qw;
+      o.rotation.getQuaternion(qx, qy, qz, qw);
+      links[l].pos = links[p].pos + quat_to_rot(links[p].quat) * Vec3(o.position.x, o.position.y, o.position.z);
+      links[l].quat = quat_normalize(quat_mul(links[p].quat, quat_normalize(Vec4(qw, qx, qy, qz))));
+    }
+  }
 
   for (size_t l = 0; l < links.size(); ++l) {
     const urdf::LinkConstSharedPtr ul = urdf_model->getLink(links[l].name);
@@ -899,14 +931,16 @@ Model UrdfReader::load() {
     model.actuators.push_back(a);
   }
 
+  std::map<std::string, std::string> merged_into;  // part -> body
+  std::set<std::string> has_parts;
+  for (const auto& [part, into] : report_->merged) {
+    merged_into[part] = into;
+    has_parts.insert(into);
+  }
   for (const auto& [ln, issue] : inertia_issues_) {
-    int merged_into_count = 0;
-    std::string body = ln;
-    for (const auto& [part, into] : report_->merged) {
-      if (part == ln) body = into;
-      if (into == ln) ++merged_into_count;
-    }
-    if (body == ln && merged_into_count == 0)
+    auto it = merged_into.find(ln);
+    const std::string body = it == merged_into.end() ? ln : it->second;
+    if (body == ln && !has_parts.count(ln))
       xml_.fail(issue.first, "link '" + ln + "': " + issue.second);
     report_->warnings.push_back(xml_.where(issue.first) + ": link '" + ln + "': " + issue.second +
                                 "; accepted because the link is part of the rigid body '" + body +

@@ -2,8 +2,12 @@
 
 #include <Eigen/LU>
 #include <cmath>
+#include <functional>
+#include <queue>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace maxsim {
 
@@ -92,22 +96,54 @@ struct BodyMotion {
   Vec3 w_world;
 };
 
+// The tree grown from the world: repeated passes over the joints (those with use[j]) in index
+// order, each taking a joint with exactly one end already reached (`take(j)`, which reaches the
+// other end), until a pass takes none. A pass is replayed as events ordered by (pass, joint
+// index) — a joint is looked at again only when one of its bodies is reached — so a long chain
+// listed leaf first costs a heap of events, not one pass over all joints per body. take(j, b):
+// joint j reaches body b (its other end was reached before). Returns the reached bodies.
+template <class Take>
+std::vector<bool> grow_from_world(const Model& model, const std::vector<bool>& use, Take take) {
+  const int nb = static_cast<int>(model.bodies.size());
+  const int nj = static_cast<int>(model.joints.size());
+  std::vector<std::vector<int>> incident(nb);
+  for (int j = 0; j < nj; ++j) {
+    if (!use[j]) continue;
+    const Joint& jt = model.joints[j];
+    if (jt.parent != kWorld) incident[jt.parent].push_back(j);
+    if (jt.child != kWorld) incident[jt.child].push_back(j);
+  }
+  std::vector<bool> known(nb, false), done(nj, false);
+  auto is_known = [&](int b) { return b == kWorld || known[b]; };
+  using Event = std::pair<long long, int>;  // (pass, joint)
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events;
+  for (int j = 0; j < nj; ++j)
+    if (use[j] && (model.joints[j].parent == kWorld || model.joints[j].child == kWorld)) events.emplace(0, j);
+  while (!events.empty()) {
+    const auto [pass, j] = events.top();
+    events.pop();
+    if (done[j]) continue;
+    const Joint& jt = model.joints[j];
+    if (is_known(jt.parent) == is_known(jt.child)) {  // both reached: never taken
+      done[j] = true;
+      continue;
+    }
+    done[j] = true;
+    const int reached = is_known(jt.parent) ? jt.child : jt.parent;
+    take(j, reached);
+    known[reached] = true;
+    // the rest of this pass sees the body; joints before j in the next pass
+    for (int k : incident[reached])
+      if (!done[k]) events.emplace(k > j ? pass : pass + 1, k);
+  }
+  return known;
+}
+
 }  // namespace
 
 std::vector<bool> spanning_tree_joints(const Model& model) {
-  const int nb = static_cast<int>(model.bodies.size());
-  std::vector<bool> known(nb, false), tree(model.joints.size(), false);
-  auto is_known = [&](int b) { return b == kWorld || known[b]; };
-  for (bool progress = true; progress;) {
-    progress = false;
-    for (size_t j = 0; j < model.joints.size(); ++j) {
-      const Joint& jt = model.joints[j];
-      if (tree[j] || is_known(jt.parent) == is_known(jt.child)) continue;
-      tree[j] = true;
-      known[is_known(jt.parent) ? jt.child : jt.parent] = true;
-      progress = true;
-    }
-  }
+  std::vector<bool> tree(model.joints.size(), false);
+  grow_from_world(model, std::vector<bool>(model.joints.size(), true), [&](int j, int) { tree[j] = true; });
   return tree;
 }
 
@@ -120,57 +156,46 @@ void set_coordinates(const Model& model, Data& d, const std::vector<std::vector<
   std::vector<BodyMotion> body(nb);
   for (int i = 0; i < nb; ++i) body[i] = {d.x[i], d.q[i], d.v[i], quat_to_rot(d.q[i]) * d.w[i]};
   const std::vector<bool> tree = spanning_tree_joints(model);
-  std::vector<bool> known(nb, false);
-  auto is_known = [&](int b) { return b == kWorld || known[b]; };
   auto motion = [&](int b) { return b == kWorld ? BodyMotion{Vec3::Zero(), quat_identity(), Vec3::Zero(), Vec3::Zero()} : body[b]; };
-  // tree joints in the order spanning_tree_joints discovered them: repeat passes until all placed
-  std::vector<bool> placed(nj, false);
-  for (bool progress = true; progress;) {
-    progress = false;
-    for (int j = 0; j < nj; ++j) {
-      const Joint& jt = model.joints[j];
-      if (!tree[j] || placed[j] || is_known(jt.parent) == is_known(jt.child)) continue;
-      const RelativeMotion rel = relative_motion(model, jt, q[j], qd[j]);
-      const Mat3 Rpf = quat_to_rot(jt.parent_frame), Rcf = quat_to_rot(jt.child_frame);
-      if (is_known(jt.parent)) {
-        const BodyMotion a = motion(jt.parent);
-        const Mat3 Ra = quat_to_rot(a.q);
-        const Mat3 Rpj = Ra * Rpf;
-        const Vec4 q_cj = quat_mul(quat_mul(a.q, jt.parent_frame), rel.q_rel);
-        BodyMotion b;
-        b.q = quat_normalize(quat_mul(q_cj, quat_conj(jt.child_frame)));
-        const Mat3 Rb = quat_to_rot(b.q);
-        const Vec3 anchor_a = a.x + Ra * jt.parent_anchor;
-        const Vec3 anchor_b = anchor_a + Rpj * rel.t;
-        b.x = anchor_b - Rb * jt.child_anchor;
-        b.w_world = a.w_world + Rb * Rcf * rel.w_rel;
-        const Vec3 v_anchor_b = a.v + a.w_world.cross(anchor_b - a.x) + Rpj * rel.t_rate;
-        b.v = v_anchor_b + b.w_world.cross(b.x - anchor_b);
-        body[jt.child] = b;
-        known[jt.child] = true;
-      } else {
-        const BodyMotion b = body[jt.child];
-        const Mat3 Rb = quat_to_rot(b.q);
-        const Vec4 q_cj = quat_mul(b.q, jt.child_frame);
-        const Vec4 q_pj = quat_mul(q_cj, quat_conj(rel.q_rel));
-        BodyMotion a;
-        a.q = quat_normalize(quat_mul(q_pj, quat_conj(jt.parent_frame)));
-        const Mat3 Ra = quat_to_rot(a.q);
-        const Mat3 Rpj = quat_to_rot(q_pj);
-        const Vec3 anchor_b = b.x + Rb * jt.child_anchor;
-        const Vec3 anchor_a = anchor_b - Rpj * rel.t;
-        a.x = anchor_a - Ra * jt.parent_anchor;
-        a.w_world = b.w_world - Rb * Rcf * rel.w_rel;
-        const Vec3 v_anchor_b = b.v + b.w_world.cross(anchor_b - b.x);
-        const Vec3 v_anchor_a = v_anchor_b - a.w_world.cross(Rpj * rel.t) - Rpj * rel.t_rate;
-        a.v = v_anchor_a + a.w_world.cross(a.x - anchor_a);
-        body[jt.parent] = a;
-        known[jt.parent] = true;
-      }
-      placed[j] = true;
-      progress = true;
+  // tree joints in the order spanning_tree_joints discovered them, each placing the body it reaches
+  grow_from_world(model, tree, [&](int j, int reached) {
+    const Joint& jt = model.joints[j];
+    const RelativeMotion rel = relative_motion(model, jt, q[j], qd[j]);
+    const Mat3 Rpf = quat_to_rot(jt.parent_frame), Rcf = quat_to_rot(jt.child_frame);
+    if (reached == jt.child) {
+      const BodyMotion a = motion(jt.parent);
+      const Mat3 Ra = quat_to_rot(a.q);
+      const Mat3 Rpj = Ra * Rpf;
+      const Vec4 q_cj = quat_mul(quat_mul(a.q, jt.parent_frame), rel.q_rel);
+      BodyMotion b;
+      b.q = quat_normalize(quat_mul(q_cj, quat_conj(jt.child_frame)));
+      const Mat3 Rb = quat_to_rot(b.q);
+      const Vec3 anchor_a = a.x + Ra * jt.parent_anchor;
+      const Vec3 anchor_b = anchor_a + Rpj * rel.t;
+      b.x = anchor_b - Rb * jt.child_anchor;
+      b.w_world = a.w_world + Rb * Rcf * rel.w_rel;
+      const Vec3 v_anchor_b = a.v + a.w_world.cross(anchor_b - a.x) + Rpj * rel.t_rate;
+      b.v = v_anchor_b + b.w_world.cross(b.x - anchor_b);
+      body[jt.child] = b;
+    } else {
+      const BodyMotion b = body[jt.child];
+      const Mat3 Rb = quat_to_rot(b.q);
+      const Vec4 q_cj = quat_mul(b.q, jt.child_frame);
+      const Vec4 q_pj = quat_mul(q_cj, quat_conj(rel.q_rel));
+      BodyMotion a;
+      a.q = quat_normalize(quat_mul(q_pj, quat_conj(jt.parent_frame)));
+      const Mat3 Ra = quat_to_rot(a.q);
+      const Mat3 Rpj = quat_to_rot(q_pj);
+      const Vec3 anchor_b = b.x + Rb * jt.child_anchor;
+      const Vec3 anchor_a = anchor_b - Rpj * rel.t;
+      a.x = anchor_a - Ra * jt.parent_anchor;
+      a.w_world = b.w_world - Rb * Rcf * rel.w_rel;
+      const Vec3 v_anchor_b = b.v + b.w_world.cross(anchor_b - b.x);
+      const Vec3 v_anchor_a = v_anchor_b - a.w_world.cross(Rpj * rel.t) - Rpj * rel.t_rate;
+      a.v = v_anchor_a + a.w_world.cross(a.x - anchor_a);
+      body[jt.parent] = a;
     }
-  }
+  });
   for (int i = 0; i < nb; ++i) {
     d.x[i] = body[i].x;
     d.q[i] = body[i].q;

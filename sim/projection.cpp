@@ -50,21 +50,36 @@ ProjectionReport project_state(const Model& model, Data& d, double tolerance, in
   for (rep.iterations = 0; rep.iterations <= max_iterations; ++rep.iterations) {
     assemble_projection(model, d);
     rep.violation = 0;
+    rep.worst_joint = rep.worst_row = -1;
     rhs.setZero();
     for (size_t j = 0; j < model.joints.size(); ++j)
       for (int r = 0; r < 6; ++r)
         if (model.joints[j].row_constrained(r)) {
           const double c = ws.rows2[j].c(r);
-          rep.violation = std::max(rep.violation, std::abs(c));
+          if (std::abs(c) > rep.violation) {
+            rep.violation = std::abs(c);
+            rep.worst_joint = static_cast<int>(j);
+            rep.worst_row = r;
+          }
           rhs(6 * (nb + static_cast<int>(j)) + r) = -c;
         }
     if (rep.violation < tolerance) {
       rep.converged = true;
       break;
     }
-    if (rep.iterations == max_iterations || !ws.ldu.factor()) break;
+    if (rep.iterations == max_iterations) {
+      rep.failure = ProjectionReport::Failure::IterationLimit;
+      break;
+    }
+    if (!ws.ldu.factor()) {
+      rep.failure = ProjectionReport::Failure::Singular;
+      break;
+    }
     ws.ldu.solve(rhs);
-    if (!rhs.allFinite()) break;
+    if (!rhs.allFinite()) {
+      rep.failure = ProjectionReport::Failure::NonFinite;
+      break;
+    }
     for (int i = 0; i < nb; ++i) {
       d.x[i] += rhs.segment<3>(6 * i);
       d.q[i] = quat_normalize(quat_mul(d.q[i], quat_exp(rhs.segment<3>(6 * i + 3))));
@@ -82,6 +97,7 @@ ProjectionReport project_state(const Model& model, Data& d, double tolerance, in
   }
   if (!ws.ldu.factor()) {
     rep.converged = false;
+    rep.failure = ProjectionReport::Failure::VelocitySingular;
     return rep;
   }
   ws.ldu.solve(rhs);

@@ -15,6 +15,16 @@ struct ProjectionReport {
   bool converged = false;
   int iterations = 0;
   double violation = 0;  // max |c| over constrained rows after the projection
+  // Why it did not converge, for a message a user can act on.
+  enum class Failure {
+    None,
+    IterationLimit,  // positions: max_iterations Gauss–Newton steps left `violation`
+    Singular,        // positions: the system could not be factored (see BlockLdu::factor)
+    NonFinite,       // positions: a correction was not finite
+    VelocitySingular,  // velocities: the system at the projected pose could not be factored
+  } failure = Failure::None;
+  int worst_joint = -1;  // the joint with the largest violation (-1: none violated)
+  int worst_row = -1;    // its row: 0-2 translation, 3-5 rotation (joint frame)
 };
 
 ProjectionReport project_state(const Model& model, Data& data, double tolerance = 1e-12,

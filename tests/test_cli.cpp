@@ -18,6 +18,7 @@
 
 #include "models/load.hpp"
 #include "sim/model.hpp"
+#include "tests/hostile_models.hpp"
 
 namespace maxsim {
 namespace {
@@ -580,10 +581,97 @@ TEST_F(Cli, EveryBrokenFileFailsCleanly) {
   }
 }
 
+// Hostile input (README "Limits and hostile input"): the loader's bounds, zero sizes, absurd masses
+// and non-finite numbers end with exit status 2 and the loader's message; --limit raises a bound.
+TEST_F(Cli, HostileInputExitsTwo) {
+  auto hostile = [](const std::string& f) { return quote(repo("tests/data/hostile/" + f)); };
+  const fs::path bomb = hostile::write_include_bomb(path("bomb"));
+  const std::string a1 = quote(kA1Urdf);
+  const std::vector<BadCase> cases = {
+      {"info " + quote(bomb.string()), "bomb.xml:1: the <include> of 'b1.xml' makes the model more than 4000000 XML elements"},
+      {"simulate " + quote(bomb.string()) + " --steps 1", "LoadLimits::elements; maxsim --limit elements=N"},
+      {"simulate " + hostile("zero_box.urdf"), "zero_box.urdf:8: <box> size must be positive"},
+      {"simulate " + hostile("zero_sphere.xml"), "zero_sphere.xml:6: geom of type sphere needs 1 positive size value"},
+      {"simulate " + hostile("mass_1e300.urdf"), "mass_1e300.urdf:7: link 'arm': mass 1e+300 kg is outside the plausible range"},
+      {"info " + hostile("mass_1e-300.xml"), "mass_1e-300.xml:6: body 'arm': mass 1e-300 kg"},
+      {"info " + hostile("nan_origin.urdf"), "'nan 0 0' is not a list of (finite) numbers"},
+      {"info " + hostile("nan_pos.xml"), "'0 nan 0.3' is not a list of (finite) numbers"},
+      {"info " + a1 + " --limit bodies=5", "a1.urdf:187: more than 5 links (LoadLimits::bodies; maxsim --limit bodies=N)"},
+      {"info " + a1 + " --limit file-bytes=1000", "bytes is larger than 1000 bytes"},
+      {"info " + a1 + " --limit bodies", "--limit: expected NAME=VALUE"},
+      {"info " + a1 + " --limit bodies=0", "--limit bodies must be a positive whole number"},
+      {"info " + a1 + " --limit bodies=1.5", "--limit bodies must be a positive whole number"},
+      {"info " + a1 + " --limit atoms=5", "--limit: unknown bound 'atoms'"},
+      {"info " + a1 + " --limit mass=1", "--limit mass: expected LO,HI"},
+      {"info " + a1 + " --limit mass=2,1", "expected 0 <= LO < HI"},
+      {"simulate " + a1 + " --max-output-bytes 0", "--max-output-bytes must be a positive whole number"},
+  };
+  for (const BadCase& c : cases) {
+    const Result r = run(c.args);
+    EXPECT_EQ(r.status, 2) << "maxsim " << c.args << "\nstderr: " << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos)
+        << "maxsim " << c.args << "\nexpected '" << c.message << "' in stderr: " << r.err;
+  }
+  // raised bounds load (1e6 is a whole number); a widened mass range lets an absurd mass load, and
+  // the projection that then cannot start the run says why
+  const fs::path small_bomb = hostile::write_include_bomb(path("small_bomb"), 3);  // 10^4 geoms
+  EXPECT_EQ(run("info " + quote(small_bomb.string()) + " --limit elements=1e4").status, 2);
+  EXPECT_EQ(run("info " + quote(small_bomb.string()) + " --limit elements=2e4 --json").status, 0);
+  const Result light = run("simulate " + hostile("mass_1e-300.urdf") + " --limit mass=0,1 --limit inertia=0,1");
+  EXPECT_EQ(light.status, 1) << light.err;
+  for (const char* piece : {"no consistent initial state", "cannot be solved in double precision",
+                            "The body masses span 1e-300 to 1 kg", "Check the masses, inertias and joints in"})
+    EXPECT_NE(light.err.find(piece), std::string::npos) << piece << " in: " << light.err;
+  // a loop that cannot close (Dojo's four-bar with a loop anchor 8 m off)
+  std::string fourbar = read_file(kFourbar);
+  const std::string anchor = "<link1 link=\"link2\" rpy=\"0 0 0\" xyz=\"0 0 -1.0\"/>";
+  ASSERT_NE(fourbar.find(anchor), std::string::npos);
+  fourbar.replace(fourbar.find(anchor), anchor.size(), "<link1 link=\"link2\" rpy=\"0 0 0\" xyz=\"0 0 -9.0\"/>");
+  hostile::write_text(path("fourbar_far.urdf"), fourbar);
+  const Result far = run("simulate " + quote(path("fourbar_far.urdf").string()) + " --steps 1");
+  EXPECT_EQ(far.status, 1) << far.err;
+  for (const char* piece : {"the initial pose cannot satisfy the joint constraints", "after 50 projection iterations joint '",
+                            "is off by", "check the joint origins and loop anchors in"})
+    EXPECT_NE(far.err.find(piece), std::string::npos) << piece << " in: " << far.err;
+}
+
+// --max-output-bytes: the run stops before the CSV would pass the limit; the CSV ends on a
+// complete row and the summary is still written (status output_limit, exit status 2).
+TEST_F(Cli, OutputLimitStopsTheRun) {
+  const fs::path csv = path("limited.csv");
+  const Result r = run("simulate " + quote(kA1Urdf) + " --fixed-base --steps 1000 --json --max-output-bytes 20000 --output " +
+                       quote(csv.string()));
+  EXPECT_EQ(r.status, 2) << r.err;
+  expect_summary(r);
+  EXPECT_EQ(r.json.at("status").text, "output_limit");
+  EXPECT_NE(r.err.find("would grow beyond the output limit of 20000 bytes (--max-output-bytes)"), std::string::npos) << r.err;
+  const std::string text = read_file(csv);
+  EXPECT_LE(text.size(), 20000u);
+  ASSERT_FALSE(text.empty());
+  EXPECT_EQ(text.back(), '\n');
+  const Csv c = read_csv(csv);
+  EXPECT_TRUE(c.all_finite);
+  ASSERT_GE(c.rows.size(), 2u);
+  for (const auto& row : c.rows) EXPECT_EQ(row.size(), c.header.size());
+  // the steps the summary counts are the rows after t = 0, and one more that was not recorded
+  EXPECT_EQ(r.json.at("steps").number, static_cast<double>(c.rows.size()));
+  // a limit the header alone exceeds is refused before the run
+  const Result h = run("simulate " + quote(kA1Urdf) + " --steps 5 --max-output-bytes 100 --output " + quote(csv.string()));
+  EXPECT_EQ(h.status, 2);
+  EXPECT_NE(h.err.find("the CSV header alone is"), std::string::npos) << h.err;
+  // a limit that is not reached changes nothing
+  const Result ok = run("simulate " + quote(kA1Urdf) + " --fixed-base --steps 5 --json --max-output-bytes 1e6 --output " +
+                        quote(csv.string()));
+  EXPECT_EQ(ok.status, 0) << ok.err;
+  EXPECT_EQ(read_csv(csv).rows.size(), 6u);
+}
+
 TEST_F(Cli, HelpAndVersion) {
   const Result h = run("--help");
   EXPECT_EQ(h.status, 0);
   EXPECT_NE(h.out.find("maxsim simulate MODEL"), std::string::npos);
+  for (const char* option : {"--limit NAME=VALUE", "bodies=N", "mass=LO,HI", "--max-output-bytes N"})
+    EXPECT_NE(h.out.find(option), std::string::npos) << option;
   const Result s = run("simulate --help");
   EXPECT_EQ(s.status, 0);
   const Result v = run("--version");

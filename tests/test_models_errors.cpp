@@ -103,7 +103,6 @@ TEST(ModelsErrors, Meshes) {
   // DART's KR5 and WAM files reference meshes that are not shipped with them
   expect_error(corpus("dart_urdf_tests/KR5_sixx_R650.urdf"), 44, {"collision mesh 'meshes/base_link.STL' not found"});
   expect_error(corpus("dart_urdf_tests/wam.urdf"), 30, {"collision mesh 'package://herb_description"});
-  expect_error(corpus("constrained_dynamics/atlas.urdf"), 20, {"collision mesh 'package://Atlas/"});
   // a missing visual mesh is only a warning
   std::vector<std::string> warnings;
   Model m = load_model(broken("missing_visual_mesh.urdf"), {}, &warnings);

@@ -61,6 +61,7 @@ struct RunResult {
   Diagnostics initial, final;
   double energy_max_drift = 0, max_violation = 0, max_penetration = 0;
   bool stopped = false;  // a Failed step (or a non-finite state) ended the run
+  bool output_full = false;  // --max-output-bytes ended the run (stopped is then true too)
   std::string stop_message;
   long long first_nc_step = 0;
   double first_nc_residual = 0;
@@ -102,9 +103,10 @@ int run_simulate(const Options& o) {
   const bool contacts = setup.contacts;
 
   CsvWriter csv;
-  if (!bench && !o.output.empty()) csv.open(o.output, m);
+  if (!bench && !o.output.empty()) csv.open(o.output, m, o.max_output_bytes);
   SimulationView view;  // --view: the HTML replay of the rows the CSV gets
-  if (!bench && !o.view.empty()) view.start(o.view, m, o.model_path);
+  if (!bench && !o.view.empty())
+    view.start(o.view, m, o.model_path, static_cast<std::size_t>(o.max_output_bytes));
 
   Data d(m);
   setup_state(setup, o, d);  // initial state, projection, lift onto the ground, contact search
@@ -117,17 +119,27 @@ int run_simulate(const Options& o) {
   r.max_violation = r.initial.violation;
   r.max_penetration = r.initial.penetration;
   const double e0 = r.initial.total();
-  if (csv.is_open()) {
-    RowDiagnostics row{r.initial.kinetic, r.initial.potential, r.initial.violation, r.initial.penetration, 0, 0};
-    csv.write_row(m, d, row);
-  }
-  if (view.active()) view.record(m, d);
+  // A row or frame that would take the output beyond --max-output-bytes ends the run: what is
+  // written stays valid (the CSV ends on a complete row) and the summary says so.
+  auto output_full = [&](const char* what, const std::string& file) {
+    r.stopped = r.output_full = true;
+    r.stop_message = std::string("the ") + what + " " + file + " would grow beyond the output limit of " +
+                     std::to_string(o.max_output_bytes) + " bytes (--max-output-bytes) with the state at t = " +
+                     g6(d.time) + " s, which is not recorded; the run stopped there (raise the limit, or "
+                     "record fewer states with --every)";
+  };
+  auto record = [&](const RowDiagnostics& row) {
+    if (csv.is_open() && !csv.write_row(m, d, row)) output_full("trajectory", o.output);
+    else if (view.active() && !view.record(m, d)) output_full("replay", o.view);
+  };
+  if (csv.is_open() || view.active())
+    record(RowDiagnostics{r.initial.kinetic, r.initial.potential, r.initial.violation, r.initial.penetration, 0, 0});
 
   using Clock = std::chrono::steady_clock;
   StateCopy previous;
   Diagnostics last = r.initial;
   const Clock::time_point run_start = Clock::now();
-  for (long long k = 1; k <= steps; ++k) {
+  for (long long k = 1; k <= steps && !r.output_full; ++k) {
     previous.save(d);
     StepReport rep;
     if (bench) {
@@ -174,11 +186,8 @@ int run_simulate(const Options& o) {
       r.energy_max_drift = std::max(r.energy_max_drift, std::abs(now.total() - e0));
       r.max_violation = std::max(r.max_violation, now.violation);
       r.max_penetration = std::max(r.max_penetration, now.penetration);
-      if (csv.is_open() && k % o.every == 0) {
-        RowDiagnostics row{now.kinetic, now.potential, now.violation, now.penetration, rep.residual, rep.iterations};
-        csv.write_row(m, d, row);
-      }
-      if (view.active() && k % o.every == 0) view.record(m, d);
+      if ((csv.is_open() || view.active()) && k % o.every == 0)
+        record(RowDiagnostics{now.kinetic, now.potential, now.violation, now.penetration, rep.residual, rep.iterations});
     }
   }
   if (!bench) r.wall = std::chrono::duration<double>(Clock::now() - run_start).count();
@@ -198,7 +207,7 @@ int run_simulate(const Options& o) {
   const double sim_time = d.time;
   const double steps_per_s = r.wall > 0 ? static_cast<double>(r.steps_taken) / r.wall : 0.0;
   const double iterations_mean = r.attempted ? static_cast<double>(r.iterations_sum) / static_cast<double>(r.attempted) : 0.0;
-  const char* status = r.stopped ? "failed" : r.not_converged ? "not_converged" : "ok";
+  const char* status = r.output_full ? "output_limit" : r.stopped ? "failed" : r.not_converged ? "not_converged" : "ok";
 
   if (o.json) {
     JsonObject j;
@@ -264,6 +273,7 @@ int run_simulate(const Options& o) {
   if (r.not_converged)
     std::fprintf(stderr, "maxsim: %lld of %lld steps did not converge (first: step %lld, residual %s); the results are approximate\n",
                  r.not_converged, r.attempted, r.first_nc_step, g6(r.first_nc_residual).c_str());
+  if (r.output_full) return 2;  // the run asked for more output than allowed: a usage problem
   return (r.stopped || r.not_converged) ? 1 : 0;
 }
 

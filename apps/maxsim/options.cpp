@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <string>
 #include <system_error>
 
 namespace maxsim::cli {
@@ -18,8 +20,16 @@ const char* ground_name(Ground g) {
 const char* cone_name(Cone c) { return c == Cone::Linear ? "linear" : "nonlinear"; }
 
 const char* usage_text() {
-  return "usage:\n"
-         "  maxsim info MODEL [--json] [--fixed-base]\n"
+  static const std::string text = [] {
+    const LoadLimits d;
+    auto g = [](double v) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%g", v);
+      return std::string(buf);
+    };
+    return std::string(
+         "usage:\n"
+         "  maxsim info MODEL [--json] [--fixed-base] [--limit NAME=VALUE]\n"
          "  maxsim simulate MODEL [options]\n"
          "  maxsim bench MODEL --steps N [options] [--json]\n"
          "  maxsim view MODEL TRAJ.csv -o RUN.html      (3D replay in one HTML file; --help)\n"
@@ -44,7 +54,20 @@ const char* usage_text() {
          "  --fixed-base          weld the floating base to the world\n"
          "  --tol EPS             Newton solver tolerance (default 1e-10)\n"
          "  --cone linear|nonlinear   friction cone model (default nonlinear)\n"
+         "  --max-output-bytes N  stop the run before the CSV (or --view's recorded frames) would\n"
+         "                        grow beyond N bytes (default 2e9)\n"
+         "  --limit NAME=VALUE    a bound of the model loader (info, simulate, bench; repeatable):\n") +
+         "                          file-bytes=N     each file read (default " + std::to_string(d.file_bytes) + ")\n" +
+         "                          elements=N       XML elements, includes expanded (" + std::to_string(d.elements) + ")\n" +
+         "                          bodies=N         links / bodies (" + std::to_string(d.bodies) + ")\n" +
+         "                          geoms=N          geometries (" + std::to_string(d.geoms) + ")\n" +
+         "                          mesh-vertices=N  vertices of all mesh geoms (" + std::to_string(d.mesh_vertices) + ")\n" +
+         "                          mass=LO,HI       plausible link mass, kg (" + g(d.mass_min) + "," + g(d.mass_max) + ")\n" +
+         "                          inertia=LO,HI    plausible principal moments, kg m^2 (" + g(d.inertia_min) + "," +
+         g(d.inertia_max) + ")\n" +
          "exit status: 0 success, 1 simulation failed, 2 bad input or usage\n";
+  }();
+  return text.c_str();
 }
 
 bool parse_double(std::string_view s, double* out) {
@@ -111,7 +134,8 @@ constexpr OptionSpec kOptions[] = {
     {"--ground", true, kRun},      {"--friction", true, kRun},   {"--gravity", true, kRun},
     {"--fixed-base", false, kAll}, {"--tol", true, kRun},        {"--cone", true, kRun},
     {"--contacts", true, kRun},    {"--restitution", true, kRun},
-    {"--view", true, kSimulate},
+    {"--view", true, kSimulate},   {"--max-output-bytes", true, kSimulate},
+    {"--limit", true, kAll},
 };
 
 const char* command_name(Command c) {
@@ -153,6 +177,15 @@ long long positive_integer(const std::string& option, const std::string& value) 
   return v;
 }
 
+// A positive whole number, written as an integer or as a number with an exponent (1e6).
+long long whole_number(const std::string& what, const std::string& value) {
+  double v = 0;
+  if (!parse_double(value, &v)) fail(what + ": " + quoted(value) + " is not a number");
+  if (!(v >= 1 && v <= 9e18 && v == std::floor(v)))
+    fail(what + " must be a positive whole number (got " + value + ")");
+  return static_cast<long long>(v);
+}
+
 JointValues joint_values(const std::string& option, const std::string& value) {
   const size_t eq = value.rfind('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == value.size())
@@ -167,6 +200,31 @@ JointValues joint_values(const std::string& option, const std::string& value) {
 }
 
 }  // namespace
+
+void apply_limit(const std::string& setting, LoadLimits* limits) {
+  const size_t eq = setting.find('=');
+  const std::string name = setting.substr(0, eq);
+  if (eq == std::string::npos || eq + 1 == setting.size())
+    fail("--limit: expected NAME=VALUE (got " + quoted(setting) + ")");
+  const std::string value = setting.substr(eq + 1);
+  const std::string what = "--limit " + name;
+  if (name == "file-bytes") limits->file_bytes = whole_number(what, value);
+  else if (name == "elements") limits->elements = whole_number(what, value);
+  else if (name == "bodies") limits->bodies = whole_number(what, value);
+  else if (name == "geoms") limits->geoms = whole_number(what, value);
+  else if (name == "mesh-vertices") limits->mesh_vertices = whole_number(what, value);
+  else if (name == "mass" || name == "inertia") {
+    std::vector<double> v;
+    if (!parse_double_list(value, &v) || v.size() != 2)
+      fail(what + ": expected LO,HI, two finite numbers (got " + quoted(value) + ")");
+    if (!(v[0] >= 0 && v[0] < v[1])) fail(what + ": expected 0 <= LO < HI (got " + quoted(value) + ")");
+    (name == "mass" ? limits->mass_min : limits->inertia_min) = v[0];
+    (name == "mass" ? limits->mass_max : limits->inertia_max) = v[1];
+  } else {
+    fail("--limit: unknown bound " + quoted(name) +
+         " (file-bytes, elements, bodies, geoms, mesh-vertices, mass, inertia)");
+  }
+}
 
 Options parse_args(int argc, const char* const* argv) {
   Options o;
@@ -276,6 +334,8 @@ Options parse_args(int argc, const char* const* argv) {
         fail("--gravity: expected three finite numbers \"GX GY GZ\" (got " + quoted(value) + ")");
       o.gravity = std::array<double, 3>{g[0], g[1], g[2]};
     } else if (name == "--tol") o.tol = positive_number(name, value);
+    else if (name == "--max-output-bytes") o.max_output_bytes = whole_number(name, value);
+    else if (name == "--limit") apply_limit(value, &o.limits);
   }
   if (o.model_path.empty()) fail(cname + ": missing MODEL (a .urdf, .xml or .mjcf file)");
   if (o.steps && o.duration) fail("--steps and --duration exclude each other");

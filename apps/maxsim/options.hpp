@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "models/load.hpp"
+
 namespace maxsim::cli {
 
 // Exit status 2: bad usage or bad input (options, model files, names that do not exist).
@@ -44,6 +46,9 @@ struct Options {
   std::string output;     // CSV trajectory file; empty: none
   long long every = 1;
   std::string view;       // --view: HTML replay of the run (apps/maxsim/view.hpp); empty: none
+  // --max-output-bytes: the run stops before the CSV (or the replay's recorded frames) would
+  // grow beyond this
+  long long max_output_bytes = 2'000'000'000;
   bool json = false;
   // initial state
   std::optional<std::string> keyframe;
@@ -57,6 +62,7 @@ struct Options {
   Cone cone = Cone::Nonlinear;
   bool contacts = true;   // --contacts on|off: hard contacts (ground, world geoms, bodies)
   std::optional<double> restitution;  // --restitution E for geom pairs that declare none
+  LoadLimits limits;      // --limit NAME=VALUE (repeatable): the loader's bounds
 };
 
 // Parses argv (argv[0] is the program). Throws InputError with a message naming the problem.
@@ -64,6 +70,11 @@ Options parse_args(int argc, const char* const* argv);
 
 // The usage text (for --help and usage errors).
 const char* usage_text();
+
+// One --limit NAME=VALUE applied to *limits (InputError naming the problem): file-bytes,
+// elements, bodies, geoms, mesh-vertices take a positive whole number (1e6 is one); mass and
+// inertia take LO,HI with 0 <= LO < HI.
+void apply_limit(const std::string& setting, LoadLimits* limits);
 
 // Strict numbers: the whole string must be the number, no blanks, no trailing characters, finite.
 // A leading '+' is accepted. Returns false otherwise.

@@ -59,10 +59,8 @@ CsvWriter::~CsvWriter() {
   if (file_) std::fclose(file_);
 }
 
-void CsvWriter::open(const std::string& path, const Model& model) {
+void CsvWriter::open(const std::string& path, const Model& model, long long max_bytes) {
   path_ = path;
-  file_ = std::fopen(path.c_str(), "w");
-  if (!file_) throw InputError("cannot write " + path + ": " + std::strerror(errno));
   std::string header;
   const std::vector<std::string> cols = csv_columns(model);
   for (size_t i = 0; i < cols.size(); ++i) {
@@ -70,7 +68,15 @@ void CsvWriter::open(const std::string& path, const Model& model) {
     header += csv_field(cols[i]);
   }
   header += '\n';
+  if (static_cast<long long>(header.size()) > max_bytes)
+    throw InputError(path + ": the CSV header alone is " + std::to_string(header.size()) +
+                     " bytes, more than the output limit of " + std::to_string(max_bytes) +
+                     " bytes (--max-output-bytes)");
+  file_ = std::fopen(path.c_str(), "w");
+  if (!file_) throw InputError("cannot write " + path + ": " + std::strerror(errno));
+  max_bytes_ = max_bytes;
   std::fwrite(header.data(), 1, header.size(), file_);
+  bytes_ = static_cast<long long>(header.size());
   int nq = 0, nv = 0;
   for (const Joint& j : model.joints) {
     nq = std::max(nq, j.nq());
@@ -80,7 +86,7 @@ void CsvWriter::open(const std::string& path, const Model& model) {
   vbuf_.assign(std::max(nv, 1), 0.0);
 }
 
-void CsvWriter::write_row(const Model& model, const Data& d, const RowDiagnostics& diag) {
+bool CsvWriter::write_row(const Model& model, const Data& d, const RowDiagnostics& diag) {
   std::string& s = line_;
   s.clear();
   append_double(&s, d.time);
@@ -112,7 +118,10 @@ void CsvWriter::write_row(const Model& model, const Data& d, const RowDiagnostic
   s += std::to_string(diag.iterations);
   put(diag.residual);
   s += '\n';
+  if (static_cast<long long>(s.size()) > max_bytes_ - bytes_) return false;
   std::fwrite(s.data(), 1, s.size(), file_);
+  bytes_ += static_cast<long long>(s.size());
+  return true;
 }
 
 RowDiagnostics row_diagnostics(const Model& model, const Data& d, bool first) {

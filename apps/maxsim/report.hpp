@@ -31,7 +31,9 @@ struct RowDiagnostics {
 RowDiagnostics row_diagnostics(const Model& model, const Data& data, bool first = false);
 
 // Trajectory writer. Opening fails with InputError (exit status 2) when the file cannot be
-// written; a write error later is reported by close().
+// written or its header alone would exceed max_bytes; a write error later is reported by
+// close(). The file never grows beyond max_bytes: a row that would cross it is not written
+// (write_row returns false), so the file always ends on a complete row.
 class CsvWriter {
  public:
   CsvWriter() = default;
@@ -39,14 +41,19 @@ class CsvWriter {
   CsvWriter(const CsvWriter&) = delete;
   CsvWriter& operator=(const CsvWriter&) = delete;
 
-  void open(const std::string& path, const Model& model);  // writes the header
+  // writes the header
+  void open(const std::string& path, const Model& model, long long max_bytes = kNoLimit);
   bool is_open() const { return file_ != nullptr; }
-  void write_row(const Model& model, const Data& data, const RowDiagnostics& diag);
+  bool write_row(const Model& model, const Data& data, const RowDiagnostics& diag);
+  long long bytes() const { return bytes_; }  // written so far, header included
   void close();  // throws InputError on a write error
+
+  static constexpr long long kNoLimit = 0x7fffffffffffffffLL;
 
  private:
   std::string path_;
   std::FILE* file_ = nullptr;
+  long long max_bytes_ = kNoLimit, bytes_ = 0;
   std::string line_;
   std::vector<double> qbuf_, vbuf_;
 };

@@ -122,9 +122,45 @@ void initial_coordinates(const Model& m, const Options& o, std::vector<std::vect
   }
 }
 
+// Why the projection onto the constraints failed, in words a user can act on.
+std::string projection_failure(const Model& m, const ProjectionReport& pr, const std::string& file) {
+  auto body = [&](int b) { return b == kWorld ? std::string("world") : m.bodies[b].name; };
+  std::string where;
+  if (pr.worst_joint >= 0 && pr.worst_joint < static_cast<int>(m.joints.size())) {
+    const Joint& j = m.joints[pr.worst_joint];
+    const bool rotation = pr.worst_row >= 3;
+    const char axis = "xyz"[pr.worst_row % 3];
+    where = "joint '" + j.name + "' (" + joint_type_name(j.type) + ", " + body(j.parent) + " -> " +
+            body(j.child) + ") is off by " + g6(pr.violation) + (rotation ? " rad about" : " m along") +
+            " its frame's " + axis + " axis";
+  }
+  if (pr.failure == ProjectionReport::Failure::IterationLimit)
+    return "no consistent initial state: the initial pose cannot satisfy the joint constraints — after " +
+           std::to_string(pr.iterations) + " projection iterations " + where +
+           ". A kinematic loop that cannot close with these link lengths and anchors, or initial "
+           "coordinates (--q, --qd, --keyframe) that pull joints apart, do this; check the joint "
+           "origins and loop anchors in " + file + ", or the initial coordinates";
+  // the matrix of masses, inertias and constraint rows could not be factored
+  double mlo = 0, mhi = 0, ilo = 0, ihi = 0;
+  for (size_t b = 0; b < m.bodies.size(); ++b) {
+    const Vec3 e = Eigen::SelfAdjointEigenSolver<Mat3>(m.bodies[b].inertia, Eigen::EigenvaluesOnly).eigenvalues();
+    mlo = b ? std::min(mlo, m.bodies[b].mass) : m.bodies[b].mass;
+    mhi = b ? std::max(mhi, m.bodies[b].mass) : m.bodies[b].mass;
+    ilo = b ? std::min(ilo, e.minCoeff()) : e.minCoeff();
+    ihi = b ? std::max(ihi, e.maxCoeff()) : e.maxCoeff();
+  }
+  return std::string("no consistent initial state: projecting the initial ") +
+         (pr.failure == ProjectionReport::Failure::VelocitySingular ? "velocities" : "pose") +
+         " onto the joint constraints needs a linear system that cannot be solved in double precision" +
+         (where.empty() ? "" : " (" + where + ")") + ". The body masses span " + g6(mlo) + " to " +
+         g6(mhi) + " kg and the inertias' principal moments " + g6(ilo) + " to " + g6(ihi) +
+         " kg m^2; values far apart, or joints whose rows repeat one another, make it singular. Check "
+         "the masses, inertias and joints in " + file;
+}
+
 // Places the bodies and projects onto the constraints (SimulationError when that fails).
 void apply_initial_state(const Model& m, Data& d, const std::vector<std::vector<double>>& q,
-                         const std::vector<std::vector<double>>& qd) {
+                         const std::vector<std::vector<double>>& qd, const std::string& file) {
   try {
     set_coordinates(m, d, q, qd);
   } catch (const std::invalid_argument& e) {
@@ -135,10 +171,7 @@ void apply_initial_state(const Model& m, Data& d, const std::vector<std::vector<
   const ProjectionReport pr = project_state(m, d);
   if (!state_finite(d))
     throw SimulationError("no consistent initial state: the projection onto the joint constraints diverged");
-  if (!pr.converged)
-    throw SimulationError("no consistent initial state: the projection onto the joint constraints did not "
-                          "converge (violation " + g6(pr.violation) + " after " +
-                          std::to_string(pr.iterations) + " iterations)");
+  if (!pr.converged) throw SimulationError(projection_failure(m, pr, file));
 }
 
 }  // namespace
@@ -147,6 +180,7 @@ LoadedModel load_for_run(const Options& o) {
   LoadedModel l;
   LoadOptions lo;
   lo.fixed_base = o.fixed_base;
+  lo.limits = o.limits;
   try {
     l.model = load_model(o.model_path, lo, &l.report);
   } catch (const LoadError& e) {
@@ -182,7 +216,7 @@ RunSetup setup_model(const Options& o) {
 void setup_state(RunSetup& s, const Options& o, Data& d) {
   Model& m = s.loaded.model;
   if (o.tol) d.solver.tolerance = *o.tol;
-  apply_initial_state(m, d, s.q0, s.qd0);
+  apply_initial_state(m, d, s.q0, s.qd0, o.model_path);
   d.time = 0;
   s.lifted = 0;
   if (s.contacts) {

@@ -283,6 +283,13 @@ ReplayRecorder::ReplayRecorder(const Model& model) : bodies_(model.bodies.size()
   replay_.scalars = {{"energy.total", {}}, {"violation.max", {}}};
 }
 
+std::size_t Replay::frame_bytes() const {
+  std::size_t n = sizeof(double) * times.size() + sizeof(float) * (poses.size() + contacts.size()) +
+                  sizeof(std::uint32_t) * contact_counts.size();
+  for (const auto& s : scalars) n += sizeof(double) * s.second.size();
+  return n;
+}
+
 void ReplayRecorder::record(const Model& model, const Data& d) {
   replay_.times.push_back(d.time);
   for (std::size_t b = 0; b < bodies_; ++b) {
@@ -534,7 +541,22 @@ int view_main(int argc, const char* const* argv) {
 
 // ---- `maxsim simulate --view` -----------------------------------------------------------------------------
 namespace cli {
-void SimulationView::start(const std::string& path, const Model& model, const std::string& model_file) {
+bool SimulationView::record(const Model& model, const Data& data) {
+  Replay& r = recorder_.replay();
+  const std::size_t times = r.times.size(), poses = r.poses.size(), counts = r.contact_counts.size(),
+                    contacts = r.contacts.size();
+  recorder_.record(model, data);
+  if (r.frame_bytes() <= max_bytes_) return true;
+  r.times.resize(times);  // the frame that crossed the limit is taken back
+  r.poses.resize(poses);
+  r.contact_counts.resize(counts);
+  r.contacts.resize(contacts);
+  for (auto& s : r.scalars) s.second.resize(times);
+  return false;
+}
+
+void SimulationView::start(const std::string& path, const Model& model, const std::string& model_file,
+                           std::size_t max_bytes) {
   try {
     viewer_js_ = load_viewer_js();
     check_writable(path);
@@ -542,6 +564,7 @@ void SimulationView::start(const std::string& path, const Model& model, const st
     throw InputError("--view: " + std::string(e.what()));
   }
   path_ = path;
+  max_bytes_ = max_bytes;
   recorder_ = ReplayRecorder(model);
   recorder_.replay().model_file = model_file;
 }

@@ -45,6 +45,8 @@ struct Replay {
   std::vector<std::pair<std::string, std::vector<double>>> scalars;  // one value per frame
 
   std::size_t frames() const { return times.size(); }
+  // The frames' numbers in bytes, as stored here (the page holds them compressed).
+  std::size_t frame_bytes() const;
 };
 
 // Reads the poses (and contacts, scalars) of every model body from a trajectory table. Throws
@@ -92,13 +94,16 @@ namespace cli {
 // cli::InputError), record() takes the frames simulate writes to its CSV, finish() writes the page.
 class SimulationView {
  public:
-  void start(const std::string& path, const Model& model, const std::string& model_file);
+  // Frames beyond max_bytes of frame data are not recorded (record returns false).
+  void start(const std::string& path, const Model& model, const std::string& model_file,
+             std::size_t max_bytes = static_cast<std::size_t>(-1));
   bool active() const { return !path_.empty(); }
-  void record(const Model& model, const Data& data) { recorder_.record(model, data); }
+  bool record(const Model& model, const Data& data);
   void finish(const Model& model);
 
  private:
   std::string path_, viewer_js_;
+  std::size_t max_bytes_ = static_cast<std::size_t>(-1);
   ReplayRecorder recorder_{Model{}};
 };
 }  // namespace cli

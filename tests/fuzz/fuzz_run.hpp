@@ -1,0 +1,70 @@
+// What the fuzzers do with one input, shared with the regression test of their findings
+// (tests/test_hostile.cpp): load the file, and when it loads, set it up as `maxsim simulate`
+// sets a file up and take a few steps. A clean refusal is a LoadError (or the command's
+// InputError / SimulationError); anything else — another exception, a crash, a sanitizer
+// report, a run that does not end — is a finding.
+#pragma once
+
+#include <string>
+
+#include "apps/maxsim/options.hpp"
+#include "apps/maxsim/setup.hpp"
+#include "models/load.hpp"
+#include "models/load_error.hpp"
+#include "sim/maxsim.hpp"
+
+namespace maxsim::fuzz {
+
+// Bounds for fuzzing: small enough that every input is quick, with every check still on the
+// input's path (the defaults' code paths are the same, only the numbers differ).
+inline LoadLimits fuzz_limits() {
+  LoadLimits l;
+  l.file_bytes = 1 << 20;
+  l.elements = 100'000;
+  l.bodies = 1'000;
+  l.geoms = 10'000;
+  l.mesh_vertices = 100'000;
+  return l;
+}
+
+struct Outcome {
+  bool loaded = false;
+  std::string refusal;  // the loader's or the command's message when it did not load or start
+};
+
+// Simulation only for small models (max_bodies), for `steps` steps.
+inline Outcome load_and_run(const std::string& path, const LoadLimits& limits, int steps = 3,
+                            int max_bodies = 30) {
+  Outcome out;
+  try {
+    const Model m = load_model(path, [&] {
+      LoadOptions o;
+      o.limits = limits;
+      return o;
+    }());
+    out.loaded = true;
+    if (static_cast<int>(m.bodies.size()) > max_bodies) return out;
+  } catch (const LoadError& e) {
+    out.refusal = e.what();
+    return out;
+  }
+  cli::Options o;
+  o.command = cli::Command::Simulate;
+  o.model_path = path;
+  o.limits = limits;
+  o.steps = steps;
+  try {
+    cli::RunSetup setup = cli::setup_model(o);
+    Data d(setup.loaded.model);
+    cli::setup_state(setup, o, d);
+    for (int k = 0; k < steps; ++k)
+      if (step(setup.loaded.model, d).status == StepStatus::Failed) break;
+  } catch (const cli::InputError& e) {
+    out.refusal = e.what();
+  } catch (const cli::SimulationError& e) {
+    out.refusal = e.what();
+  }
+  return out;
+}
+
+}  // namespace maxsim::fuzz
