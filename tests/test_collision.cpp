@@ -19,33 +19,18 @@
 #include <BulletCollision/NarrowPhaseCollision/btGjkEpa2.h>
 #include <LinearMath/btAlignedAllocator.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <stdexcept>
 
 #include "sim/collision.hpp"
 #include "sim/model.hpp"
+#include "tests/counting_new.hpp"
 
-// Counts heap allocations (operator new and Bullet's aligned allocator) while `g_count` is set.
-// (GCC flags malloc/free inside replaced operators as a mismatch; they are matched here.)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-static std::atomic<bool> g_count{false};
-static std::atomic<long> g_allocations{0};
-void* operator new(std::size_t n) {
-  if (g_count) ++g_allocations;
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+// Bullet's aligned allocator, counted like operator new (tests/counting_new.hpp)
 static void* counting_bt_alloc(size_t n) {
-  if (g_count) ++g_allocations;
+  if (g_count_allocations) ++g_allocations;
   return std::malloc(n);
 }
 static void counting_bt_free(void* p) { std::free(p); }
-#pragma GCC diagnostic pop
 
 namespace maxsim {
 namespace {
@@ -965,9 +950,9 @@ TEST(Collision, NoAllocationAfterTheFirstCall) {
   const size_t n = out.size();
   EXPECT_GT(n, 30u);
   g_allocations = 0;
-  g_count = true;
+  g_count_allocations = true;
   for (int k = 0; k < 5; ++k) w.find_candidates(s.x, s.q, &out);
-  g_count = false;
+  g_count_allocations = false;
   EXPECT_EQ(out.size(), n);
   EXPECT_EQ(g_allocations.load(), 0);
   btAlignedAllocSetCustom(nullptr, nullptr);
