@@ -3,42 +3,21 @@
 // keeps its shape).
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
-
 #include "sim/builders.hpp"
 #include "sim/contact_search.hpp"
 #include "sim/maxsim.hpp"
-
-namespace {
-std::atomic<long> g_allocations{0};
-}
-
-void* operator new(std::size_t n) {
-  ++g_allocations;
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void* operator new(std::size_t n, std::align_val_t a) {
-  ++g_allocations;
-  const std::size_t al = static_cast<std::size_t>(a);
-  if (void* p = std::aligned_alloc(al, (n + al - 1) / al * al)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+#include "tests/counting_new.hpp"
 
 using namespace maxsim;
 
 namespace {
 long allocations_during(const Model& m, Data& d, int steps) {
   for (int k = 0; k < 5; ++k) step(m, d);  // warm-up: first steps may size the workspace
-  const long before = g_allocations.load();
+  g_allocations = 0;
+  g_count_allocations = true;
   for (int k = 0; k < steps; ++k) step(m, d);
-  return g_allocations.load() - before;
+  g_count_allocations = false;
+  return g_allocations.load();
 }
 }  // namespace
 

@@ -31,7 +31,9 @@ TEST(Kinematics, CoordinatesRoundTripForAllJointTypes) {
       q[i++] = u(rng);
     }
     if (rot_kind(type) == RotKind::Free) {
-      const Vec4 r = quat_exp(Vec3(u(rng), u(rng), u(rng)));
+      Vec3 rv;  // drawn in order (the order of evaluation of function arguments is unspecified)
+      for (int k = 0; k < 3; ++k) rv(k) = u(rng);
+      const Vec4 r = quat_exp(rv);
       for (int k = 0; k < 4; ++k) q[i++] = r(k);
     }
     for (double& v : qd) v = u(rng);
