@@ -51,7 +51,7 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZ_CXX ?= clang++
-FUZZ_FLAGS ?= -max_len=65536 -timeout=25 -rss_limit_mb=2048
+FUZZ_FLAGS ?= -max_len=65536 -timeout=60 -rss_limit_mb=2048
 
 fuzz:
 	@command -v $(FUZZ_CXX) >/dev/null || { echo "make fuzz needs clang with libFuzzer (Debian: clang)"; exit 2; }

@@ -124,6 +124,7 @@ class MjcfReader {
     return v ? std::string(v) : fallback;
   }
   double angle(double v) const { return degree_ ? v * M_PI / 180.0 : v; }
+  double rotation_angle(double v) const { return parse::rotation_angle(angle(v)); }
   // Orientation of an element from quat / axisangle / euler / xyaxes / zaxis (defaults too).
   Vec4 orientation(const XMLElement* e, const std::string& type, const std::string& cls) const;
   // Pose of an element relative to its body frame (frame_offset: enclosing <frame>s).
@@ -356,13 +357,13 @@ Vec4 MjcfReader::orientation(const XMLElement* e, const std::string& type,
     auto v = *xml_.numbers(holder, "quat", 4);
     Vec4 q(v[0], v[1], v[2], v[3]);
     if (q.norm() < 1e-12) fail(holder, "zero quaternion");
-    return quat_normalize(q);
+    return quat_normalize(parse::scaled(q));
   }
   if (k == "axisangle") {
     auto v = *xml_.numbers(holder, "axisangle", 4);
     Vec3 a(v[0], v[1], v[2]);
     if (a.norm() < 1e-12) fail(holder, "axisangle with a zero axis");
-    return quat_axis_angle(a, angle(v[3]));
+    return quat_axis_angle(parse::scaled(a), rotation_angle(v[3]));
   }
   if (k == "euler") {
     auto v = *xml_.numbers(holder, "euler", 3);
@@ -372,7 +373,7 @@ Vec4 MjcfReader::orientation(const XMLElement* e, const std::string& type,
       const char c = eulerseq_[i];
       const char l = static_cast<char>(std::tolower(c));
       Vec3 axis = l == 'x' ? Vec3::UnitX() : l == 'y' ? Vec3::UnitY() : Vec3::UnitZ();
-      const Vec4 r = quat_axis_angle(axis, angle(v[i]));
+      const Vec4 r = quat_axis_angle(axis, rotation_angle(v[i]));
       q = (c >= 'a' && c <= 'z') ? quat_mul(q, r) : quat_mul(r, q);  // rotating : fixed axes
     }
     return quat_normalize(q);
@@ -381,7 +382,9 @@ Vec4 MjcfReader::orientation(const XMLElement* e, const std::string& type,
     auto v = *xml_.numbers(holder, "xyaxes", 6);
     Vec3 x(v[0], v[1], v[2]), y(v[3], v[4], v[5]);
     if (x.norm() < 1e-12) fail(holder, "xyaxes with a zero x axis");
+    x = parse::scaled(x);
     x.normalize();
+    y = parse::scaled(y);
     y -= x * x.dot(y);
     if (y.norm() < 1e-12) fail(holder, "xyaxes with parallel axes");
     y.normalize();
@@ -394,7 +397,7 @@ Vec4 MjcfReader::orientation(const XMLElement* e, const std::string& type,
   auto v = *xml_.numbers(holder, "zaxis", 3);
   Vec3 z(v[0], v[1], v[2]);
   if (z.norm() < 1e-12) fail(holder, "zaxis of zero length");
-  return quat_z_to(z);
+  return quat_z_to(parse::scaled(z));
 }
 
 Pose MjcfReader::element_pose(const XMLElement* e, const std::string& type,
@@ -898,6 +901,7 @@ void MjcfReader::read_body(const XMLElement* e, int parent_link, const Pose& par
     if (auto p = nums(attr(j, "joint", cls, "pos"), 3, 3)) pos = Vec3((*p)[0], (*p)[1], (*p)[2]);
     if (auto a = nums(attr(j, "joint", cls, "axis"), 3, 3)) axis = Vec3((*a)[0], (*a)[1], (*a)[2]);
     if (axis.norm() < 1e-12) fail(j, "joint '" + jnames[i] + "': zero axis");
+    axis = parse::scaled(axis);
     Vec3 anchor_w, axis_w;
     if (global_) {
       anchor_w = pos;
@@ -1242,6 +1246,7 @@ void MjcfReader::read_keyframes(const XMLElement* kf, Model* model) {
         if (n >= 4) {  // normalise the quaternion part
           Eigen::Map<Vec4> qq(v.data() + (n - 4));
           if (qq.norm() < 1e-12) fail(c, "keyframe '" + k.name + "': zero quaternion for joint '" + j.name + "'");
+          qq = parse::scaled(Vec4(qq));
           qq.normalize();
         }
         const int ji = joint_of(j.name);

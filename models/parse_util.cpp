@@ -254,9 +254,9 @@ std::string XmlFiles::text(const tinyxml2::XMLElement* e, const char* attr,
 }
 
 Vec4 quat_from_rpy(const Vec3& rpy) {
-  const Vec4 qx = quat_axis_angle(Vec3::UnitX(), rpy.x());
-  const Vec4 qy = quat_axis_angle(Vec3::UnitY(), rpy.y());
-  const Vec4 qz = quat_axis_angle(Vec3::UnitZ(), rpy.z());
+  const Vec4 qx = quat_axis_angle(Vec3::UnitX(), rotation_angle(rpy.x()));
+  const Vec4 qy = quat_axis_angle(Vec3::UnitY(), rotation_angle(rpy.y()));
+  const Vec4 qz = quat_axis_angle(Vec3::UnitZ(), rotation_angle(rpy.z()));
   return quat_mul(qz, quat_mul(qy, qx));
 }
 

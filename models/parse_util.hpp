@@ -5,6 +5,7 @@
 
 #include <tinyxml2.h>
 
+#include <cmath>
 #include <map>
 #include <memory>
 #include <optional>
@@ -79,7 +80,20 @@ class XmlFiles {
   std::map<const tinyxml2::XMLDocument*, std::string> names_;
 };
 
-// Roll-pitch-yaw (URDF: fixed axes x, then y, then z) to a quaternion.
+// v itself, or v scaled to unit length when |v|^2 overflows (components beyond 1e154, which a
+// file may write), for code that normalizes v next: the result is then the unit vector, not zero
+// or NaN. Ordinary vectors pass unchanged, so their results stay what they were, bit for bit.
+template <class V>
+V scaled(const V& v) {
+  return std::isfinite(v.squaredNorm()) ? v : V(v.stableNormalized());
+}
+
+// An angle [rad] that only builds a rotation (rpy, euler, axisangle). Beyond a billion radians
+// (no real file) it is reduced modulo 2 pi, which leaves the rotation as it is: the rotation
+// vector's norm would overflow and make a quaternion of NaN.
+inline double rotation_angle(double a) { return std::abs(a) <= 1e9 ? a : std::remainder(a, 2 * M_PI); }
+
+// Roll-pitch-yaw (URDF: fixed axes x, then y, then z) to a quaternion (rotation_angle applied).
 Vec4 quat_from_rpy(const Vec3& rpy);
 
 }  // namespace maxsim::parse

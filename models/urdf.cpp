@@ -301,7 +301,7 @@ void UrdfReader::check_joint(const XMLElement* e, JointXml* info) {
   if (const XMLElement* a = e->FirstChildElement("axis")) {
     if (auto ax = xml_.vec3(a, "xyz")) {
       if (ax->norm() >= 1e-12) {
-        info->axis = ax->normalized();
+        info->axis = parse::scaled(*ax).normalized();
       } else if (info->kind->uses_axis) {
         // ConstrainedDynamics' all-joint-types test file has them. Dojo and ConstrainedDynamics
         // build the constrained rows from an SVD of skew(axis), which for a zero axis are the
@@ -377,6 +377,7 @@ void UrdfReader::read_loop(const XMLElement* e) {
   if (const XMLElement* a = e->FirstChildElement("axis")) {
     L.axis = xml_.vec3(a, "xyz").value_or(Vec3::UnitX());
     if (L.axis.norm() < 1e-12) xml_.fail(a, "loop joint '" + L.name + "': zero axis");
+    L.axis = parse::scaled(L.axis);
   }
   if (const XMLElement* d = e->FirstChildElement("dynamics")) {
     // maxsim extension: stiffness (a spring towards the zero configuration), and for a joint

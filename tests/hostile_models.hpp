@@ -68,17 +68,22 @@ inline std::string mjcf_star(int n) {
 inline std::filesystem::path write_include_bomb(const std::filesystem::path& dir, int levels = 6,
                                                 int fanout = 10) {
   std::filesystem::create_directories(dir);
+  auto name = [](int level) {  // (appended piecewise: GCC 12 raises a false -Wrestrict on "b" + std::string&&)
+    std::string n = "b";
+    n += std::to_string(level);
+    n += ".xml";
+    return n;
+  };
   auto includes = [&](int next) {
     std::string s;
-    for (int k = 0; k < fanout; ++k) s += "<include file=\"b" + std::to_string(next) + ".xml\"/>";
+    for (int k = 0; k < fanout; ++k) s += "<include file=\"" + name(next) + "\"/>";
     return s;
   };
   write_text(dir / "bomb.xml", "<mujoco><worldbody>" + includes(1) + "</worldbody></mujoco>\n");
-  for (int l = 1; l < levels; ++l)
-    write_text(dir / ("b" + std::to_string(l) + ".xml"), "<mujoco>" + includes(l + 1) + "</mujoco>\n");
+  for (int l = 1; l < levels; ++l) write_text(dir / name(l), "<mujoco>" + includes(l + 1) + "</mujoco>\n");
   std::string geoms;
   for (int k = 0; k < fanout; ++k) geoms += "<geom size=\"0.1\"/>";
-  write_text(dir / ("b" + std::to_string(levels) + ".xml"), "<mujoco>" + geoms + "</mujoco>\n");
+  write_text(dir / name(levels), "<mujoco>" + geoms + "</mujoco>\n");
   return dir / "bomb.xml";
 }
 

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -293,6 +294,23 @@ TEST_F(Hostile, ZeroSizesAreRefusedInBothFormats) {
   const std::string box_mjcf = file("box0.xml", "<mujoco><worldbody><body><freejoint/><geom type=\"box\" size=\"0.1 0.1 0\"/>"
                                                 "</body></worldbody></mujoco>\n");
   expect_refusal(box_mjcf, {"geom of type box needs 3 positive size values"});
+}
+
+TEST_F(Hostile, HugeFiniteAxesAndAnglesAreTheRotationsTheyDescribe) {
+  const Vec3 diagonal = Vec3(1, 1, 0).normalized();
+  for (const char* f : {"huge_axis.xml", "huge_axis.urdf"}) {
+    SCOPED_TRACE(f);
+    const Model m = load_model(repo(std::string("tests/data/hostile/") + f).string());
+    const Joint& j = m.joints.back();
+    const Vec3 axis = quat_to_rot(m.bodies[j.child].q0) * quat_to_rot(j.child_frame).col(2);
+    EXPECT_LT((axis - diagonal).norm(), 1e-12) << axis.transpose();
+  }
+  // quat="1e300 1e300 0 0": 90 degrees about x
+  const Model q = load_model(repo("tests/data/hostile/huge_quat.xml").string());
+  EXPECT_LT((q.bodies[0].q0 - Vec4(std::sqrt(0.5), std::sqrt(0.5), 0, 0)).norm(), 1e-12);
+  // euler="1e300 0 0" (radian): the rotation of remainder(1e300, 2 pi) about x
+  const Model e = load_model(repo("tests/data/hostile/huge_euler.xml").string());
+  EXPECT_LT((e.bodies[0].q0 - quat_axis_angle(Vec3::UnitX(), std::remainder(1e300, 2 * M_PI))).norm(), 1e-12);
 }
 
 // ---- the files of tests/data/hostile ---------------------------------------------------------
