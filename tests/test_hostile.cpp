@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -95,29 +94,14 @@ std::string expect_refusal(const std::string& path, const std::vector<std::strin
   return "";
 }
 
-double seconds(const std::function<void()>& f) {
-  const auto t0 = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-// The fastest of `repeats` runs (the machine is shared: the minimum is the least disturbed).
-double best_of(int repeats, const std::function<void()>& f) {
-  double best = 1e300;
-  for (int k = 0; k < repeats; ++k) best = std::min(best, seconds(f));
-  return best;
-}
-
 // ---- the include bomb ------------------------------------------------------------------------
 
 TEST_F(Hostile, IncludeBombIsRefusedAtOnce) {
   const fs::path bomb = hostile::write_include_bomb(dir_ / "bomb");  // 10^7 geoms from ~2 KB
-  std::string what;
-  const double t = seconds([&] {
-    what = expect_limit(bomb.string(), {}, {"bomb.xml:1:", "the <include> of 'b1.xml'", "more than 4000000 XML elements",
-                                            "1000000 in each copy", "LoadLimits::elements", "--limit elements=N"});
-  });
-  EXPECT_LT(t, 1.0) << what;
+  // refused by counting, before anything is expanded (0.00 s and 9 MB measured; the memory is
+  // asserted below, in a process of its own)
+  expect_limit(bomb.string(), {}, {"bomb.xml:1:", "the <include> of 'b1.xml'", "more than 4000000 XML elements",
+                                   "1000000 in each copy", "LoadLimits::elements", "--limit elements=N"});
   // one level less (10^6 geoms): 1.1 million elements pass the element bound, a lower geom bound
   // stops it
   const fs::path smaller = hostile::write_include_bomb(dir_ / "bomb5", 5);
@@ -127,7 +111,6 @@ TEST_F(Hostile, IncludeBombIsRefusedAtOnce) {
 
 TEST_F(Hostile, IncludeBombTakesLittleMemoryInItsOwnProcess) {
   const fs::path bomb = hostile::write_include_bomb(dir_ / "bomb_rss");
-  const auto t0 = std::chrono::steady_clock::now();
   const pid_t pid = ::fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {  // the child loads and says how it ended
@@ -145,10 +128,8 @@ TEST_F(Hostile, IncludeBombTakesLittleMemoryInItsOwnProcess) {
   int status = 0;
   struct rusage usage {};
   ASSERT_EQ(::wait4(pid, &status, 0, &usage), pid);
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0) << "1: loaded, 2: another exception";
-  EXPECT_LT(wall, 5.0);
   // the child's peak resident memory, the parent's pages included (it is a fork): before the
   // bound the bomb took 23.5 GB
   EXPECT_LT(usage.ru_maxrss, 300 * 1024) << "kB";
@@ -247,11 +228,7 @@ TEST_F(Hostile, EveryBoundRefusesWithFileLineAndHowToRaiseIt) {
 TEST_F(Hostile, ADescriptionIsRefusedBeforeItIsRead) {
   // a file larger than the bound is refused by its size, before it is read
   const std::string big = file("big.urdf", "<robot name=\"big\">" + std::string(4 << 20, ' ') + "</robot>\n");
-  std::string what;
-  const double t = seconds([&] {
-    what = expect_limit(big, with([](LoadLimits& l) { l.file_bytes = 1 << 20; }), {"larger than 1048576 bytes"});
-  });
-  EXPECT_LT(t, 0.5) << what;
+  expect_limit(big, with([](LoadLimits& l) { l.file_bytes = 1 << 20; }), {"larger than 1048576 bytes"});
   // start tags are counted on the text: a file of empty elements is refused before tinyxml2 builds them
   std::string tags = "<mujoco><worldbody>";
   for (int k = 0; k < 20000; ++k) tags += "<a/>";
@@ -346,8 +323,7 @@ TEST(HostileFiles, EachEndsAsExpected) {
       continue;
     }
     fuzz::Outcome out;
-    const double t = seconds([&] { out = fuzz::load_and_run((dir / f).string(), fuzz::fuzz_limits()); });
-    EXPECT_LT(t, 10.0);
+    out = fuzz::load_and_run((dir / f).string(), fuzz::fuzz_limits());
     if (it->second == "loads") {
       EXPECT_TRUE(out.loaded) << out.refusal;
     } else {
@@ -360,26 +336,8 @@ TEST(HostileFiles, EachEndsAsExpected) {
 
 // ---- linear time, no recursion per link ------------------------------------------------------
 
-TEST_F(Hostile, TenThousandLinksLoadInLessThanTwiceTenTimesAThousand) {
-  for (bool leaf_first : {false, true}) {
-    SCOPED_TRACE(leaf_first ? "leaf first" : "parent first");
-    const std::string small = file("c1k.urdf", hostile::urdf_chain(1000, leaf_first));
-    const std::string large = file("c10k.urdf", hostile::urdf_chain(10000, leaf_first));
-    const double t1 = best_of(3, [&] {
-      for (int k = 0; k < 10; ++k) load_model(small);
-    });
-    const double t10 = best_of(3, [&] { load_model(large); });
-    EXPECT_LT(t10, 2 * t1) << "10 x 1000 links: " << t1 << " s, 10000 links: " << t10 << " s";
-  }
-  const std::string small = file("s1k.xml", hostile::mjcf_star(1000));
-  const std::string large = file("s10k.xml", hostile::mjcf_star(10000));
-  const double t1 = best_of(3, [&] {
-    for (int k = 0; k < 10; ++k) load_model(small);
-  });
-  const double t10 = best_of(3, [&] { load_model(large); });
-  EXPECT_LT(t10, 2 * t1) << "MJCF: 10 x 1000 bodies: " << t1 << " s, 10000 bodies: " << t10 << " s";
-}
-
+// Load times in proportion to size are measured in benchmarks/bench_load.cpp (LoadUrdfChain,
+// LoadMjcfStar, … at 1k/10k/100k), never asserted here: the machines are shared and noisy.
 TEST_F(Hostile, AHundredThousandLinkChainLoadsAndStartsWithoutDeepRecursion) {
   const std::string chain = file("c100k.urdf", hostile::urdf_chain(100000, true));
   LoadOptions options;
