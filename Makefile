@@ -10,7 +10,7 @@ DEB_PACKAGES = build-essential cmake pkg-config libeigen3-dev libbullet-dev libu
   chromium chromium-driver $(if $(shell command -v npm),,nodejs npm)
 # chromium: the replay viewer's browser test; node/npm: web/ (three.js for `maxsim view`)
 
-.PHONY: all deps build test bench run fuzz clean
+.PHONY: all deps build test bench bench-compare run fuzz clean
 
 all: build
 
@@ -38,6 +38,13 @@ test: build
 
 bench: build
 	$(BUILD)/maxsim_benchmarks
+
+# maxsim against MuJoCo on the same MJCF scenes (needs libmujoco-dev; valgrind for the counts):
+# the wall-clock table of compare_mujoco, then instructions per step counted with callgrind
+bench-compare: build
+	@test -x $(BUILD)/compare_mujoco || { echo "bench-compare needs libmujoco-dev (apt-get install libmujoco-dev)"; exit 2; }
+	$(BUILD)/compare_mujoco --json $(BUILD)/compare_mujoco.json
+	benchmarks/count_instructions.sh $(BUILD)
 
 run: build
 	@if [ -x $(BUILD)/a1_walk ]; then $(BUILD)/a1_walk --view $(BUILD)/a1_walk.html; \

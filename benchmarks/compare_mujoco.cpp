@@ -114,6 +114,15 @@ std::string box_drop_xml() {
          "  </worldbody>\n</mujoco>\n";
 }
 
+// The same cube at rest on the floor (the cost of a resting contact set, issue 15's first row).
+std::string cube_rest_xml() {
+  return "<mujoco model=\"cube_rest\">\n  <option timestep=\"0.01\"/>\n  <worldbody>\n"
+         "    <geom name=\"floor\" type=\"plane\" size=\"0 0 1\"/>\n"
+         "    <body name=\"box\" pos=\"0 0 0.25\"><freejoint/>"
+         "<geom type=\"box\" size=\"0.25 0.25 0.25\" mass=\"1\"/></body>\n"
+         "  </worldbody>\n</mujoco>\n";
+}
+
 std::string write_scene(const fs::path& dir, const std::string& name, const std::string& xml) {
   const fs::path p = dir / (name + ".xml");
   std::ofstream f(p);
@@ -381,9 +390,16 @@ std::string json_engine(const EngineResult& r) {
 
 }  // namespace
 
+const char* const kUsage =
+    "usage: compare_mujoco [--quick] [--only NAME] [--json FILE] [--plot FILE.svg]\n"
+    "       compare_mujoco --only NAME --engine maxsim|mujoco --steps N\n"
+    "  (the second form runs one scenario in one engine for N steps and prints nothing else: for\n"
+    "   counting instructions per step with callgrind, see benchmarks/count_instructions.sh)\n";
+
 int main(int argc, char** argv) {
   bool quick = false;
-  std::string only, json_path = "compare_mujoco.json", plot_path;
+  std::string only, json_path = "compare_mujoco.json", plot_path, engine;
+  int steps = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](const char* what) -> std::string {
@@ -397,10 +413,16 @@ int main(int argc, char** argv) {
     else if (a == "--only") only = value("--only");
     else if (a == "--json") json_path = value("--json");
     else if (a == "--plot") plot_path = value("--plot");
+    else if (a == "--engine") engine = value("--engine");
+    else if (a == "--steps") steps = std::atoi(value("--steps").c_str());
     else {
-      std::fprintf(stderr, "compare_mujoco: unknown option '%s'\nusage: compare_mujoco [--quick] [--only NAME] [--json FILE] [--plot FILE.svg]\n", a.c_str());
+      std::fprintf(stderr, "compare_mujoco: unknown option '%s'\n%s", a.c_str(), kUsage);
       return 2;
     }
+  }
+  if (!engine.empty() && (only.empty() || steps <= 0 || (engine != "maxsim" && engine != "mujoco"))) {
+    std::fprintf(stderr, "compare_mujoco: --engine maxsim|mujoco needs --only NAME and --steps N > 0\n%s", kUsage);
+    return 2;
   }
   const fs::path tmp = fs::temp_directory_path() / ("compare_mujoco_" + std::to_string(::getpid()));
   fs::create_directories(tmp);
@@ -409,8 +431,11 @@ int main(int argc, char** argv) {
   const int scale = quick ? 10 : 1;  // --quick: a tenth of the robot and pendulum steps (a smoke test)
 
   std::vector<Scenario> scenarios;
+  // only the scenarios asked for are set up (some load their robot to place it)
+  auto want = [&](const std::string& name) { return only.empty() || name == only; };
   try {
     scenarios.push_back({"box_drop", write_scene(tmp, "box_drop", box_drop_xml()), 200, 0.01, {}, {}, 0});
+    scenarios.push_back({"cube_rest", write_scene(tmp, "cube_rest", cube_rest_xml()), 200, 0.01, {}, {}, 0});
     // N ≤ 96: an MJCF chain nests one body per sphere, and both engines read MJCF with tinyxml2,
     // whose element-depth limit (100) refuses deeper files (N = 96 is the deepest both load;
     // the issue's N = 100 is refused by both readers)
@@ -420,7 +445,7 @@ int main(int argc, char** argv) {
     for (int n : {5, 20})
       scenarios.push_back({"pendulum_" + std::to_string(n), write_scene(tmp, "pend" + std::to_string(n), pendulum_xml(n)),
                            1000 / scale, 0.01, {}, {}, 0});
-    {
+    if (want("a1_stand_pd")) {
       Scenario s{"a1_stand_pd", a1, 2500 / scale, 0.002, a1_qpos(a1, 0.9, -1.8, 0.0), {}, 0};
       s.pd.q_ref.clear();
       for (int leg = 0; leg < 4; ++leg) s.pd.q_ref.insert(s.pd.q_ref.end(), {0.0, 0.9, -1.8});
@@ -428,8 +453,10 @@ int main(int argc, char** argv) {
       s.pd.kd = 1.5;
       scenarios.push_back(s);
     }
-    scenarios.push_back({"a1_drop", a1, 1000 / scale, 0.002, a1_qpos(a1, 0.8, -1.5, 0.1), {}, 0});
-    {
+    if (want("a1_drop")) scenarios.push_back({"a1_drop", a1, 1000 / scale, 0.002, a1_qpos(a1, 0.8, -1.5, 0.1), {}, 0});
+    // standing pose, no torque: the legs fold and the trunk comes down on its floor
+    if (want("a1_collapse")) scenarios.push_back({"a1_collapse", a1, 1000 / scale, 0.002, a1_qpos(a1, 0.9, -1.8, 0.0), {}, 0});
+    if (want("cassie_stand")) {
       // Cassie (MuJoCo Menagerie, 4 closed loops as <connect> equalities) on its floor from the
       // "home" keyframe, PD on its 10 motor joints toward that pose, at the file's Δt = 0.0005.
       // Joint PD alone cannot balance Cassie (it tips forward and falls within ~1.3 s in both
@@ -450,11 +477,32 @@ int main(int argc, char** argv) {
       scenarios.push_back(s);
     }
     scenarios.push_back({"humanoid_fall", src + "/tests/data/models/mujoco_models/humanoid/humanoid.xml", 600 / scale, 0.005, {}, {}, 0});
+    // gym's ant and hopper as the files have them (their Δt, their initial state, no control)
+    scenarios.push_back({"ant", src + "/tests/data/models/gym_mujoco/ant.xml", 400 / scale, 0.0, {}, {}, 0});
+    scenarios.push_back({"hopper", src + "/tests/data/models/gym_mujoco/hopper.xml", 400 / scale, 0.0, {}, {}, 0});
   } catch (const std::exception& e) {
     std::fprintf(stderr, "compare_mujoco: %s\n", e.what());
     return 2;
   }
 
+  if (!engine.empty()) {  // one scenario, one engine, N steps
+    for (Scenario sc : scenarios) {
+      if (sc.name != only) continue;
+      sc.steps = steps;
+      try {
+        const EngineResult r = engine == "maxsim" ? run_maxsim(sc) : run_mujoco(sc);
+        if (!r.error.empty()) throw std::runtime_error(r.error);
+        std::printf("%s %s %d steps: %ld failed, root z %.3f\n", sc.name.c_str(), engine.c_str(), steps, r.failed, r.root_z);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "compare_mujoco: %s: %s\n", sc.name.c_str(), e.what());
+        return 2;
+      }
+      fs::remove_all(tmp);
+      return 0;
+    }
+    std::fprintf(stderr, "compare_mujoco: no scenario '%s'\n", only.c_str());
+    return 2;
+  }
   std::printf("%-18s %6s %7s | %-52s | %-52s | %6s\n", "scenario", "steps", "dt",
               "maxsim: steps/s, penetration, drift, failed, z end", "MuJoCo: steps/s, penetration, drift, failed, z end",
               "ratio");
