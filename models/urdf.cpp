@@ -671,7 +671,11 @@ std::vector<Geom> UrdfReader::link_geoms(const urdf::Link& link, const LinkXml& 
     }
     return true;
   };
-  // urdfdom keeps the elements in file order, as the tinyxml2 pass does.
+  // urdfdom keeps the elements in file order, as the tinyxml2 pass does (unless its XML parser
+  // reads the link differently).
+  if (link.collision_array.size() != info.collisions.size() || link.visual_array.size() != info.visuals.size())
+    xml_.fail(info.e, "link '" + link.name + "': urdfdom reads its <visual>/<collision> elements differently "
+                      "from tinyxml2 (text XML readers disagree on?)");
   for (size_t k = 0; k < link.collision_array.size(); ++k) {
     const auto& c = *link.collision_array[k];
     Geom g;
@@ -724,6 +728,18 @@ Model UrdfReader::load() {
     throw LoadError(path_, "urdfdom rejected the file: " +
                                (urdf_messages.empty() ? std::string("(no message)") : urdf_messages));
 
+  // urdfdom reads the text with another XML parser (TinyXML), which can read a name differently
+  // from tinyxml2 (a bare '&' that starts no entity): what the tinyxml2 pass found must be in
+  // urdfdom's model, or the file is refused.
+  const std::string disagree =
+      ": urdfdom reads this file differently and has no such name (an '&' that starts no entity, "
+      "or other text XML readers disagree on; write '&' as &amp;)";
+  auto urdf_joint = [&](const std::string& name) {
+    urdf::JointConstSharedPtr j = urdf_model->getJoint(name);
+    if (!j) xml_.fail(joints_[name].e, "joint '" + name + "'" + disagree);
+    return j;
+  };
+
   Model model;
   model.name = urdf_model->getName();
   model.source_file = path_;
@@ -759,7 +775,7 @@ Model UrdfReader::load() {
       auto it = parent_joint.find(links[l].name);
       if (it == parent_joint.end()) continue;
       const int p = index[joints_[it->second].parent];
-      const urdf::JointConstSharedPtr uj = urdf_model->getJoint(it->second);
+      const urdf::JointConstSharedPtr uj = urdf_joint(it->second);
       const urdf::Pose& o = uj->parent_to_joint_origin_transform;
       double qx, qy, qz, qw;
       o.rotation.getQuaternion(qx, qy, qz, qw);
@@ -770,7 +786,7 @@ Model UrdfReader::load() {
 
   for (size_t l = 0; l < links.size(); ++l) {
     const urdf::LinkConstSharedPtr ul = urdf_model->getLink(links[l].name);
-    if (!ul) throw LoadError(path_, links[l].line, "urdfdom lost link '" + links[l].name + "'");
+    if (!ul) xml_.fail(links_[links[l].name].e, "link '" + links[l].name + "'" + disagree);
     const bool is_world = links[l].name == "world";
     if (ul->inertial && !is_world) {
       const auto& in = *ul->inertial;
@@ -808,7 +824,7 @@ Model UrdfReader::load() {
       continue;
     }
     const JointXml& jx = joints_[it->second];
-    const urdf::JointConstSharedPtr uj = urdf_model->getJoint(it->second);
+    const urdf::JointConstSharedPtr uj = urdf_joint(it->second);
     JointSpec s;
     s.proto.name = it->second;
     s.parent = index[jx.parent];
