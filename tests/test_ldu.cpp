@@ -659,7 +659,9 @@ TEST(BlockLdu, RefinementThroughRegularizedPivotsRecoversTheExactSolution) {
       const Eigen::VectorXd x = solve(noisy, 8);
       const int used = ldu.num_refinement_sweeps();
       EXPECT_LE(std::abs(x(6) - solve(b, 8)(6)), (1 + used) * along_null * (1 + 1e-6));
-      if (noise == 1e-7 && c.delta == 1e-3) EXPECT_LE(used, 3);  // 4 without the noise
+      if (noise == 1e-7 && c.delta == 1e-3) {
+        EXPECT_LE(used, 3);  // 4 without the noise
+      }
     }
   }
 }
