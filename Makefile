@@ -11,7 +11,7 @@ DEB_PACKAGES = build-essential cmake pkg-config libeigen3-dev libbullet-dev libu
 # chromium: the replay viewer's browser test; node/npm: web/ (three.js for `maxsim view`)
 DEB_PACKAGES += clang libclang-rt-dev  # test-sanitizers, test-clang (libclang-rt-dev: the sanitizer runtimes)
 
-.PHONY: all deps build test bench bench-compare run fuzz clean test-sanitizers test-clang
+.PHONY: all deps build test bench bench-compare run fuzz clean
 
 all: build
 
@@ -85,6 +85,7 @@ clean:
 # test-sanitizers: the unit suite built with Clang (GCC where clang++ is missing) under
 # AddressSanitizer + UndefinedBehaviorSanitizer; any report fails its test. The corpus sweep
 # (label corpus) and the browser test are left out (see the README for the measured times).
+.PHONY: test-sanitizers test-clang
 SAN_BUILD ?= build-asan
 SAN_CXX ?= $(if $(shell command -v clang++),clang++,g++)
 SAN_CC ?= $(if $(shell command -v clang),clang,gcc)
