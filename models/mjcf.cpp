@@ -189,7 +189,6 @@ class MjcfReader {
   std::map<std::string, int> joint_index_;  // MJCF joint name -> mj_joints_
   std::vector<MjJoint> mj_joints_;
   int body_counter_ = 0;
-  long long geom_count_ = 0, mesh_vertices_ = 0;  // against LoadLimits
   std::vector<std::pair<const XMLElement*, std::pair<std::string, std::string>>> excludes_;
   std::vector<int> actuator_map_;  // MuJoCo actuator index -> model actuator (-1: skipped)
   std::map<std::string, int> ignored_;
@@ -579,9 +578,7 @@ Geom MjcfReader::read_geom(const XMLElement* e, const std::string& cls, const Po
                            const Pose& frame_offset, bool* ok, double* mass_out, bool* has_mass,
                            MassProps* props) {
   *ok = true;
-  if (++geom_count_ > options_.limits.geoms)
-    xml_.fail_limit(e, "more than " + std::to_string(options_.limits.geoms) + " geoms" +
-                           limit_hint("geoms", "geoms=N"));
+  xml_.count_geom(e, "geoms");
   Geom g;
   if (const char* n = e->Attribute("name")) g.name = n;
   const std::string type = str(attr(e, "geom", cls, "type"), "sphere");
@@ -662,13 +659,7 @@ Geom MjcfReader::read_geom(const XMLElement* e, const std::string& cls, const Po
     auto it = meshes_.find(mname);
     if (it == meshes_.end()) fail(e, "geom refers to undefined mesh '" + mname + "'");
     const MeshAsset& ma = it->second;
-    auto count_vertices = [&](size_t n) {
-      mesh_vertices_ += static_cast<long long>(n);
-      if (mesh_vertices_ > options_.limits.mesh_vertices)
-        xml_.fail_limit(e, "the meshes of the geoms so far have more than " +
-                               std::to_string(options_.limits.mesh_vertices) + " vertices" +
-                               limit_hint("mesh_vertices", "mesh-vertices=N"));
-    };
+    auto count_vertices = [&](size_t n) { xml_.count_mesh_vertices(e, n, "geoms"); };
     if (!ma.file.empty()) {
       try {
         const MeshData& d = mesh_cache_.get(ma.file, ma.scale);

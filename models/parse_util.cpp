@@ -108,17 +108,17 @@ std::string read_file_bounded(const std::string& path, long long max_bytes) {
   return content;
 }
 
-long long XmlFiles::count_elements(const tinyxml2::XMLElement* root) {
-  long long n = 0;
-  std::vector<const tinyxml2::XMLElement*> stack{root};
-  while (!stack.empty()) {
-    const tinyxml2::XMLElement* e = stack.back();
-    stack.pop_back();
-    ++n;
-    for (const tinyxml2::XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement())
-      stack.push_back(c);
-  }
-  return n;
+void XmlFiles::count_geom(const tinyxml2::XMLElement* e, const std::string& what) {
+  if (++geoms_ > limits_.geoms)
+    fail_limit(e, "more than " + std::to_string(limits_.geoms) + " " + what + limit_hint("geoms", "geoms=N"));
+}
+
+void XmlFiles::count_mesh_vertices(const tinyxml2::XMLElement* e, std::size_t n, const std::string& what) {
+  mesh_vertices_ += static_cast<long long>(n);
+  if (mesh_vertices_ > limits_.mesh_vertices)
+    fail_limit(e, "the meshes of the " + what + " so far have more than " +
+                      std::to_string(limits_.mesh_vertices) + " vertices" +
+                      limit_hint("mesh_vertices", "mesh-vertices=N"));
 }
 
 tinyxml2::XMLDocument& XmlFiles::load(const std::string& path) {

@@ -49,8 +49,10 @@ class XmlFiles {
   // the text, before tinyxml2 builds anything). The document stays owned by this object.
   tinyxml2::XMLDocument& load(const std::string& path);
   const LoadLimits& limits() const { return limits_; }
-  // Elements of a document below (and including) `root`; iterative.
-  static long long count_elements(const tinyxml2::XMLElement* root);
+  // Running totals against LoadLimits::geoms and ::mesh_vertices over the whole model (LimitError
+  // at element e once a total passes its bound; `what` names the geoms in the message).
+  void count_geom(const tinyxml2::XMLElement* e, const std::string& what);
+  void count_mesh_vertices(const tinyxml2::XMLElement* e, std::size_t n, const std::string& what);
   const std::string& file_of(const tinyxml2::XMLNode* node) const;
 
   [[noreturn]] void fail(const tinyxml2::XMLElement* e, const std::string& message) const;
@@ -76,6 +78,7 @@ class XmlFiles {
 
  private:
   LoadLimits limits_;
+  long long geoms_ = 0, mesh_vertices_ = 0;
   std::vector<std::unique_ptr<tinyxml2::XMLDocument>> docs_;
   std::map<const tinyxml2::XMLDocument*, std::string> names_;
 };

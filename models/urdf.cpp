@@ -167,7 +167,6 @@ class UrdfReader {
   std::vector<std::string> zero_axis_, no_limit_;  // joints, for one warning each
   std::map<std::string, int> ignored_;
   int mimic_count_ = 0;
-  long long geom_count_ = 0, mesh_vertices_ = 0;  // against LoadLimits
   std::map<std::string, std::pair<const XMLElement*, std::string>> inertia_issues_;
   MeshCache meshes_;
 };
@@ -265,9 +264,7 @@ void UrdfReader::check_link(const XMLElement* e, LinkXml* info) {
   for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
     const std::string n = c->Name();
     if (n == "visual" || n == "collision") {
-      if (++geom_count_ > options_.limits.geoms)
-        xml_.fail_limit(c, "more than " + std::to_string(options_.limits.geoms) + " visual and collision geometries" +
-                         limit_hint("geoms", "geoms=N"));
+      xml_.count_geom(c, "visual and collision geometries");
       check_geometry(c);
       (n == "visual" ? info->visuals : info->collisions).push_back(c);
     } else if (n == "contact") {
@@ -649,11 +646,7 @@ std::vector<Geom> UrdfReader::link_geoms(const urdf::Link& link, const LinkXml& 
             problem = "mesh '" + m.filename + "': " + e.what();
           }
           if (data) {
-            mesh_vertices_ += static_cast<long long>(data->vertices.size());
-            if (mesh_vertices_ > options_.limits.mesh_vertices)
-              xml_.fail_limit(mesh_el, "the meshes of the geometries so far have more than " +
-                                           std::to_string(options_.limits.mesh_vertices) + " vertices" +
-                                           limit_hint("mesh_vertices", "mesh-vertices=N"));
+            xml_.count_mesh_vertices(mesh_el, data->vertices.size(), "geometries");
             g->mesh_file = file;
             g->vertices = data->vertices;
             g->faces = data->faces;
