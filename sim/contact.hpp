@@ -75,16 +75,11 @@ inline Vec2 pyramid_direction(int i) {
 inline Vec2 pyramid_impulse(const Eigen::Vector4d& beta) { return Vec2(beta(0) - beta(2), beta(1) - beta(3)); }
 inline double pyramid_zeta(const Contact& c) { return c.friction * c.gamma - c.lin_beta.sum(); }
 
-// A node has a normal (orthant) part unless it is dry joint friction; it has a friction cone when
-// μ > 0 or it is dry friction. β0 = μγ for surfaces, the fixed dry_limit for joint friction.
+// A contact has a normal (orthant) part unless it is dry joint friction; it has a friction cone
+// when μ > 0 or it is dry friction (the solver's kinds: sim/solver/inequality.hpp).
 inline bool has_normal(const Contact& c) { return c.dry_limit <= 0; }
 inline bool has_cone(const Contact& c) { return c.friction > 0 || c.dry_limit > 0; }
 inline double cone_slope(const Contact& c) { return c.dry_limit > 0 ? 0.0 : c.friction; }  // ∂β0/∂γ
-// Dry friction on a joint row is not a node of the system graph: its 1-D cone is eliminated into
-// the joint's own free row, where it acts as an iterate-dependent damper (sim/step.cpp). A
-// joint with friction on every free row (a floating base under MJCF frictionloss) thus adds no
-// nodes and no fill-in.
-inline bool is_joint_friction(const Contact& c) { return c.joint >= 0 && c.dry_limit > 0; }
 
 // Fills the tangent basis of a contact from its normal.
 void contact_set_normal(Contact* c, const Vec3& normal);

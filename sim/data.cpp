@@ -1,5 +1,7 @@
 #include "sim/data.hpp"
 
+#include "sim/solver/inequality.hpp"
+
 namespace maxsim {
 
 const char* step_status_name(StepStatus s) {
@@ -54,6 +56,7 @@ void build_graph(const Model& model, Data& d) {
     ws.edges.emplace_back(nb + j, jt.child);
   }
   ws.contact_bodies.resize(nc);
+  ws.kinds.resize(nc);
   ws.contact_node.assign(nc, -1);
   ws.contact_edge_a.assign(nc, -1);
   ws.contact_edge_b.assign(nc, -1);
@@ -61,7 +64,8 @@ void build_graph(const Model& model, Data& d) {
   for (int c = 0; c < nc; ++c) {
     const Contact& ct = d.contacts[c];
     ws.contact_bodies[c] = {ct.body_a, ct.body_b};
-    if (is_joint_friction(ct)) continue;  // eliminated into its joint's row
+    ws.kinds[c] = &inequality_kind(ct);
+    if (!ws.kinds[c]->has_node()) continue;  // joint friction: eliminated into its joint's row
     ws.contact_node[c] = n++;
     if (ct.body_a != kWorld) {
       ws.contact_edge_a[c] = static_cast<int>(ws.edges.size());

@@ -13,6 +13,8 @@
 
 namespace maxsim {
 
+class InequalityKind;  // sim/solver/inequality.hpp
+
 // Newton solver settings (DESIGN §6 defaults where they apply).
 struct SolverOptions {
   // Convergence: every constrained joint row |c(z3)| < tolerance (m, rad); every momentum and
@@ -125,10 +127,11 @@ struct Data {
     std::vector<JointRows> rows2, rows3;     // joint rows at z2 (impulse maps) and at z3
     std::vector<Vec6> joint_rate2;           // joint row rates over [t1, t2]
     // contacts: graph edges, impulse maps at z2, kinematics at z3, eliminated variables' steps
+    std::vector<const InequalityKind*> kinds;          // per contact: its kind (set by collide)
     std::vector<std::pair<int, int>> contact_bodies;  // (a, b) of the contacts the graph was built for
     std::vector<int> contact_node;                    // graph node of each contact (-1: joint friction)
     std::vector<int> contact_edge_a, contact_edge_b;
-    // joint friction (is_joint_friction): the inverse of its cone block D3 over (Δb1, Δb2, Δη0),
+    // joint friction (folded into its joint's row): the inverse of its cone block D3 over (Δb1, Δb2, Δη0),
     // D3⁻¹ times the cone's velocity column (the row's friction conductance), and D3⁻¹ times the
     // right-hand side of the last contact_rhs call (the step's velocity-free part)
     std::vector<Mat3> fold_inverse;

@@ -9,6 +9,7 @@
 
 #include "sim/data.hpp"
 #include "sim/model.hpp"
+#include "sim/solver/assemble.hpp"  // step_prepare, step_residual, step_jacobian (tests)
 
 namespace maxsim {
 
@@ -17,14 +18,5 @@ namespace maxsim {
 // on) and the report says by how much the residual missed. Failed means the solve produced no
 // usable iterate (singular matrix, non-finite numbers): the state is left unchanged.
 StepReport step(const Model& model, Data& data);
-
-// The residual of the step equations at the data's current unknowns (ws.unknowns) — exposed for
-// tests that check the Jacobian against finite differences.
-void step_residual(const Model& model, Data& data, const Eigen::VectorXd& unknowns,
-                   Eigen::VectorXd* residual);
-// Assembles the Newton matrix at `unknowns` into data.ws.ldu (after step_residual at the same point).
-void step_jacobian(const Model& model, Data& data, const Eigen::VectorXd& unknowns);
-// Fills the knot quantities of z2 (call once before step_residual / step_jacobian).
-void step_prepare(const Model& model, Data& data);
 
 }  // namespace maxsim

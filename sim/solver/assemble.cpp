@@ -1,0 +1,108 @@
+#include "sim/solver/assemble.hpp"
+
+#include "sim/body_dynamics.hpp"
+#include "sim/solver/inequality.hpp"
+
+namespace maxsim {
+
+namespace {
+
+// Newton-matrix block of a joint with respect to one body's unknowns; free rows enter through
+// their damper only.
+Mat6 joint_body_block(const Joint& jt, const Mat6& J3, const Vec3& w, double dt) {
+  Mat6 M = joint_body_block_unscaled(J3, w, dt);
+  for (int r = 0; r < 6; ++r)
+    if (!jt.row_constrained(r)) M.row(r) *= jt.damping[r] + jt.armature[r] / dt;
+  return M;
+}
+
+}  // namespace
+
+void step_prepare(const Model& model, Data& d) {
+  for (size_t j = 0; j < model.joints.size(); ++j) {
+    const Joint& jt = model.joints[j];
+    JointRows& r2 = d.ws.rows2[j];
+    const Pose a = body_pose(d, jt.parent), b = body_pose(d, jt.child);
+    // three free rotations are measured from this knot (see joint_rows): z2 reads 0 on them
+    const Vec4 reference = joint_relative_rotation(jt, a.q, b.q);
+    joint_rows(jt, a, b, &r2, &reference);
+    // row rates over [t1, t2] (the armature's previous rate)
+    Vec6 rate = r2.Jb * (Vec6() << d.v[jt.child], d.w[jt.child]).finished();
+    if (jt.parent != kWorld) rate += r2.Ja * (Vec6() << d.v[jt.parent], d.w[jt.parent]).finished();
+    d.ws.joint_rate2[j] = rate;
+  }
+  for (size_t c = 0; c < d.contacts.size(); ++c) d.ws.kinds[c]->prepare(model, d, static_cast<int>(c));
+}
+
+void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen::VectorXd* F) {
+  const int nb = static_cast<int>(model.bodies.size());
+  const double dt = d.ws.dt;
+  auto& ws = d.ws;
+
+  // bodies: next knot and discrete Euler–Lagrange residual (seed 003 eqs. 29a–b)
+  for (int i = 0; i < nb; ++i) {
+    const Vec3 v = s.segment<3>(6 * i), w = s.segment<3>(6 * i + 3);
+    next_pose(d.x[i], d.q[i], v, w, dt, &ws.x3[i], &ws.q3[i]);
+    F->segment<6>(6 * i) = body_residual(model.bodies[i], d.v[i], d.w[i], v, w, model.gravity,
+                                          d.body_force[i], d.body_torque[i], dt);
+  }
+
+  // joints: constrained rows c(z3) = 0 (seed 003 eq. 29c); free rows balance the row impulse
+  // against damper (implicit), spring (at z2, a potential) and actuation
+  for (size_t j = 0; j < model.joints.size(); ++j) {
+    const Joint& jt = model.joints[j];
+    const int o = 6 * (nb + static_cast<int>(j));
+    const Pose a = jt.parent == kWorld ? Pose{} : Pose{ws.x3[jt.parent], ws.q3[jt.parent]};
+    joint_rows(jt, a, Pose{ws.x3[jt.child], ws.q3[jt.child]}, &ws.rows3[j], &ws.rows2[j].q_rel);
+    const JointRows& r2 = ws.rows2[j];
+    const JointRows& r3 = ws.rows3[j];
+    const Vec6 u = s.segment<6>(o);
+    for (int r = 0; r < 6; ++r) {
+      if (jt.row_constrained(r)) {
+        (*F)(o + r) = r3.c(r);
+      } else {
+        const double dc = r < 3 ? r3.c(r) - r2.c(r) : wrap_angle(r3.c(r) - r2.c(r));
+        const double coord = r < 3 ? r2.c(r) : d.joint_angle[j](r - 3);
+        // armature: reflected rotor inertia on the row, a·(rate over [t2,t3] − rate over [t1,t2])
+        (*F)(o + r) = u(r) + jt.damping[r] * dc + jt.armature[r] * (dc / dt - ws.joint_rate2[j](r)) +
+                      dt * jt.stiffness[r] * (coord - jt.spring_ref[r]) - dt * d.joint_force[j](r);
+      }
+    }
+    // the row impulses act on the bodies through the maps at z2 (seed 003 eq. 29a–b)
+    if (jt.parent != kWorld) F->segment<6>(6 * jt.parent).noalias() -= r2.Ja.transpose() * u;
+    F->segment<6>(6 * jt.child).noalias() -= r2.Jb.transpose() * u;
+  }
+
+  // inequalities: their impulses on the bodies, their kinematics at z3
+  for (size_t c = 0; c < d.contacts.size(); ++c) ws.kinds[c]->residual(model, d, s, static_cast<int>(c), F);
+}
+
+void step_jacobian(const Model& model, Data& d, const Eigen::VectorXd& s) {
+  const int nb = static_cast<int>(model.bodies.size());
+  const double dt = d.ws.dt;
+  auto& ws = d.ws;
+  BlockLdu& A = ws.ldu;
+  A.set_zero();
+  for (int i = 0; i < nb; ++i) A.diag(i) = body_jacobian(model.bodies[i], s.segment<3>(6 * i + 3), dt);
+
+  for (size_t j = 0; j < model.joints.size(); ++j) {
+    const Joint& jt = model.joints[j];
+    // constrained rows: zero diagonal (the LDU regularizes a pivot made singular by redundant
+    // constraints, see BlockLdu::set_regularized_rows); free rows: the row impulse itself
+    Block& D = A.diag(nb + static_cast<int>(j));
+    for (int r = 0; r < 6; ++r) D(r, r) = jt.row_constrained(r) ? 0.0 : 1.0;
+    const int c = jt.child;
+    A.block(A.upper_id(ws.child_edge[j])) = joint_body_block(jt, ws.rows3[j].Jb, s.segment<3>(6 * c + 3), dt);
+    A.block(A.lower_id(ws.child_edge[j])) = -ws.rows2[j].Jb.transpose();
+    if (jt.parent != kWorld) {
+      const int p = jt.parent;
+      A.block(A.upper_id(ws.parent_edge[j])) = joint_body_block(jt, ws.rows3[j].Ja, s.segment<3>(6 * p + 3), dt);
+      A.block(A.lower_id(ws.parent_edge[j])) = -ws.rows2[j].Ja.transpose();
+    }
+  }
+  // bodies ← inequality impulses; the inequality rows themselves depend on the interior-point
+  // variables and are filled by the interior point
+  for (size_t c = 0; c < d.contacts.size(); ++c) ws.kinds[c]->impulse_jacobian(model, d, static_cast<int>(c));
+}
+
+}  // namespace maxsim

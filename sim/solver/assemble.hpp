@@ -1,0 +1,27 @@
+// The step equations of the variational integrator (DESIGN §3, seed 003 eqs. 29a–c) as a residual
+// and its Newton matrix over the system graph: bodies' discrete Euler–Lagrange rows, joints'
+// constraint and free rows, and the inequalities' impulses on their bodies (their own rows come
+// from the interior point, sim/solver/inequality.hpp).
+#pragma once
+
+#include <Eigen/Core>
+
+#include "sim/data.hpp"
+#include "sim/model.hpp"
+
+namespace maxsim {
+
+// Fills the knot quantities of z2 (call once before step_residual / step_jacobian).
+void step_prepare(const Model& model, Data& data);
+
+// The residual of the step equations at `unknowns` (velocities over [t2, t3], joint row impulses,
+// inequality node unknowns); also the inequalities' kinematics at z3.
+void step_residual(const Model& model, Data& data, const Eigen::VectorXd& unknowns,
+                   Eigen::VectorXd* residual);
+
+// Assembles the Newton matrix at `unknowns` into data.ws.ldu (after step_residual at the same
+// point): bodies, joints and the inequalities' impulse columns. The interior point adds the
+// inequality rows.
+void step_jacobian(const Model& model, Data& data, const Eigen::VectorXd& unknowns);
+
+}  // namespace maxsim

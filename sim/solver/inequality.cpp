@@ -1,0 +1,58 @@
+// The inequality kinds' dispatch and the pieces they share (sim/solver/inequality.hpp).
+#include "sim/solver/inequality.hpp"
+
+#include "sim/body_dynamics.hpp"
+#include "sim/solver/kinds.hpp"
+
+namespace maxsim {
+
+const InequalityKind& inequality_kind(const Contact& c) {
+  static const SurfaceContact surface;
+  static const PyramidContact pyramid;
+  static const JointLimit limit;
+  static const JointFriction friction;
+  if (c.joint >= 0) return c.dry_limit > 0 ? static_cast<const InequalityKind&>(friction) : limit;
+  return c.linear_cone ? static_cast<const InequalityKind&>(pyramid) : surface;
+}
+
+bool persisting_contact(const std::vector<Contact>& previous, size_t c, const Contact& now) {
+  if (c >= previous.size()) return false;
+  const Contact& p = previous[c];
+  return p.body_a == now.body_a && p.body_b == now.body_b && p.joint == now.joint && p.row == now.row &&
+         p.side == now.side && (p.point_b - now.point_b).norm() < 1e-3;
+}
+
+void cone_linearization(const Contact& ct, ConeLinearization* out) {
+  const Vec3 beta = friction_beta(ct, ct.gamma, ct.b);
+  out->scaled = cone_nt_scaling(beta, ct.eta, &out->nt);
+  if (out->scaled) {
+    const Mat3 arrow = cone_arrow(out->nt.lambda);
+    out->coef_beta = arrow * out->nt.W_inv;
+    out->coef_eta = arrow * out->nt.W;
+  } else {
+    out->coef_beta = cone_arrow(ct.eta);
+    out->coef_eta = cone_arrow(beta);
+  }
+}
+
+Vec3 cone_rhs(const Contact& ct, const ConeLinearization& lin, double kappa, const Vec3& dbeta_aff,
+              const Vec3& deta_aff, const Vec2& r_eta) {
+  const ConeScaling& nt = lin.nt;
+  const Vec3 e0(1, 0, 0);
+  // λ∘λ and the corrector (W⁻¹Δβ_aff)∘(WΔη_aff) in the scaled form; β∘η and Δβ_aff∘Δη_aff
+  // in the unscaled one
+  const Vec3 product = lin.scaled ? cone_product(nt.lambda, nt.lambda)
+                                  : cone_product(friction_beta(ct, ct.gamma, ct.b), ct.eta);
+  const Vec3 second = lin.scaled ? cone_product(nt.W_inv * dbeta_aff, nt.W * deta_aff)
+                                 : cone_product(dbeta_aff, deta_aff);
+  return -(product + second - kappa * e0) + lin.coef_eta.rightCols<2>() * r_eta;
+}
+
+Mat6 joint_body_block_unscaled(const Mat6& J3, const Vec3& w, double dt) {
+  Mat6 M;
+  M.leftCols<3>() = dt * J3.leftCols<3>();
+  M.rightCols<3>() = J3.rightCols<3>() * dtheta3_domega(w, dt);
+  return M;
+}
+
+}  // namespace maxsim

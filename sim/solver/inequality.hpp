@@ -1,0 +1,124 @@
+// One interface for every inequality constraint of a step (Dojo's shape: each constraint kind
+// provides the same few functions, and the interior point loops over them without asking what
+// they are). The kinds (sim/solver/*.cpp):
+//
+//   surface contact   gap γ s = 0 and, with μ > 0, the second-order friction cone β∘η = 0
+//                     (seed 003 eq. 29d–f; sim/solver/surface_contact.cpp)
+//   pyramid contact   gap and the linearized cone of 4 directions (seed 003 eq. 27)
+//   joint limit       side·(coordinate(z3) − bound) ≥ 0 on one free joint row, frictionless
+//   joint friction    a 1-D friction cone |b| ≤ dry_limit on a free row, with the row rate as its
+//                     dual; not a graph node: eliminated into its joint's row
+//
+// The variables of each inequality live in its Contact (γ, s, b, η, and the pyramid's β, η, ψ);
+// the unknowns of its graph node (if it has one) in the step's unknown vector at 6 × node. The
+// slack-like variables (s, η_t, the pyramid's η_i) are eliminated through their linear equations,
+// so a node touches only its bodies. The per-iteration scratch (kinematics, impulse maps, the
+// cone linearization, the joint friction's folded gain) stays in Data::Workspace, indexed by the
+// contact.
+//
+// A step direction of inequality c is two Vec6: `a` (its node's step, plus the eliminated gap
+// step: (Δγ, Δb1, Δb2, Δη0, Δs, ·) for cone kinds, (Δγ, Δβ1..Δβ4, Δψ) for the pyramid) and `e`
+// (the eliminated friction-dual step: (Δη_t, ·), or (Δs, Δη1..Δη4, ·) for the pyramid).
+#pragma once
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "sim/contact.hpp"
+#include "sim/data.hpp"
+#include "sim/model.hpp"
+
+namespace maxsim {
+
+class InequalityKind {
+ public:
+  virtual ~InequalityKind() = default;
+  virtual const char* name() const = 0;
+  // Whether the inequality is a node of the system graph (joint friction is folded into its
+  // joint's row instead).
+  virtual bool has_node() const { return true; }
+
+  // ---- knot z2 ----
+  // The maps from the node's impulse unknowns to its bodies' momentum rows, at z2.
+  virtual void prepare(const Model& model, Data& d, int c) const = 0;
+
+  // ---- residual and kinematics at an iterate ----
+  // Adds the impulse to its bodies' rows of F (and zeroes the node's own rows, which the
+  // interior point fills with its right-hand side), then evaluates the gap or row rate at z3
+  // and its Jacobian (ws.contact_kin[c]). ws.x3/q3 and the joint rows at z3 are current.
+  virtual void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c,
+                        Eigen::VectorXd* F) const = 0;
+  // The columns of the bodies' rows for the node's unknowns (the Newton matrix's lower blocks).
+  virtual void impulse_jacobian(const Model& model, Data& d, int c) const = 0;
+
+  // ---- Newton system of the interior point ----
+  // The node's rows: its linearized complementarity with the eliminated variables substituted
+  // (diagonal block and its bodies' upper blocks). Stores what rhs() reuses.
+  virtual void jacobian(const Model& model, Data& d, int c) const = 0;
+  // The node's right-hand side for the central-path target κ, with Mehrotra's second-order term
+  // from the affine step (a, e) when given.
+  virtual void rhs(const Model& model, Data& d, int c, double kappa, const Vec6* affine_a,
+                   const Vec6* affine_e, Eigen::VectorXd* rhs) const = 0;
+  // The step of every variable from the solved direction (the eliminated ones recovered).
+  virtual void recover(const Data& d, int c, const Eigen::VectorXd& delta, Vec6* a, Vec6* e) const = 0;
+  // Largest α ≤ `alpha` keeping the variables strictly inside their cones along (a, e).
+  virtual double max_step(const Contact& ct, const Vec6& a, const Vec6& e, double alpha) const = 0;
+  virtual void apply_step(Contact* ct, const Vec6& a, const Vec6& e, double alpha) const = 0;
+
+  // ---- start, centring, measures ----
+  // First guess of the impulse (warm: the same inequality's last one, else a small normal
+  // impulse `cold`), before the first residual.
+  virtual void start_impulse(Data& d, int c, const Contact* warm, double cold, Eigen::VectorXd* s) const = 0;
+  // Strictly interior start from the first residual's kinematics; `floor` bounds the slack and
+  // normal impulse from below.
+  virtual void start(Data& d, int c, double floor, double initial_slack, Eigen::VectorXd* s) const = 0;
+  // Moves the variables back inside by `push`, then stores the node's unknowns.
+  virtual void recentre(Data& d, int c, double push, Eigen::VectorXd* s) const = 0;
+  // Complementarity: adds the pairs' products and their number (for the mean μ); the largest
+  // product's magnitude.
+  virtual void add_complementarity(const Contact& ct, double* sum, int* pairs) const = 0;
+  virtual double max_complementarity(const Contact& ct) const = 0;
+  // Equality residuals (s − φ in m, friction duals × Δt) added to the line search's merit, and
+  // the distance from the central path γ s = κ, β∘η = κ e.
+  virtual void add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const = 0;
+  virtual void add_central_distance(const Contact& ct, double kappa, double* m) const = 0;
+  // Equality residuals within `tol` (gaps, m) and tol/Δt (velocities).
+  virtual bool converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const = 0;
+};
+
+// The kind of an inequality (the one place that tells them apart).
+const InequalityKind& inequality_kind(const Contact& c);
+
+// Whether contact c of this step continues contact c of the last one (same pair, same joint row
+// or witness point within 1 mm), so its impulse is a good first guess.
+bool persisting_contact(const std::vector<Contact>& previous, size_t c, const Contact& now);
+
+// ---- pieces the kinds share (sim/solver/inequality.cpp) ----
+
+// β = (β0, b): β0 = μγ for surfaces, the fixed dry_limit for joint friction.
+inline Vec3 friction_beta(const Contact& c, double gamma, const Vec2& b) {
+  return Vec3(c.dry_limit > 0 ? c.dry_limit : c.friction * gamma, b(0), b(1));
+}
+
+// Coefficients of Δβ and Δη in the linearized complementarity of a contact's cone: the
+// Nesterov–Todd form Arw(λ)W⁻¹, Arw(λ)W (seed 003 eq. 29 with symmetric scaling; see
+// cone_nt_scaling), or the unscaled Arw(η), Arw(β) if the pair is not strictly inside.
+void cone_linearization(const Contact& ct, ConeLinearization* out);
+
+// Right-hand side of a cone's three complementarity rows for target κ: −(λ∘λ + corrector − κe)
+// in the scaled form (β∘η and Δβ_aff∘Δη_aff unscaled), plus the eliminated dual's residual term.
+Vec3 cone_rhs(const Contact& ct, const ConeLinearization& lin, double kappa, const Vec3& dbeta_aff,
+              const Vec3& deta_aff, const Vec2& r_eta);
+
+// A joint's row Jacobian at z3 with respect to one body's unknowns: J3 times
+// ∂z3/∂(v, ω) = diag(Δt I, ∂θ3/∂ω).
+Mat6 joint_body_block_unscaled(const Mat6& J3, const Vec3& w, double dt);
+
+// (Δη_t, 0, 0, 0, 0). Not a comma initializer: GCC 12 with AVX reports a false out-of-bounds
+// read of the Vec2 inside Eigen's runtime-sized block copy.
+inline void set_friction_dual_step(const Vec2& deta, Vec6* e) {
+  e->head<2>() = deta;
+  e->tail<4>().setZero();
+}
+
+}  // namespace maxsim

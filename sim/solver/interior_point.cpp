@@ -1,0 +1,238 @@
+// The interior point of steps with inequalities (DESIGN §6): a primal–dual Newton method with
+// Mehrotra's predictor–corrector on the step equations and every inequality's complementarity,
+// the Newton systems factored on the graph LDU. It loops over the inequalities through their one
+// interface (sim/solver/inequality.hpp) and never asks what kind they are.
+#include <algorithm>
+#include <cmath>
+
+#include "sim/solver/assemble.hpp"
+#include "sim/solver/inequality.hpp"
+#include "sim/solver/solve.hpp"
+
+namespace maxsim {
+
+namespace {
+
+// Average complementarity μ = (Σ γ s + Σ βᵀη) / ν over the orthant pairs and friction cones.
+double complementarity_mean(const Data& d, const std::vector<Contact>& cs) {
+  double sum = 0;
+  int n = 0;
+  for (size_t c = 0; c < cs.size(); ++c) d.ws.kinds[c]->add_complementarity(cs[c], &sum, &n);
+  return n > 0 ? sum / n : 0.0;
+}
+
+double complementarity_max(const Data& d) {
+  double m = 0;
+  for (size_t c = 0; c < d.contacts.size(); ++c) m = std::max(m, d.ws.kinds[c]->max_complementarity(d.contacts[c]));
+  return m;
+}
+
+// The inequality rows of the Newton matrix (after step_jacobian at the same iterate).
+void inequality_jacobian(const Model& model, Data& d) {
+  for (size_t c = 0; c < d.contacts.size(); ++c) d.ws.kinds[c]->jacobian(model, d, static_cast<int>(c));
+}
+
+// Right-hand side of the inequality rows for target κ, with Mehrotra's second-order terms from
+// the affine steps (none for the predictor).
+void inequality_rhs(const Model& model, Data& d, double kappa, const std::vector<Vec6>* affine,
+                    Eigen::VectorXd* rhs) {
+  for (size_t c = 0; c < d.contacts.size(); ++c)
+    d.ws.kinds[c]->rhs(model, d, static_cast<int>(c), kappa, affine ? &(*affine)[2 * c] : nullptr,
+                       affine ? &(*affine)[2 * c + 1] : nullptr, rhs);
+}
+
+// Every inequality's step from the solved direction ([2c], [2c + 1]: see inequality.hpp).
+void recover_steps(const Data& d, const Eigen::VectorXd& delta, std::vector<Vec6>* out) {
+  for (size_t c = 0; c < d.contacts.size(); ++c)
+    d.ws.kinds[c]->recover(d, static_cast<int>(c), delta, &(*out)[2 * c], &(*out)[2 * c + 1]);
+}
+
+// Largest step in [0, 1] keeping every inequality's variables strictly inside their cones.
+double max_feasible_step(const Data& d, const std::vector<Vec6>& steps) {
+  double alpha = 1.0;
+  for (size_t c = 0; c < d.contacts.size(); ++c)
+    alpha = d.ws.kinds[c]->max_step(d.contacts[c], steps[2 * c], steps[2 * c + 1], alpha);
+  return alpha;
+}
+
+void apply_steps(const Data& d, std::vector<Contact>* cs, const std::vector<Vec6>& steps, double alpha) {
+  for (size_t c = 0; c < cs->size(); ++c) d.ws.kinds[c]->apply_step(&(*cs)[c], steps[2 * c], steps[2 * c + 1], alpha);
+}
+
+}  // namespace
+
+StepReport solve_interior_point(const Model& model, Data& d) {
+  const int nb = static_cast<int>(model.bodies.size());
+  const int nj = static_cast<int>(model.joints.size());
+  const double dt = d.ws.dt;
+  auto& ws = d.ws;
+  const auto& opt = d.interior_point;
+  Eigen::VectorXd& s = ws.unknowns;
+  Eigen::VectorXd& F = ws.residual;
+  const EqualityTest converged = equality_test(model, d);
+  std::vector<Vec6>& affine = ws.contact_affine;
+  std::vector<Vec6>& steps = ws.contact_steps;
+  affine.resize(2 * d.contacts.size());
+  steps.resize(2 * d.contacts.size());
+  const int nc = static_cast<int>(d.contacts.size());
+
+  // start of the inequality variables, strictly inside their cones, from the predicted gap; an
+  // inequality that persists from the last step (same pair, same point) starts from its impulse
+  const double cold = opt.initial_slack * std::max(1.0, model.gravity.norm() * dt);
+  for (int c = 0; c < nc; ++c) {
+    const bool warm = opt.warm_start && persisting_contact(ws.previous_contacts, c, d.contacts[c]);
+    ws.kinds[c]->start_impulse(d, c, warm ? &ws.previous_contacts[c] : nullptr, cold, &s);
+  }
+  step_residual(model, d, s, &F);
+  for (int c = 0; c < nc; ++c) {
+    const bool warm = opt.warm_start && persisting_contact(ws.previous_contacts, c, d.contacts[c]);
+    ws.kinds[c]->start(d, c, warm ? opt.warm_slack : opt.initial_slack, opt.initial_slack, &s);
+  }
+
+  // (factor > 1: the looser test of a stalled iteration, see SolverOptions::stall_factor)
+  auto inequalities_ok = [&](double factor) {
+    const double tol = factor * d.solver.tolerance;
+    for (int c = 0; c < nc; ++c)
+      if (!ws.kinds[c]->converged(d.contacts[c], ws.contact_kin[c], tol, dt)) return false;
+    return complementarity_max(d) < factor * opt.complementarity_tolerance;
+  };
+  EqualityTest stalled = converged;
+  stalled.tol_impulse *= d.solver.stall_factor;
+  double last_alpha = 1.0;
+  // Merits of the line search. merit_eq: the equality residuals (momentum, joint rows, s − φ,
+  // η_t − v_t). merit(κ): the same plus the distance from the central path γ s = κ,
+  // β∘η = κ e (κ = σμ), i.e. the residual of the system the direction solves. A trial step is
+  // taken if it lowers either: Newton's direction lowers both to first order, but Mehrotra's
+  // corrector is not a descent direction for the complementarity part, and accepting steps
+  // that only lowered μ (the earlier rule) let iterates walk off to large equality residuals on
+  // robots with many contacts.
+  auto merit_eq = [&]() {
+    double m = F.head(6 * (nb + nj)).norm();
+    for (int c = 0; c < nc; ++c) ws.kinds[c]->add_equality_merit(d.contacts[c], ws.contact_kin[c], dt, &m);
+    return m;
+  };
+  auto merit = [&](double kappa) {
+    double m = merit_eq();
+    for (int c = 0; c < nc; ++c) ws.kinds[c]->add_central_distance(d.contacts[c], kappa, &m);
+    return m;
+  };
+  // Moves every pair back inside its cone by √μ and lets the equality residuals absorb the
+  // change (the iteration then continues from a centred point). Used when the iteration jams
+  // against a boundary (the step there is ~0) and when no step along the direction lowers the
+  // merit. (A push that scales each pair to γs ≥ 0.1μ keeping its own scale was tried: more
+  // unconverged steps on the A1 drop suite.)
+  auto recentre = [&](double mu) {
+    const double push = std::sqrt(std::max(mu, opt.complementarity_tolerance));
+    for (int c = 0; c < nc; ++c) ws.kinds[c]->recentre(d, c, push, &s);
+  };
+
+  StepReport rep;
+  bool residual_at_s = false;  // F and the contact kinematics were last evaluated at s
+  for (rep.iterations = 0;; ++rep.iterations) {
+    if (!residual_at_s) step_residual(model, d, s, &F);
+    residual_at_s = true;
+    rep.residual = std::max(F.lpNorm<Eigen::Infinity>(), complementarity_max(d));
+    if (!std::isfinite(rep.residual)) {
+      rep.status = StepStatus::Failed;
+      break;
+    }
+    if (converged(F) && inequalities_ok(1.0)) break;
+    if (rep.iterations == opt.max_iterations) {
+      rep.status = StepStatus::NotConverged;
+      break;
+    }
+    // one factorization, two back-substitutions
+    step_jacobian(model, d, s);
+    inequality_jacobian(model, d);
+    if (!ws.ldu.factor()) {
+      // a Newton matrix too ill-conditioned to factor at an iterate already at the round-off
+      // floor (see SolverOptions::stall_factor): that iterate is the answer
+      if (stalled(F) && inequalities_ok(d.solver.stall_factor)) break;
+      rep.status = StepStatus::Failed;
+      break;
+    }
+    const double mu = complementarity_mean(d, d.contacts);
+    // predictor (affine scaling, κ = 0)
+    ws.delta = -F;
+    inequality_rhs(model, d, 0.0, nullptr, &ws.delta);
+    ws.ldu.solve(ws.delta);
+    recover_steps(d, ws.delta, &affine);
+    const double alpha_aff = max_feasible_step(d, affine);
+    std::vector<Contact>& trial_contacts = ws.trial_contacts;
+    trial_contacts = d.contacts;
+    apply_steps(d, &trial_contacts, affine, alpha_aff);
+    const double mu_aff = complementarity_mean(d, trial_contacts);
+    double sigma = mu > 0 ? std::pow(std::clamp(mu_aff / mu, 0.0, 1.0), 3) : 0.0;
+    // safeguard against jamming: after a short step, centre more (a boundary-hugging iterate
+    // needs centring before the affine direction is usable again)
+    if (last_alpha < opt.short_step) sigma = std::max(sigma, opt.sigma_after_short_step);
+    // corrector (centering + second-order terms), same factorization
+    ws.delta = -F;
+    inequality_rhs(model, d, sigma * mu, opt.mehrotra_corrector ? &affine : nullptr, &ws.delta);
+    ws.ldu.solve(ws.delta);
+    if (!ws.delta.allFinite()) {
+      rep.status = StepStatus::Failed;
+      break;
+    }
+    recover_steps(d, ws.delta, &steps);
+    // fraction to boundary, then halve while the merit does not decrease
+    double alpha = std::min(1.0, opt.fraction_to_boundary * max_feasible_step(d, steps));
+    if (alpha < 0.9 * opt.fraction_to_boundary * alpha_aff) {
+      // Mehrotra's second-order term overshoots where strict complementarity fails: a contact
+      // touching without force (γ → 0 and s → 0 together, e.g. the redundant corners of a box at
+      // rest) gets twice its affine step, which caps α at 1/2 in every iteration and makes the
+      // convergence linear. Then the plain centred direction (same factorization) is taken if it
+      // goes farther — the usual safeguard of Mehrotra-type codes.
+      ws.trial = -F;
+      inequality_rhs(model, d, sigma * mu, nullptr, &ws.trial);
+      ws.ldu.solve(ws.trial);
+      recover_steps(d, ws.trial, &affine);
+      const double alpha_c = std::min(1.0, opt.fraction_to_boundary * max_feasible_step(d, affine));
+      if (ws.trial.allFinite() && alpha_c > alpha) {
+        alpha = alpha_c;
+        ws.delta.swap(ws.trial);
+        steps.swap(affine);
+      }
+    }
+    last_alpha = alpha;
+    if (alpha < opt.jam_step) {
+      recentre(mu);
+      residual_at_s = false;
+      continue;
+    }
+    const double kappa = sigma * mu;
+    const double merit0 = merit(kappa), eq0 = merit_eq();
+    bool accepted = false;
+    for (int ls = 0; ls <= d.solver.line_search_steps && !accepted; ++ls, alpha *= 0.5) {
+      ws.trial = s + alpha * ws.delta;
+      if (!velocities_admissible(nb, ws.trial, dt)) continue;
+      trial_contacts = d.contacts;
+      apply_steps(d, &trial_contacts, steps, alpha);
+      trial_contacts.swap(d.contacts);
+      step_residual(model, d, ws.trial, &ws.trial_residual);
+      residual_at_s = false;
+      ws.trial_residual.swap(F);
+      const double merit1 = merit(kappa), eq1 = merit_eq();
+      ws.trial_residual.swap(F);
+      trial_contacts.swap(d.contacts);
+      accepted = std::isfinite(merit1) && (merit1 < merit0 || eq1 < eq0);
+      if (accepted) {  // the trial's residual and kinematics are now those of s
+        d.contacts.swap(trial_contacts);
+        s.swap(ws.trial);
+        F.swap(ws.trial_residual);
+        residual_at_s = true;
+      }
+    }
+    if (!accepted) {
+      // no point along the direction is better: at the round-off floor, done; otherwise re-centre
+      if (stalled(F) && inequalities_ok(d.solver.stall_factor)) break;
+      recentre(mu);
+      residual_at_s = false;
+      last_alpha = 0;
+    }
+  }
+  if (rep.status != StepStatus::Failed && !residual_at_s) step_residual(model, d, s, &F);
+  return rep;
+}
+
+}  // namespace maxsim

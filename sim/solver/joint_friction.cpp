@@ -1,0 +1,168 @@
+// Dry joint friction (URDF <dynamics friction>, MJCF frictionloss): the 1-D cone |b1| ≤ dry_limit
+// (= friction force × Δt) on a free joint row with the row rate as its dual (maximum
+// dissipation). Not a node of the system graph: its cone rows are eliminated into the joint's
+// own free row, where the friction acts as an iterate-dependent damper, so a joint with friction
+// on every free row (a floating base under MJCF frictionloss) adds no nodes and no fill-in.
+#include <algorithm>
+#include <cmath>
+
+#include "sim/solver/kinds.hpp"
+
+namespace maxsim {
+
+void JointFriction::prepare(const Model&, Data&, int) const {}  // acts through its joint's row impulse
+
+// The joint's row unknown is the row's whole impulse, friction included, so the row balances the
+// friction impulse b1 (the contact's, not an unknown of s). The cone's dual is the row rate over
+// the step.
+void JointFriction::residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const {
+  const Contact& ct = d.contacts[c];
+  auto& ws = d.ws;
+  const int nb = static_cast<int>(model.bodies.size());
+  (*F)(6 * (nb + ct.joint) + ct.row) -= ct.side * ct.b(0);
+  const JointRows& r2 = ws.rows2[ct.joint];
+  const JointRows& r3 = ws.rows3[ct.joint];
+  const Joint& jt = model.joints[ct.joint];
+  const int r = ct.row;
+  ContactKinematics& k = ws.contact_kin[c];
+  k = ContactKinematics{};
+  const Mat6 Jb = joint_body_block_unscaled(r3.Jb, s.segment<3>(6 * jt.child + 3), ws.dt);
+  k.vt(0) = (r < 3 ? r3.c(r) - r2.c(r) : wrap_angle(r3.c(r) - r2.c(r))) / ws.dt;
+  k.Jvt_b.row(0) = Jb.row(r) / ws.dt;
+  if (jt.parent != kWorld)
+    k.Jvt_a.row(0) = joint_body_block_unscaled(r3.Ja, s.segment<3>(6 * jt.parent + 3), ws.dt).row(r) / ws.dt;
+}
+
+void JointFriction::impulse_jacobian(const Model&, Data&, int) const {}  // (in the joint's row)
+
+// Its cone rows D3 (Δb1, Δb2, Δη0) + E J_vt Δν = rhs give Δb = offset − gain·Δv_t with
+// gain = D3⁻¹E (E's first column: the row rate is the only tangential velocity). The row
+// U − side·b1 + damper(Δc) = 0 then reads ΔU + side·gain₀ Δv_t + ... = −F + side·offset₀: the
+// friction is a damper of conductance gain₀ (> 0: for NT scaling it is a Schur complement of W²,
+// positive).
+void JointFriction::jacobian(const Model& model, Data& d, int c) const {
+  const Contact& ct = d.contacts[c];
+  auto& ws = d.ws;
+  const ContactKinematics& k = ws.contact_kin[c];
+  BlockLdu& A = ws.ldu;
+  const int nb = static_cast<int>(model.bodies.size());
+  ConeLinearization& lin = ws.cone_lin[c];
+  cone_linearization(ct, &lin);
+  Mat3 D3;
+  D3 << lin.coef_beta.col(1), lin.coef_beta.col(2), lin.coef_eta.col(0);
+  // (the columns' scales differ by W²: column scaling, which the cofactor inverse carries
+  // exactly into the rows of D3⁻¹)
+  ws.fold_inverse[c] = D3.inverse();
+  ws.fold_gain[c] = ws.fold_inverse[c] * lin.coef_eta.col(1);
+  const Joint& jt = model.joints[ct.joint];
+  const int r = ct.row;
+  const double g = ct.side * ws.fold_gain[c](0);
+  // A sticking joint has a huge conductance: the row is then divided by 1 + its damping,
+  // becoming a constrained row with a small compliance on the diagonal (same solution; a
+  // well-scaled pivot — unscaled, the Newton steps stalled at ~1e-8 on the A1).
+  const double scale = 1.0 / (1.0 + jt.damping[r] + jt.armature[r] / ws.dt + g / ws.dt);
+  ws.fold_row_scale[c] = scale;
+  A.diag(nb + ct.joint)(r, r) *= scale;
+  Block& child = A.block(A.upper_id(ws.child_edge[ct.joint]));
+  child.row(r) = scale * (child.row(r) + g * k.Jvt_b.row(0));
+  if (jt.parent != kWorld) {
+    Block& parent = A.block(A.upper_id(ws.parent_edge[ct.joint]));
+    parent.row(r) = scale * (parent.row(r) + g * k.Jvt_a.row(0));
+  }
+}
+
+// The cone's right-hand side, folded into the joint row's (see jacobian).
+void JointFriction::rhs(const Model& model, Data& d, int c, double kappa, const Vec6* affine_a,
+                        const Vec6* affine_e, Eigen::VectorXd* rhs) const {
+  const Contact& ct = d.contacts[c];
+  auto& ws = d.ws;
+  Vec3 dbeta_aff = Vec3::Zero(), deta_aff = Vec3::Zero();
+  if (affine_a != nullptr) {
+    const Vec6& a = *affine_a;
+    const Vec6& e = *affine_e;
+    dbeta_aff = Vec3(cone_slope(ct) * a(0), a(1), a(2));
+    deta_aff = Vec3(a(3), e(0), e(1));
+  }
+  const Vec3 out = cone_rhs(ct, ws.cone_lin[c], kappa, dbeta_aff, deta_aff, ct.eta.tail<2>() - ws.contact_kin[c].vt);
+  ws.fold_offset[c] = ws.fold_inverse[c] * out;
+  const int nb = static_cast<int>(model.bodies.size());
+  double& row = (*rhs)(6 * (nb + ct.joint) + ct.row);
+  row = ws.fold_row_scale[c] * (row + ct.side * ws.fold_offset[c](0));
+}
+
+// (Δb1, Δb2, Δη0) = offset − gain·Δv_t (see jacobian)
+void JointFriction::recover(const Data& d, int c, const Eigen::VectorXd& delta, Vec6* a, Vec6* e) const {
+  const Contact& ct = d.contacts[c];
+  const ContactKinematics& k = d.ws.contact_kin[c];
+  const Vec2 r_eta = ct.eta.tail<2>() - k.vt;
+  const Vec6 dnu_b = delta.segment<6>(6 * ct.body_b);
+  double ds = k.Jphi_b.dot(dnu_b) - (ct.slack - k.phi);
+  Vec2 deta = k.Jvt_b * dnu_b - r_eta;
+  if (ct.body_a != kWorld) {
+    const Vec6 dnu_a = delta.segment<6>(6 * ct.body_a);
+    ds += k.Jphi_a.dot(dnu_a);
+    deta += k.Jvt_a * dnu_a;
+  }
+  const double dvt = deta(0) + r_eta(0);
+  *a << 0, d.ws.fold_offset[c] - d.ws.fold_gain[c] * dvt, ds, 0;
+  set_friction_dual_step(deta, e);
+}
+
+double JointFriction::max_step(const Contact& ct, const Vec6& a, const Vec6& e, double alpha) const {
+  alpha = std::min(alpha, cone_max_step(friction_beta(ct, ct.gamma, ct.b), Vec3(cone_slope(ct) * a(0), a(1), a(2))));
+  return std::min(alpha, cone_max_step(ct.eta, Vec3(a(3), e(0), e(1))));
+}
+
+void JointFriction::apply_step(Contact* ct, const Vec6& a, const Vec6& e, double alpha) const {
+  ct->gamma += alpha * a(0);
+  ct->b += alpha * a.segment<2>(1);
+  ct->slack += alpha * a(4);
+  ct->eta += alpha * Vec3(a(3), e(0), e(1));
+}
+
+// its impulse lives in the contact only
+void JointFriction::start_impulse(Data& d, int c, const Contact* warm, double, Eigen::VectorXd*) const {
+  d.contacts[c].b = warm != nullptr ? warm->b : Vec2::Zero();
+}
+
+void JointFriction::start(Data& d, int c, double, double initial_slack, Eigen::VectorXd*) const {
+  Contact& ct = d.contacts[c];
+  const ContactKinematics& k = d.ws.contact_kin[c];
+  ct.slack = 1.0;  // (no normal part)
+  ct.gamma = 0.0;
+  const double radius = 0.9 * friction_beta(ct, ct.gamma, ct.b)(0);
+  if (ct.b.norm() > radius) ct.b *= radius / ct.b.norm();
+  ct.eta = Vec3(2.0 * k.vt.norm() + initial_slack, k.vt(0), k.vt(1));
+}
+
+void JointFriction::recentre(Data& d, int c, double push, Eigen::VectorXd*) const {
+  Contact& ct = d.contacts[c];
+  ct.eta(0) = std::max(ct.eta(0), ct.eta.tail<2>().norm() + push);
+  const double radius = friction_beta(ct, ct.gamma, ct.b)(0);
+  if (ct.b.norm() > radius - push && radius > push) ct.b *= (radius - push) / ct.b.norm();
+}
+
+void JointFriction::add_complementarity(const Contact& ct, double* sum, int* pairs) const {
+  *sum += friction_beta(ct, ct.gamma, ct.b).dot(ct.eta);
+  ++*pairs;
+}
+
+double JointFriction::max_complementarity(const Contact& ct) const {
+  return cone_product(friction_beta(ct, ct.gamma, ct.b), ct.eta).lpNorm<Eigen::Infinity>();
+}
+
+void JointFriction::add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const {
+  *m += dt * (ct.eta.tail<2>() - k.vt).norm();
+}
+
+void JointFriction::add_central_distance(const Contact& ct, double kappa, double* m) const {
+  Vec3 p = cone_product(friction_beta(ct, ct.gamma, ct.b), ct.eta);
+  p(0) -= kappa;
+  *m += p.norm();
+}
+
+bool JointFriction::converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const {
+  return (ct.eta.tail<2>() - k.vt).lpNorm<Eigen::Infinity>() < tol / dt;
+}
+
+}  // namespace maxsim

@@ -1,0 +1,36 @@
+// Joint limit: the surface contact's frictionless rows on one free joint row (DESIGN §4–5;
+// the limits of a step are found by append_joint_limits, sim/joint_limits.hpp).
+#include "sim/solver/kinds.hpp"
+
+namespace maxsim {
+
+// The limit's impulse γ pushes along the joint row's own map at z2.
+void JointLimit::prepare(const Model&, Data& d, int c) const {
+  const Contact& ct = d.contacts[c];
+  const JointRows& r2 = d.ws.rows2[ct.joint];
+  d.ws.contact_map_b[c].setZero();
+  d.ws.contact_map_b[c].col(0) = -ct.side * r2.Jb.row(ct.row).transpose();
+  d.ws.contact_map_a[c].setZero();
+  d.ws.contact_map_a[c].col(0) = -ct.side * r2.Ja.row(ct.row).transpose();
+}
+
+// The gap to the bound: the row's coordinate at z3 (unwrapped for rotations).
+void JointLimit::residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const {
+  const Contact& ct = d.contacts[c];
+  auto& ws = d.ws;
+  add_impulse(d, c, s.segment<3>(6 * ws.contact_node[c]), F);
+  const JointRows& r2 = ws.rows2[ct.joint];
+  const JointRows& r3 = ws.rows3[ct.joint];
+  const Joint& jt = model.joints[ct.joint];
+  const int r = ct.row;
+  const double coord = r < 3 ? r3.c(r) : d.joint_angle[ct.joint](r - 3) + wrap_angle(r3.c(r) - r2.c(r));
+  ContactKinematics& k = ws.contact_kin[c];
+  k = ContactKinematics{};
+  const Mat6 Jb = joint_body_block_unscaled(r3.Jb, s.segment<3>(6 * jt.child + 3), ws.dt);
+  k.phi = ct.side * (coord - ct.bound);
+  k.Jphi_b = ct.side * Jb.row(r);
+  if (jt.parent != kWorld)
+    k.Jphi_a = ct.side * joint_body_block_unscaled(r3.Ja, s.segment<3>(6 * jt.parent + 3), ws.dt).row(r);
+}
+
+}  // namespace maxsim

@@ -1,0 +1,96 @@
+// The inequality kinds behind InequalityKind (internal to sim/solver; see inequality.hpp).
+#pragma once
+
+#include "sim/solver/inequality.hpp"
+
+namespace maxsim {
+
+// A contact between two surfaces (or a body and the world): normal impulse γ with gap slack s
+// (γ s = 0) and, when μ > 0, the second-order friction cone β = (μγ, b) with dual
+// η = (η0, v_t). Node unknowns (γ, b1, b2, η0), rows 4 and 5 identity. Frictionless contacts keep
+// identity rows for (b1, b2, η0).
+class SurfaceContact : public InequalityKind {
+ public:
+  const char* name() const override { return "surface contact"; }
+  void prepare(const Model& model, Data& d, int c) const override;
+  void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const override;
+  void impulse_jacobian(const Model& model, Data& d, int c) const override;
+  void jacobian(const Model& model, Data& d, int c) const override;
+  void rhs(const Model& model, Data& d, int c, double kappa, const Vec6* affine_a, const Vec6* affine_e,
+           Eigen::VectorXd* rhs) const override;
+  void recover(const Data& d, int c, const Eigen::VectorXd& delta, Vec6* a, Vec6* e) const override;
+  double max_step(const Contact& ct, const Vec6& a, const Vec6& e, double alpha) const override;
+  void apply_step(Contact* ct, const Vec6& a, const Vec6& e, double alpha) const override;
+  void start_impulse(Data& d, int c, const Contact* warm, double cold, Eigen::VectorXd* s) const override;
+  void start(Data& d, int c, double floor, double initial_slack, Eigen::VectorXd* s) const override;
+  void recentre(Data& d, int c, double push, Eigen::VectorXd* s) const override;
+  void add_complementarity(const Contact& ct, double* sum, int* pairs) const override;
+  double max_complementarity(const Contact& ct) const override;
+  void add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const override;
+  void add_central_distance(const Contact& ct, double kappa, double* m) const override;
+  bool converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const override;
+
+ protected:
+  // the node's impulse (γ, b1, b2) from its unknowns, added to the bodies' rows
+  void add_impulse(Data& d, int c, const Vec3& impulse, Eigen::VectorXd* F) const;
+  // gap and tangential velocity at z3 with their Jacobians (ws.contact_kin[c])
+  void kinematics(Data& d, const Eigen::VectorXd& s, int c) const;
+};
+
+// A joint limit: the surface contact's frictionless rows on one free joint row, with the gap
+// φ = side·(coordinate(z3) − bound) and the impulse along the row's own map.
+class JointLimit : public SurfaceContact {
+ public:
+  const char* name() const override { return "joint limit"; }
+  void prepare(const Model& model, Data& d, int c) const override;
+  void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const override;
+};
+
+// A contact with the linearized friction cone (seed 003 eq. 27): node unknowns (γ, β1..β4, ψ).
+class PyramidContact : public SurfaceContact {
+ public:
+  const char* name() const override { return "pyramid contact"; }
+  void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const override;
+  void impulse_jacobian(const Model& model, Data& d, int c) const override;
+  void jacobian(const Model& model, Data& d, int c) const override;
+  void rhs(const Model& model, Data& d, int c, double kappa, const Vec6* affine_a, const Vec6* affine_e,
+           Eigen::VectorXd* rhs) const override;
+  void recover(const Data& d, int c, const Eigen::VectorXd& delta, Vec6* a, Vec6* e) const override;
+  double max_step(const Contact& ct, const Vec6& a, const Vec6& e, double alpha) const override;
+  void apply_step(Contact* ct, const Vec6& a, const Vec6& e, double alpha) const override;
+  void start_impulse(Data& d, int c, const Contact* warm, double cold, Eigen::VectorXd* s) const override;
+  void start(Data& d, int c, double floor, double initial_slack, Eigen::VectorXd* s) const override;
+  void recentre(Data& d, int c, double push, Eigen::VectorXd* s) const override;
+  void add_complementarity(const Contact& ct, double* sum, int* pairs) const override;
+  double max_complementarity(const Contact& ct) const override;
+  void add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const override;
+  void add_central_distance(const Contact& ct, double kappa, double* m) const override;
+  bool converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const override;
+};
+
+// Dry friction on a free joint row: the 1-D cone |b1| ≤ dry_limit with the row rate as its dual,
+// eliminated into the joint's row, where it acts as an iterate-dependent damper.
+class JointFriction : public InequalityKind {
+ public:
+  const char* name() const override { return "joint friction"; }
+  bool has_node() const override { return false; }
+  void prepare(const Model& model, Data& d, int c) const override;
+  void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const override;
+  void impulse_jacobian(const Model& model, Data& d, int c) const override;
+  void jacobian(const Model& model, Data& d, int c) const override;
+  void rhs(const Model& model, Data& d, int c, double kappa, const Vec6* affine_a, const Vec6* affine_e,
+           Eigen::VectorXd* rhs) const override;
+  void recover(const Data& d, int c, const Eigen::VectorXd& delta, Vec6* a, Vec6* e) const override;
+  double max_step(const Contact& ct, const Vec6& a, const Vec6& e, double alpha) const override;
+  void apply_step(Contact* ct, const Vec6& a, const Vec6& e, double alpha) const override;
+  void start_impulse(Data& d, int c, const Contact* warm, double cold, Eigen::VectorXd* s) const override;
+  void start(Data& d, int c, double floor, double initial_slack, Eigen::VectorXd* s) const override;
+  void recentre(Data& d, int c, double push, Eigen::VectorXd* s) const override;
+  void add_complementarity(const Contact& ct, double* sum, int* pairs) const override;
+  double max_complementarity(const Contact& ct) const override;
+  void add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const override;
+  void add_central_distance(const Contact& ct, double kappa, double* m) const override;
+  bool converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const override;
+};
+
+}  // namespace maxsim

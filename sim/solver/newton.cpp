@@ -1,0 +1,99 @@
+// Newton's method with a backtracking line search on ‖F‖₂, for steps without inequalities, and
+// the convergence tests both solvers share.
+#include <algorithm>
+#include <cmath>
+
+#include "sim/solver/assemble.hpp"
+#include "sim/solver/solve.hpp"
+
+namespace maxsim {
+
+bool velocities_admissible(int nb, const Eigen::VectorXd& s, double dt) {
+  const double limit2 = 0.99 * 4.0 / (dt * dt);
+  for (int i = 0; i < nb; ++i)
+    if (!(s.segment<3>(6 * i + 3).squaredNorm() < limit2)) return false;
+  return true;
+}
+
+bool EqualityTest::operator()(const Eigen::VectorXd& r) const {
+  for (int i = 0; i < 6 * nb; ++i)
+    if (!(std::abs(r(i)) < tol_impulse)) return false;
+  for (int j = 0; j < nj; ++j)
+    for (int k = 0; k < 6; ++k) {
+      const double tol = model->joints[j].row_constrained(k) ? tol_position : tol_impulse;
+      if (!(std::abs(r(6 * (nb + j) + k)) < tol)) return false;
+    }
+  return true;
+}
+
+EqualityTest equality_test(const Model& model, const Data& d) {
+  const int nb = static_cast<int>(model.bodies.size());
+  const int nj = static_cast<int>(model.joints.size());
+  double scale = 1.0;
+  for (int i = 0; i < nb; ++i)
+    scale = std::max(scale, model.bodies[i].mass * (d.v[i].norm() + d.ws.dt * model.gravity.norm()));
+  for (int j = 0; j < nj; ++j) scale = std::max(scale, d.joint_impulse[j].lpNorm<Eigen::Infinity>());
+  return EqualityTest{d.solver.tolerance * scale, d.solver.tolerance, nb, nj, &model};
+}
+
+StepReport solve_newton(const Model& model, Data& d) {
+  const int nb = static_cast<int>(model.bodies.size());
+  const double dt = d.ws.dt;
+  auto& ws = d.ws;
+  Eigen::VectorXd& s = ws.unknowns;
+  Eigen::VectorXd& F = ws.residual;
+  const EqualityTest converged = equality_test(model, d);
+  EqualityTest stalled = converged;
+  stalled.tol_impulse *= d.solver.stall_factor;
+  StepReport rep;
+  step_residual(model, d, s, &F);
+  bool rows_at_s = true;  // ws.x3/q3/rows3 were last evaluated at s
+  for (rep.iterations = 0;; ++rep.iterations) {
+    rep.residual = F.lpNorm<Eigen::Infinity>();
+    if (!std::isfinite(rep.residual)) {
+      rep.status = StepStatus::Failed;
+      break;
+    }
+    if (converged(F)) break;
+    if (rep.iterations == d.solver.max_iterations) {
+      rep.status = StepStatus::NotConverged;
+      break;
+    }
+    if (!rows_at_s) step_residual(model, d, s, &F);
+    step_jacobian(model, d, s);
+    if (!ws.ldu.factor()) {
+      if (stalled(F)) break;  // at the round-off floor already (as in the interior point)
+      rep.status = StepStatus::Failed;
+      break;
+    }
+    ws.delta = -F;
+    ws.ldu.solve(ws.delta, d.solver.refinement_sweeps);
+    if (!ws.delta.allFinite()) {
+      rep.status = StepStatus::Failed;
+      break;
+    }
+    const double f0 = F.norm();
+    double alpha = 1.0;
+    bool accepted = false;
+    for (int ls = 0; ls <= d.solver.line_search_steps && !accepted; ++ls, alpha *= 0.5) {
+      ws.trial = s + alpha * ws.delta;
+      if (!velocities_admissible(nb, ws.trial, dt)) continue;
+      step_residual(model, d, ws.trial, &ws.trial_residual);
+      rows_at_s = false;
+      const double f1 = ws.trial_residual.norm();
+      accepted = std::isfinite(f1) && f1 < (1.0 - 1e-4 * alpha) * f0;
+    }
+    if (!accepted) {
+      // no better point along Newton's direction: at the round-off floor this is convergence
+      if (!stalled(F)) rep.status = StepStatus::NotConverged;
+      break;
+    }
+    s.swap(ws.trial);
+    F.swap(ws.trial_residual);
+    rows_at_s = true;
+  }
+  if (rep.status != StepStatus::Failed && !rows_at_s) step_residual(model, d, s, &F);
+  return rep;
+}
+
+}  // namespace maxsim

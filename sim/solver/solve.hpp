@@ -1,0 +1,35 @@
+// The two solvers of a step's equations (DESIGN §6), on the unknowns and workspace that
+// step() has prepared (sim/step.cpp):
+//
+//   solve_newton          no inequalities: Newton's method with a backtracking line search
+//   solve_interior_point  with inequalities: a primal–dual interior point (Mehrotra
+//                         predictor–corrector) whose Newton systems are factored on the graph LDU
+//
+// Both leave the converged unknowns in ws.unknowns and the residual at them in ws.residual.
+#pragma once
+
+#include <Eigen/Core>
+
+#include "sim/data.hpp"
+#include "sim/model.hpp"
+
+namespace maxsim {
+
+StepReport solve_newton(const Model& model, Data& data);
+StepReport solve_interior_point(const Model& model, Data& data);
+
+// Convergence of the equality rows: constraint rows (m, rad) to the tolerance itself; momentum
+// and free rows (N·s) to the tolerance relative to the step's impulse scale, since round-off in a
+// long chain's momentum balance grows with the impulses it carries (a 200-link chain: ~20 N·s).
+struct EqualityTest {
+  double tol_impulse, tol_position;
+  int nb, nj;
+  const Model* model;
+  bool operator()(const Eigen::VectorXd& r) const;
+};
+EqualityTest equality_test(const Model& model, const Data& d);
+
+// ω̄ needs |ω| < 2/Δt (DESIGN §3); keeps a margin so s stays well away from zero.
+bool velocities_admissible(int nb, const Eigen::VectorXd& unknowns, double dt);
+
+}  // namespace maxsim

@@ -1,0 +1,200 @@
+// Surface contact: the gap's orthant pair (γ, s) and the second-order friction cone (β, η)
+// (DESIGN §5, seed 003 eqs. 29d–f, Dojo's nonlinear contact).
+#include <algorithm>
+#include <cmath>
+
+#include "sim/solver/kinds.hpp"
+
+namespace maxsim {
+
+void SurfaceContact::prepare(const Model&, Data& d, int c) const {
+  const Contact& ct = d.contacts[c];
+  d.ws.contact_map_b[c] = contact_impulse_map(ct, d.q[ct.body_b], true);
+  if (ct.body_a != kWorld) d.ws.contact_map_a[c] = contact_impulse_map(ct, d.q[ct.body_a], false);
+}
+
+void SurfaceContact::add_impulse(Data& d, int c, const Vec3& impulse, Eigen::VectorXd* F) const {
+  const Contact& ct = d.contacts[c];
+  F->segment<6>(6 * d.ws.contact_node[c]).setZero();
+  F->segment<6>(6 * ct.body_b).noalias() += d.ws.contact_map_b[c] * impulse;
+  if (ct.body_a != kWorld) F->segment<6>(6 * ct.body_a).noalias() += d.ws.contact_map_a[c] * impulse;
+}
+
+// The normal and friction impulses act on the bodies through the maps at z2; the gap and the
+// tangential velocity at z3 are what the interior point balances against its slacks.
+void SurfaceContact::residual(const Model&, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const {
+  add_impulse(d, c, s.segment<3>(6 * d.ws.contact_node[c]), F);  // (γ, b1, b2)
+  kinematics(d, s, c);
+}
+
+void SurfaceContact::kinematics(Data& d, const Eigen::VectorXd& s, int c) const {
+  const Contact& ct = d.contacts[c];
+  auto& ws = d.ws;
+  Pose a2, a3;
+  Vec3 wa = Vec3::Zero();
+  if (ct.body_a != kWorld) {
+    a2 = body_pose(d, ct.body_a);
+    a3 = Pose{ws.x3[ct.body_a], ws.q3[ct.body_a]};
+    wa = s.segment<3>(6 * ct.body_a + 3);
+  }
+  contact_kinematics(ct, a2, body_pose(d, ct.body_b), a3, Pose{ws.x3[ct.body_b], ws.q3[ct.body_b]}, wa,
+                     s.segment<3>(6 * ct.body_b + 3), ws.dt, &ws.contact_kin[c]);
+}
+
+void SurfaceContact::impulse_jacobian(const Model&, Data& d, int c) const {
+  auto& ws = d.ws;
+  BlockLdu& A = ws.ldu;
+  A.block(A.lower_id(ws.contact_edge_b[c])).leftCols<3>() = ws.contact_map_b[c];
+  if (ws.contact_edge_a[c] >= 0) A.block(A.lower_id(ws.contact_edge_a[c])).leftCols<3>() = ws.contact_map_a[c];
+}
+
+// C1 (γ s = κ) and C2 (β∘η = κ e) linearized with Δs = Jφ Δν − r_s and Δη_t = J_vt Δν − r_η
+// substituted; unknowns (γ, b1, b2, η0). Without friction the rows of (b1, b2, η0) are identity.
+void SurfaceContact::jacobian(const Model&, Data& d, int c) const {
+  const Contact& ct = d.contacts[c];
+  auto& ws = d.ws;
+  const ContactKinematics& k = ws.contact_kin[c];
+  BlockLdu& A = ws.ldu;
+  Block& D = A.diag(ws.contact_node[c]);
+  D.setIdentity();
+  Eigen::Matrix<double, 4, 6> rows_b = Eigen::Matrix<double, 4, 6>::Zero(), rows_a = rows_b;
+  D(0, 0) = ct.slack;
+  rows_b.row(0) = ct.gamma * k.Jphi_b;
+  rows_a.row(0) = ct.gamma * k.Jphi_a;
+  if (has_cone(ct)) {
+    ConeLinearization& lin = ws.cone_lin[c];
+    cone_linearization(ct, &lin);
+    D.block<3, 1>(1, 0) = cone_slope(ct) * lin.coef_beta.col(0);
+    D.block<3, 2>(1, 1) = lin.coef_beta.rightCols<2>();
+    D.block<3, 1>(1, 3) = lin.coef_eta.col(0);
+    rows_b.bottomRows<3>() = lin.coef_eta.rightCols<2>() * k.Jvt_b;
+    rows_a.bottomRows<3>() = lin.coef_eta.rightCols<2>() * k.Jvt_a;
+  }
+  A.block(A.upper_id(ws.contact_edge_b[c])).topRows<4>() = rows_b;
+  if (ws.contact_edge_a[c] >= 0) A.block(A.upper_id(ws.contact_edge_a[c])).topRows<4>() = rows_a;
+}
+
+// affine steps (recover): a = (Δγ, Δb1, Δb2, Δη0, Δs, ·), e = (Δη_t, ·)
+void SurfaceContact::rhs(const Model&, Data& d, int c, double kappa, const Vec6* affine_a, const Vec6* affine_e,
+                         Eigen::VectorXd* rhs) const {
+  const Contact& ct = d.contacts[c];
+  const ContactKinematics& k = d.ws.contact_kin[c];
+  const double r_s = ct.slack - k.phi;
+  Vec6 out = Vec6::Zero();
+  double second_c1 = 0;
+  Vec3 dbeta_aff = Vec3::Zero(), deta_aff = Vec3::Zero();
+  if (affine_a != nullptr) {
+    const Vec6& a = *affine_a;
+    const Vec6& e = *affine_e;
+    second_c1 = a(0) * a(4);
+    dbeta_aff = Vec3(cone_slope(ct) * a(0), a(1), a(2));
+    deta_aff = Vec3(a(3), e(0), e(1));
+  }
+  out(0) = -(ct.gamma * ct.slack + second_c1 - kappa) + ct.gamma * r_s;
+  if (has_cone(ct))
+    out.segment<3>(1) = cone_rhs(ct, d.ws.cone_lin[c], kappa, dbeta_aff, deta_aff, ct.eta.tail<2>() - k.vt);
+  rhs->segment<6>(6 * d.ws.contact_node[c]) = out;
+}
+
+// The eliminated variables' steps from the solved Δν: Δs = Jφ Δν − r_s, Δη_t = J_vt Δν − r_η.
+void SurfaceContact::recover(const Data& d, int c, const Eigen::VectorXd& delta, Vec6* a, Vec6* e) const {
+  const Contact& ct = d.contacts[c];
+  const ContactKinematics& k = d.ws.contact_kin[c];
+  const Vec6 dnu_b = delta.segment<6>(6 * ct.body_b);
+  double ds = k.Jphi_b.dot(dnu_b) - (ct.slack - k.phi);
+  Vec2 deta = k.Jvt_b * dnu_b - (ct.eta.tail<2>() - k.vt);
+  if (ct.body_a != kWorld) {
+    const Vec6 dnu_a = delta.segment<6>(6 * ct.body_a);
+    ds += k.Jphi_a.dot(dnu_a);
+    deta += k.Jvt_a * dnu_a;
+  }
+  a->head<4>() = delta.segment<4>(6 * d.ws.contact_node[c]);
+  (*a)(4) = ds;
+  (*a)(5) = 0;
+  set_friction_dual_step(deta, e);
+}
+
+double SurfaceContact::max_step(const Contact& ct, const Vec6& a, const Vec6& e, double alpha) const {
+  alpha = std::min(alpha, orthant_max_step(ct.gamma, a(0)));
+  alpha = std::min(alpha, orthant_max_step(ct.slack, a(4)));
+  if (has_cone(ct)) {
+    alpha = std::min(alpha, cone_max_step(friction_beta(ct, ct.gamma, ct.b), Vec3(cone_slope(ct) * a(0), a(1), a(2))));
+    alpha = std::min(alpha, cone_max_step(ct.eta, Vec3(a(3), e(0), e(1))));
+  }
+  return alpha;
+}
+
+void SurfaceContact::apply_step(Contact* ct, const Vec6& a, const Vec6& e, double alpha) const {
+  ct->gamma += alpha * a(0);
+  ct->b += alpha * a.segment<2>(1);
+  ct->slack += alpha * a(4);
+  if (has_cone(*ct)) ct->eta += alpha * Vec3(a(3), e(0), e(1));
+}
+
+void SurfaceContact::start_impulse(Data& d, int c, const Contact* warm, double cold, Eigen::VectorXd* s) const {
+  const int o = 6 * d.ws.contact_node[c];
+  s->segment<3>(o) = warm != nullptr ? Vec3(warm->gamma, warm->b(0), warm->b(1)) : Vec3(cold, 0, 0);
+  s->segment<3>(o + 3).setZero();
+}
+
+// Strictly inside: γ and s at least `floor`, b within 90 % of the cone, η well inside (a sliding
+// start near the boundary jams).
+void SurfaceContact::start(Data& d, int c, double floor, double initial_slack, Eigen::VectorXd* s) const {
+  Contact& ct = d.contacts[c];
+  const ContactKinematics& k = d.ws.contact_kin[c];
+  const int o = 6 * d.ws.contact_node[c];
+  ct.slack = std::max(k.phi, floor);
+  ct.gamma = std::max((*s)(o), floor);
+  ct.b = s->segment<2>(o + 1);
+  const double radius = 0.9 * friction_beta(ct, ct.gamma, ct.b)(0);
+  if (ct.b.norm() > radius) ct.b *= radius / ct.b.norm();
+  ct.eta = Vec3(2.0 * k.vt.norm() + initial_slack, k.vt(0), k.vt(1));
+  s->segment<6>(o) << ct.gamma, ct.b, ct.eta(0), 0, 0;
+}
+
+void SurfaceContact::recentre(Data& d, int c, double push, Eigen::VectorXd* s) const {
+  Contact& ct = d.contacts[c];
+  ct.gamma = std::max(ct.gamma, push);
+  ct.slack = std::max(ct.slack, push);
+  if (has_cone(ct)) {
+    ct.eta(0) = std::max(ct.eta(0), ct.eta.tail<2>().norm() + push);
+    const double radius = friction_beta(ct, ct.gamma, ct.b)(0);
+    if (ct.b.norm() > radius - push && radius > push) ct.b *= (radius - push) / ct.b.norm();
+  }
+  s->segment<4>(6 * d.ws.contact_node[c]) << ct.gamma, ct.b, ct.eta(0);
+}
+
+void SurfaceContact::add_complementarity(const Contact& ct, double* sum, int* pairs) const {
+  *sum += ct.gamma * ct.slack;
+  ++*pairs;
+  if (has_cone(ct)) {
+    *sum += friction_beta(ct, ct.gamma, ct.b).dot(ct.eta);
+    ++*pairs;
+  }
+}
+
+double SurfaceContact::max_complementarity(const Contact& ct) const {
+  double m = std::abs(ct.gamma * ct.slack);
+  if (has_cone(ct)) m = std::max(m, cone_product(friction_beta(ct, ct.gamma, ct.b), ct.eta).lpNorm<Eigen::Infinity>());
+  return m;
+}
+
+void SurfaceContact::add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const {
+  *m += std::abs(ct.slack - k.phi) + (has_cone(ct) ? dt * (ct.eta.tail<2>() - k.vt).norm() : 0.0);
+}
+
+void SurfaceContact::add_central_distance(const Contact& ct, double kappa, double* m) const {
+  *m += std::abs(ct.gamma * ct.slack - kappa);
+  if (has_cone(ct)) {
+    Vec3 p = cone_product(friction_beta(ct, ct.gamma, ct.b), ct.eta);
+    p(0) -= kappa;
+    *m += p.norm();
+  }
+}
+
+bool SurfaceContact::converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const {
+  if (!(std::abs(ct.slack - k.phi) < tol)) return false;
+  return !has_cone(ct) || (ct.eta.tail<2>() - k.vt).lpNorm<Eigen::Infinity>() < tol / dt;
+}
+
+}  // namespace maxsim
