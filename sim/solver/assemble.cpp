@@ -90,6 +90,7 @@ void step_jacobian(const Model& model, Data& d, const Eigen::VectorXd& s) {
     // constrained rows: zero diagonal (the LDU regularizes a pivot made singular by redundant
     // constraints, see BlockLdu::set_regularized_rows); free rows: the row impulse itself
     Block& D = A.diag(nb + static_cast<int>(j));
+    D.setZero();
     for (int r = 0; r < 6; ++r) D(r, r) = jt.row_constrained(r) ? 0.0 : 1.0;
     const int c = jt.child;
     A.block(A.upper_id(ws.child_edge[j])) = joint_body_block(jt, ws.rows3[j].Jb, s.segment<3>(6 * c + 3), dt);

@@ -44,8 +44,15 @@ void SurfaceContact::kinematics(Data& d, const Eigen::VectorXd& s, int c) const 
 void SurfaceContact::impulse_jacobian(const Model&, Data& d, int c) const {
   auto& ws = d.ws;
   BlockLdu& A = ws.ldu;
-  A.block(A.lower_id(ws.contact_edge_b[c])).leftCols<3>() = ws.contact_map_b[c];
-  if (ws.contact_edge_a[c] >= 0) A.block(A.lower_id(ws.contact_edge_a[c])).leftCols<3>() = ws.contact_map_a[c];
+  // (whole blocks: the assembly does not zero the matrix first, see BlockLdu::zero_fill)
+  Block& b = A.block(A.lower_id(ws.contact_edge_b[c]));
+  b.leftCols<3>() = ws.contact_map_b[c];
+  b.rightCols<3>().setZero();
+  if (ws.contact_edge_a[c] >= 0) {
+    Block& a = A.block(A.lower_id(ws.contact_edge_a[c]));
+    a.leftCols<3>() = ws.contact_map_a[c];
+    a.rightCols<3>().setZero();
+  }
 }
 
 // C1 (γ s = κ) and C2 (β∘η = κ e) linearized with Δs = Jφ Δν − r_s and Δη_t = J_vt Δν − r_η
@@ -70,8 +77,14 @@ void SurfaceContact::jacobian(const Model&, Data& d, int c) const {
     rows_b.bottomRows<3>() = lin.coef_eta.rightCols<2>() * k.Jvt_b;
     rows_a.bottomRows<3>() = lin.coef_eta.rightCols<2>() * k.Jvt_a;
   }
-  A.block(A.upper_id(ws.contact_edge_b[c])).topRows<4>() = rows_b;
-  if (ws.contact_edge_a[c] >= 0) A.block(A.upper_id(ws.contact_edge_a[c])).topRows<4>() = rows_a;
+  Block& b = A.block(A.upper_id(ws.contact_edge_b[c]));
+  b.topRows<4>() = rows_b;
+  b.bottomRows<2>().setZero();
+  if (ws.contact_edge_a[c] >= 0) {
+    Block& a = A.block(A.upper_id(ws.contact_edge_a[c]));
+    a.topRows<4>() = rows_a;
+    a.bottomRows<2>().setZero();
+  }
 }
 
 // affine steps (recover): a = (Δγ, Δb1, Δb2, Δη0, Δs, ·), e = (Δη_t, ·)
