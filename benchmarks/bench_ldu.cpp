@@ -8,6 +8,8 @@
 //   LduStep/padded   the Newton graph of a robot step (tests/ldu_graphs.hpp robot_step: 13 bodies,
 //                    13 joints, 30 contact nodes of 4 rows, 20 limit nodes of 1 row), every node
 //                    factored as 6 rows; re-assembled with set_zero + copy, factor, solve
+//   LduStep/padded_zero_fill   the same, re-assembled with zero_fill + copy
+//   LduStep/sized    the same with set_node_size (contacts 4 rows, limits 1), zero_fill + copy
 //   LduStepCount/*/iterations:N   the same with a fixed iteration count, for instruction counts:
 //                    valgrind --tool=callgrind --callgrind-out-file=/dev/null maxsim_benchmarks
 //                      --benchmark_filter='LduStepCount/padded/iterations:400$'
@@ -78,7 +80,7 @@ void run_dense(benchmark::State& state, const tg::Graph& g) {
   state.counters["nodes"] = g.num_nodes;
 }
 
-void run_step(benchmark::State& state) {
+void run_step(benchmark::State& state, bool sized, bool zero_fill) {
   const tg::StepGraph s = tg::robot_step();
   const tg::Graph& g = s.graph;
   std::mt19937 rng(12345);
@@ -86,13 +88,20 @@ void run_step(benchmark::State& state) {
   ldu.analyze(g.num_nodes, g.edges, s.root, &s.multiplier);
   for (int v = 0; v < g.num_nodes; ++v)
     ldu.set_regularized_rows(v, s.reg_mask[v], s.reg_only_if_singular[v] != 0);
+  if (sized)
+    for (int v = 0; v < g.num_nodes; ++v) ldu.set_node_size(v, s.sizes[v]);
   tg::fill_random_dominant_sized(ldu, g, s.sizes, rng);
   tg::BlockSnapshot saved;
   saved.save(ldu, static_cast<int>(g.edges.size()));
   const Eigen::VectorXd b = tg::random_vector(maxsim::kBlockSize * g.num_nodes, rng);
   Eigen::VectorXd x(b.size());
   for (auto _ : state) {
-    saved.restore(ldu);
+    if (zero_fill) {
+      saved.write(ldu);
+      ldu.zero_fill();
+    } else {
+      saved.restore(ldu);
+    }
     if (!ldu.factor()) {
       state.SkipWithError("singular pivot");
       break;
@@ -134,9 +143,18 @@ const bool registered = [] {
                                  [g](benchmark::State& s) { run_ldu(s, g); })
         ->Unit(benchmark::kMicrosecond);
   }
-  benchmark::RegisterBenchmark("LduStep/padded", run_step)->Unit(benchmark::kMicrosecond);
-  for (int iterations : {200, 400})
-    benchmark::RegisterBenchmark("LduStepCount/padded", run_step)->Iterations(iterations);
+  const struct {
+    const char* name;
+    bool sized, zero_fill;
+  } step_cases[] = {{"padded", false, false}, {"padded_zero_fill", false, true}, {"sized", true, true}};
+  for (const auto& c : step_cases) {
+    auto run = [c](benchmark::State& s) { run_step(s, c.sized, c.zero_fill); };
+    benchmark::RegisterBenchmark((std::string("LduStep/") + c.name).c_str(), run)
+        ->Unit(benchmark::kMicrosecond);
+    for (int iterations : {200, 400})
+      benchmark::RegisterBenchmark((std::string("LduStepCount/") + c.name).c_str(), run)
+          ->Iterations(iterations);
+  }
   return true;
 }();
 

@@ -247,6 +247,10 @@ struct BlockSnapshot {
   }
   void restore(BlockLdu& ldu) const {
     ldu.set_zero();
+    write(ldu);
+  }
+  // Writes the saved blocks over the current ones without zeroing anything (for zero_fill).
+  void write(BlockLdu& ldu) const {
     for (int i = 0; i < static_cast<int>(diag.size()); ++i) ldu.diag(i) = diag[i];
     for (int e = 0; e < static_cast<int>(upper.size()); ++e) {
       ldu.block(ldu.upper_id(e)) = upper[e];
