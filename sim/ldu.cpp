@@ -36,6 +36,16 @@ double norm1(const Block& a) {
   return norm;
 }
 
+// The 1-norm (largest column sum) of the M x M matrix with rows w, as norm1.
+template <int M>
+double norm1_of_rows(const double (&w)[M][M]) {
+  using RowArray = Eigen::Array<double, 1, M>;
+  RowArray sums = Eigen::Map<const RowArray>(w[0]).abs();
+  for (int r = 1; r < M; ++r) sums += Eigen::Map<const RowArray>(w[r]).abs();
+  const double norm = sums.template maxCoeff<Eigen::PropagateNaN>();
+  return M < kBlockSize ? max_nan(1.0, norm) : norm;
+}
+
 // Inverts the leading M x M block of a pivot by Gauss-Jordan elimination with partial (row)
 // pivoting, into the leading M x M block of `inv_out`, and returns the reciprocal condition
 // number of the 6 x 6 block (identity padding) in the 1-norm, 1 / (|A|_1 |A^-1|_1), computed
@@ -50,6 +60,7 @@ double invert_pivot(const Block& a_in, Block& inv_out) {
   double w[M][M];
   for (int r = 0; r < M; ++r)
     for (int c = 0; c < M; ++c) w[r][c] = a_in(r, c);
+  const double norm_a = norm1_of_rows<M>(w);
   int swapped[M];
   for (int k = 0; k < M; ++k) {
     int p = k;
@@ -81,7 +92,7 @@ double invert_pivot(const Block& a_in, Block& inv_out) {
   for (int k = M - 1; k >= 0; --k) std::swap(column_of[k], column_of[swapped[k]]);
   for (int c = 0; c < M; ++c)
     for (int r = 0; r < M; ++r) inv_out(r, c) = w[r][column_of[c]];
-  return 1.0 / (norm1<M>(a_in) * norm1<M>(inv_out));
+  return 1.0 / (norm_a * norm1_of_rows<M>(w));
 }
 
 // Reciprocal condition of S A S with S = diag(m_r^(−1/2)), m_r = √(rowmax_r · colmax_r), from A and its
@@ -177,12 +188,12 @@ constexpr UpperKernel kScaleUpper[3][3] = {
     {&scale_upper<1, 1>, &scale_upper<1, 4>, &scale_upper<1, 6>},
     {&scale_upper<4, 1>, &scale_upper<4, 4>, &scale_upper<4, 6>},
     {&scale_upper<6, 1>, &scale_upper<6, 4>, &scale_upper<6, 6>}};
-#define MAXSIM_LDU_UPDATE_ROW(I, K) \
-  { &schur_update<I, K, 1>, &schur_update<I, K, 4>, &schur_update<I, K, 6> }
-constexpr UpdateKernel kSchurUpdate[3][3][3] = {
-    {MAXSIM_LDU_UPDATE_ROW(1, 1), MAXSIM_LDU_UPDATE_ROW(1, 4), MAXSIM_LDU_UPDATE_ROW(1, 6)},
-    {MAXSIM_LDU_UPDATE_ROW(4, 1), MAXSIM_LDU_UPDATE_ROW(4, 4), MAXSIM_LDU_UPDATE_ROW(4, 6)},
-    {MAXSIM_LDU_UPDATE_ROW(6, 1), MAXSIM_LDU_UPDATE_ROW(6, 4), MAXSIM_LDU_UPDATE_ROW(6, 6)}};
+// index 9 class_i + 3 class_k + class_j
+#define MAXSIM_LDU_UPDATE_ROW(I, K) &schur_update<I, K, 1>, &schur_update<I, K, 4>, &schur_update<I, K, 6>
+constexpr UpdateKernel kSchurUpdate[27] = {
+    MAXSIM_LDU_UPDATE_ROW(1, 1), MAXSIM_LDU_UPDATE_ROW(1, 4), MAXSIM_LDU_UPDATE_ROW(1, 6),
+    MAXSIM_LDU_UPDATE_ROW(4, 1), MAXSIM_LDU_UPDATE_ROW(4, 4), MAXSIM_LDU_UPDATE_ROW(4, 6),
+    MAXSIM_LDU_UPDATE_ROW(6, 1), MAXSIM_LDU_UPDATE_ROW(6, 4), MAXSIM_LDU_UPDATE_ROW(6, 6)};
 #undef MAXSIM_LDU_UPDATE_ROW
 
 // b_i -= A_ik z_k (real rows of i, real columns of k)
@@ -243,6 +254,7 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
   fill_ids_.clear();
   node_size_.clear();
   node_class_.clear();
+  update_kernel_.clear();
 
   if (num_nodes < 0) throw std::invalid_argument("BlockLdu::analyze: negative node count");
   const int n = num_nodes;
@@ -468,6 +480,8 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
   dinv_.assign(n, Block::Zero());
   node_size_.assign(n, kBlockSize);
   node_class_.assign(n, static_cast<unsigned char>(size_class(kBlockSize)));
+  update_kernel_.assign(updates_.size(), 0);
+  kernels_stale_ = true;
 }
 
 static_assert(sizeof(Block) == sizeof(double) * Block::SizeAtCompileTime, "Block is unpadded");
@@ -489,6 +503,7 @@ void BlockLdu::set_node_size(int node, int m) {
     throw std::invalid_argument("BlockLdu::set_node_size: size must be 1 .. 6");
   node_size_[node] = static_cast<unsigned char>(m);
   node_class_[node] = static_cast<unsigned char>(size_class(m));
+  kernels_stale_ = true;
 }
 
 // The factors are stored implicitly: after factor, U block (k, j) holds U_kj = Dinv_k A_kj and
@@ -504,6 +519,18 @@ bool BlockLdu::factor() {
   const Update* const updates = updates_.data();
   const unsigned char* const node_class = node_class_.data();
   const bool loops = num_loops_ > 0;
+  if (kernels_stale_) {  // node sizes changed: kernel of each Schur update
+    for (int p = 0; p < n; ++p) {
+      const int ck = node_class[order_[p]];
+      int u = update_begin_[p];
+      for (int a = later_begin_[p]; a < later_begin_[p + 1]; ++a)
+        for (int b = later_begin_[p]; b < later_begin_[p + 1]; ++b, ++u)
+          update_kernel_[u] = static_cast<unsigned char>(9 * node_class[later[a].node] + 3 * ck +
+                                                         node_class[later[b].node]);
+    }
+    kernels_stale_ = false;
+  }
+  const unsigned char* const update_kernel = update_kernel_.data();
   num_regularized_ = 0;
   for (int p = 0; p < n; ++p) {
     const int k = order_[p];
@@ -535,12 +562,10 @@ bool BlockLdu::factor() {
       kScaleUpper[ck][node_class[later[a].node]](dinv, blocks[later[a].upper]);
     // A_ij -= A_ik U_kj  (= A_ik Dinv_k A_kj) for i, j later neighbours (analyze lists the pairs
     // row by row); targets are never A_ik or U_kj blocks of this k.
-    const Update* u = updates + update_begin_[p];
-    for (int a = lb; a < le; ++a) {
-      const UpdateKernel* const row = kSchurUpdate[node_class[later[a].node]][ck];
-      for (int b = lb; b < le; ++b, ++u)
-        row[node_class[later[b].node]](blocks[u->target], blocks[u->lower_ik], blocks[u->upper_kj]);
-    }
+    const int ue = update_begin_[p + 1];
+    for (int u = update_begin_[p]; u < ue; ++u)
+      kSchurUpdate[update_kernel[u]](blocks[updates[u].target], blocks[updates[u].lower_ik],
+                                     blocks[updates[u].upper_kj]);
   }
   return true;
 }

@@ -170,6 +170,8 @@ class BlockLdu {
   std::vector<int> fill_ids_;                 // block ids of the fill-in blocks (both halves)
   std::vector<unsigned char> node_size_;      // real rows per node
   std::vector<unsigned char> node_class_;     // kernel per node: 0 (1 row), 1 (4), 2 (6)
+  std::vector<unsigned char> update_kernel_;  // per update: 9 class_i + 3 class_k + class_j
+  bool kernels_stale_ = true;                 // update_kernel_ to recompute (sizes changed)
 };
 
 }  // namespace maxsim
