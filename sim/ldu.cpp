@@ -15,63 +15,218 @@ namespace {
 
 constexpr double kMinPivotRcond = 1e-14;
 
-using RowBlock = Eigen::Matrix<double, kBlockSize, kBlockSize, Eigen::RowMajor>;
+// Kernel sizes: a node of m real rows is computed with the kernel of kClassRows[size_class(m)]
+// rows; rows between m and that are padding (identity / zero), which the kernel carries exactly.
+constexpr int kClassRows[3] = {1, 4, kBlockSize};
+int size_class(int m) { return m <= 1 ? 0 : m <= 4 ? 1 : 2; }
 
-double norm1(const Block& a) { return a.cwiseAbs().colwise().sum().maxCoeff(); }
+// max that propagates NaN, so that a non-finite entry anywhere makes the rcond NaN
+inline double max_nan(double a, double b) { return (b > a || std::isnan(b)) ? b : a; }
 
-// Inverts a pivot block by Gauss-Jordan elimination with partial (row) pivoting and returns its
-// reciprocal condition number in the 1-norm, 1 / (|A|_1 |A^-1|_1), computed exactly from the
-// inverse (0 for an exactly singular block; NaN if A has non-finite entries). Row-major working
-// copies keep the row operations contiguous. This is ~5x faster than Eigen::PartialPivLU<Block>
-// + inverse() + rcond() (whose rcond is an estimate of the same quantity, from above) and as
-// accurate: both are partial-pivoting eliminations.
-double invert_block(const Block& a_in, Block& inv_out) {
-  RowBlock a = a_in;
-  RowBlock inv = RowBlock::Identity();
-  for (int k = 0; k < kBlockSize; ++k) {
+// 1-norm of the leading M x M block of `a`, as the 1-norm of the whole 6 x 6 block when the
+// padding rows and columns M..5 are the identity (and uncoupled).
+template <int M>
+double norm1(const Block& a) {
+  double norm = M < kBlockSize ? 1.0 : 0.0;
+  for (int c = 0; c < M; ++c) {
+    double sum = 0;
+    for (int r = 0; r < M; ++r) sum += std::abs(a(r, c));
+    norm = max_nan(norm, sum);
+  }
+  return norm;
+}
+
+// The 1-norm (largest column sum) of the M x M matrix with rows w, as norm1.
+template <int M>
+double norm1_of_rows(const double (&w)[M][M]) {
+  using RowArray = Eigen::Array<double, 1, M>;
+  RowArray sums = Eigen::Map<const RowArray>(w[0]).abs();
+  for (int r = 1; r < M; ++r) sums += Eigen::Map<const RowArray>(w[r]).abs();
+  const double norm = sums.template maxCoeff<Eigen::PropagateNaN>();
+  return M < kBlockSize ? max_nan(1.0, norm) : norm;
+}
+
+// Inverts the leading M x M block of a pivot by Gauss-Jordan elimination with partial (row)
+// pivoting, into the leading M x M block of `inv_out`, and returns the reciprocal condition
+// number of the 6 x 6 block (identity padding) in the 1-norm, 1 / (|A|_1 |A^-1|_1), computed
+// exactly from the inverse (0 for an exactly singular block; NaN if A has non-finite entries).
+// In place (the inverse's columns replace the eliminated ones, unpermuted at the end), on a
+// row-major working copy: the same arithmetic as eliminating [A | I] without the operations on
+// the identity's zeros. This is ~10x faster than Eigen::PartialPivLU<Block> + inverse() +
+// rcond() (whose rcond is an estimate of the same quantity, from above) and as accurate: both
+// are partial-pivoting eliminations.
+template <int M>
+double invert_pivot(const Block& a_in, Block& inv_out) {
+  double w[M][M];
+  for (int r = 0; r < M; ++r)
+    for (int c = 0; c < M; ++c) w[r][c] = a_in(r, c);
+  const double norm_a = norm1_of_rows<M>(w);
+  int swapped[M];
+  for (int k = 0; k < M; ++k) {
     int p = k;
-    double best = std::abs(a(k, k));
-    for (int r = k + 1; r < kBlockSize; ++r) {
-      const double v = std::abs(a(r, k));
+    double best = std::abs(w[k][k]);
+    for (int r = k + 1; r < M; ++r) {
+      const double v = std::abs(w[r][k]);
       if (v > best) {
         best = v;
         p = r;
       }
     }
     if (!(best > 0.0)) return best == 0.0 ? 0.0 : best;  // singular (0) or NaN
-    if (p != k) {
-      a.row(p).swap(a.row(k));
-      inv.row(p).swap(inv.row(k));
-    }
-    const double d = 1.0 / a(k, k);
-    a.row(k) *= d;
-    inv.row(k) *= d;
-    for (int r = 0; r < kBlockSize; ++r) {
+    swapped[k] = p;
+    if (p != k)
+      for (int c = 0; c < M; ++c) std::swap(w[p][c], w[k][c]);
+    const double d = 1.0 / w[k][k];
+    w[k][k] = 1.0;
+    for (int c = 0; c < M; ++c) w[k][c] *= d;
+    for (int r = 0; r < M; ++r) {
       if (r == k) continue;
-      const double f = a(r, k);
-      a.row(r) -= f * a.row(k);
-      inv.row(r) -= f * inv.row(k);
+      const double f = w[r][k];
+      w[r][k] = 0.0;
+      for (int c = 0; c < M; ++c) w[r][c] -= f * w[k][c];
     }
   }
-  inv_out = inv;
-  return 1.0 / (norm1(a_in) * norm1(inv_out));
+  // column c of the inverse is column column_of[c] of w (the row swaps, undone in reverse)
+  int column_of[M];
+  for (int c = 0; c < M; ++c) column_of[c] = c;
+  for (int k = M - 1; k >= 0; --k) std::swap(column_of[k], column_of[swapped[k]]);
+  for (int c = 0; c < M; ++c)
+    for (int r = 0; r < M; ++r) inv_out(r, c) = w[r][column_of[c]];
+  return 1.0 / (norm_a * norm1_of_rows<M>(w));
 }
 
 // Reciprocal condition of S A S with S = diag(m_r^(−1/2)), m_r = √(rowmax_r · colmax_r), from A and its
-// inverse: the condition that matters for solving with A, independent of how its rows and
-// columns are scaled. An interior point near convergence gives pivots whose entries span 10¹⁵
-// (gap and cone stiffnesses γ/s, β₀/η₀ next to masses): the plain 1-norm rcond calls such a
-// block singular although partial pivoting inverts it to full accuracy.
+// inverse (leading M x M blocks, identity padding): the condition that matters for solving with
+// A, independent of how its rows and columns are scaled. An interior point near convergence gives
+// pivots whose entries span 10¹⁵ (gap and cone stiffnesses γ/s, β₀/η₀ next to masses): the plain
+// 1-norm rcond calls such a block singular although partial pivoting inverts it to full accuracy.
+template <int M>
 double equilibrated_rcond(const Block& a, const Block& inv) {
-  BlockVec s;
-  for (int r = 0; r < kBlockSize; ++r) {
-    const double m = std::sqrt(a.row(r).cwiseAbs().maxCoeff() * a.col(r).cwiseAbs().maxCoeff());
+  using Vec = Eigen::Matrix<double, M, 1>;
+  Vec s;
+  for (int r = 0; r < M; ++r) {
+    const double m = std::sqrt(a.block<1, M>(r, 0).cwiseAbs().maxCoeff() *
+                               a.block<M, 1>(0, r).cwiseAbs().maxCoeff());
     if (!(m > 0) || !std::isfinite(m)) return 0.0;  // an empty row or column: singular
     s(r) = 1.0 / std::sqrt(m);
   }
-  const Block scaled = s.asDiagonal() * a * s.asDiagonal();
-  const Block scaled_inv = s.cwiseInverse().asDiagonal() * inv * s.cwiseInverse().asDiagonal();
-  return 1.0 / (norm1(scaled) * norm1(scaled_inv));
+  Block scaled, scaled_inv;
+  scaled.topLeftCorner<M, M>() =
+      s.asDiagonal() * a.topLeftCorner<M, M>() * s.asDiagonal();
+  scaled_inv.topLeftCorner<M, M>() = s.cwiseInverse().asDiagonal() *
+                                              inv.topLeftCorner<M, M>() *
+                                              s.cwiseInverse().asDiagonal();
+  return 1.0 / (norm1<M>(scaled) * norm1<M>(scaled_inv));
+}
+
+struct Pivot {
+  bool ok = false;
+  bool regularized = false;
+  double shift = 0;  // added to the masked diagonal entries
+};
+
+// Inverts pivot `a` (leading M x M block; `mask`: the rows that may be regularized) into `dinv`,
+// regularizing it when (nearly) singular; see BlockLdu::set_regularized_rows.
+template <int M>
+Pivot factor_pivot(Block& a, Block& dinv, unsigned mask, bool only_if_singular, bool loops,
+                   double regularization, double regularization_rcond) {
+  Pivot result;
+  double rcond = invert_pivot<M>(a, dinv);
+  if (mask != 0 && std::isfinite(rcond)) {
+    // raw test first: a nearly zero diagonal makes the equilibration itself meaningless
+    bool singular = rcond < 1e2 * kMinPivotRcond;
+    // equilibrated condition of the pivot: scale-free test for dependent rows. Only a graph
+    // with loops can make a pivot singular through redundant constraints (a tree's joint
+    // pivot is J M⁻¹ Jᵀ on independent rows), so trees skip this second inversion.
+    if (!singular && !only_if_singular && loops) {
+      Eigen::Matrix<double, M, 1> scale;
+      for (int r = 0; r < M; ++r) {
+        const double d = std::abs(a(r, r));
+        scale(r) = d > 0 ? 1.0 / std::sqrt(d) : 1.0;
+      }
+      Block scaled, scaled_inv;
+      scaled.topLeftCorner<M, M>() =
+          scale.asDiagonal() * a.topLeftCorner<M, M>() * scale.asDiagonal();
+      singular = !(invert_pivot<M>(scaled, scaled_inv) >= regularization_rcond);
+    }
+    if (singular) {
+      double largest = M < kBlockSize ? 1.0 : 0.0;  // (the padding's identity rows)
+      for (int r = 0; r < M; ++r) largest = std::max(largest, std::abs(a(r, r)));
+      result.shift = regularization * largest;
+      for (int r = 0; r < M; ++r)
+        if ((mask >> r) & 1) a(r, r) += result.shift;
+      rcond = invert_pivot<M>(a, dinv);
+      result.regularized = true;
+    }
+  }
+  // (rcond is NaN for non-finite input; an overflowing inverse gives rcond 0) — a block that
+  // is merely badly scaled passes on its equilibrated condition
+  if (!(rcond >= kMinPivotRcond) && std::isfinite(rcond) && rcond > 0 &&
+      dinv.topLeftCorner<M, M>().allFinite())
+    rcond = equilibrated_rcond<M>(a, dinv);
+  result.ok = rcond >= kMinPivotRcond && std::isfinite(rcond);
+  return result;
+}
+
+// U_kj = Dinv_k A_kj on the real rows of k and columns of j.
+template <int Mk, int Mj>
+void scale_upper(const Block& dinv, Block& akj) {
+  const Eigen::Matrix<double, Mk, Mj> tmp = akj.topLeftCorner<Mk, Mj>();
+  akj.topLeftCorner<Mk, Mj>().noalias() = dinv.topLeftCorner<Mk, Mk>() * tmp;
+}
+
+// A_ij -= A_ik U_kj on the real rows of i and columns of j, summing over the real rows of k.
+template <int Mi, int Mk, int Mj>
+void schur_update(Block& aij, const Block& aik, const Block& ukj) {
+  aij.topLeftCorner<Mi, Mj>().noalias() -= aik.topLeftCorner<Mi, Mk>() * ukj.topLeftCorner<Mk, Mj>();
+}
+
+using UpperKernel = void (*)(const Block&, Block&);
+using UpdateKernel = void (*)(Block&, const Block&, const Block&);
+// indexed by the size classes: [k][j] and [i][k][j]
+constexpr UpperKernel kScaleUpper[3][3] = {
+    {&scale_upper<1, 1>, &scale_upper<1, 4>, &scale_upper<1, 6>},
+    {&scale_upper<4, 1>, &scale_upper<4, 4>, &scale_upper<4, 6>},
+    {&scale_upper<6, 1>, &scale_upper<6, 4>, &scale_upper<6, 6>}};
+// index 9 class_i + 3 class_k + class_j
+#define MAXSIM_LDU_UPDATE_ROW(I, K) &schur_update<I, K, 1>, &schur_update<I, K, 4>, &schur_update<I, K, 6>
+constexpr UpdateKernel kSchurUpdate[27] = {
+    MAXSIM_LDU_UPDATE_ROW(1, 1), MAXSIM_LDU_UPDATE_ROW(1, 4), MAXSIM_LDU_UPDATE_ROW(1, 6),
+    MAXSIM_LDU_UPDATE_ROW(4, 1), MAXSIM_LDU_UPDATE_ROW(4, 4), MAXSIM_LDU_UPDATE_ROW(4, 6),
+    MAXSIM_LDU_UPDATE_ROW(6, 1), MAXSIM_LDU_UPDATE_ROW(6, 4), MAXSIM_LDU_UPDATE_ROW(6, 6)};
+#undef MAXSIM_LDU_UPDATE_ROW
+
+// b_i -= A_ik z_k (real rows of i, real columns of k)
+template <int Mk>
+void subtract_lower(int class_i, const Block& aik, const Eigen::Matrix<double, Mk, 1>& zk,
+                    double* bi) {
+  switch (class_i) {
+    case 0:
+      Eigen::Map<Eigen::Matrix<double, 1, 1>>(bi).noalias() -= aik.topLeftCorner<1, Mk>() * zk;
+      break;
+    case 1:
+      Eigen::Map<Eigen::Matrix<double, 4, 1>>(bi).noalias() -= aik.topLeftCorner<4, Mk>() * zk;
+      break;
+    default:
+      Eigen::Map<BlockVec>(bi).noalias() -= aik.topLeftCorner<kBlockSize, Mk>() * zk;
+  }
+}
+
+// x_k -= U_kj x_j (real rows of k, real columns of j)
+template <int Mk>
+void subtract_upper(int class_j, const Block& ukj, const double* xj,
+                    Eigen::Matrix<double, Mk, 1>& xk) {
+  switch (class_j) {
+    case 0:
+      xk.noalias() -= ukj.topLeftCorner<Mk, 1>() * xj[0];
+      break;
+    case 1:
+      xk.noalias() -=
+          ukj.topLeftCorner<Mk, 4>() * Eigen::Map<const Eigen::Matrix<double, 4, 1>>(xj);
+      break;
+    default:
+      xk.noalias() -= ukj.topLeftCorner<Mk, kBlockSize>() * Eigen::Map<const BlockVec>(xj);
+  }
 }
 
 std::uint64_t pair_key(int i, int j, int n) {
@@ -96,6 +251,10 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
   update_begin_.assign(1, 0);
   updates_.clear();
   dinv_.clear();
+  fill_ids_.clear();
+  node_size_.clear();
+  node_class_.clear();
+  update_kernel_.clear();
 
   if (num_nodes < 0) throw std::invalid_argument("BlockLdu::analyze: negative node count");
   const int n = num_nodes;
@@ -312,9 +471,17 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
     u.target = new_id[u.target];
   }
 
+  fill_ids_.clear();
+  for (int off = 2 * m; off < num_off; ++off) fill_ids_.push_back(new_id[n + off]);
+  std::sort(fill_ids_.begin(), fill_ids_.end());
+
   num_nodes_ = n;
   blocks_.assign(n + num_off, Block::Zero());
   dinv_.assign(n, Block::Zero());
+  node_size_.assign(n, kBlockSize);
+  node_class_.assign(n, static_cast<unsigned char>(size_class(kBlockSize)));
+  update_kernel_.assign(updates_.size(), 0);
+  kernels_stale_ = true;
 }
 
 static_assert(sizeof(Block) == sizeof(double) * Block::SizeAtCompileTime, "Block is unpadded");
@@ -323,6 +490,20 @@ void BlockLdu::set_zero() {
   if (!blocks_.empty())
     std::fill_n(blocks_.data()->data(),
                 static_cast<std::size_t>(blocks_.size()) * Block::SizeAtCompileTime, 0.0);
+}
+
+void BlockLdu::zero_fill() {
+  for (int id : fill_ids_) blocks_[id].setZero();
+}
+
+void BlockLdu::set_node_size(int node, int m) {
+  if (node < 0 || node >= num_nodes_)
+    throw std::invalid_argument("BlockLdu::set_node_size: node out of range");
+  if (m < 1 || m > kBlockSize)
+    throw std::invalid_argument("BlockLdu::set_node_size: size must be 1 .. 6");
+  node_size_[node] = static_cast<unsigned char>(m);
+  node_class_[node] = static_cast<unsigned char>(size_class(m));
+  kernels_stale_ = true;
 }
 
 // The factors are stored implicitly: after factor, U block (k, j) holds U_kj = Dinv_k A_kj and
@@ -336,57 +517,55 @@ bool BlockLdu::factor() {
   Block* const blocks = blocks_.data();
   const Later* const later = later_.data();
   const Update* const updates = updates_.data();
+  const unsigned char* const node_class = node_class_.data();
+  const bool loops = num_loops_ > 0;
+  if (kernels_stale_) {  // node sizes changed: kernel of each Schur update
+    for (int p = 0; p < n; ++p) {
+      const int ck = node_class[order_[p]];
+      int u = update_begin_[p];
+      for (int a = later_begin_[p]; a < later_begin_[p + 1]; ++a)
+        for (int b = later_begin_[p]; b < later_begin_[p + 1]; ++b, ++u)
+          update_kernel_[u] = static_cast<unsigned char>(9 * node_class[later[a].node] + 3 * ck +
+                                                         node_class[later[b].node]);
+    }
+    kernels_stale_ = false;
+  }
+  const unsigned char* const update_kernel = update_kernel_.data();
   num_regularized_ = 0;
   for (int p = 0; p < n; ++p) {
     const int k = order_[p];
-    reg_shift_[k] = 0;
-    Block& dinv = dinv_[k];
-    double rcond = invert_block(blocks[k], dinv);
-    if (reg_mask_[k] != 0 && std::isfinite(rcond)) {
-      Block& a = blocks[k];
-      // raw test first: a nearly zero diagonal makes the equilibration itself meaningless
-      bool singular = rcond < 1e2 * kMinPivotRcond;
-      // equilibrated condition of the pivot: scale-free test for dependent rows. Only a graph
-      // with loops can make a pivot singular through redundant constraints (a tree's joint
-      // pivot is J M⁻¹ Jᵀ on independent rows), so trees skip this second inversion.
-      if (!singular && !reg_only_singular_[k] && num_loops_ > 0) {
-        BlockVec scale;
-        for (int r = 0; r < kBlockSize; ++r) {
-          const double d = std::abs(a(r, r));
-          scale(r) = d > 0 ? 1.0 / std::sqrt(d) : 1.0;
-        }
-        const Block scaled = scale.asDiagonal() * a * scale.asDiagonal();
-        Block scaled_inv;
-        singular = !(invert_block(scaled, scaled_inv) >= regularization_rcond);
-      }
-      if (singular) {
-        double largest = 0;
-        for (int r = 0; r < kBlockSize; ++r) largest = std::max(largest, std::abs(a(r, r)));
-        reg_shift_[k] = regularization * largest;
-        for (int r = 0; r < kBlockSize; ++r)
-          if ((reg_mask_[k] >> r) & 1) a(r, r) += reg_shift_[k];
-        rcond = invert_block(a, dinv);
-        ++num_regularized_;
-      }
+    const int ck = node_class[k];
+    const unsigned mask = reg_mask_[k] & ((1u << node_size_[k]) - 1u);  // real rows only
+    const bool only_singular = reg_only_singular_[k] != 0;
+    Pivot pivot;
+    switch (ck) {
+      case 0:
+        pivot = factor_pivot<1>(blocks[k], dinv_[k], mask, only_singular, loops, regularization,
+                                regularization_rcond);
+        break;
+      case 1:
+        pivot = factor_pivot<4>(blocks[k], dinv_[k], mask, only_singular, loops, regularization,
+                                regularization_rcond);
+        break;
+      default:
+        pivot = factor_pivot<kBlockSize>(blocks[k], dinv_[k], mask, only_singular, loops,
+                                         regularization, regularization_rcond);
     }
-    // (rcond is NaN for non-finite input; an overflowing inverse gives rcond 0) — a block that
-    // is merely badly scaled passes on its equilibrated condition
-    if (!(rcond >= kMinPivotRcond) && std::isfinite(rcond) && rcond > 0 && dinv.allFinite())
-      rcond = equilibrated_rcond(blocks[k], dinv);
-    if (!(rcond >= kMinPivotRcond) || !std::isfinite(rcond)) return false;
+    reg_shift_[k] = pivot.shift;
+    num_regularized_ += pivot.regularized;
+    if (!pivot.ok) return false;
 
     // U_kj = Dinv_k A_kj, in place of A_kj.
-    const int le = later_begin_[p + 1];
-    for (int a = later_begin_[p]; a < le; ++a) {
-      Block& akj = blocks[later[a].upper];
-      const Block tmp = akj;
-      akj.noalias() = dinv * tmp;
-    }
-    // A_ij -= A_ik U_kj  (= A_ik Dinv_k A_kj); targets are never A_ik or U_kj blocks of this k.
+    const int lb = later_begin_[p], le = later_begin_[p + 1];
+    const Block& dinv = dinv_[k];
+    for (int a = lb; a < le; ++a)
+      kScaleUpper[ck][node_class[later[a].node]](dinv, blocks[later[a].upper]);
+    // A_ij -= A_ik U_kj  (= A_ik Dinv_k A_kj) for i, j later neighbours (analyze lists the pairs
+    // row by row); targets are never A_ik or U_kj blocks of this k.
     const int ue = update_begin_[p + 1];
     for (int u = update_begin_[p]; u < ue; ++u)
-      blocks[updates[u].target].noalias() -=
-          blocks[updates[u].lower_ik] * blocks[updates[u].upper_kj];
+      kSchurUpdate[update_kernel[u]](blocks[updates[u].target], blocks[updates[u].lower_ik],
+                                     blocks[updates[u].upper_kj]);
   }
   return true;
 }
@@ -409,8 +588,8 @@ void BlockLdu::refine(Eigen::Ref<Eigen::VectorXd> x, double b_size, int sweeps) 
   for (int sweep = 0; sweep < sweeps; ++sweep) {
     for (int k = 0; k < n; ++k) {
       auto c = correction_.segment<kBlockSize>(kBlockSize * k);
-      for (int r = 0; r < kBlockSize; ++r)
-        c(r) = ((reg_mask_[k] >> r) & 1) ? reg_shift_[k] * c(r) : 0.0;
+      const unsigned mask = reg_mask_[k] & ((1u << node_size_[k]) - 1u);
+      for (int r = 0; r < kBlockSize; ++r) c(r) = ((mask >> r) & 1) ? reg_shift_[k] * c(r) : 0.0;
     }
     const double residual = correction_.lpNorm<Eigen::Infinity>();  // ‖A x − b‖∞
     // solved, or no longer shrinking: what is left lies along exactly redundant directions
@@ -422,28 +601,51 @@ void BlockLdu::refine(Eigen::Ref<Eigen::VectorXd> x, double b_size, int sweeps) 
   }
 }
 
-void BlockLdu::solve_factored(Eigen::Ref<Eigen::VectorXd> b) const {
+template <int Mk>
+void BlockLdu::forward_node(int p, double* b) const {
+  const int k = order_[p];
+  Eigen::Map<Eigen::Matrix<double, Mk, 1>> bk(b + kBlockSize * k);
+  const Eigen::Matrix<double, Mk, 1> zk = dinv_[k].topLeftCorner<Mk, Mk>() * bk;
+  bk = zk;
+  const int le = later_begin_[p + 1];
+  for (int a = later_begin_[p]; a < le; ++a) {
+    const int i = later_[a].node;
+    subtract_lower<Mk>(node_class_[i], blocks_[later_[a].lower], zk, b + kBlockSize * i);
+  }
+}
+
+template <int Mk>
+void BlockLdu::backward_node(int p, double* b) const {
+  const int k = order_[p];
+  Eigen::Map<Eigen::Matrix<double, Mk, 1>> bk(b + kBlockSize * k);
+  Eigen::Matrix<double, Mk, 1> xk = bk;
+  const int le = later_begin_[p + 1];
+  for (int a = later_begin_[p]; a < le; ++a) {
+    const int j = later_[a].node;
+    subtract_upper<Mk>(node_class_[j], blocks_[later_[a].upper], b + kBlockSize * j, xk);
+  }
+  bk = xk;
+}
+
+// Only the real rows of each node are read or written: the padding entries keep b's values.
+void BlockLdu::solve_factored(Eigen::Ref<Eigen::VectorXd> b_ref) const {
   const int n = num_nodes_;
-  const Block* const blocks = blocks_.data();
-  const Later* const later = later_.data();
+  double* const b = b_ref.data();  // (a Ref<VectorXd> has unit inner stride)
   // forward and diagonal: z_k = Dinv_k b_k, b_i -= L_ik b_k = A_ik z_k
   for (int p = 0; p < n; ++p) {
-    const int k = order_[p];
-    BlockVec zk;
-    zk.noalias() = dinv_[k] * b.segment<kBlockSize>(kBlockSize * k);
-    b.segment<kBlockSize>(kBlockSize * k) = zk;
-    const int le = later_begin_[p + 1];
-    for (int a = later_begin_[p]; a < le; ++a)
-      b.segment<kBlockSize>(kBlockSize * later[a].node).noalias() -= blocks[later[a].lower] * zk;
+    switch (node_class_[order_[p]]) {
+      case 0: forward_node<1>(p, b); break;
+      case 1: forward_node<4>(p, b); break;
+      default: forward_node<kBlockSize>(p, b);
+    }
   }
   // backward: x_k = z_k - sum_j U_kj x_j
   for (int p = n - 1; p >= 0; --p) {
-    const int k = order_[p];
-    BlockVec xk = b.segment<kBlockSize>(kBlockSize * k);
-    const int le = later_begin_[p + 1];
-    for (int a = later_begin_[p]; a < le; ++a)
-      xk.noalias() -= blocks[later[a].upper] * b.segment<kBlockSize>(kBlockSize * later[a].node);
-    b.segment<kBlockSize>(kBlockSize * k) = xk;
+    switch (node_class_[order_[p]]) {
+      case 0: backward_node<1>(p, b); break;
+      case 1: backward_node<4>(p, b); break;
+      default: backward_node<kBlockSize>(p, b);
+    }
   }
 }
 

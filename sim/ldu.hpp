@@ -16,6 +16,10 @@
 // For a tree each node has one later neighbour (its parent): O(n) work and no fill-in. A loop of
 // length m adds O(m) fill blocks. All storage is allocated by `analyze`; factor and solve do not
 // allocate.
+//
+// Nodes smaller than 6 rows (set_node_size) are factored at their real size: their pivots are
+// inverted, and their blocks multiplied, only on the real rows and columns, while storage stays
+// 6 x 6 per block.
 #pragma once
 
 #include <Eigen/Core>
@@ -57,6 +61,26 @@ class BlockLdu {
   const Block& block(int id) const { return blocks_[id]; }
 
   void set_zero();  // zero every block (entries and fill-in) before assembling a new matrix
+  // Zeroes only the fill-in blocks (which factor accumulates into), for a caller that overwrites
+  // the rest: before the next factor it must then write every diagonal block and both blocks of
+  // every edge completely (factor leaves its factors in all of them), including the padding rows
+  // and columns of sized nodes (below).
+  void zero_fill();
+
+  // Real size of a node: `m` rows (1 <= m <= 6; every node has 6 after analyze, which resets
+  // the sizes). For m < 6 the caller guarantees that the node's diagonal block is the identity in
+  // its padding rows and columns m..5 (no coupling between real and padding rows) and that every
+  // off-diagonal block is zero in the node's padding rows (A_node,j) and columns (A_j,node).
+  // factor and solve then compute only with the m real rows and columns of the node (kernels for
+  // 1, 4 and 6 rows; other sizes run as the next larger of these, carrying their padding rows),
+  // and the solution's padding entries are the right-hand side's. The solution matches the
+  // padded computation to round-off, and the pivot tests are those of the padded 6 x 6 block
+  // (the identity padding counts in the reciprocal conditions and in the regularization's
+  // largest diagonal), so a node size changes the cost, not which pivots are rejected or
+  // regularized. Regularized-row mask bits of padding rows are ignored. Throws
+  // std::invalid_argument for a node or size out of range.
+  void set_node_size(int node, int m);
+  int node_size(int node) const { return node_size_.at(node); }
 
   // Redundant constraints (a planar loop of revolute joints in 3D) make a multiplier node's pivot
   // singular. Rows in `mask` (bit r = row r) of node i may then be regularized: when the pivot,
@@ -121,6 +145,10 @@ class BlockLdu {
   mutable int num_sweeps_ = 0;
   mutable Eigen::VectorXd correction_;  // refinement scratch (sized by analyze)
   void solve_factored(Eigen::Ref<Eigen::VectorXd> b) const;
+  template <int Mk>
+  void forward_node(int p, double* b) const;  // one node of solve_factored (Mk: kernel rows)
+  template <int Mk>
+  void backward_node(int p, double* b) const;
   void refine(Eigen::Ref<Eigen::VectorXd> x, double b_size, int sweeps) const;
   std::vector<std::pair<int, int>> block_rc_;  // (row node, column node) of block id n + index
   // for node k (by position in π): range into later_ of its later neighbours with block ids
@@ -139,6 +167,11 @@ class BlockLdu {
   std::vector<int> update_begin_;        // per position in π
   std::vector<Update> updates_;
   std::vector<Block, Eigen::aligned_allocator<Block>> dinv_;  // D_k⁻¹ per node
+  std::vector<int> fill_ids_;                 // block ids of the fill-in blocks (both halves)
+  std::vector<unsigned char> node_size_;      // real rows per node
+  std::vector<unsigned char> node_class_;     // kernel per node: 0 (1 row), 1 (4), 2 (6)
+  std::vector<unsigned char> update_kernel_;  // per update: 9 class_i + 3 class_k + class_j
+  bool kernels_stale_ = true;                 // update_kernel_ to recompute (sizes changed)
 };
 
 }  // namespace maxsim

@@ -143,6 +143,93 @@ inline void fill_random_dominant(BlockLdu& ldu, const Graph& g, std::mt19937& rn
   }
 }
 
+// Node sizes (BlockLdu::set_node_size): the real rows of each node, 6 for a full node.
+using NodeSizes = std::vector<int>;
+
+// Like fill_random_dominant, but node i has only sizes[i] real rows: its diagonal block is
+// identity in the padding rows / columns (no coupling to the real ones) and every off-diagonal
+// block is zero in the padding rows of its row node and the padding columns of its column node,
+// as BlockLdu::set_node_size requires. Still strictly row diagonally dominant with margin 1.
+inline void fill_random_dominant_sized(BlockLdu& ldu, const Graph& g, const NodeSizes& sizes,
+                                       std::mt19937& rng) {
+  ldu.set_zero();
+  Eigen::VectorXd row_abs = Eigen::VectorXd::Zero(kBlockSize * g.num_nodes);
+  auto coupling = [&](int row_node, int col_node) {
+    Block b = random_block(rng);
+    b.bottomRows(kBlockSize - sizes[row_node]).setZero();
+    b.rightCols(kBlockSize - sizes[col_node]).setZero();
+    return b;
+  };
+  for (int e = 0; e < static_cast<int>(g.edges.size()); ++e) {
+    const auto [i, j] = g.edges[e];
+    ldu.block(ldu.upper_id(e)) = coupling(i, j);  // A_ij
+    ldu.block(ldu.lower_id(e)) = coupling(j, i);  // A_ji
+    row_abs.segment<kBlockSize>(kBlockSize * i) +=
+        ldu.block(ldu.upper_id(e)).cwiseAbs().rowwise().sum();
+    row_abs.segment<kBlockSize>(kBlockSize * j) +=
+        ldu.block(ldu.lower_id(e)).cwiseAbs().rowwise().sum();
+  }
+  for (int i = 0; i < g.num_nodes; ++i) {
+    const int m = sizes[i];
+    Block d = Block::Identity();
+    d.topLeftCorner(m, m) = random_block(rng).topLeftCorner(m, m);
+    for (int r = 0; r < m; ++r) {
+      const double off = d.row(r).cwiseAbs().sum() - std::abs(d(r, r));
+      d(r, r) = off + row_abs[kBlockSize * i + r] + 1.0;
+    }
+    ldu.diag(i) = d;
+  }
+}
+
+// The Newton graph of a robot step, numbered as sim/data.cpp numbers it: a quadruped-like tree of
+// 13 bodies (a torso and four legs of three bodies) with 13 joints (joint 0 holds the torso to
+// the world), `contacts` contact nodes of 4 rows on bodies (most on the feet; the other side is
+// the world) and `limits` joint-limit nodes of 1 row, each on the two bodies of a joint. Joints,
+// contacts and limits are multiplier nodes; the root is the torso. Joints regularize their five
+// constrained rows, contacts and limits all rows only if singular (as sim/data.cpp sets them).
+struct StepGraph {
+  Graph graph;
+  NodeSizes sizes;
+  std::vector<char> multiplier;
+  int root = 0;
+  std::vector<unsigned> reg_mask;
+  std::vector<char> reg_only_if_singular;
+};
+
+inline StepGraph robot_step(int contacts = 30, int limits = 20) {
+  constexpr int kBodies = 13, kJoints = 13;
+  StepGraph s;
+  std::vector<int> parent(kBodies, -1);  // body tree: leg l is bodies 1 + 3l .. 3 + 3l
+  for (int l = 0; l < 4; ++l)
+    for (int k = 0; k < 3; ++k) parent[1 + 3 * l + k] = k == 0 ? 0 : 3 * l + k;
+  s.graph.num_nodes = kBodies + kJoints + contacts + limits;
+  for (int v = 0; v < s.graph.num_nodes; ++v) {
+    const bool body = v < kBodies, joint = !body && v < kBodies + kJoints;
+    const bool contact = !body && !joint && v < kBodies + kJoints + contacts;
+    s.sizes.push_back(body || joint ? 6 : contact ? 4 : 1);
+    s.multiplier.push_back(body ? 0 : 1);
+    s.reg_mask.push_back(body ? 0u : joint ? 0b011111u : contact ? 0b1111u : 0b1u);
+    s.reg_only_if_singular.push_back(body || joint ? 0 : 1);
+  }
+  for (int j = 0; j < kJoints; ++j) {  // joint j moves body j relative to its parent
+    if (parent[j] >= 0) s.graph.edges.emplace_back(kBodies + j, parent[j]);
+    s.graph.edges.emplace_back(kBodies + j, j);
+  }
+  const int feet[4] = {3, 6, 9, 12}, others[6] = {0, 2, 5, 8, 11, 0};
+  for (int c = 0; c < contacts; ++c) {
+    const int body = c < 24 ? feet[c % 4] : others[(c - 24) % 6];
+    s.graph.edges.emplace_back(kBodies + kJoints + c, body);
+  }
+  for (int l = 0; l < limits; ++l) {
+    const int j = 1 + l % (kJoints - 1);
+    const int node = kBodies + kJoints + contacts + l;
+    s.graph.edges.emplace_back(node, parent[j]);
+    s.graph.edges.emplace_back(node, j);
+  }
+  s.root = 0;
+  return s;
+}
+
 // A saved copy of all addressable blocks of an assembled BlockLdu (diagonals and edge pairs), to
 // re-assemble the same matrix after an in-place factor (fill blocks are reset to zero).
 struct BlockSnapshot {
@@ -160,6 +247,10 @@ struct BlockSnapshot {
   }
   void restore(BlockLdu& ldu) const {
     ldu.set_zero();
+    write(ldu);
+  }
+  // Writes the saved blocks over the current ones without zeroing anything (for zero_fill).
+  void write(BlockLdu& ldu) const {
     for (int i = 0; i < static_cast<int>(diag.size()); ++i) ldu.diag(i) = diag[i];
     for (int e = 0; e < static_cast<int>(upper.size()); ++e) {
       ldu.block(ldu.upper_id(e)) = upper[e];

@@ -349,6 +349,180 @@ TEST(BlockLdu, RefactorAfterReassemblyAndSeveralRightHandSides) {
   }
 }
 
+// zero_fill + overwriting every diagonal and edge block re-assembles the same matrix as set_zero:
+// the factorization is the same computation, so the solutions agree exactly.
+TEST(BlockLdu, ZeroFillReassemblyMatchesSetZero) {
+  std::vector<tg::Graph> graphs = {tg::ladder(2), tg::ladder(9), tg::net(3), tg::net(6)};
+  for (std::size_t gi = 0; gi < graphs.size(); ++gi) {
+    const tg::Graph& g = graphs[gi];
+    std::mt19937 rng(17 + static_cast<unsigned>(gi));
+    BlockLdu ldu;
+    ldu.analyze(g.num_nodes, g.edges, g.num_nodes / 2);
+    ASSERT_GT(ldu.num_fill_blocks(), gi == 0 ? -1 : 0);
+    tg::fill_random_dominant(ldu, g, rng);
+    tg::BlockSnapshot saved;
+    saved.save(ldu, static_cast<int>(g.edges.size()));
+    const Eigen::MatrixXd dense = ldu.to_dense();
+    const Eigen::VectorXd b = tg::random_vector(dense.rows(), rng);
+    const Eigen::VectorXd x_dense = dense.partialPivLu().solve(b);
+    saved.restore(ldu);  // set_zero + assembly
+    ASSERT_TRUE(ldu.factor());
+    Eigen::VectorXd x_zero = b;
+    ldu.solve(x_zero);
+    for (int round = 0; round < 2; ++round) {  // over the previous factors (fill blocks non-zero)
+      saved.write(ldu);
+      ldu.zero_fill();
+      EXPECT_EQ(ldu.to_dense(), dense) << "graph " << gi;
+      ASSERT_TRUE(ldu.factor());
+      Eigen::VectorXd x = b;
+      ldu.solve(x);
+      EXPECT_EQ(x, x_zero) << "graph " << gi;
+    }
+    EXPECT_LE((x_zero - x_dense).norm() / x_dense.norm(), kRelTol) << "graph " << gi;
+  }
+}
+
+// ---- nodes at their real size (set_node_size) -------------------------------------------------
+
+// Random tree plus `extra` random edges (loops), no duplicates.
+tg::Graph random_loopy_graph(int n, int extra, std::mt19937& rng) {
+  tg::Graph g = tg::random_tree(n, rng);
+  std::vector<std::vector<char>> used(n, std::vector<char>(n, 0));
+  for (const auto& [i, j] : g.edges) used[i][j] = used[j][i] = 1;
+  std::uniform_int_distribution<int> node(0, n - 1);
+  for (int added = 0, tries = 0; added < extra && tries < 100 * extra; ++tries) {
+    const int i = node(rng), j = node(rng);
+    if (i == j || used[i][j]) continue;
+    used[i][j] = used[j][i] = 1;
+    g.edges.emplace_back(i, j);
+    ++added;
+  }
+  return g;
+}
+
+// Factors the assembled `padded` and a copy with the node sizes set; returns the largest relative
+// difference between the two solutions and checks both against the dense LU and the padding.
+double sized_vs_padded(BlockLdu& padded, const tg::NodeSizes& sizes, std::mt19937& rng,
+                       int sweeps = 0) {
+  BlockLdu sized = padded;
+  for (int v = 0; v < padded.num_nodes(); ++v) sized.set_node_size(v, sizes[v]);
+  for (int v = 0; v < padded.num_nodes(); ++v) EXPECT_EQ(sized.node_size(v), sizes[v]);
+  const Eigen::MatrixXd dense = padded.to_dense();
+  const Eigen::VectorXd b = tg::random_vector(dense.rows(), rng);
+  const Eigen::VectorXd x_dense = dense.partialPivLu().solve(b);
+  EXPECT_TRUE(padded.factor());
+  EXPECT_TRUE(sized.factor());
+  EXPECT_EQ(sized.num_regularized(), padded.num_regularized());
+  Eigen::VectorXd x_padded = b, x_sized = b;
+  padded.solve(x_padded, sweeps);
+  sized.solve(x_sized, sweeps);
+  EXPECT_EQ(sized.num_refinement_sweeps(), padded.num_refinement_sweeps());
+  if (padded.num_regularized() == 0) {
+    EXPECT_LE((x_sized - x_dense).norm() / x_dense.norm(), kRelTol);
+  }
+  for (int v = 0; v < padded.num_nodes(); ++v)
+    for (int r = sizes[v]; r < kBlockSize; ++r)
+      EXPECT_EQ(x_sized(kBlockSize * v + r), b(kBlockSize * v + r)) << "node " << v << " row " << r;
+  return (x_sized - x_padded).norm() / x_padded.norm();
+}
+
+TEST(BlockLdu, SizedNodesMatchPadded) {
+  for (unsigned seed = 1; seed <= 12; ++seed) {
+    std::mt19937 rng(seed * 977);
+    const int n = 5 + static_cast<int>(rng() % 40);
+    const tg::Graph g = random_loopy_graph(n, static_cast<int>(rng() % 8), rng);
+    tg::NodeSizes sizes(n);
+    for (int& m : sizes) m = std::vector<int>{1, 1, 4, 4, 6, 6, 2, 3, 5}[rng() % 9];
+    BlockLdu ldu;
+    ldu.analyze(g.num_nodes, g.edges, -1);
+    tg::fill_random_dominant_sized(ldu, g, sizes, rng);
+    EXPECT_LE(sized_vs_padded(ldu, sizes, rng), 1e-12) << "seed " << seed;
+  }
+  for (int uniform : {1, 4, 6}) {  // every node the same size
+    std::mt19937 rng(5 + uniform);
+    const tg::Graph g = tg::net(5);
+    BlockLdu ldu;
+    ldu.analyze(g.num_nodes, g.edges, 7);
+    const tg::NodeSizes sizes(g.num_nodes, uniform);
+    tg::fill_random_dominant_sized(ldu, g, sizes, rng);
+    EXPECT_LE(sized_vs_padded(ldu, sizes, rng), 1e-12) << "size " << uniform;
+  }
+}
+
+// The robot step graph (multiplier ordering, regularization masks on joints, contacts and limits).
+TEST(BlockLdu, SizedRobotStepMatchesPadded) {
+  const tg::StepGraph s = tg::robot_step();
+  for (unsigned seed : {1u, 2u, 3u}) {
+    std::mt19937 rng(seed);
+    BlockLdu ldu;
+    ldu.analyze(s.graph.num_nodes, s.graph.edges, s.root, &s.multiplier);
+    for (int v = 0; v < s.graph.num_nodes; ++v)
+      ldu.set_regularized_rows(v, s.reg_mask[v], s.reg_only_if_singular[v] != 0);
+    tg::fill_random_dominant_sized(ldu, s.graph, s.sizes, rng);
+    EXPECT_LE(sized_vs_padded(ldu, s.sizes, rng), 1e-12) << "seed " << seed;
+  }
+}
+
+// A contact-like node of 4 real rows whose pivot is singular through one redundant row: both the
+// padded and the sized factorization regularize it by the same shift, and refine alike.
+TEST(BlockLdu, SizedNodeRegularizesLikePadded) {
+  for (bool only_if_singular : {false, true}) {
+    std::mt19937 rng(23);
+    BlockLdu ldu;
+    ldu.analyze(3, {{0, 1}, {1, 2}}, 2);  // body 0, 4-row node 1, body 2 (a loop-free chain)
+    ldu.set_zero();
+    Block jac = Block::Zero();
+    jac.topRows<4>() = tg::random_block(rng).topRows<4>();
+    jac.row(3) = jac.row(0);  // exactly redundant
+    ldu.diag(0) = 2.0 * Block::Identity();
+    ldu.diag(2) = 3.0 * Block::Identity();
+    ldu.diag(1) = Block::Identity();
+    ldu.diag(1).topLeftCorner<4, 4>().setZero();
+    ldu.block(ldu.upper_id(0)) = -jac.transpose();  // A_01
+    ldu.block(ldu.lower_id(0)) = jac;               // A_10
+    ldu.block(ldu.upper_id(1)) = 0.5 * jac;         // A_12: 4 real rows of node 1
+    ldu.block(ldu.lower_id(1)) = 0.5 * jac.transpose();
+    ldu.block(ldu.lower_id(1)).rightCols<2>().setZero();
+    ldu.block(ldu.upper_id(1)).bottomRows<2>().setZero();
+    ldu.set_regularized_rows(1, 0b111111, only_if_singular);  // padding bits ignored when sized
+    ldu.set_regularized_rows(1, 0b1111, only_if_singular);
+    const tg::NodeSizes sizes = {6, 4, 6};
+    EXPECT_LE(sized_vs_padded(ldu, sizes, rng, 4), 1e-12);
+    EXPECT_EQ(ldu.num_regularized(), 1);
+  }
+}
+
+TEST(BlockLdu, SizedSingularPivotIsReported) {
+  std::mt19937 rng(31);
+  const tg::Graph g = tg::ladder(4);
+  for (int m : {1, 4}) {
+    BlockLdu ldu;
+    ldu.analyze(g.num_nodes, g.edges);
+    tg::NodeSizes sizes(g.num_nodes, 6);
+    const int first = ldu.order()[0];
+    sizes[first] = m;
+    for (int v = 0; v < g.num_nodes; ++v) ldu.set_node_size(v, sizes[v]);
+    tg::fill_random_dominant_sized(ldu, g, sizes, rng);
+    ldu.diag(first).topLeftCorner(m, m).row(0).setZero();
+    EXPECT_FALSE(ldu.factor()) << m;
+    ldu.diag(first)(0, 0) = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_FALSE(ldu.factor()) << m;
+  }
+}
+
+TEST(BlockLdu, SetNodeSizeChecksAndAnalyzeResets) {
+  BlockLdu ldu;
+  ldu.analyze(3, {{0, 1}, {1, 2}});
+  EXPECT_THROW(ldu.set_node_size(3, 4), std::invalid_argument);
+  EXPECT_THROW(ldu.set_node_size(-1, 4), std::invalid_argument);
+  EXPECT_THROW(ldu.set_node_size(0, 0), std::invalid_argument);
+  EXPECT_THROW(ldu.set_node_size(0, 7), std::invalid_argument);
+  ldu.set_node_size(1, 1);
+  EXPECT_EQ(ldu.node_size(1), 1);
+  ldu.analyze(3, {{0, 1}, {1, 2}});
+  EXPECT_EQ(ldu.node_size(1), kBlockSize);
+}
+
 // ---- singular pivots ---------------------------------------------------------------------------
 
 // An interior point near convergence gives pivots whose entries span ~10¹⁶ (contact stiffnesses
