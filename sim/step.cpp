@@ -84,6 +84,15 @@ void collide(const Model& model, Data& d) {
   for (size_t c = 0; c < d.contacts.size(); ++c) d.ws.kinds[c] = &inequality_kind(d.contacts[c]);
 }
 
+// Inequality nodes are factored at their real size (InequalityKind::node_rows).
+void size_nodes(Data& d) {
+  for (size_t c = 0; c < d.contacts.size(); ++c) {
+    const int node = d.ws.contact_node[c];
+    const int rows = d.ws.kinds[c]->node_rows(d.contacts[c]);
+    if (node >= 0 && d.ws.ldu.node_size(node) != rows) d.ws.ldu.set_node_size(node, rows);
+  }
+}
+
 // The unknowns' first guess: the previous velocities and row impulses (the inequalities' own
 // start is the interior point's).
 void warm_start(const Model& model, Data& d) {
@@ -209,6 +218,7 @@ namespace {
 StepReport step_once(const Model& model, Data& d) {
   collide(model, d);
   if (!same_contact_bodies(d)) build_graph(model, d);  // the graph changes only with the set's shape
+  size_nodes(d);
   apply_restitution(d.ws.dt, d);
 
   step_prepare(model, d);  // knot quantities of z2: joint rows, impulse maps

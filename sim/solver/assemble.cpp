@@ -82,7 +82,7 @@ void step_jacobian(const Model& model, Data& d, const Eigen::VectorXd& s) {
   const double dt = d.ws.dt;
   auto& ws = d.ws;
   BlockLdu& A = ws.ldu;
-  A.set_zero();
+  A.zero_fill();  // every other block is written whole below
   for (int i = 0; i < nb; ++i) A.diag(i) = body_jacobian(model.bodies[i], s.segment<3>(6 * i + 3), dt);
 
   for (size_t j = 0; j < model.joints.size(); ++j) {

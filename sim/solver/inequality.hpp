@@ -37,6 +37,8 @@ class InequalityKind {
   // Whether the inequality is a node of the system graph (joint friction is folded into its
   // joint's row instead).
   virtual bool has_node() const { return true; }
+  // Real rows of its node (the rest are identity padding: BlockLdu::set_node_size).
+  virtual int node_rows(const Contact& ct) const = 0;
 
   // ---- knot z2 ----
   // The maps from the node's impulse unknowns to its bodies' momentum rows, at z2.

@@ -12,6 +12,7 @@ namespace maxsim {
 class SurfaceContact : public InequalityKind {
  public:
   const char* name() const override { return "surface contact"; }
+  int node_rows(const Contact&) const override { return 4; }
   void prepare(const Model& model, Data& d, int c) const override;
   void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const override;
   void impulse_jacobian(const Model& model, Data& d, int c) const override;
@@ -42,6 +43,10 @@ class SurfaceContact : public InequalityKind {
 class JointLimit : public SurfaceContact {
  public:
   const char* name() const override { return "joint limit"; }
+  // One real row, factored as four like a frictionless contact: the 1-row kernels round
+  // differently (one fused multiply–add per Schur entry), which Cassie's regularized leg loops
+  // amplify into a failed run (scene.xml at 0.19 s); the 4-row kernels round like the 6-row ones.
+  int node_rows(const Contact&) const override { return 4; }
   void prepare(const Model& model, Data& d, int c) const override;
   void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const override;
 };
@@ -50,6 +55,7 @@ class JointLimit : public SurfaceContact {
 class PyramidContact : public SurfaceContact {
  public:
   const char* name() const override { return "pyramid contact"; }
+  int node_rows(const Contact&) const override { return 6; }
   void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const override;
   void impulse_jacobian(const Model& model, Data& d, int c) const override;
   void jacobian(const Model& model, Data& d, int c) const override;
@@ -73,6 +79,7 @@ class PyramidContact : public SurfaceContact {
 class JointFriction : public InequalityKind {
  public:
   const char* name() const override { return "joint friction"; }
+  int node_rows(const Contact&) const override { return 0; }
   bool has_node() const override { return false; }
   void prepare(const Model& model, Data& d, int c) const override;
   void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const override;
