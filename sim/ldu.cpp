@@ -482,18 +482,47 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
   node_class_.assign(n, static_cast<unsigned char>(size_class(kBlockSize)));
   update_kernel_.assign(updates_.size(), 0);
   kernels_stale_ = true;
+  fill_padding_stale_ = false;
 }
 
 static_assert(sizeof(Block) == sizeof(double) * Block::SizeAtCompileTime, "Block is unpadded");
 
 void BlockLdu::set_zero() {
+  fill_padding_stale_ = false;
   if (!blocks_.empty())
     std::fill_n(blocks_.data()->data(),
                 static_cast<std::size_t>(blocks_.size()) * Block::SizeAtCompileTime, 0.0);
 }
 
+template <int R, int C>
+void zero_leading(Block& b) {
+  b.topLeftCorner<R, C>().setZero();
+}
+
+// Only the kernel rows x columns of a fill block are zeroed: factor never writes the rest, so it
+// stays zero from the last whole-block zeroing (analyze, set_zero, or here after a node's kernel
+// size changed, which may have left entries of the larger size there).
 void BlockLdu::zero_fill() {
-  for (int id : fill_ids_) blocks_[id].setZero();
+  if (fill_padding_stale_) {
+    for (int id : fill_ids_) blocks_[id].setZero();
+    fill_padding_stale_ = false;
+    return;
+  }
+  for (int id : fill_ids_) {
+    const auto [i, j] = block_rc_[id - num_nodes_];
+    Block& b = blocks_[id];
+    switch (3 * node_class_[i] + node_class_[j]) {
+      case 0: zero_leading<1, 1>(b); break;
+      case 1: zero_leading<1, 4>(b); break;
+      case 2: zero_leading<1, 6>(b); break;
+      case 3: zero_leading<4, 1>(b); break;
+      case 4: zero_leading<4, 4>(b); break;
+      case 5: zero_leading<4, 6>(b); break;
+      case 6: zero_leading<6, 1>(b); break;
+      case 7: zero_leading<6, 4>(b); break;
+      default: b.setZero();
+    }
+  }
 }
 
 void BlockLdu::set_node_size(int node, int m) {
@@ -502,8 +531,11 @@ void BlockLdu::set_node_size(int node, int m) {
   if (m < 1 || m > kBlockSize)
     throw std::invalid_argument("BlockLdu::set_node_size: size must be 1 .. 6");
   node_size_[node] = static_cast<unsigned char>(m);
-  node_class_[node] = static_cast<unsigned char>(size_class(m));
-  kernels_stale_ = true;
+  if (node_class_[node] != size_class(m)) {
+    node_class_[node] = static_cast<unsigned char>(size_class(m));
+    kernels_stale_ = true;
+    fill_padding_stale_ = true;
+  }
 }
 
 // The factors are stored implicitly: after factor, U block (k, j) holds U_kj = Dinv_k A_kj and
