@@ -37,36 +37,33 @@ double norm1(const Block& a) {
 }
 
 // The 1-norm (largest column sum) of the M x M matrix with rows w, as norm1.
-template <int M>
-double norm1_of_rows(const double (&w)[M][M]) {
-  using RowArray = Eigen::Array<double, 1, M>;
-  RowArray sums = Eigen::Map<const RowArray>(w[0]).abs();
-  for (int r = 1; r < M; ++r) sums += Eigen::Map<const RowArray>(w[r]).abs();
-  const double norm = sums.template maxCoeff<Eigen::PropagateNaN>();
+// The 1-norm of an M x M matrix, as that of the 6 x 6 block it is the leading part of when the
+// padding rows and columns M..5 are the identity (NaN-propagating).
+template <int M, typename W>
+double norm1_w(const W& w) {
+  const double norm = w.cwiseAbs().colwise().sum().template maxCoeff<Eigen::PropagateNaN>();
   return M < kBlockSize ? max_nan(1.0, norm) : norm;
 }
-
 // Inverts the leading M x M block of a pivot by Gauss-Jordan elimination with partial (row)
 // pivoting, into the leading M x M block of `inv_out`, and returns the reciprocal condition
 // number of the 6 x 6 block (identity padding) in the 1-norm, 1 / (|A|_1 |A^-1|_1), computed
 // exactly from the inverse (0 for an exactly singular block; NaN if A has non-finite entries).
 // In place (the inverse's columns replace the eliminated ones, unpermuted at the end), on a
-// row-major working copy: the same arithmetic as eliminating [A | I] without the operations on
-// the identity's zeros. This is ~10x faster than Eigen::PartialPivLU<Block> + inverse() +
+// row-major working copy: the same values as eliminating [A | I], without the operations on the
+// identity's zeros. This is ~10x faster than Eigen::PartialPivLU<Block> + inverse() +
 // rcond() (whose rcond is an estimate of the same quantity, from above) and as accurate: both
 // are partial-pivoting eliminations.
 template <int M>
 double invert_pivot(const Block& a_in, Block& inv_out) {
-  double w[M][M];
-  for (int r = 0; r < M; ++r)
-    for (int c = 0; c < M; ++c) w[r][c] = a_in(r, c);
-  const double norm_a = norm1_of_rows<M>(w);
+  using W = Eigen::Matrix<double, M, M, Eigen::RowMajor>;
+  W w = a_in.topLeftCorner<M, M>();
+  const double norm_a = norm1_w<M>(w);
   int swapped[M];
   for (int k = 0; k < M; ++k) {
     int p = k;
-    double best = std::abs(w[k][k]);
+    double best = std::abs(w(k, k));
     for (int r = k + 1; r < M; ++r) {
-      const double v = std::abs(w[r][k]);
+      const double v = std::abs(w(r, k));
       if (v > best) {
         best = v;
         p = r;
@@ -74,25 +71,25 @@ double invert_pivot(const Block& a_in, Block& inv_out) {
     }
     if (!(best > 0.0)) return best == 0.0 ? 0.0 : best;  // singular (0) or NaN
     swapped[k] = p;
-    if (p != k)
-      for (int c = 0; c < M; ++c) std::swap(w[p][c], w[k][c]);
-    const double d = 1.0 / w[k][k];
-    w[k][k] = 1.0;
-    for (int c = 0; c < M; ++c) w[k][c] *= d;
+    if (p != k) w.row(p).swap(w.row(k));
+    const double d = 1.0 / w(k, k);
+    // whole-row vector operations (a scalar store into a row that is then loaded as a vector
+    // stalls store forwarding): column k becomes that of the identity's eliminated column
+    using RowArray = Eigen::Array<double, 1, M>;
+    const RowArray at_k = (RowArray::LinSpaced(M, 0, M - 1) == double(k)).template cast<double>();
+    const RowArray pivot_row = (w.row(k).array() * (1.0 - at_k) + at_k) * d;
+    w.row(k) = pivot_row.matrix();
     for (int r = 0; r < M; ++r) {
       if (r == k) continue;
-      const double f = w[r][k];
-      w[r][k] = 0.0;
-      for (int c = 0; c < M; ++c) w[r][c] -= f * w[k][c];
+      const double f = w(r, k);
+      w.row(r) = (w.row(r).array() * (1.0 - at_k) - f * pivot_row).matrix();
     }
   }
-  // column c of the inverse is column column_of[c] of w (the row swaps, undone in reverse)
   int column_of[M];
   for (int c = 0; c < M; ++c) column_of[c] = c;
   for (int k = M - 1; k >= 0; --k) std::swap(column_of[k], column_of[swapped[k]]);
-  for (int c = 0; c < M; ++c)
-    for (int r = 0; r < M; ++r) inv_out(r, c) = w[r][column_of[c]];
-  return 1.0 / (norm_a * norm1_of_rows<M>(w));
+  for (int c = 0; c < M; ++c) inv_out.col(c).head<M>() = w.col(column_of[c]);
+  return 1.0 / (norm_a * norm1_w<M>(w));
 }
 
 // Reciprocal condition of S A S with S = diag(m_r^(−1/2)), m_r = √(rowmax_r · colmax_r), from A and its
