@@ -636,11 +636,9 @@ void BlockLdu::forward_node(int p, double* b) const {
   Eigen::Map<Eigen::Matrix<double, Mk, 1>> bk(b + kBlockSize * k);
   const Eigen::Matrix<double, Mk, 1> zk = dinv_[k].topLeftCorner<Mk, Mk>() * bk;
   bk = zk;
-  const int le = later_begin_[p + 1];
-  for (int a = later_begin_[p]; a < le; ++a) {
-    const int i = later_[a].node;
-    subtract_lower<Mk>(node_class_[i], blocks_[later_[a].lower], zk, b + kBlockSize * i);
-  }
+  const Later* const end = later_.data() + later_begin_[p + 1];
+  for (const Later* l = later_.data() + later_begin_[p]; l != end; ++l)
+    subtract_lower<Mk>(node_class_[l->node], blocks_[l->lower], zk, b + kBlockSize * l->node);
 }
 
 template <int Mk>
@@ -648,11 +646,9 @@ void BlockLdu::backward_node(int p, double* b) const {
   const int k = order_[p];
   Eigen::Map<Eigen::Matrix<double, Mk, 1>> bk(b + kBlockSize * k);
   Eigen::Matrix<double, Mk, 1> xk = bk;
-  const int le = later_begin_[p + 1];
-  for (int a = later_begin_[p]; a < le; ++a) {
-    const int j = later_[a].node;
-    subtract_upper<Mk>(node_class_[j], blocks_[later_[a].upper], b + kBlockSize * j, xk);
-  }
+  const Later* const end = later_.data() + later_begin_[p + 1];
+  for (const Later* l = later_.data() + later_begin_[p]; l != end; ++l)
+    subtract_upper<Mk>(node_class_[l->node], blocks_[l->upper], b + kBlockSize * l->node, xk);
   bk = xk;
 }
 
