@@ -37,36 +37,33 @@ double norm1(const Block& a) {
 }
 
 // The 1-norm (largest column sum) of the M x M matrix with rows w, as norm1.
-template <int M>
-double norm1_of_rows(const double (&w)[M][M]) {
-  using RowArray = Eigen::Array<double, 1, M>;
-  RowArray sums = Eigen::Map<const RowArray>(w[0]).abs();
-  for (int r = 1; r < M; ++r) sums += Eigen::Map<const RowArray>(w[r]).abs();
-  const double norm = sums.template maxCoeff<Eigen::PropagateNaN>();
+// The 1-norm of an M x M matrix, as that of the 6 x 6 block it is the leading part of when the
+// padding rows and columns M..5 are the identity (NaN-propagating).
+template <int M, typename W>
+double norm1_w(const W& w) {
+  const double norm = w.cwiseAbs().colwise().sum().template maxCoeff<Eigen::PropagateNaN>();
   return M < kBlockSize ? max_nan(1.0, norm) : norm;
 }
-
 // Inverts the leading M x M block of a pivot by Gauss-Jordan elimination with partial (row)
 // pivoting, into the leading M x M block of `inv_out`, and returns the reciprocal condition
 // number of the 6 x 6 block (identity padding) in the 1-norm, 1 / (|A|_1 |A^-1|_1), computed
 // exactly from the inverse (0 for an exactly singular block; NaN if A has non-finite entries).
 // In place (the inverse's columns replace the eliminated ones, unpermuted at the end), on a
-// row-major working copy: the same arithmetic as eliminating [A | I] without the operations on
-// the identity's zeros. This is ~10x faster than Eigen::PartialPivLU<Block> + inverse() +
+// row-major working copy: the same values as eliminating [A | I], without the operations on the
+// identity's zeros. This is ~10x faster than Eigen::PartialPivLU<Block> + inverse() +
 // rcond() (whose rcond is an estimate of the same quantity, from above) and as accurate: both
 // are partial-pivoting eliminations.
 template <int M>
 double invert_pivot(const Block& a_in, Block& inv_out) {
-  double w[M][M];
-  for (int r = 0; r < M; ++r)
-    for (int c = 0; c < M; ++c) w[r][c] = a_in(r, c);
-  const double norm_a = norm1_of_rows<M>(w);
+  using W = Eigen::Matrix<double, M, M, Eigen::RowMajor>;
+  W w = a_in.topLeftCorner<M, M>();
+  const double norm_a = norm1_w<M>(w);
   int swapped[M];
   for (int k = 0; k < M; ++k) {
     int p = k;
-    double best = std::abs(w[k][k]);
+    double best = std::abs(w(k, k));
     for (int r = k + 1; r < M; ++r) {
-      const double v = std::abs(w[r][k]);
+      const double v = std::abs(w(r, k));
       if (v > best) {
         best = v;
         p = r;
@@ -74,25 +71,25 @@ double invert_pivot(const Block& a_in, Block& inv_out) {
     }
     if (!(best > 0.0)) return best == 0.0 ? 0.0 : best;  // singular (0) or NaN
     swapped[k] = p;
-    if (p != k)
-      for (int c = 0; c < M; ++c) std::swap(w[p][c], w[k][c]);
-    const double d = 1.0 / w[k][k];
-    w[k][k] = 1.0;
-    for (int c = 0; c < M; ++c) w[k][c] *= d;
+    if (p != k) w.row(p).swap(w.row(k));
+    const double d = 1.0 / w(k, k);
+    // whole-row vector operations (a scalar store into a row that is then loaded as a vector
+    // stalls store forwarding): column k becomes that of the identity's eliminated column
+    using RowArray = Eigen::Array<double, 1, M>;
+    const RowArray at_k = (RowArray::LinSpaced(M, 0, M - 1) == double(k)).template cast<double>();
+    const RowArray pivot_row = (w.row(k).array() * (1.0 - at_k) + at_k) * d;
+    w.row(k) = pivot_row.matrix();
     for (int r = 0; r < M; ++r) {
       if (r == k) continue;
-      const double f = w[r][k];
-      w[r][k] = 0.0;
-      for (int c = 0; c < M; ++c) w[r][c] -= f * w[k][c];
+      const double f = w(r, k);
+      w.row(r) = (w.row(r).array() * (1.0 - at_k) - f * pivot_row).matrix();
     }
   }
-  // column c of the inverse is column column_of[c] of w (the row swaps, undone in reverse)
   int column_of[M];
   for (int c = 0; c < M; ++c) column_of[c] = c;
   for (int k = M - 1; k >= 0; --k) std::swap(column_of[k], column_of[swapped[k]]);
-  for (int c = 0; c < M; ++c)
-    for (int r = 0; r < M; ++r) inv_out(r, c) = w[r][column_of[c]];
-  return 1.0 / (norm_a * norm1_of_rows<M>(w));
+  for (int c = 0; c < M; ++c) inv_out.col(c).head<M>() = w.col(column_of[c]);
+  return 1.0 / (norm_a * norm1_w<M>(w));
 }
 
 // Reciprocal condition of S A S with S = diag(m_r^(−1/2)), m_r = √(rowmax_r · colmax_r), from A and its
@@ -482,18 +479,47 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
   node_class_.assign(n, static_cast<unsigned char>(size_class(kBlockSize)));
   update_kernel_.assign(updates_.size(), 0);
   kernels_stale_ = true;
+  fill_padding_stale_ = false;
 }
 
 static_assert(sizeof(Block) == sizeof(double) * Block::SizeAtCompileTime, "Block is unpadded");
 
 void BlockLdu::set_zero() {
+  fill_padding_stale_ = false;
   if (!blocks_.empty())
     std::fill_n(blocks_.data()->data(),
                 static_cast<std::size_t>(blocks_.size()) * Block::SizeAtCompileTime, 0.0);
 }
 
+template <int R, int C>
+void zero_leading(Block& b) {
+  b.topLeftCorner<R, C>().setZero();
+}
+
+// Only the kernel rows x columns of a fill block are zeroed: factor never writes the rest, so it
+// stays zero from the last whole-block zeroing (analyze, set_zero, or here after a node's kernel
+// size changed, which may have left entries of the larger size there).
 void BlockLdu::zero_fill() {
-  for (int id : fill_ids_) blocks_[id].setZero();
+  if (fill_padding_stale_) {
+    for (int id : fill_ids_) blocks_[id].setZero();
+    fill_padding_stale_ = false;
+    return;
+  }
+  for (int id : fill_ids_) {
+    const auto [i, j] = block_rc_[id - num_nodes_];
+    Block& b = blocks_[id];
+    switch (3 * node_class_[i] + node_class_[j]) {
+      case 0: zero_leading<1, 1>(b); break;
+      case 1: zero_leading<1, 4>(b); break;
+      case 2: zero_leading<1, 6>(b); break;
+      case 3: zero_leading<4, 1>(b); break;
+      case 4: zero_leading<4, 4>(b); break;
+      case 5: zero_leading<4, 6>(b); break;
+      case 6: zero_leading<6, 1>(b); break;
+      case 7: zero_leading<6, 4>(b); break;
+      default: b.setZero();
+    }
+  }
 }
 
 void BlockLdu::set_node_size(int node, int m) {
@@ -502,8 +528,11 @@ void BlockLdu::set_node_size(int node, int m) {
   if (m < 1 || m > kBlockSize)
     throw std::invalid_argument("BlockLdu::set_node_size: size must be 1 .. 6");
   node_size_[node] = static_cast<unsigned char>(m);
-  node_class_[node] = static_cast<unsigned char>(size_class(m));
-  kernels_stale_ = true;
+  if (node_class_[node] != size_class(m)) {
+    node_class_[node] = static_cast<unsigned char>(size_class(m));
+    kernels_stale_ = true;
+    fill_padding_stale_ = true;
+  }
 }
 
 // The factors are stored implicitly: after factor, U block (k, j) holds U_kj = Dinv_k A_kj and
@@ -607,11 +636,9 @@ void BlockLdu::forward_node(int p, double* b) const {
   Eigen::Map<Eigen::Matrix<double, Mk, 1>> bk(b + kBlockSize * k);
   const Eigen::Matrix<double, Mk, 1> zk = dinv_[k].topLeftCorner<Mk, Mk>() * bk;
   bk = zk;
-  const int le = later_begin_[p + 1];
-  for (int a = later_begin_[p]; a < le; ++a) {
-    const int i = later_[a].node;
-    subtract_lower<Mk>(node_class_[i], blocks_[later_[a].lower], zk, b + kBlockSize * i);
-  }
+  const Later* const end = later_.data() + later_begin_[p + 1];
+  for (const Later* l = later_.data() + later_begin_[p]; l != end; ++l)
+    subtract_lower<Mk>(node_class_[l->node], blocks_[l->lower], zk, b + kBlockSize * l->node);
 }
 
 template <int Mk>
@@ -619,11 +646,9 @@ void BlockLdu::backward_node(int p, double* b) const {
   const int k = order_[p];
   Eigen::Map<Eigen::Matrix<double, Mk, 1>> bk(b + kBlockSize * k);
   Eigen::Matrix<double, Mk, 1> xk = bk;
-  const int le = later_begin_[p + 1];
-  for (int a = later_begin_[p]; a < le; ++a) {
-    const int j = later_[a].node;
-    subtract_upper<Mk>(node_class_[j], blocks_[later_[a].upper], b + kBlockSize * j, xk);
-  }
+  const Later* const end = later_.data() + later_begin_[p + 1];
+  for (const Later* l = later_.data() + later_begin_[p]; l != end; ++l)
+    subtract_upper<Mk>(node_class_[l->node], blocks_[l->upper], b + kBlockSize * l->node, xk);
   bk = xk;
 }
 

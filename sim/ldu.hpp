@@ -172,6 +172,7 @@ class BlockLdu {
   std::vector<unsigned char> node_class_;     // kernel per node: 0 (1 row), 1 (4), 2 (6)
   std::vector<unsigned char> update_kernel_;  // per update: 9 class_i + 3 class_k + class_j
   bool kernels_stale_ = true;                 // update_kernel_ to recompute (sizes changed)
+  bool fill_padding_stale_ = false;           // zero_fill must zero whole blocks (sizes changed)
 };
 
 }  // namespace maxsim

@@ -492,6 +492,42 @@ TEST(BlockLdu, SizedNodeRegularizesLikePadded) {
   }
 }
 
+// zero_fill with sized nodes zeroes only the real part of fill blocks; after a size change it
+// must clear what a factor at the other size left in them.
+TEST(BlockLdu, ZeroFillAcrossNodeSizeChanges) {
+  const tg::StepGraph s = tg::robot_step(12, 8);
+  std::mt19937 rng(41);
+  BlockLdu ldu;
+  ldu.analyze(s.graph.num_nodes, s.graph.edges, s.root, &s.multiplier);
+  ASSERT_GT(ldu.num_fill_blocks(), 0);
+  tg::fill_random_dominant_sized(ldu, s.graph, s.sizes, rng);
+  tg::BlockSnapshot saved;
+  saved.save(ldu, static_cast<int>(s.graph.edges.size()));
+  const Eigen::MatrixXd dense = ldu.to_dense();
+  const Eigen::VectorXd b = tg::random_vector(dense.rows(), rng);
+  const Eigen::VectorXd x_dense = dense.partialPivLu().solve(b);
+  auto factor_and_solve = [&] {
+    saved.write(ldu);
+    ldu.zero_fill();
+    EXPECT_EQ(ldu.to_dense(), dense);
+    EXPECT_TRUE(ldu.factor());
+    Eigen::VectorXd x = b;
+    ldu.solve(x);
+    return x;
+  };
+  const Eigen::VectorXd x_padded = factor_and_solve();
+  EXPECT_LE((x_padded - x_dense).norm() / x_dense.norm(), kRelTol);
+  for (int round = 0; round < 2; ++round) {
+    for (int v = 0; v < s.graph.num_nodes; ++v) ldu.set_node_size(v, s.sizes[v]);
+    for (int again = 0; again < 2; ++again) {
+      const Eigen::VectorXd x = factor_and_solve();
+      EXPECT_LE((x - x_padded).norm() / x_padded.norm(), 1e-12);
+    }
+    for (int v = 0; v < s.graph.num_nodes; ++v) ldu.set_node_size(v, kBlockSize);
+    EXPECT_EQ(factor_and_solve(), x_padded);
+  }
+}
+
 TEST(BlockLdu, SizedSingularPivotIsReported) {
   std::mt19937 rng(31);
   const tg::Graph g = tg::ladder(4);
