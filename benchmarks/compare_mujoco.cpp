@@ -7,9 +7,10 @@
 // maxsim's joints in order, floating bases as x y z qw qx qy qz), runs the same number of steps of
 // the same Δt and measures, per engine: steps per second of the stepping loop alone, the deepest
 // penetration seen (maxsim: its candidate search; MuJoCo: −dist of its contacts), the energy drift
-// max |E(t) − E(0)| (meaningful for the contact-free pendulums; reported for all), and failed steps
+// max |E(t) − E(0)| (meaningful for the contact-free pendulums; reported for all), failed steps
 // (maxsim: steps that did not converge or failed; MuJoCo: steps raising a warning or producing a
-// non-finite state). It prints one table, writes the JSON file, and plots time per step against N
+// non-finite state), the root body's final height and how far it moved along x (a walking
+// robot's distance). It prints one table, writes the JSON file, and plots time per step against N
 // for the sphere chains. The speed ratio is maxsim's steps/s over MuJoCo's, measured in the same
 // run on the same machine. Exit status: 0, or 2 for bad options / a scene that does not load.
 #include <mujoco/mujoco.h>
@@ -22,6 +23,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -30,6 +32,7 @@
 #include <unistd.h>
 
 #include "apps/maxsim/plot.hpp"
+#include "controllers/gait.hpp"
 #include "models/load.hpp"
 #include "sim/contact_search.hpp"
 #include "sim/ground.hpp"
@@ -44,11 +47,16 @@ using Clock = std::chrono::steady_clock;
 // ---- scenarios ----------------------------------------------------------------------------------
 
 // PD toward q_ref on every hinge, or on the named hinges only (same gains in both engines);
-// empty q_ref: no control.
+// empty q_ref and no reference: no control.
 struct JointPd {
   std::vector<double> q_ref;       // per controlled hinge, in joint order
   std::vector<std::string> joints;  // the controlled hinges (empty: every hinge)
   double kp = 0, kd = 0;
+  // Time-varying targets instead of q_ref (a gait): reference(t, &q, &qd) sets the angle and rate
+  // of each of `joints` (which must be given; in that order, in MuJoCo's qpos convention) at time
+  // t, and the PD tracks the rate too: kp (q_ref − q) + kd (q̇_ref − q̇). Each engine maps its
+  // hinges to `joints` by name, so the order need not be the file's.
+  std::function<void(double t, std::vector<double>* q, std::vector<double>* qd)> reference;
   // Ankle strategy (Cassie): the `ankles` (controlled hinges) also get −kx·e − kv·v, e = how far
   // the centre of mass is ahead (x) of the mean of the `feet` bodies' centres, relative to the
   // start, and v = the root body's x velocity. Empty `ankles`: none.
@@ -57,6 +65,7 @@ struct JointPd {
   bool controls(const std::string& name) const {
     return joints.empty() || std::find(joints.begin(), joints.end(), name) != joints.end();
   }
+  bool active() const { return !q_ref.empty() || reference; }
 };
 
 struct Scenario {
@@ -72,6 +81,7 @@ struct Scenario {
 struct EngineResult {
   double steps_per_s = 0, max_penetration = 0, energy_drift = 0;
   double root_z = 0;  // height of the first body's centre of mass at the end (standing or fallen)
+  double root_dx = 0;  // how far that centre of mass moved along x (a walking robot's forward distance)
   // MuJoCo only: deepest contact below the surface its constraints hold, includemargin − dist (a
   // geom margin inflates the surface: a body resting on it has dist > 0 yet sinks into the margin)
   double margin_depth = 0, margin_depth_end = 0;  // (the latter at the last step)
@@ -130,6 +140,49 @@ std::string write_scene(const fs::path& dir, const std::string& name, const std:
   if (!f) throw std::runtime_error("cannot write " + p.string());
   return p.string();
 }
+
+// The PD targets (angle and rate) of one engine's controlled hinges, in that engine's hinge order,
+// at time t: both engines' control loops read them from here so that they track the same thing.
+class PdTargets {
+ public:
+  // `names`: the engine's controlled hinges; `offset`: subtracted from every target angle (maxsim:
+  // the joint's qpos0, see mujoco_qpos0; MuJoCo: none).
+  PdTargets(const std::string& scenario, const JointPd& pd, const std::vector<std::string>& names,
+            const std::vector<double>& offset)
+      : q(names.size()), qd(names.size(), 0.0), pd_(pd), offset_(offset) {
+    if (pd.reference) {
+      for (const std::string& name : names) {
+        const auto it = std::find(pd.joints.begin(), pd.joints.end(), name);
+        if (it == pd.joints.end()) throw std::runtime_error(scenario + ": reference for '" + name + "' missing");
+        slot_.push_back(static_cast<int>(it - pd.joints.begin()));
+      }
+      if (names.size() != pd.joints.size())
+        throw std::runtime_error(scenario + ": a joint of the reference is not a hinge of the model");
+      ref_q_.resize(pd.joints.size());
+      ref_qd_.resize(pd.joints.size());
+    } else {
+      if (pd.q_ref.size() != names.size()) throw std::runtime_error(scenario + ": PD reference size");
+      for (size_t h = 0; h < names.size(); ++h) q[h] = pd.q_ref[h] - offset_[h];
+    }
+  }
+
+  void at(double t) {
+    if (!pd_.reference) return;  // constant: set once
+    pd_.reference(t, &ref_q_, &ref_qd_);
+    for (size_t h = 0; h < slot_.size(); ++h) {
+      q[h] = ref_q_[slot_[h]] - offset_[h];
+      qd[h] = ref_qd_[slot_[h]];
+    }
+  }
+
+  std::vector<double> q, qd;  // per hinge, after at(t)
+
+ private:
+  const JointPd& pd_;
+  std::vector<double> offset_;
+  std::vector<int> slot_;  // hinge h's index in pd.joints
+  std::vector<double> ref_q_, ref_qd_;
+};
 
 // ---- maxsim ---------------------------------------------------------------------------------------
 
@@ -202,10 +255,15 @@ EngineResult run_maxsim(const Scenario& sc) {
   std::vector<int> hinges;
   for (size_t j = 0; j < m.joints.size(); ++j)
     if (m.joints[j].type == JointType::Revolute && sc.pd.controls(m.joints[j].name)) hinges.push_back(static_cast<int>(j));
-  if (!sc.pd.q_ref.empty()) {
-    if (sc.pd.q_ref.size() != hinges.size()) throw std::runtime_error(sc.name + ": PD reference size");
-    std::vector<double> q_ref(hinges.size());  // in maxsim's coordinates (from the file's pose)
-    for (size_t h = 0; h < hinges.size(); ++h) q_ref[h] = sc.pd.q_ref[h] - qpos0.at(address[hinges[h]]);
+  std::unique_ptr<PdTargets> targets;
+  if (sc.pd.active()) {
+    std::vector<std::string> hinge_names;
+    std::vector<double> hinge_qpos0;  // maxsim's coordinates are measured from the file's pose
+    for (int j : hinges) {
+      hinge_names.push_back(m.joints[j].name);
+      hinge_qpos0.push_back(qpos0.at(address[j]));
+    }
+    targets = std::make_unique<PdTargets>(sc.name, sc.pd, hinge_names, hinge_qpos0);
     std::vector<char> ankle(hinges.size(), 0);
     for (size_t h = 0; h < hinges.size(); ++h)
       for (const std::string& a : sc.pd.ankles) ankle[h] |= m.joints[hinges[h]].name == a;
@@ -224,16 +282,19 @@ EngineResult run_maxsim(const Scenario& sc) {
       return feet.empty() ? 0.0 : mx / mass - fx / static_cast<double>(feet.size());
     };
     const double e0 = ahead(m, d);
-    d.controller = [&sc, hinges, q_ref, ankle, ahead, e0](const Model& model, Data& data) {
+    d.controller = [&sc, &targets, hinges, ankle, ahead, e0](const Model& model, Data& data) {
       const double balance = sc.pd.ankles.empty() ? 0.0 : -sc.pd.kx * (ahead(model, data) - e0) - sc.pd.kv * data.v[0].x();
+      targets->at(data.time);
       for (size_t h = 0; h < hinges.size(); ++h) {
         double q = 0, qd = 0;
         joint_coordinates(model, data, hinges[h], &q, &qd);
-        data.joint_force[hinges[h]](5) = sc.pd.kp * (q_ref[h] - q) - sc.pd.kd * qd + (ankle[h] ? balance : 0.0);
+        data.joint_force[hinges[h]](5) =
+            sc.pd.kp * (targets->q[h] - q) + sc.pd.kd * (targets->qd[h] - qd) + (ankle[h] ? balance : 0.0);
       }
     };
   }
   const double e0 = total_energy(m, d);
+  const double x0 = d.x[0].x();
   double wall = 0;
   for (int k = 0; k < sc.steps; ++k) {
     const Clock::time_point t0 = Clock::now();
@@ -246,6 +307,7 @@ EngineResult run_maxsim(const Scenario& sc) {
   }
   r.steps_per_s = wall > 0 ? sc.steps / wall : 0;
   r.root_z = d.x[0].z();
+  r.root_dx = d.x[0].x() - x0;
   return r;
 }
 
@@ -269,13 +331,18 @@ EngineResult run_mujoco(const Scenario& sc) {
   mj_forward(m, d);
   const double e0 = d->energy[0] + d->energy[1];
   std::vector<int> hinges;
+  std::vector<std::string> hinge_names;
   std::vector<char> ankle;
   for (int j = 0; j < m->njnt; ++j) {
     const char* name = mj_id2name(m, mjOBJ_JOINT, j) ? mj_id2name(m, mjOBJ_JOINT, j) : "";
     if (m->jnt_type[j] != mjJNT_HINGE || !sc.pd.controls(name)) continue;
     hinges.push_back(j);
+    hinge_names.push_back(name);
     ankle.push_back(std::find(sc.pd.ankles.begin(), sc.pd.ankles.end(), name) != sc.pd.ankles.end());
   }
+  std::unique_ptr<PdTargets> targets;  // qpos is the targets' own convention: no offset
+  if (sc.pd.active())
+    targets = std::make_unique<PdTargets>(sc.name, sc.pd, hinge_names, std::vector<double>(hinges.size(), 0.0));
   std::vector<int> feet;
   for (const std::string& f : sc.pd.feet) feet.push_back(mj_name2id(m, mjOBJ_BODY, f.c_str()));
   // CoM x − mean foot x, from the kinematics of the last mj_forward/mj_step (the state at the
@@ -291,16 +358,19 @@ EngineResult run_mujoco(const Scenario& sc) {
     for (int c = 0; c < d->ncon; ++c) depth = std::max(depth, d->contact[c].includemargin - d->contact[c].dist);
     return depth;
   };
+  const double x0 = m->nbody > 1 ? d->xipos[3 * 1] : 0;
   double wall = 0;
   int warnings = 0;
   for (int k = 0; k < sc.steps; ++k) {
     const Clock::time_point t0 = Clock::now();
-    if (!sc.pd.q_ref.empty()) {
+    if (targets) {
       const double balance = sc.pd.ankles.empty() ? 0.0 : -sc.pd.kx * (ahead() - ahead0) - sc.pd.kv * d->qvel[0];
+      targets->at(d->time);
       for (size_t h = 0; h < hinges.size(); ++h) {
         const int j = hinges[h];
-        d->qfrc_applied[m->jnt_dofadr[j]] = sc.pd.kp * (sc.pd.q_ref[h] - d->qpos[m->jnt_qposadr[j]]) -
-                                            sc.pd.kd * d->qvel[m->jnt_dofadr[j]] + (ankle[h] ? balance : 0.0);
+        d->qfrc_applied[m->jnt_dofadr[j]] = sc.pd.kp * (targets->q[h] - d->qpos[m->jnt_qposadr[j]]) +
+                                            sc.pd.kd * (targets->qd[h] - d->qvel[m->jnt_dofadr[j]]) +
+                                            (ankle[h] ? balance : 0.0);
       }
     }
     mj_step(m, d);
@@ -317,6 +387,7 @@ EngineResult run_mujoco(const Scenario& sc) {
   }
   r.steps_per_s = wall > 0 ? sc.steps / wall : 0;
   r.root_z = m->nbody > 1 ? d->xipos[3 * 1 + 2] : 0;
+  r.root_dx = m->nbody > 1 ? d->xipos[3 * 1] - x0 : 0;
   r.margin_depth_end = depth_below_margin();
   mj_deleteData(d);
   mj_deleteModel(m);
@@ -383,8 +454,8 @@ std::string json_engine(const EngineResult& r) {
   o.precision(6);
   o << "{\"steps_per_s\": " << r.steps_per_s << ", \"max_penetration\": " << r.max_penetration
     << ", \"energy_drift\": " << r.energy_drift << ", \"failed_steps\": " << r.failed
-    << ", \"root_z_end\": " << r.root_z << ", \"depth_below_margin\": " << r.margin_depth
-    << ", \"depth_below_margin_end\": " << r.margin_depth_end << "}";
+    << ", \"root_z_end\": " << r.root_z << ", \"root_dx\": " << r.root_dx
+    << ", \"depth_below_margin\": " << r.margin_depth << ", \"depth_below_margin_end\": " << r.margin_depth_end << "}";
   return o.str();
 }
 
@@ -449,6 +520,33 @@ int main(int argc, char** argv) {
       Scenario s{"a1_stand_pd", a1, 2500 / scale, 0.002, a1_qpos(a1, 0.9, -1.8, 0.0), {}, 0};
       s.pd.q_ref.clear();
       for (int leg = 0; leg < 4; ++leg) s.pd.q_ref.insert(s.pd.q_ref.end(), {0.0, 0.9, -1.8});
+      s.pd.kp = 60;
+      s.pd.kd = 1.5;
+      scenarios.push_back(s);
+    }
+    if (want("a1_walk")) {
+      // The A1 from a1_stand_pd's pose, trotting: controllers/gait.hpp's default trot (2 Hz, the
+      // stride growing to full amplitude over the first 0.5 s) as time-varying PD targets with
+      // a1_stand_pd's gains, angles and rates tracked. The gait's standing offsets are set to the
+      // start pose (thigh 0.9, calf −1.8 instead of its 0.8, −1.6) so that the targets start
+      // where the robot stands, as the ramp assumes: with the default offsets the targets jump
+      // by 0.1 and 0.2 rad at t = 0, and in MuJoCo the A1 then rolls over onto its back between
+      // 2 and 2.6 s of this open-loop trot (maxsim's keeps walking).
+      Scenario s{"a1_walk", a1, 1500 / scale, 0.002, a1_qpos(a1, 0.9, -1.8, 0.0), {}, 0};
+      GaitParameters trot;
+      trot.offset[1] = 0.9;
+      trot.offset[2] = -1.8;
+      for (const char* leg : {"FR", "FL", "RR", "RL"})  // gait_reference's leg and joint order
+        for (const char* joint : {"hip", "thigh", "calf"})
+          s.pd.joints.push_back(std::string(leg) + "_" + joint + "_joint");
+      s.pd.reference = [trot](double t, std::vector<double>* q, std::vector<double>* qd) {
+        for (int leg = 0; leg < 4; ++leg)
+          for (int joint = 0; joint < 3; ++joint) {
+            const ReferencePoint p = gait_reference(trot, leg, joint, t);
+            (*q)[3 * leg + joint] = p.q;
+            (*qd)[3 * leg + joint] = p.qd;
+          }
+      };
       s.pd.kp = 60;
       s.pd.kd = 1.5;
       scenarios.push_back(s);
@@ -525,6 +623,8 @@ int main(int argc, char** argv) {
       return 2;
     }
     print_row(sc, a, b);
+    if (sc.pd.reference)  // a walking robot: how far it went
+      std::printf("%-18s distance along x of the root body: maxsim %.3f m, MuJoCo %.3f m\n", "", a.root_dx, b.root_dx);
     std::fflush(stdout);
     json << (first ? "" : ", ") << "{\"name\": \"" << sc.name << "\", \"steps\": " << sc.steps << ", \"dt\": " << sc.dt
          << ", \"maxsim\": " << json_engine(a) << ", \"mujoco\": " << json_engine(b)

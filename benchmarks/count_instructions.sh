@@ -6,14 +6,16 @@
 #   benchmarks/count_instructions.sh [BUILD_DIR] [SCENE:N ...]
 #
 # Without scenes: the cube at rest, gym's ant and hopper, the humanoid falling and lying, the A1
-# collapsing from a standing pose without torque, the A1 standing under PD and the 44-sphere
-# chain. Needs valgrind and a build with MuJoCo (compare_mujoco). Takes ~20 minutes.
+# collapsing from a standing pose without torque, the A1 standing under PD, the A1 trotting
+# (a1_walk: the trot of controllers/gait.hpp as PD targets; steps 250–500 are t = 0.5–1 s, the
+# first half second at full stride after the gait's 0.5 s ramp) and the 44-sphere chain. Needs
+# valgrind and a build with MuJoCo (compare_mujoco). Takes ~25 minutes (a1_walk: 3 of them).
 set -euo pipefail
 build=${1:-build}
 shift || true
 scenes=("$@")
 if [ ${#scenes[@]} -eq 0 ]; then
-  scenes=(cube_rest:100 ant:200 hopper:200 humanoid_fall:200 a1_collapse:250 a1_stand_pd:250 sphere_chain_44:50)
+  scenes=(cube_rest:100 ant:200 hopper:200 humanoid_fall:200 a1_collapse:250 a1_stand_pd:250 a1_walk:250 sphere_chain_44:50)
 fi
 exe="$build/compare_mujoco"
 [ -x "$exe" ] || { echo "count_instructions: $exe not built (needs libmujoco-dev)" >&2; exit 2; }
