@@ -55,7 +55,7 @@ constexpr JointTypeInfo kJointTypes[] = {
 const JointTypeInfo& info(JointType t) { return kJointTypes[static_cast<int>(t)]; }
 
 // Constrained joint-frame axes of each part (bit k = axis k).
-int trans_mask(TransKind k) {
+constexpr int trans_mask(TransKind k) {
   switch (k) {
     case TransKind::Fixed: return 0b111;
     case TransKind::Prismatic: return 0b011;
@@ -64,7 +64,7 @@ int trans_mask(TransKind k) {
   }
   return 0;
 }
-int rot_mask(RotKind k) {
+constexpr int rot_mask(RotKind k) {
   switch (k) {
     case RotKind::Fixed: return 0b111;
     case RotKind::Revolute: return 0b011;
@@ -89,10 +89,13 @@ bool joint_type_from_name(const std::string& name, JointType* out) {
   return false;
 }
 
-bool Joint::row_constrained(int row) const {
-  if (row < 3) return (trans_mask(trans_kind(type)) >> row) & 1;
-  return (rot_mask(rot_kind(type)) >> (row - 3)) & 1;
+// kJointConstrainedRows (model.hpp) is the type table's masks
+constexpr bool constrained_rows_match() {
+  for (const JointTypeInfo& i : kJointTypes)
+    if (kJointConstrainedRows[static_cast<int>(i.type)] != (trans_mask(i.trans) | (rot_mask(i.rot) << 3))) return false;
+  return true;
 }
+static_assert(constrained_rows_match(), "kJointConstrainedRows disagrees with the joint type table");
 
 int Joint::dof() const {
   int n = 0;

@@ -73,6 +73,16 @@ enum class JointType {
   Spherical, CylindricalFree, PlanarFree, Floating
 };
 
+// Constrained rows of each joint type (bit r = row r: translations 0..2, rotations 3..5), in
+// the order of JointType (checked against the type table in model.cpp). Inline: the step asks
+// for every row of every joint in each residual.
+inline constexpr unsigned char kJointConstrainedRows[] = {
+    0b111111, 0b111011, 0b111100, 0b111000,  // rotation fixed
+    0b011111, 0b011011, 0b011100, 0b011000,  // revolute
+    0b100111, 0b100011, 0b100100, 0b100000,  // orbital
+    0b000111, 0b000011, 0b000100, 0b000000,  // rotation free
+};
+
 TransKind trans_kind(JointType t);
 RotKind rot_kind(JointType t);
 const char* joint_type_name(JointType t);
@@ -103,7 +113,7 @@ struct Joint {
   bool has_limits = false;
   bool actuated = true;                // free rows accept joint_force input
 
-  bool row_constrained(int row) const;
+  bool row_constrained(int row) const { return (kJointConstrainedRows[static_cast<int>(type)] >> row) & 1; }
   int dof() const;                     // number of free rows (velocity coordinates)
   int nq() const;                      // position coordinates: dof, +1 with 3 free rotation rows
                                        // (those rotations are given as a quaternion w, x, y, z)
