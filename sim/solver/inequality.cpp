@@ -48,6 +48,19 @@ Vec3 cone_rhs(const Contact& ct, const ConeLinearization& lin, double kappa, con
   return -(product + second - kappa * e0) + lin.coef_eta.rightCols<2>() * r_eta;
 }
 
+void eliminated_steps(const Data& d, int c, const Eigen::VectorXd& delta, const Vec2& r_eta, double* ds, Vec2* deta) {
+  const Contact& ct = d.contacts[c];
+  const ContactKinematics& k = d.ws.contact_kin[c];
+  const Vec6 dnu_b = delta.segment<6>(6 * ct.body_b);
+  *ds = k.Jphi_b.dot(dnu_b) - (ct.slack - k.phi);
+  *deta = k.Jvt_b * dnu_b - r_eta;
+  if (ct.body_a != kWorld) {
+    const Vec6 dnu_a = delta.segment<6>(6 * ct.body_a);
+    *ds += k.Jphi_a.dot(dnu_a);
+    *deta += k.Jvt_a * dnu_a;
+  }
+}
+
 Mat6 joint_body_block_unscaled(const Mat6& J3, const Vec3& w, double dt) {
   Mat6 M;
   M.leftCols<3>() = dt * J3.leftCols<3>();

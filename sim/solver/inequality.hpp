@@ -116,6 +116,10 @@ Vec3 cone_rhs(const Contact& ct, const ConeLinearization& lin, double kappa, con
 // ∂z3/∂(v, ω) = diag(Δt I, ∂θ3/∂ω).
 Mat6 joint_body_block_unscaled(const Mat6& J3, const Vec3& w, double dt);
 
+// The eliminated variables' steps from the solved Δν: Δs = Jφ Δν − r_s and Δη_t = J_vt Δν − r_η
+// (r_η = 0 gives the tangential velocity step J_vt Δν).
+void eliminated_steps(const Data& d, int c, const Eigen::VectorXd& delta, const Vec2& r_eta, double* ds, Vec2* deta);
+
 // (Δη_t, 0, 0, 0, 0). Not a comma initializer: GCC 12 with AVX reports a false out-of-bounds
 // read of the Vec2 inside Eigen's runtime-sized block copy.
 inline void set_friction_dual_step(const Vec2& deta, Vec6* e) {

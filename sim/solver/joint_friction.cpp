@@ -92,17 +92,10 @@ void JointFriction::rhs(const Model& model, Data& d, int c, double kappa, const 
 
 // (Δb1, Δb2, Δη0) = offset − gain·Δv_t (see jacobian)
 void JointFriction::recover(const Data& d, int c, const Eigen::VectorXd& delta, Vec6* a, Vec6* e) const {
-  const Contact& ct = d.contacts[c];
-  const ContactKinematics& k = d.ws.contact_kin[c];
-  const Vec2 r_eta = ct.eta.tail<2>() - k.vt;
-  const Vec6 dnu_b = delta.segment<6>(6 * ct.body_b);
-  double ds = k.Jphi_b.dot(dnu_b) - (ct.slack - k.phi);
-  Vec2 deta = k.Jvt_b * dnu_b - r_eta;
-  if (ct.body_a != kWorld) {
-    const Vec6 dnu_a = delta.segment<6>(6 * ct.body_a);
-    ds += k.Jphi_a.dot(dnu_a);
-    deta += k.Jvt_a * dnu_a;
-  }
+  const Vec2 r_eta = d.contacts[c].eta.tail<2>() - d.ws.contact_kin[c].vt;
+  double ds;
+  Vec2 deta;
+  eliminated_steps(d, c, delta, r_eta, &ds, &deta);
   const double dvt = deta(0) + r_eta(0);
   *a << 0, d.ws.fold_offset[c] - d.ws.fold_gain[c] * dvt, ds, 0;
   set_friction_dual_step(deta, e);

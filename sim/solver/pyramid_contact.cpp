@@ -87,14 +87,9 @@ void PyramidContact::rhs(const Model&, Data& d, int c, double kappa, const Vec6*
 void PyramidContact::recover(const Data& d, int c, const Eigen::VectorXd& delta, Vec6* a, Vec6* e) const {
   const Contact& ct = d.contacts[c];
   const ContactKinematics& k = d.ws.contact_kin[c];
-  const Vec6 dnu_b = delta.segment<6>(6 * ct.body_b);
-  double ds = k.Jphi_b.dot(dnu_b) - (ct.slack - k.phi);
-  Vec2 dvt = k.Jvt_b * dnu_b;
-  if (ct.body_a != kWorld) {
-    const Vec6 dnu_a = delta.segment<6>(6 * ct.body_a);
-    ds += k.Jphi_a.dot(dnu_a);
-    dvt += k.Jvt_a * dnu_a;
-  }
+  double ds;
+  Vec2 dvt;
+  eliminated_steps(d, c, delta, Vec2::Zero(), &ds, &dvt);
   const Eigen::Vector4d r_lin = pyramid_residuals(ct, k);
   *a = delta.segment<6>(6 * d.ws.contact_node[c]);
   (*e)(0) = ds;

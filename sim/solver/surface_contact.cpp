@@ -109,18 +109,12 @@ void SurfaceContact::rhs(const Model&, Data& d, int c, double kappa, const Vec6*
   rhs->segment<6>(6 * d.ws.contact_node[c]) = out;
 }
 
-// The eliminated variables' steps from the solved Δν: Δs = Jφ Δν − r_s, Δη_t = J_vt Δν − r_η.
+// The node's own steps, and the eliminated Δs and Δη_t.
 void SurfaceContact::recover(const Data& d, int c, const Eigen::VectorXd& delta, Vec6* a, Vec6* e) const {
   const Contact& ct = d.contacts[c];
-  const ContactKinematics& k = d.ws.contact_kin[c];
-  const Vec6 dnu_b = delta.segment<6>(6 * ct.body_b);
-  double ds = k.Jphi_b.dot(dnu_b) - (ct.slack - k.phi);
-  Vec2 deta = k.Jvt_b * dnu_b - (ct.eta.tail<2>() - k.vt);
-  if (ct.body_a != kWorld) {
-    const Vec6 dnu_a = delta.segment<6>(6 * ct.body_a);
-    ds += k.Jphi_a.dot(dnu_a);
-    deta += k.Jvt_a * dnu_a;
-  }
+  double ds;
+  Vec2 deta;
+  eliminated_steps(d, c, delta, ct.eta.tail<2>() - d.ws.contact_kin[c].vt, &ds, &deta);
   a->head<4>() = delta.segment<4>(6 * d.ws.contact_node[c]);
   (*a)(4) = ds;
   (*a)(5) = 0;
