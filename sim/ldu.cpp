@@ -15,9 +15,8 @@ namespace {
 
 constexpr double kMinPivotRcond = 1e-14;
 
-// Kernel sizes: a node of m real rows is computed with the kernel of kClassRows[size_class(m)]
-// rows; rows between m and that are padding (identity / zero), which the kernel carries exactly.
-constexpr int kClassRows[3] = {1, 4, kBlockSize};
+// Kernel sizes: a node of m real rows is computed with the kernel of 1, 4 or 6 rows (size class
+// 0, 1, 2); rows between m and that are padding (identity / zero), which the kernel carries exactly.
 int size_class(int m) { return m <= 1 ? 0 : m <= 4 ? 1 : 2; }
 
 // max that propagates NaN, so that a non-finite entry anywhere makes the rcond NaN
