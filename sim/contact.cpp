@@ -14,13 +14,19 @@ void contact_set_normal(Contact* c, const Vec3& normal) {
 }
 
 namespace {
-// ∂P(z3)/∂(v, ω) of a body-fixed point p: [Δt I, −Rot(q3)[p]× ∂θ3/∂ω]
-Eigen::Matrix<double, 3, 6> point_jacobian(const Pose& z3, const Vec3& p, const Vec3& w, double dt) {
-  Eigen::Matrix<double, 3, 6> J;
-  J.leftCols<3>() = dt * Mat3::Identity();
-  J.rightCols<3>() = -quat_to_rot(z3.q) * skew(p) * dtheta3_domega(w, dt);
-  return J;
-}
+// ∂P(z3)/∂(v, ω) of body-fixed points of one body: [Δt I, −Rot(q3)[p]× ∂θ3/∂ω], with Rot(q3) and
+// ∂θ3/∂ω evaluated once for the body's points
+struct PointJacobian {
+  Mat3 R, D;
+  double dt;
+  PointJacobian(const Pose& z3, const Vec3& w, double step) : R(quat_to_rot(z3.q)), D(dtheta3_domega(w, step)), dt(step) {}
+  Eigen::Matrix<double, 3, 6> at(const Vec3& p) const {
+    Eigen::Matrix<double, 3, 6> J;
+    J.leftCols<3>() = dt * Mat3::Identity();
+    J.rightCols<3>() = -R * skew(p) * D;
+    return J;
+  }
+};
 }  // namespace
 
 void contact_kinematics(const Contact& c, const Pose& a2, const Pose& b2, const Pose& a3,
@@ -36,12 +42,15 @@ void contact_kinematics(const Contact& c, const Pose& a2, const Pose& b2, const 
   }
   out->phi = c.normal.dot(Cb3 - Ca3) - c.offset;
   out->vt = c.tangent.transpose() * ((Pb3 - Pb2) - (Pa3 - Pa2)) / dt;
-  const Eigen::Matrix<double, 3, 6> Jb = point_jacobian(b3, c.point_b, wb, dt);
-  out->Jphi_b = c.normal.transpose() * point_jacobian(b3, c.core_b, wb, dt);
+  // (flat features: the core is the witness point, one Jacobian serves both)
+  const PointJacobian jb(b3, wb, dt);
+  const Eigen::Matrix<double, 3, 6> Jb = jb.at(c.point_b);
+  out->Jphi_b = c.normal.transpose() * (c.core_b == c.point_b ? Jb : jb.at(c.core_b));
   out->Jvt_b = c.tangent.transpose() * Jb / dt;
   if (c.body_a != kWorld) {
-    const Eigen::Matrix<double, 3, 6> Ja = point_jacobian(a3, c.point_a, wa, dt);
-    out->Jphi_a = -c.normal.transpose() * point_jacobian(a3, c.core_a, wa, dt);
+    const PointJacobian ja(a3, wa, dt);
+    const Eigen::Matrix<double, 3, 6> Ja = ja.at(c.point_a);
+    out->Jphi_a = -c.normal.transpose() * (c.core_a == c.point_a ? Ja : ja.at(c.core_a));
     out->Jvt_a = -c.tangent.transpose() * Ja / dt;
   } else {
     out->Jphi_a.setZero();
