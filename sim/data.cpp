@@ -56,7 +56,6 @@ void build_graph(const Model& model, Data& d) {
     ws.edges.emplace_back(nb + j, jt.child);
   }
   ws.contact_bodies.resize(nc);
-  ws.kinds.resize(nc);
   ws.contact_node.assign(nc, -1);
   ws.contact_edge_a.assign(nc, -1);
   ws.contact_edge_b.assign(nc, -1);
@@ -64,7 +63,6 @@ void build_graph(const Model& model, Data& d) {
   for (int c = 0; c < nc; ++c) {
     const Contact& ct = d.contacts[c];
     ws.contact_bodies[c] = {ct.body_a, ct.body_b};
-    ws.kinds[c] = &inequality_kind(ct);
     if (!ws.kinds[c]->has_node()) continue;  // joint friction: eliminated into its joint's row
     ws.contact_node[c] = n++;
     if (ct.body_a != kWorld) {

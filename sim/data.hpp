@@ -161,7 +161,8 @@ struct Data {
 };
 
 // (Re)builds the system graph and its symbolic LDU for the model's bodies and joints and the
-// data's current contacts (called by the constructor, and by step() when the contact set changes).
+// data's current contacts, whose kinds ws.kinds holds (called by the constructor, and by step()
+// after its collide stage when the contact set changes shape).
 void build_graph(const Model& model, Data& data);
 
 // Pose of body `i`, or of the world for kWorld.
