@@ -22,24 +22,10 @@ int size_class(int m) { return m <= 1 ? 0 : m <= 4 ? 1 : 2; }
 // max that propagates NaN, so that a non-finite entry anywhere makes the rcond NaN
 inline double max_nan(double a, double b) { return (b > a || std::isnan(b)) ? b : a; }
 
-// 1-norm of the leading M x M block of `a`, as the 1-norm of the whole 6 x 6 block when the
-// padding rows and columns M..5 are the identity (and uncoupled).
-template <int M>
-double norm1(const Block& a) {
-  double norm = M < kBlockSize ? 1.0 : 0.0;
-  for (int c = 0; c < M; ++c) {
-    double sum = 0;
-    for (int r = 0; r < M; ++r) sum += std::abs(a(r, c));
-    norm = max_nan(norm, sum);
-  }
-  return norm;
-}
-
-// The 1-norm (largest column sum) of the M x M matrix with rows w, as norm1.
-// The 1-norm of an M x M matrix, as that of the 6 x 6 block it is the leading part of when the
-// padding rows and columns M..5 are the identity (NaN-propagating).
+// The 1-norm (largest column sum) of an M x M matrix, as that of the 6 x 6 block it is the
+// leading part of when the padding rows and columns M..5 are the identity (NaN-propagating).
 template <int M, typename W>
-double norm1_w(const W& w) {
+double norm1(const W& w) {
   const double norm = w.cwiseAbs().colwise().sum().template maxCoeff<Eigen::PropagateNaN>();
   return M < kBlockSize ? max_nan(1.0, norm) : norm;
 }
@@ -56,7 +42,7 @@ template <int M>
 double invert_pivot(const Block& a_in, Block& inv_out) {
   using W = Eigen::Matrix<double, M, M, Eigen::RowMajor>;
   W w = a_in.topLeftCorner<M, M>();
-  const double norm_a = norm1_w<M>(w);
+  const double norm_a = norm1<M>(w);
   int swapped[M];
   for (int k = 0; k < M; ++k) {
     int p = k;
@@ -88,7 +74,7 @@ double invert_pivot(const Block& a_in, Block& inv_out) {
   for (int c = 0; c < M; ++c) column_of[c] = c;
   for (int k = M - 1; k >= 0; --k) std::swap(column_of[k], column_of[swapped[k]]);
   for (int c = 0; c < M; ++c) inv_out.col(c).head<M>() = w.col(column_of[c]);
-  return 1.0 / (norm_a * norm1_w<M>(w));
+  return 1.0 / (norm_a * norm1<M>(w));
 }
 
 // Reciprocal condition of S A S with S = diag(m_r^(−1/2)), m_r = √(rowmax_r · colmax_r), from A and its
@@ -106,12 +92,9 @@ double equilibrated_rcond(const Block& a, const Block& inv) {
     if (!(m > 0) || !std::isfinite(m)) return 0.0;  // an empty row or column: singular
     s(r) = 1.0 / std::sqrt(m);
   }
-  Block scaled, scaled_inv;
-  scaled.topLeftCorner<M, M>() =
-      s.asDiagonal() * a.topLeftCorner<M, M>() * s.asDiagonal();
-  scaled_inv.topLeftCorner<M, M>() = s.cwiseInverse().asDiagonal() *
-                                              inv.topLeftCorner<M, M>() *
-                                              s.cwiseInverse().asDiagonal();
+  using Mat = Eigen::Matrix<double, M, M>;
+  const Mat scaled = s.asDiagonal() * a.topLeftCorner<M, M>() * s.asDiagonal();
+  const Mat scaled_inv = s.cwiseInverse().asDiagonal() * inv.topLeftCorner<M, M>() * s.cwiseInverse().asDiagonal();
   return 1.0 / (norm1<M>(scaled) * norm1<M>(scaled_inv));
 }
 
