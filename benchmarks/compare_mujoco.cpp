@@ -116,19 +116,12 @@ std::string pendulum_xml(int n) {
   return x.str();
 }
 
-std::string box_drop_xml() {
-  return "<mujoco model=\"box_drop\">\n  <option timestep=\"0.01\"/>\n  <worldbody>\n"
+// A 0.5 m, 1 kg cube above its floor at `height` (m, of its centre): dropped from 0.65, at rest at
+// 0.25 (the cost of a resting contact set, issue 15's first row).
+std::string cube_xml(const std::string& model, const char* height) {
+  return "<mujoco model=\"" + model + "\">\n  <option timestep=\"0.01\"/>\n  <worldbody>\n"
          "    <geom name=\"floor\" type=\"plane\" size=\"0 0 1\"/>\n"
-         "    <body name=\"box\" pos=\"0 0 0.65\"><freejoint/>"
-         "<geom type=\"box\" size=\"0.25 0.25 0.25\" mass=\"1\"/></body>\n"
-         "  </worldbody>\n</mujoco>\n";
-}
-
-// The same cube at rest on the floor (the cost of a resting contact set, issue 15's first row).
-std::string cube_rest_xml() {
-  return "<mujoco model=\"cube_rest\">\n  <option timestep=\"0.01\"/>\n  <worldbody>\n"
-         "    <geom name=\"floor\" type=\"plane\" size=\"0 0 1\"/>\n"
-         "    <body name=\"box\" pos=\"0 0 0.25\"><freejoint/>"
+         "    <body name=\"box\" pos=\"0 0 " + height + "\"><freejoint/>"
          "<geom type=\"box\" size=\"0.25 0.25 0.25\" mass=\"1\"/></body>\n"
          "  </worldbody>\n</mujoco>\n";
 }
@@ -505,8 +498,8 @@ int main(int argc, char** argv) {
   // only the scenarios asked for are set up (some load their robot to place it)
   auto want = [&](const std::string& name) { return only.empty() || name == only; };
   try {
-    scenarios.push_back({"box_drop", write_scene(tmp, "box_drop", box_drop_xml()), 200, 0.01, {}, {}, 0});
-    scenarios.push_back({"cube_rest", write_scene(tmp, "cube_rest", cube_rest_xml()), 200, 0.01, {}, {}, 0});
+    scenarios.push_back({"box_drop", write_scene(tmp, "box_drop", cube_xml("box_drop", "0.65")), 200, 0.01, {}, {}, 0});
+    scenarios.push_back({"cube_rest", write_scene(tmp, "cube_rest", cube_xml("cube_rest", "0.25")), 200, 0.01, {}, {}, 0});
     // N ≤ 96: an MJCF chain nests one body per sphere, and both engines read MJCF with tinyxml2,
     // whose element-depth limit (100) refuses deeper files (N = 96 is the deepest both load;
     // the issue's N = 100 is refused by both readers)
