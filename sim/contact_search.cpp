@@ -149,11 +149,41 @@ void enable_contacts(const Model& model, Data& data, const ContactOptions& optio
       ov.still.erase(std::unique(ov.still.begin(), ov.still.end()), ov.still.end());
       ov.pairs.swap(ov.still);  // the separated ones are contacts again from now on
     }
+    // (not contacts: a self-collision switched off, a start overlap still ignored)
+    auto kept = [&](const ContactCandidate& k) {
+      return (self || k.body_a == kWorld) &&
+             (ov.pairs.empty() || !std::binary_search(ov.pairs.begin(), ov.pairs.end(), geom_pair_key(k)));
+    };
+    // Recovery (ContactOptions::recovery_speed) relaxes all candidates of one body pair and one
+    // normal by the same depth, that of the deepest: the pair's constraints are those of the pair
+    // moved apart along the normal, so only features that touch first in a real configuration are
+    // active together. Relaxed by their own depths, every penetrating feature is active at once,
+    // whatever the geometry: the A1 MJCF's calves start 10–12 cm in the floor, and each calf's box
+    // corners (2 cm above its foot sphere) and sphere became five active contacts on one 16 mm
+    // square — normal rows of rank 3, the impulses free in their null space, and under PD targets
+    // the five slid at ~1e-4 m/s with friction directions that the interior point never settled
+    // (complementarity stuck at ~5e-7; two steps unconverged even at Δt/8).
+    const double recover = recovery_speed * d.ws.dt;
+    bool deep = false;  // (none deeper than that, the usual case: no pair is relaxed at all)
+    for (const ContactCandidate& k : *candidates) deep |= k.distance < -recover && kept(k);
+    auto recovery_depth = [&](const ContactCandidate& k) {
+      double depth = -k.distance;
+      if (!deep) return depth;
+      for (const ContactCandidate& o : *candidates) {
+        if (!(o.distance < -depth) || !kept(o)) continue;
+        // the same relative translation: the same ordered pair and normal, or the pair swapped
+        // and the normal reversed (parallel to the collision routines' round-off)
+        const double along = o.normal.dot(k.normal);
+        if ((o.body_a == k.body_a && o.body_b == k.body_b && along > 1 - 1e-9) ||
+            (o.body_a == k.body_b && o.body_b == k.body_a && along < -(1 - 1e-9)))
+          depth = -o.distance;
+      }
+      return depth;
+    };
     d.min_candidate_distance = 0;
     for (size_t i = 0; i < candidates->size(); ++i) {
       const ContactCandidate& k = (*candidates)[i];
-      if (!self && k.body_a != kWorld) continue;
-      if (!ov.pairs.empty() && std::binary_search(ov.pairs.begin(), ov.pairs.end(), geom_pair_key(k))) continue;
+      if (!kept(k)) continue;
       d.contacts.emplace_back();
       Contact& c = d.contacts.back();
       c.body_a = k.body_a;
@@ -163,7 +193,7 @@ void enable_contacts(const Model& model, Data& data, const ContactOptions& optio
       c.core_a = k.core_a;
       c.core_b = k.core_b;
       // offset enters φ with a minus sign: lowering it by the allowed depth relaxes φ ≥ 0
-      c.offset = k.radius_a + k.radius_b - std::max(0.0, -k.distance - recovery_speed * d.ws.dt);
+      c.offset = k.radius_a + k.radius_b - std::max(0.0, recovery_depth(k) - recover);
       contact_set_normal(&c, k.normal);
       c.friction = k.friction;
       c.restitution = k.restitution;

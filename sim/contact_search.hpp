@@ -38,7 +38,10 @@ struct ContactOptions {
   // found late) is pushed out at most this fast [m/s]: its gap constraint becomes
   // φ(z3) ≥ −max(0, depth − recovery_speed·Δt) instead of φ(z3) ≥ 0. A hard φ(z3) ≥ 0 would
   // remove any depth within one step and launch the body at depth/Δt (Baumgarte's problem,
-  // without a spring). Contacts that start separated are exact: their constraint stays φ ≥ 0.
+  // without a spring). The depth is the deepest among the contacts of the same body pair with
+  // the same normal, shared by all of them (the pair as if moved apart along the normal: a
+  // shallower point is not made active with it). Pairs that do not penetrate are exact: their
+  // constraints stay φ ≥ 0.
   double recovery_speed = 0.2;
   // Coefficient of restitution for geom pairs that declare none (Geom::restitution; pairs
   // combine with max). 0: perfectly inelastic hard contact. Impacts slower than

@@ -451,3 +451,40 @@ TEST(Contacts, SliderStartingInsideItsTableSlides) {
   joint_coordinates(m, d, 0, &q, &qd);
   EXPECT_NEAR(qd, 1.0, 1e-6);  // a = F/m over 1 s
 }
+
+// Penetration recovery relaxes the contacts of one body pair and one normal by the depth of the
+// deepest (ContactOptions::recovery_speed). A foot sphere under a thin box, the box's bottom 5 cm
+// and the sphere's 7 cm in the ground (the A1 MJCF's calves start so): the sphere alone is pushed
+// out, at recovery_speed, and the box's four corners stay ~2 cm above their relaxed bound instead
+// of being four more active contacts on the sphere's patch (relaxed by their own depths they were:
+// a rank-3 set of five normal rows, on which the A1's calves under PD slid without converging).
+TEST(Contacts, RecoveryRelaxesAPairByItsDeepestPoint) {
+  Model m;
+  Body leg = box_body("leg", 0.5, Vec3(0.008, 0.008, 0.1), Vec3(0, 0, 0.05));
+  leg.geoms.push_back(make_geom(GeomType::Sphere, Vec3(0.02, 0, 0), Vec3(0, 0, -0.1)));
+  m.add_body(leg);
+  m.dt = 0.002;
+  Data d(m);
+  ContactOptions co;
+  co.friction = 0.6;
+  enable_contacts(m, d, co);
+  const double weight = 0.5 * 9.81;
+  d.body_force[0] = Vec3(0.7 * co.friction * weight, 0.0, 0.0);
+  d.body_torque[0] = Vec3(0.0, 0.0, 0.05);
+  for (int k = 0; k < 100; ++k) {
+    const StepReport rep = step(m, d);
+    ASSERT_EQ(rep.status, StepStatus::Ok) << "step " << k;
+    int corners = 0, spheres = 0;
+    for (const Contact& c : d.contacts) {
+      const bool corner = c.core_b == c.point_b;  // (a sphere's core is its centre)
+      ++(corner ? corners : spheres);
+      if (corner) {
+        EXPECT_GT(c.slack, 0.015) << "step " << k;  // inactive
+      }
+    }
+    EXPECT_EQ(corners, 4) << "step " << k;
+    EXPECT_EQ(spheres, 1) << "step " << k;
+    // (the depth the step's search found, at its start)
+    EXPECT_NEAR(max_penetration(d), 0.07 - co.recovery_speed * (d.time - m.dt), 1e-5) << "step " << k;
+  }
+}
