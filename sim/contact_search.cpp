@@ -157,12 +157,10 @@ void enable_contacts(const Model& model, Data& data, const ContactOptions& optio
     // Recovery (ContactOptions::recovery_speed) relaxes all candidates of one body pair and one
     // normal by the same depth, that of the deepest: the pair's constraints are those of the pair
     // moved apart along the normal, so only features that touch first in a real configuration are
-    // active together. Relaxed by their own depths, every penetrating feature is active at once,
-    // whatever the geometry: the A1 MJCF's calves start 10–12 cm in the floor, and each calf's box
-    // corners (2 cm above its foot sphere) and sphere became five active contacts on one 16 mm
-    // square — normal rows of rank 3, the impulses free in their null space, and under PD targets
-    // the five slid at ~1e-4 m/s with friction directions that the interior point never settled
-    // (complementarity stuck at ~5e-7; two steps unconverged even at Δt/8).
+    // active together. Relaxed by their own depths, every penetrating feature would be active at
+    // once whatever the geometry (a box's four corners and the sphere centred under them: five
+    // normal rows of rank 3, impulses free in their null space, sliding friction directions the
+    // interior point cannot settle).
     const double recover = recovery_speed * d.ws.dt;
     bool deep = false;  // (none deeper than that, the usual case: no pair is relaxed at all)
     for (const ContactCandidate& k : *candidates) deep |= k.distance < -recover && kept(k);
