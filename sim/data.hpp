@@ -79,7 +79,7 @@ const char* step_status_name(StepStatus s);
 
 struct StepReport {
   StepStatus status = StepStatus::Ok;
-  int iterations = 0;
+  int iterations = 0;   // every Newton / interior-point iteration the step took: all attempts, all substeps
   double residual = 0;  // ‖residual‖∞ at the end of the solve
   bool substeps = false; // the step was retried as smaller substeps
 };

@@ -185,12 +185,18 @@ StepReport step_with_retry(const Model& model, Data& d, int depth) {
     }
     // the shortest substep: a last attempt, warm from where the previous one stopped, is
     // reported as it ends
-    if (depth <= 0) return step_once(model, d);
+    if (depth <= 0) {
+      const int iterations = rep.iterations;
+      rep = step_once(model, d);
+      rep.iterations += iterations;
+      return rep;
+    }
   }
   d.contacts.clear();  // substeps start cold (step_once takes d.contacts as the last step's)
   const double dt = d.ws.dt;
   d.ws.dt = 0.5 * dt;  // the substeps' length (no copy of the model: it can hold mesh data)
   StepReport total;
+  total.iterations = rep.iterations;  // the attempts at this length count too: iterations are work
   for (int k = 0; k < 2; ++k) {
     const StepReport r = step_with_retry(model, d, depth - 1);
     total.iterations += r.iterations;
