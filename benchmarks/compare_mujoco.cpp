@@ -86,6 +86,7 @@ struct EngineResult {
   // geom margin inflates the surface: a body resting on it has dist > 0 yet sinks into the margin)
   double margin_depth = 0, margin_depth_end = 0;  // (the latter at the last step)
   long failed = 0;
+  double iterations = 0;  // maxsim only: Newton / interior-point iterations per step (all attempts)
   std::string error;
 };
 
@@ -293,6 +294,7 @@ EngineResult run_maxsim(const Scenario& sc) {
     const Clock::time_point t0 = Clock::now();
     const StepReport rep = step(m, d);
     wall += std::chrono::duration<double>(Clock::now() - t0).count();
+    r.iterations += static_cast<double>(rep.iterations) / sc.steps;
     if (rep.status != StepStatus::Ok) ++r.failed;
     if (rep.status == StepStatus::Failed) break;
     r.max_penetration = std::max(r.max_penetration, max_penetration(d));
@@ -583,7 +585,9 @@ int main(int argc, char** argv) {
       try {
         const EngineResult r = engine == "maxsim" ? run_maxsim(sc) : run_mujoco(sc);
         if (!r.error.empty()) throw std::runtime_error(r.error);
-        std::printf("%s %s %d steps: %ld failed, root z %.3f\n", sc.name.c_str(), engine.c_str(), steps, r.failed, r.root_z);
+        std::printf("%s %s %d steps: %ld failed, root z %.3f", sc.name.c_str(), engine.c_str(), steps, r.failed, r.root_z);
+        if (engine == "maxsim") std::printf(", %.2f iterations per step", r.iterations);
+        std::printf("\n");
       } catch (const std::exception& e) {
         std::fprintf(stderr, "compare_mujoco: %s: %s\n", sc.name.c_str(), e.what());
         return 2;
