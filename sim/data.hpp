@@ -3,6 +3,7 @@
 // of Data (one per thread in parallel rollouts).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -108,6 +109,11 @@ struct Data {
                                     // free rows
   std::vector<Vec3> joint_angle;    // unwrapped free rotation-row angles (rows 3..5)
   std::vector<Contact> contacts;     // the active contacts of the last step (with their impulses)
+  // Per joint of a closed loop, the limit sides (bit 2·row + (side < 0)) its coordinate was
+  // beyond at the start and has not come back within since: no inequality for them
+  // (sim/joint_limits.cpp). Filled by the first step (limits_started).
+  std::vector<std::uint16_t> limits_released;
+  bool limits_started = false;
   // The collide stage of step(): fills `contacts` for the current knot (sim/collision.hpp sets
   // it up; empty: the contact set is whatever the caller put into `contacts`).
   std::function<void(const Model&, Data&)> collide;

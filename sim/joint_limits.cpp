@@ -1,11 +1,21 @@
 #include "sim/joint_limits.hpp"
 
 #include <cmath>
+#include <cstdint>
+
+#include "sim/kinematics.hpp"
 
 namespace maxsim {
 
 void append_joint_limits(const Model& model, Data& d, double margin) {
   JointRows rows;
+  const bool start = !d.limits_started;
+  std::vector<bool> in_loop;
+  if (start) {
+    d.limits_started = true;
+    d.limits_released.assign(model.joints.size(), 0);
+    in_loop = loop_joints(model);
+  }
   for (size_t j = 0; j < model.joints.size(); ++j) {
     const Joint& jt = model.joints[j];
     // dry friction: a 1-D friction cone on every free row that has it, always active
@@ -31,9 +41,20 @@ void append_joint_limits(const Model& model, Data& d, double margin) {
       const double reach = margin + 2.0 * std::abs(rate(r)) * d.ws.dt;
       for (const double side : {1.0, -1.0}) {
         double bound = side > 0 ? jt.lower[r] : jt.upper[r];
+        // A row beyond its bound (a description whose zero pose violates its own limits, or one
+        // step's overshoot) is held where it is rather than thrown back in one step: it may only
+        // move inwards. Not so a row of a closed loop that starts beyond its bound: that limit
+        // has no row until the coordinate is back within its range. Held at zero gap it is an
+        // active constraint the loop's own rows may already impose — Cassie's zero pose has each
+        // foot four-bar nearly collinear with the foot at the loop's extreme, so the held foot
+        // limit and the loop were two active constraints on one direction, an internal impulse
+        // (3.3 N·s) free in their null space and steps that stalled at 1e-2. On a tree joint the
+        // limit row is independent of every other row and holding it is kept.
+        const std::uint16_t bit = static_cast<std::uint16_t>(1u << (2 * r + (side < 0)));
+        if (start && in_loop[j] && side * (coord - bound) < 0) d.limits_released[j] |= bit;
+        if ((d.limits_released[j] & bit) && side * (coord - bound) >= 0) d.limits_released[j] &= ~bit;
+        if (d.limits_released[j] & bit) continue;
         if (side * (coord - bound) > reach) continue;
-        // a row already beyond its bound (a description whose zero pose violates its own limits)
-        // is held where it is rather than thrown back in one step: it may only move inwards
         if (side * (coord - bound) < 0) bound = coord;
         Contact c;
         c.body_a = jt.parent;

@@ -3,7 +3,8 @@
 //     side·(coordinate(z3) − bound) ≥ 0,   impulse γ ≥ 0 along the row,   γ·φ = 0,
 // solved by the same interior point as contacts (so a limit is never penetrated beyond solver
 // tolerance, and its impulse is reported in the Contact's gamma). A row that starts beyond a bound
-// (some descriptions' zero pose violates their own limits) may only move back towards its range.
+// (some descriptions' zero pose violates their own limits) may only move back towards its range;
+// on a joint of a closed loop it has no limit until it is back within its range (see the .cpp).
 #pragma once
 
 #include "sim/data.hpp"

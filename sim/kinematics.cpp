@@ -1,6 +1,7 @@
 #include "sim/kinematics.hpp"
 
 #include <Eigen/LU>
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <queue>
@@ -145,6 +146,53 @@ std::vector<bool> spanning_tree_joints(const Model& model) {
   std::vector<bool> tree(model.joints.size(), false);
   grow_from_world(model, std::vector<bool>(model.joints.size(), true), [&](int j, int) { tree[j] = true; });
   return tree;
+}
+
+std::vector<bool> loop_joints(const Model& model) {
+  // Tarjan's bridges, iteratively: a DFS over the bodies and the world (node nb), joints as edges
+  // (parallel joints between two bodies are a loop); a tree edge (u, v) is a bridge when nothing
+  // below v reaches u or above (low[v] > order[u]).
+  const int nb = static_cast<int>(model.bodies.size());
+  const int nj = static_cast<int>(model.joints.size());
+  auto node = [nb](int b) { return b == kWorld ? nb : b; };
+  std::vector<std::vector<int>> incident(nb + 1);
+  for (int j = 0; j < nj; ++j) {
+    incident[node(model.joints[j].parent)].push_back(j);
+    incident[node(model.joints[j].child)].push_back(j);
+  }
+  std::vector<bool> loop(nj, true);
+  std::vector<int> order(nb + 1, -1), low(nb + 1, 0), via(nb + 1, -1);
+  std::vector<std::pair<int, size_t>> stack;  // (node, next incident joint)
+  int counter = 0;
+  for (int root = 0; root <= nb; ++root) {
+    if (order[root] >= 0) continue;
+    order[root] = low[root] = counter++;
+    stack.emplace_back(root, 0);
+    while (!stack.empty()) {
+      auto& [u, next] = stack.back();
+      if (next < incident[u].size()) {
+        const int j = incident[u][next++];
+        if (j == via[u]) continue;  // the joint we came by (not a parallel one)
+        const int a = node(model.joints[j].parent), b = node(model.joints[j].child);
+        const int w = a == u ? b : a;
+        if (order[w] >= 0) {
+          low[u] = std::min(low[u], order[w]);
+        } else {
+          order[w] = low[w] = counter++;
+          via[w] = j;
+          stack.emplace_back(w, 0);
+        }
+        continue;
+      }
+      const int v = u;
+      stack.pop_back();
+      if (stack.empty()) break;
+      const int parent = stack.back().first;
+      low[parent] = std::min(low[parent], low[v]);
+      if (low[v] > order[parent]) loop[via[v]] = false;
+    }
+  }
+  return loop;
 }
 
 void set_coordinates(const Model& model, Data& d, const std::vector<std::vector<double>>& q,

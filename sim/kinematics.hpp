@@ -43,4 +43,8 @@ void set_joint_coordinates(const Model& model, Data& data, int j, const std::vec
 // Joints of the spanning tree used by set_coordinates (true) and loop-closing joints (false).
 std::vector<bool> spanning_tree_joints(const Model& model);
 
+// Joints on a closed kinematic loop: those whose two bodies (or body and world) stay connected
+// through the other joints — every joint that is not a bridge of the body graph.
+std::vector<bool> loop_joints(const Model& model);
+
 }  // namespace maxsim
