@@ -149,14 +149,18 @@ StepReport step_with_retry(const Model& model, Data& d, int depth) {
   const bool interior_point = !d.contacts.empty();  // (the attempt's contact set)
   if (!interior_point && depth <= 0) return rep;
   restore_state(saved, d);
+  // another attempt at this length; its report carries the iterations of all attempts so far
+  auto attempt_again = [&]() {
+    const int before = rep.iterations;
+    rep = step_once(model, d);
+    rep.iterations += before;
+  };
   if (interior_point) {
     if (d.interior_point.warm_start && !d.ws.previous_contacts.empty()) {
       // the warm start (last impulses, small floors) may have misled it: the same step cold first
       // (step_once takes d.contacts as the previous step's contacts)
       d.contacts.clear();
-      const int iterations = rep.iterations;
-      rep = step_once(model, d);
-      rep.iterations += iterations;
+      attempt_again();
       if (rep.status == StepStatus::Ok) return rep;
       restore_state(saved, d);
     }
@@ -167,18 +171,14 @@ StepReport step_with_retry(const Model& model, Data& d, int depth) {
       d.interior_point.mehrotra_corrector = false;
       d.interior_point.fraction_to_boundary = usual.conservative_fraction_to_boundary;
       d.contacts.clear();
-      const int iterations = rep.iterations;
-      rep = step_once(model, d);
-      rep.iterations += iterations;
+      attempt_again();
       d.interior_point = usual;
       if (rep.status == StepStatus::Ok) return rep;
       restore_state(saved, d);
       if (rep.status == StepStatus::NotConverged) {
         // and once more with the usual iteration, started from where the conservative one
         // stopped (d.contacts keeps its impulses: step_once warm-starts persisting contacts)
-        const int more = rep.iterations;
-        rep = step_once(model, d);
-        rep.iterations += more;
+        attempt_again();
         if (rep.status == StepStatus::Ok) return rep;
         restore_state(saved, d);
       }
@@ -186,9 +186,7 @@ StepReport step_with_retry(const Model& model, Data& d, int depth) {
     // the shortest substep: a last attempt, warm from where the previous one stopped, is
     // reported as it ends
     if (depth <= 0) {
-      const int iterations = rep.iterations;
-      rep = step_once(model, d);
-      rep.iterations += iterations;
+      attempt_again();
       return rep;
     }
   }
