@@ -62,6 +62,20 @@ struct InteriorPointOptions {
   // initial_slack). Smaller floors start closer to the solution — 3.2 instead of 4.05 iterations
   // per step of the A1 standing — and a step that then fails is retried cold before it is split.
   double warm_slack = 1e-4;
+  // ... or from this lower floor when the step starts settled: the previous step converged at
+  // full length within settled_iterations, and every inequality of this one persists and is
+  // either closed and at rest (|φ| < settled_gap, |v_t| < settled_speed, at the z3 predicted
+  // from the last velocities) or predicted open by more than settled_open_gap. A resting
+  // contact's answer is its last impulse with s → 0, which a floor of 1e-4 keeps ~3 iterations
+  // away; a contact about to slide or lift wants the centred start of warm_slack (a floor of 1e-6
+  // for every persisting contact made the A1 collapse and the humanoid fall 25 % slower). 3, the
+  // iterations of a resting step from warm_slack: with 4, gym's humanoid under PD (7 per step)
+  // took the low floor in some steps and its trajectory met an unconverged step at 1.8 s.
+  double settled_slack = 1e-6;
+  int settled_iterations = 3;
+  double settled_speed = 1e-3;     // m/s (rad/s on joint rows)
+  double settled_gap = 1e-5;       // m
+  double settled_open_gap = 1e-3;  // m
   // Mehrotra's corrector (DESIGN §6). A step whose interior point did not converge is retried
   // (after a cold start) without it and with conservative_fraction_to_boundary: on contacts that
   // slide while penetration is recovered (gym's humanoidstandup, which starts 3.6 cm inside its
