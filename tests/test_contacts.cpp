@@ -71,6 +71,44 @@ TEST(Contacts, BoxDropDoesNotSink) {
   EXPECT_NEAR(gamma, 9.81 * m.dt, 1e-8);
 }
 
+// Once the dropped cube rests, each step starts settled (InteriorPointOptions::settled_slack):
+// two factorizations per step (three from the usual warm floor), still at rest to 1e-4 m with the
+// weight carried; and a cube that starts sliding is never taken for settled (same answer as with
+// the low floor switched off).
+TEST(Contacts, SettledStepsStartFromTheirLastImpulse) {
+  Model m;
+  m.add_body(box_body("box", 1.0, Vec3(0.25, 0.25, 0.25), Vec3(0, 0, 0.4 + 0.25)));
+  Data d(m);
+  enable_contacts(m, d, {});
+  ASSERT_EQ(run(m, d, 200).failed, 0);
+  Data usual = d;
+  usual.interior_point.settled_slack = usual.interior_point.warm_slack;
+  int settled_iterations = 0, usual_iterations = 0;
+  for (int k = 0; k < 50; ++k) {
+    settled_iterations += step(m, d).iterations;
+    usual_iterations += step(m, usual).iterations;
+  }
+  EXPECT_LE(settled_iterations, 2 * 50);
+  EXPECT_GE(usual_iterations, 3 * 50);
+  EXPECT_NEAR(d.x[0].z(), 0.25, 1e-4);
+  double gamma = 0;
+  for (const Contact& c : d.contacts) gamma += c.gamma;
+  EXPECT_NEAR(gamma, 9.81 * m.dt, 1e-8);
+  // pushed sideways: sliding contacts start from the usual floor, so both runs agree exactly
+  d.v[0].x() = 1.0;
+  usual.x[0] = d.x[0];
+  usual.q[0] = d.q[0];
+  usual.v[0] = d.v[0];
+  usual.w[0] = d.w[0];
+  usual.contacts = d.contacts;
+  usual.report = d.report;
+  for (int k = 0; k < 5; ++k) {
+    step(m, d);
+    step(m, usual);
+  }
+  EXPECT_NEAR((d.x[0] - usual.x[0]).norm(), 0.0, 1e-12);
+}
+
 // Box on an incline (gravity tilted by θ), μ = 0.5: sticks when tan θ < μ (creep < 1e-4 m over
 // 2 s), slides when tan θ > μ with a = g (sin θ − μ cos θ) within 2 % — with either friction cone
 // (the slide is along a pyramid direction, where the linearized cone is exact).
