@@ -34,6 +34,13 @@ Data::Data(const Model& model) {
   build_graph(model, *this);
 }
 
+bool passive_floating(const Joint& jt) {
+  if (jt.type != JointType::Floating || jt.has_limits) return false;
+  for (int r = 0; r < 6; ++r)
+    if (jt.stiffness[r] != 0 || jt.damping[r] != 0 || jt.armature[r] != 0 || jt.friction[r] != 0) return false;
+  return true;
+}
+
 void build_graph(const Model& model, Data& d) {
   const int nb = static_cast<int>(model.bodies.size());
   const int nj = static_cast<int>(model.joints.size());
@@ -43,9 +50,15 @@ void build_graph(const Model& model, Data& d) {
   ws.edges.clear();
   ws.parent_edge.assign(nj, -1);
   ws.child_edge.assign(nj, -1);
+  ws.passive.assign(nj, 0);
   int root = -1;
   for (int j = 0; j < nj; ++j) {
     const Joint& jt = model.joints[j];
+    ws.passive[j] = passive_floating(jt);
+    if (ws.passive[j]) {  // an isolated node: its rows are U = Δt·joint_force (step_residual)
+      if (jt.parent == kWorld && root < 0) root = jt.child;
+      continue;
+    }
     if (jt.parent != kWorld) {
       ws.parent_edge[j] = static_cast<int>(ws.edges.size());
       ws.edges.emplace_back(nb + j, jt.parent);
@@ -78,6 +91,8 @@ void build_graph(const Model& model, Data& d) {
   std::vector<char> multiplier(n, 0);
   for (int j = nb; j < n; ++j) multiplier[j] = 1;
   ws.ldu.analyze(n, ws.edges, root, &multiplier);
+  for (int j = 0; j < nj; ++j)  // identity rows: one real row, the rest the padding's identity
+    if (ws.passive[j]) ws.ldu.set_node_size(nb + j, 1);
   for (int j = 0; j < nj; ++j) {
     unsigned mask = 0;
     for (int r = 0; r < 6; ++r)

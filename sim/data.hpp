@@ -144,6 +144,11 @@ struct Data {
     BlockLdu ldu;
     std::vector<std::pair<int, int>> edges;  // (joint node, body node)
     std::vector<int> parent_edge, child_edge;  // per joint: its edge ids (-1: world parent)
+    // per joint: a passive floating joint (all six rows free, no spring, damper, armature, dry
+    // friction or limits). Its row impulses are Δt·joint_force whatever the bodies do, so the
+    // step sets them so and the joint is no edge of the graph (a free-floating body or robot
+    // base costs no joint pivot); see build_graph.
+    std::vector<char> passive;
     std::vector<JointRows> rows2, rows3;     // joint rows at z2 (impulse maps) and at z3
     std::vector<Vec6> joint_rate2;           // joint row rates over [t1, t2]
     // contacts: graph edges, impulse maps at z2, kinematics at z3, eliminated variables' steps
@@ -184,6 +189,8 @@ struct Data {
 // data's current contacts, whose kinds ws.kinds holds (called by the constructor, and by step()
 // after its collide stage when the contact set changes shape).
 void build_graph(const Model& model, Data& data);
+// A floating joint without spring, damper, armature, dry friction or limits (Workspace::passive).
+bool passive_floating(const Joint& joint);
 
 // Pose of body `i`, or of the world for kWorld.
 inline Pose body_pose(const Data& d, int i) {

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "sim/body_dynamics.hpp"
 #include "sim/builders.hpp"
 #include "sim/maxsim.hpp"
 
@@ -134,4 +135,42 @@ TEST(Actuation, ArmatureAddsJointInertia) {
   const double T0 = period(0.0), T1 = period(1.0 / 3.0);
   EXPECT_NEAR(T0 / (2 * M_PI * std::sqrt(2.0 / (3.0 * 9.81))), 1.0, 2e-3);  // small-angle period
   EXPECT_NEAR(T1 / T0, std::sqrt(2.0), 2e-3);
+}
+
+// A floating joint with nothing on its rows but actuation is no edge of the system graph
+// (Workspace::passive): its row impulses are Δt·force whatever the body does. A constant force
+// and torque on a free body in zero gravity: v = F t / m and the discrete angular momentum about
+// the principal axis (I ω √(1 − (Δt ω / 2)²), seed 003's) τ t, the row impulses exactly Δt·(F, τ); with a damper on one row the joint is an edge again and the
+// same force drives the body against it.
+TEST(Actuation, PassiveFloatingJointActsThroughItsImpulsesOnly) {
+  Model m;
+  m.gravity.setZero();
+  m.dt = 0.01;
+  Body b;
+  b.name = "block";
+  b.mass = 2.0;
+  b.inertia = inertia_box(2.0, Vec3(0.1, 0.2, 0.3));
+  m.add_body(b);
+  m.add_joint(make_joint(m, JointType::Floating, kWorld, 0, Vec3::Zero()));
+  Data d(m);
+  EXPECT_TRUE(d.ws.passive[0]);
+  EXPECT_EQ(d.ws.child_edge[0], -1);
+  d.joint_force[0] << 3.0, 0, 0, 0, 0, 0.5;  // force along x, torque about z (joint frame = world)
+  for (int k = 0; k < 100; ++k) ASSERT_EQ(step(m, d).status, StepStatus::Ok);
+  const double t = d.time;
+  EXPECT_NEAR(d.v[0].x(), 3.0 / 2.0 * t, 1e-9);
+  EXPECT_NEAR(body_angular_momentum(m.bodies[0], d.q[0], d.w[0], m.dt).z(), 0.5 * t, 1e-9);
+  EXPECT_NEAR(d.w[0].head<2>().norm(), 0.0, 1e-12);
+  EXPECT_NEAR((d.joint_impulse[0] - m.dt * d.joint_force[0]).norm(), 0.0, 1e-15);
+  // its coordinates follow: x = F t²/(2m) up to the integrator's first-step offset
+  EXPECT_NEAR(d.x[0].x(), 3.0 * t * t / 4.0, 3.0 / 4.0 * m.dt * t + 1e-12);
+
+  Model damped = m;
+  damped.joints[0].damping[0] = 4.0;  // N·s/m along x: terminal speed F / c = 0.75 m/s
+  Data e(damped);
+  EXPECT_FALSE(e.ws.passive[0]);
+  EXPECT_GE(e.ws.child_edge[0], 0);
+  e.joint_force[0] << 3.0, 0, 0, 0, 0, 0;
+  for (int k = 0; k < 500; ++k) ASSERT_EQ(step(damped, e).status, StepStatus::Ok);
+  EXPECT_NEAR(e.v[0].x(), 0.75 * (1 - std::exp(-4.0 / 2.0 * e.time)), 2e-3);
 }

@@ -52,11 +52,17 @@ void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen:
   for (size_t j = 0; j < model.joints.size(); ++j) {
     const Joint& jt = model.joints[j];
     const int o = 6 * (nb + static_cast<int>(j));
+    const Vec6 u = s.segment<6>(o);
+    if (ws.passive[j]) {  // free rows with nothing but actuation: U = Δt·force (z3 not needed)
+      F->segment<6>(o) = u - dt * d.joint_force[j];
+      if (jt.parent != kWorld) F->segment<6>(6 * jt.parent).noalias() -= ws.rows2[j].Ja.transpose() * u;
+      F->segment<6>(6 * jt.child).noalias() -= ws.rows2[j].Jb.transpose() * u;
+      continue;
+    }
     const Pose a = jt.parent == kWorld ? Pose{} : Pose{ws.x3[jt.parent], ws.q3[jt.parent]};
     joint_rows(jt, a, Pose{ws.x3[jt.child], ws.q3[jt.child]}, &ws.rows3[j], &ws.rows2[j].q_rel);
     const JointRows& r2 = ws.rows2[j];
     const JointRows& r3 = ws.rows3[j];
-    const Vec6 u = s.segment<6>(o);
     for (int r = 0; r < 6; ++r) {
       if (jt.row_constrained(r)) {
         (*F)(o + r) = r3.c(r);
@@ -92,6 +98,7 @@ void step_jacobian(const Model& model, Data& d, const Eigen::VectorXd& s) {
     Block& D = A.diag(nb + static_cast<int>(j));
     D.setZero();
     for (int r = 0; r < 6; ++r) D(r, r) = jt.row_constrained(r) ? 0.0 : 1.0;
+    if (ws.passive[j]) continue;  // no edges (build_graph)
     const int c = jt.child;
     A.block(A.upper_id(ws.child_edge[j])) = joint_body_block(jt, ws.rows3[j].Jb, s.segment<3>(6 * c + 3), dt);
     A.block(A.lower_id(ws.child_edge[j])) = -ws.rows2[j].Jb.transpose();
