@@ -936,8 +936,12 @@ void MjcfReader::read_body(const XMLElement* e, int parent_link, const Pose& par
     const double springref = row >= 0 ? conv(num(attr(j, "joint", cls, "springref")).value_or(0)) : 0;
     double stiffness = num(attr(j, "joint", cls, "stiffness")).value_or(0);
     double damping = num(attr(j, "joint", cls, "damping")).value_or(0);
-    const double armature = num(attr(j, "joint", cls, "armature")).value_or(0);
+    double armature = num(attr(j, "joint", cls, "armature")).value_or(0);
     double frictionloss = num(attr(j, "joint", cls, "frictionloss")).value_or(0);
+    // <freejoint> is MuJoCo's shortcut for a free joint that inherits no joint defaults (its only
+    // attributes are name and group): a free body has no spring, damper, armature or friction
+    // loss, whatever the classes give hinges. (<joint type="free"> does take the defaults.)
+    if (std::strcmp(j->Name(), "freejoint") == 0) stiffness = damping = armature = frictionloss = 0;
     if (stiffness < 0 || damping < 0 || armature < 0 || frictionloss < 0)
       fail(j, "joint '" + jnames[i] + "': stiffness, damping, armature and frictionloss must not be negative");
     // Disabled by <flag>: MuJoCo then computes no passive forces (springs and dampers; armature

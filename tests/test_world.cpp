@@ -575,5 +575,44 @@ TEST_F(World, OtherFlags) {
   }
 }
 
+
+// <freejoint> takes no joint defaults (MuJoCo: it is <joint type="free"> with stiffness, damping,
+// frictionloss and armature 0, so that a class written for hinges does not damp a free body);
+// <joint type="free"> does take them. A ball thrown at 1 m/s in zero gravity keeps its speed with
+// the first and is slowed by the class's damper with the second. The corpus humanoid's root
+// (<freejoint> under a class with damping .2, armature .01) is checked as MuJoCo 2.2.2 loads it.
+TEST_F(World, FreejointTakesNoJointDefaults) {
+  const std::string text = R"(<mujoco>
+  <option gravity="0 0 0" timestep="0.01"/>
+  <default><joint damping="0.5" armature="0.1" frictionloss="0.2"/></default>
+  <worldbody>
+    <body name="plain" pos="0 0 1"><freejoint name="plain_root"/><geom type="sphere" size="0.1" mass="1"/></body>
+    <body name="classed" pos="2 0 1"><joint name="classed_root" type="free"/><geom type="sphere" size="0.1" mass="1"/></body>
+  </worldbody>
+</mujoco>)";
+  Loaded l(write("freejoint.xml", text));
+  const Joint& plain = l.model.joints[l.model.joint_index("plain_root")];
+  const Joint& classed = l.model.joints[l.model.joint_index("classed_root")];
+  for (int r = 0; r < 6; ++r) {
+    EXPECT_EQ(plain.damping[r], 0.0);
+    EXPECT_EQ(plain.armature[r], 0.0);
+    EXPECT_EQ(plain.friction[r], 0.0);
+    EXPECT_EQ(classed.damping[r], 0.5);
+    EXPECT_EQ(classed.armature[r], 0.1);
+  }
+  l.data->v[0].x() = 1.0;
+  l.data->v[1].x() = 1.0;
+  l.run(1.0);
+  EXPECT_NEAR(l.data->v[0].x(), 1.0, 1e-12);
+  EXPECT_LT(l.data->v[1].x(), 0.9);
+
+  const Model h = load_model(repo("tests/data/models/mujoco_models/humanoid/humanoid.xml"));
+  const Joint& root = h.joints[h.joint_index("root")];
+  const Joint& abdomen = h.joints[h.joint_index("abdomen_z")];
+  EXPECT_EQ(root.damping[0], 0.0);
+  EXPECT_EQ(root.armature[3], 0.0);
+  EXPECT_EQ(abdomen.armature[5], 0.01);  // the class's hinge defaults still apply to hinges
+}
+
 }  // namespace
 }  // namespace maxsim
