@@ -10,16 +10,22 @@
 using namespace maxsim;
 
 namespace {
-// A 2 kg block on a prismatic joint along world x, no gravity.
-Model slider(double stiffness, double damping) {
+// A 2 kg box of half extents `half` in zero gravity, not yet jointed.
+Model block(const Vec3& half, double dt) {
   Model m;
   m.gravity.setZero();
-  m.dt = 0.001;
+  m.dt = dt;
   Body b;
   b.name = "block";
   b.mass = 2.0;
-  b.inertia = inertia_box(2.0, Vec3(0.1, 0.1, 0.1));
+  b.inertia = inertia_box(2.0, half);
   m.add_body(b);
+  return m;
+}
+
+// The block on a prismatic joint along world x.
+Model slider(double stiffness, double damping) {
+  Model m = block(Vec3(0.1, 0.1, 0.1), 0.001);
   Joint j = make_joint(m, JointType::Prismatic, kWorld, 0, Vec3::Zero(), Vec3::UnitX(), "slide");
   j.stiffness[2] = stiffness;
   j.damping[2] = damping;
@@ -140,17 +146,11 @@ TEST(Actuation, ArmatureAddsJointInertia) {
 // A floating joint with nothing on its rows but actuation is no edge of the system graph
 // (Workspace::passive): its row impulses are Δt·force whatever the body does. A constant force
 // and torque on a free body in zero gravity: v = F t / m and the discrete angular momentum about
-// the principal axis (I ω √(1 − (Δt ω / 2)²), seed 003's) τ t, the row impulses exactly Δt·(F, τ); with a damper on one row the joint is an edge again and the
-// same force drives the body against it.
+// the principal axis (I ω √(1 − (Δt ω / 2)²), seed 003's) τ t, the row impulses exactly Δt·(F, τ);
+// with a damper on one row the joint is an edge again and the same force drives the body against
+// it.
 TEST(Actuation, PassiveFloatingJointActsThroughItsImpulsesOnly) {
-  Model m;
-  m.gravity.setZero();
-  m.dt = 0.01;
-  Body b;
-  b.name = "block";
-  b.mass = 2.0;
-  b.inertia = inertia_box(2.0, Vec3(0.1, 0.2, 0.3));
-  m.add_body(b);
+  Model m = block(Vec3(0.1, 0.2, 0.3), 0.01);
   m.add_joint(make_joint(m, JointType::Floating, kWorld, 0, Vec3::Zero()));
   Data d(m);
   EXPECT_TRUE(d.ws.passive[0]);
