@@ -29,7 +29,7 @@ void assemble_projection(const Model& model, Data& d) {
         rows.Jb.row(r).setZero();
       }
     }
-    if (ws.child_edge[j] < 0) continue;  // a passive floating joint: no edges, no constrained rows
+    if (ws.passive[j]) continue;  // no edges (build_graph) and no constrained rows
     A.block(A.upper_id(ws.child_edge[j])) = rows.Jb;
     A.block(A.lower_id(ws.child_edge[j])) = -rows.Jb.transpose();
     if (jt.parent != kWorld) {

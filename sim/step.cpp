@@ -26,11 +26,7 @@ void advance(const Model& model, Data& d) {
   }
   for (int j = 0; j < nj; ++j) {
     d.joint_impulse[j] = s.segment<6>(6 * (nb + j));
-    if (ws.passive[j]) {  // its rows at z3 were not needed by the solve
-      const Joint& jt = model.joints[j];
-      const Pose a = jt.parent == kWorld ? Pose{} : Pose{ws.x3[jt.parent], ws.q3[jt.parent]};
-      joint_rows(jt, a, Pose{ws.x3[jt.child], ws.q3[jt.child]}, &d.ws.rows3[j], &ws.rows2[j].q_rel);
-    }
+    if (ws.passive[j]) joint_rows_at_z3(model, d, j);  // the solve did not need them
     for (int k = 0; k < 3; ++k)
       d.joint_angle[j](k) += wrap_angle(ws.rows3[j].c(3 + k) - ws.rows2[j].c(3 + k));
   }

@@ -34,6 +34,13 @@ void step_prepare(const Model& model, Data& d) {
   for (size_t c = 0; c < d.contacts.size(); ++c) d.ws.kinds[c]->prepare(model, d, static_cast<int>(c));
 }
 
+void joint_rows_at_z3(const Model& model, Data& d, int j) {
+  const Joint& jt = model.joints[j];
+  auto& ws = d.ws;
+  const Pose a = jt.parent == kWorld ? Pose{} : Pose{ws.x3[jt.parent], ws.q3[jt.parent]};
+  joint_rows(jt, a, Pose{ws.x3[jt.child], ws.q3[jt.child]}, &ws.rows3[j], &ws.rows2[j].q_rel);
+}
+
 void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen::VectorXd* F) {
   const int nb = static_cast<int>(model.bodies.size());
   const double dt = d.ws.dt;
@@ -59,8 +66,7 @@ void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen:
       F->segment<6>(6 * jt.child).noalias() -= ws.rows2[j].Jb.transpose() * u;
       continue;
     }
-    const Pose a = jt.parent == kWorld ? Pose{} : Pose{ws.x3[jt.parent], ws.q3[jt.parent]};
-    joint_rows(jt, a, Pose{ws.x3[jt.child], ws.q3[jt.child]}, &ws.rows3[j], &ws.rows2[j].q_rel);
+    joint_rows_at_z3(model, d, static_cast<int>(j));
     const JointRows& r2 = ws.rows2[j];
     const JointRows& r3 = ws.rows3[j];
     for (int r = 0; r < 6; ++r) {

@@ -14,6 +14,10 @@ namespace maxsim {
 // Fills the knot quantities of z2 (call once before step_residual / step_jacobian).
 void step_prepare(const Model& model, Data& data);
 
+// The rows of joint j at z3 (ws.x3/q3, set by step_residual) into ws.rows3[j], its free rotations
+// measured from z2 as in step_residual.
+void joint_rows_at_z3(const Model& model, Data& data, int j);
+
 // The residual of the step equations at `unknowns` (velocities over [t2, t3], joint row impulses,
 // inequality node unknowns); also the inequalities' kinematics at z3.
 void step_residual(const Model& model, Data& data, const Eigen::VectorXd& unknowns,
