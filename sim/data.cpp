@@ -34,12 +34,17 @@ Data::Data(const Model& model) {
   build_graph(model, *this);
 }
 
+namespace {
+
+// A floating joint without spring, damper, armature, dry friction or limits (Workspace::passive).
 bool passive_floating(const Joint& jt) {
   if (jt.type != JointType::Floating || jt.has_limits) return false;
   for (int r = 0; r < 6; ++r)
     if (jt.stiffness[r] != 0 || jt.damping[r] != 0 || jt.armature[r] != 0 || jt.friction[r] != 0) return false;
   return true;
 }
+
+}  // namespace
 
 void build_graph(const Model& model, Data& d) {
   const int nb = static_cast<int>(model.bodies.size());

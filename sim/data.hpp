@@ -189,8 +189,6 @@ struct Data {
 // data's current contacts, whose kinds ws.kinds holds (called by the constructor, and by step()
 // after its collide stage when the contact set changes shape).
 void build_graph(const Model& model, Data& data);
-// A floating joint without spring, damper, armature, dry friction or limits (Workspace::passive).
-bool passive_floating(const Joint& joint);
 
 // Pose of body `i`, or of the world for kWorld.
 inline Pose body_pose(const Data& d, int i) {

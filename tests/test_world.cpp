@@ -575,7 +575,6 @@ TEST_F(World, OtherFlags) {
   }
 }
 
-
 // <freejoint> takes no joint defaults (MuJoCo: it is <joint type="free"> with stiffness, damping,
 // frictionloss and armature 0, so that a class written for hinges does not damp a free body);
 // <joint type="free"> does take them. A ball thrown at 1 m/s in zero gravity keeps its speed with

@@ -60,24 +60,22 @@ void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen:
     const Joint& jt = model.joints[j];
     const int o = 6 * (nb + static_cast<int>(j));
     const Vec6 u = s.segment<6>(o);
+    const JointRows& r2 = ws.rows2[j];
     if (ws.passive[j]) {  // free rows with nothing but actuation: U = Δt·force (z3 not needed)
       F->segment<6>(o) = u - dt * d.joint_force[j];
-      if (jt.parent != kWorld) F->segment<6>(6 * jt.parent).noalias() -= ws.rows2[j].Ja.transpose() * u;
-      F->segment<6>(6 * jt.child).noalias() -= ws.rows2[j].Jb.transpose() * u;
-      continue;
-    }
-    joint_rows_at_z3(model, d, static_cast<int>(j));
-    const JointRows& r2 = ws.rows2[j];
-    const JointRows& r3 = ws.rows3[j];
-    for (int r = 0; r < 6; ++r) {
-      if (jt.row_constrained(r)) {
-        (*F)(o + r) = r3.c(r);
-      } else {
-        const double dc = r < 3 ? r3.c(r) - r2.c(r) : wrap_angle(r3.c(r) - r2.c(r));
-        const double coord = r < 3 ? r2.c(r) : d.joint_angle[j](r - 3);
-        // armature: reflected rotor inertia on the row, a·(rate over [t2,t3] − rate over [t1,t2])
-        (*F)(o + r) = u(r) + jt.damping[r] * dc + jt.armature[r] * (dc / dt - ws.joint_rate2[j](r)) +
-                      dt * jt.stiffness[r] * (coord - jt.spring_ref[r]) - dt * d.joint_force[j](r);
+    } else {
+      joint_rows_at_z3(model, d, static_cast<int>(j));
+      const JointRows& r3 = ws.rows3[j];
+      for (int r = 0; r < 6; ++r) {
+        if (jt.row_constrained(r)) {
+          (*F)(o + r) = r3.c(r);
+        } else {
+          const double dc = r < 3 ? r3.c(r) - r2.c(r) : wrap_angle(r3.c(r) - r2.c(r));
+          const double coord = r < 3 ? r2.c(r) : d.joint_angle[j](r - 3);
+          // armature: reflected rotor inertia on the row, a·(rate over [t2,t3] − rate over [t1,t2])
+          (*F)(o + r) = u(r) + jt.damping[r] * dc + jt.armature[r] * (dc / dt - ws.joint_rate2[j](r)) +
+                        dt * jt.stiffness[r] * (coord - jt.spring_ref[r]) - dt * d.joint_force[j](r);
+        }
       }
     }
     // the row impulses act on the bodies through the maps at z2 (seed 003 eq. 29a–b)
