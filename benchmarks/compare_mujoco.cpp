@@ -221,7 +221,7 @@ std::vector<std::vector<double>> split_qpos(const Model& m, const std::vector<do
   return q;
 }
 
-EngineResult run_maxsim(const Scenario& sc) {
+EngineResult run_maxsim(const Scenario& sc, FrictionCone cone) {
   EngineResult r;
   Model m = load_model(sc.file);
   if (sc.dt > 0) m.dt = sc.dt;
@@ -245,6 +245,7 @@ EngineResult run_maxsim(const Scenario& sc) {
   // the scene's own floor plane is the ground (as in MuJoCo): no extra half-space
   ContactOptions co;
   co.ground = false;
+  co.cone = cone;
   enable_contacts(m, d, co);
   std::vector<int> hinges;
   for (size_t j = 0; j < m.joints.size(); ++j)
@@ -457,8 +458,9 @@ std::string json_engine(const EngineResult& r) {
 }  // namespace
 
 const char* const kUsage =
-    "usage: compare_mujoco [--quick] [--only NAME] [--json FILE] [--plot FILE.svg]\n"
-    "       compare_mujoco --only NAME --engine maxsim|mujoco --steps N\n"
+    "usage: compare_mujoco [--quick] [--only NAME] [--json FILE] [--plot FILE.svg] [--cone C]\n"
+    "       compare_mujoco --only NAME --engine maxsim|mujoco --steps N [--cone C]\n"
+    "  --cone nonlinear|linear|relaxed: maxsim's friction cone (default nonlinear, the exact one)\n"
     "  (the second form runs one scenario in one engine for N steps and prints nothing else: for\n"
     "   counting instructions per step with callgrind, see benchmarks/count_instructions.sh)\n";
 
@@ -466,6 +468,7 @@ int main(int argc, char** argv) {
   bool quick = false;
   std::string only, json_path = "compare_mujoco.json", plot_path, engine;
   int steps = 0;
+  FrictionCone cone = FrictionCone::Nonlinear;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](const char* what) -> std::string {
@@ -481,6 +484,16 @@ int main(int argc, char** argv) {
     else if (a == "--plot") plot_path = value("--plot");
     else if (a == "--engine") engine = value("--engine");
     else if (a == "--steps") steps = std::atoi(value("--steps").c_str());
+    else if (a == "--cone") {
+      const std::string c = value("--cone");
+      if (c == "nonlinear") cone = FrictionCone::Nonlinear;
+      else if (c == "linear") cone = FrictionCone::Linear;
+      else if (c == "relaxed") cone = FrictionCone::Relaxed;
+      else {
+        std::fprintf(stderr, "compare_mujoco: --cone '%s' is not one of nonlinear, linear, relaxed\n", c.c_str());
+        return 2;
+      }
+    }
     else {
       std::fprintf(stderr, "compare_mujoco: unknown option '%s'\n%s", a.c_str(), kUsage);
       return 2;
@@ -583,7 +596,7 @@ int main(int argc, char** argv) {
       if (sc.name != only) continue;
       sc.steps = steps;
       try {
-        const EngineResult r = engine == "maxsim" ? run_maxsim(sc) : run_mujoco(sc);
+        const EngineResult r = engine == "maxsim" ? run_maxsim(sc, cone) : run_mujoco(sc);
         if (!r.error.empty()) throw std::runtime_error(r.error);
         std::printf("%s %s %d steps: %ld failed, root z %.3f", sc.name.c_str(), engine.c_str(), steps, r.failed, r.root_z);
         if (engine == "maxsim") std::printf(", %.2f iterations per step", r.iterations);
@@ -609,7 +622,7 @@ int main(int argc, char** argv) {
     if (!only.empty() && sc.name != only) continue;
     EngineResult a, b;
     try {
-      a = run_maxsim(sc);
+      a = run_maxsim(sc, cone);
       b = run_mujoco(sc);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "compare_mujoco: %s: %s\n", sc.name.c_str(), e.what());

@@ -288,6 +288,7 @@ SweepRow run_scenario(const std::string& root, const std::string& file, Kind kin
     ++r.steps;
     r.max_penetration = std::max(r.max_penetration, penetration);
     if (root_index >= 0) root_x = d.x[root_index];
+    if (rep.status == StepStatus::Ok && rep.relaxed) ++r.relaxed;
     if (rep.status == StepStatus::NotConverged) {
       if (r.unconverged == 0) {
         r.first_unconverged_step = k;
@@ -326,7 +327,7 @@ std::string loads_text(const SweepRow& r) {
 }
 
 std::vector<std::string> header(bool with_mujoco) {
-  std::vector<std::string> h = {"file", "scenario", "loads", "steps", "failed", "unconv", "max pen [m]",
+  std::vector<std::string> h = {"file", "scenario", "loads", "steps", "failed", "unconv", "relaxed", "max pen [m]",
                                 "Newton mean/max", "steps/s", "root z [m]"};
   if (with_mujoco) {
     h.push_back("MuJoCo steps/s");
@@ -338,12 +339,13 @@ std::vector<std::string> header(bool with_mujoco) {
 std::vector<std::string> cells(const SweepRow& r, bool with_mujoco, const std::string& dash) {
   std::vector<std::string> c = {r.file, r.scenario, loads_text(r)};
   if (!r.loaded || !r.setup_error.empty()) {
-    for (int i = 0; i < 7; ++i) c.push_back(dash);
+    for (int i = 0; i < 8; ++i) c.push_back(dash);
     if (!r.setup_error.empty()) c[4] = "1";
   } else {
     c.push_back(std::to_string(r.steps) + (r.steps < r.steps_requested ? "/" + std::to_string(r.steps_requested) : ""));
     c.push_back(std::to_string(r.failed));
     c.push_back(std::to_string(r.unconverged));
+    c.push_back(std::to_string(r.relaxed));
     c.push_back(r.max_penetration > 0 ? fmt("%.1e", r.max_penetration) : "0");
     c.push_back(fmt("%.1f", r.iterations_mean) + " / " + std::to_string(r.iterations_max));
     c.push_back(fmt("%.0f", r.steps_per_s));
@@ -464,6 +466,7 @@ std::string sweep_json(const std::vector<SweepRow>& rows, const SweepOptions& o)
         .add("steps", r.steps)
         .add("failed", r.failed)
         .add("unconverged", r.unconverged)
+        .add("relaxed", r.relaxed)
         .add("max_penetration", r.max_penetration)
         .add("iterations_mean", r.iterations_mean)
         .add("iterations_max", r.iterations_max)

@@ -59,6 +59,8 @@ struct SweepRow {
   long long steps = 0;        // steps that advanced the state
   long long failed = 0;       // Failed steps or non-finite states: the run stopped there (0 or 1)
   long long unconverged = 0;  // NotConverged steps (the run goes on with the approximate state)
+  // converged steps that needed the relaxed-cone last resort (StepReport::relaxed)
+  long long relaxed = 0;
   double max_penetration = 0; // max over the run of max_world_penetration (the CLI's measure) [m]
   double iterations_mean = 0; // Newton (interior-point) iterations per attempted step
   int iterations_max = 0;

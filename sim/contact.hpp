@@ -64,6 +64,9 @@ struct Contact {
   // like s) and ζ = μγ − Σ β_i (explicit), ψ ≥ 0 the sliding-speed multiplier, with β_i η_i = 0 and
   // ψ ζ = 0. Node unknowns (γ, β1..β4, ψ); b above is kept equal to Σ β_i d_i for reports.
   bool linear_cone = false;
+  // Anitescu's relaxed cone instead (RelaxedContact; ContactOptions::cone, or the failure
+  // policy's last attempt: InteriorPointOptions::relaxed_fallback)
+  bool relaxed_cone = false;
   Eigen::Vector4d lin_beta = Eigen::Vector4d::Zero(), lin_eta = Eigen::Vector4d::Zero();
   double lin_psi = 0;
 };

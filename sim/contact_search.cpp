@@ -118,7 +118,8 @@ void enable_contacts(const Model& model, Data& data, const ContactOptions& optio
   const double recovery_speed = options.recovery_speed;
   const double bounce_threshold = options.bounce_threshold;
   const bool linear_cone = options.cone == FrictionCone::Linear;
-  data.collide = [world, candidates, self, recovery_speed, bounce_threshold, linear_cone, adaptive,
+  const bool relaxed_cone = options.cone == FrictionCone::Relaxed;
+  data.collide = [world, candidates, self, recovery_speed, bounce_threshold, linear_cone, relaxed_cone, adaptive,
                   min_margin, max_margin, radius, overlaps, trees, start_overlap](const Model& m, Data& d) {
     if (adaptive) {
       double v_max = 0;
@@ -197,9 +198,19 @@ void enable_contacts(const Model& model, Data& data, const ContactOptions& optio
       c.restitution = k.restitution;
       c.bounce_threshold = bounce_threshold;
       c.linear_cone = linear_cone && c.friction > 0;
+      c.relaxed_cone = relaxed_cone;
       d.min_candidate_distance = std::min(d.min_candidate_distance, k.distance);
     }
   };
+}
+
+const char* friction_cone_name(FrictionCone c) {
+  switch (c) {
+    case FrictionCone::Nonlinear: return "nonlinear";
+    case FrictionCone::Linear: return "linear";
+    case FrictionCone::Relaxed: return "relaxed";
+  }
+  return "?";
 }
 
 double max_penetration(const Data& data) { return std::max(0.0, -data.min_candidate_distance); }

@@ -12,8 +12,12 @@ namespace maxsim {
 // linearization with four directions (eq. 27): |b1| + |b2| ≤ μγ, the square inscribed in the
 // circle — the full μγ along each tangent axis, μγ/√2 along the diagonals, and the sliding
 // friction of a diagonal slide points along the nearest pyramid edge rather than against the
-// velocity (the known price of the linearization).
-enum class FrictionCone { Nonlinear, Linear };
+// velocity (the known price of the linearization). Relaxed: Anitescu's convex relaxation of the
+// exact cone (RelaxedContact): Coulomb's friction with a sliding contact's gap held open by
+// μΔt|v_t| over the step (the model of MuJoCo's and Drake's convex solvers, here without their
+// compliance); sticking and separating contacts are exact.
+enum class FrictionCone { Nonlinear, Linear, Relaxed };
+const char* friction_cone_name(FrictionCone c);  // "nonlinear", "linear", "relaxed"
 
 struct ContactOptions {
   bool ground = true;          // the half-space z >= 0

@@ -87,6 +87,14 @@ struct InteriorPointOptions {
   double jam_step = 1e-6;                   // a step this short re-centres all contact pairs
   double short_step = 0.1;                  // a step length below this ...
   double sigma_after_short_step = 0.5;      // ... makes the next iteration centre at least this much
+  // The failure policy's last resort: a substep of the shortest length that still does not
+  // converge is solved once more with Anitescu's relaxed cone on its frictional contacts
+  // (FrictionCone::Relaxed: the same Coulomb friction, the gap of a sliding contact held open
+  // by μΔt|v_t| over that substep). Where the exact cone stalls, the iterate oscillates between
+  // nearby contact modes (two ends of a foot each loaded in turn, a contact at its stick–slip
+  // transition); the relaxed problem is convex for a fixed linearization, so it has one answer.
+  // StepReport::relaxed tells such a step.
+  bool relaxed_fallback = true;
 };
 
 enum class StepStatus { Ok, NotConverged, Failed };
@@ -97,6 +105,7 @@ struct StepReport {
   int iterations = 0;   // every Newton / interior-point iteration the step took: all attempts, all substeps
   double residual = 0;  // ‖residual‖∞ at the end of the solve
   bool substeps = false; // the step was retried as smaller substeps
+  bool relaxed = false;  // (a substep of) it was solved with the relaxed cone (relaxed_fallback)
 };
 
 struct Data {
@@ -141,6 +150,7 @@ struct Data {
     // the length of the step being solved: model.dt, or a fraction of it in the failure
     // policy's substeps (everything inside a step reads this, never model.dt)
     double dt = 0;
+    bool relaxed_attempt = false;  // the failure policy's relaxed-cone attempt is being solved
     BlockLdu ldu;
     std::vector<std::pair<int, int>> edges;  // (joint node, body node)
     std::vector<int> parent_edge, child_edge;  // per joint: its edge ids (-1: world parent)

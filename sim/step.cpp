@@ -81,6 +81,8 @@ void collide(const Model& model, Data& d) {
   d.contacts.clear();
   if (d.collide) d.collide(model, d);
   append_joint_limits(model, d);
+  if (d.ws.relaxed_attempt)
+    for (Contact& c : d.contacts) c.relaxed_cone = c.joint < 0;
   d.ws.kinds.resize(d.contacts.size());
   for (size_t c = 0; c < d.contacts.size(); ++c) d.ws.kinds[c] = &inequality_kind(d.contacts[c]);
 }
@@ -185,10 +187,18 @@ StepReport step_with_retry(const Model& model, Data& d, int depth) {
         restore_state(saved, d);
       }
     }
-    // the shortest substep: a last attempt, warm from where the previous one stopped, is
-    // reported as it ends
+    // the shortest substep: a last attempt, warm from where the previous one stopped, then
+    // (InteriorPointOptions::relaxed_fallback) one cold with the relaxed cone, reported as it ends
     if (depth <= 0) {
       attempt_again();
+      if (rep.status == StepStatus::Ok || !d.interior_point.relaxed_fallback) return rep;
+      restore_state(saved, d);
+      d.contacts.clear();
+      d.ws.relaxed_attempt = true;
+      attempt_again();
+      d.ws.relaxed_attempt = false;
+      rep.relaxed = true;
+      d.report = rep;
       return rep;
     }
   }
@@ -201,6 +211,7 @@ StepReport step_with_retry(const Model& model, Data& d, int depth) {
     const StepReport r = step_with_retry(model, d, depth - 1);
     total.iterations += r.iterations;
     total.residual = std::max(total.residual, r.residual);
+    total.relaxed = total.relaxed || r.relaxed;
     if (r.status != StepStatus::Ok) total.status = r.status;
     if (r.status == StepStatus::Failed) break;
   }

@@ -540,7 +540,7 @@ TEST_F(Cli, BadInputExitsTwo) {
       {sim + "--q FR_hip_joint=", "expected JOINT=V"},
       {sim + "--q FR_hip_joint=0.1,x", "not a list of finite numbers"},
       {sim + "--ground maybe", "'maybe' is not one of auto, on, off"},
-      {sim + "--cone round", "'round' is not one of linear, nonlinear"},
+      {sim + "--cone round", "'round' is not one of nonlinear, linear, relaxed"},
       {sim + "--gravity '0 -9.81'", "--gravity"},
       {sim + "--friction -0.5", "--friction must be >= 0"},
       {sim + "--tol 0", "--tol must be positive"},

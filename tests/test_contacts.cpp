@@ -114,7 +114,7 @@ TEST(Contacts, SettledStepsStartFromTheirLastImpulse) {
 // (the slide is along a pyramid direction, where the linearized cone is exact).
 TEST(Contacts, BoxOnInclineSticksAndSlides) {
   const double mu = 0.5;
-  for (FrictionCone cone : {FrictionCone::Nonlinear, FrictionCone::Linear}) {
+  for (FrictionCone cone : {FrictionCone::Nonlinear, FrictionCone::Linear, FrictionCone::Relaxed}) {
     for (double theta : {0.35, 0.55}) {  // tan = 0.365 (stick), 0.613 (slide)
       Model m;
       m.gravity = incline_gravity(theta);
@@ -125,7 +125,7 @@ TEST(Contacts, BoxOnInclineSticksAndSlides) {
       o.cone = cone;
       enable_contacts(m, d, o);
       const RunStats r = run(m, d, 200);
-      const char* name = cone == FrictionCone::Linear ? "linear" : "nonlinear";
+      const char* name = friction_cone_name(cone);
       EXPECT_EQ(r.failed, 0) << name;
       EXPECT_LT(r.penetration, 1e-4) << name;
       if (std::tan(theta) < mu) {
@@ -143,7 +143,7 @@ TEST(Contacts, BoxOnInclineSticksAndSlides) {
 // tan θ < 7/2 μ, and slides with a = g (sin θ − μ cos θ) beyond.
 TEST(Contacts, SphereOnInclineRollsOrSlides) {
   const double mu = 0.2, r = 0.1;
-  for (FrictionCone cone : {FrictionCone::Nonlinear, FrictionCone::Linear}) {
+  for (FrictionCone cone : {FrictionCone::Nonlinear, FrictionCone::Linear, FrictionCone::Relaxed}) {
     for (double theta : {0.3, 0.8}) {  // tan = 0.31 < 0.7 (roll), 1.03 > 0.7 (slide)
       Model m;
       m.gravity = incline_gravity(theta);
@@ -154,7 +154,7 @@ TEST(Contacts, SphereOnInclineRollsOrSlides) {
       o.cone = cone;
       enable_contacts(m, d, o);
       const RunStats rr = run(m, d, 100);
-      const char* name = cone == FrictionCone::Linear ? "linear" : "nonlinear";
+      const char* name = friction_cone_name(cone);
       EXPECT_EQ(rr.failed, 0) << name;
       EXPECT_LT(rr.penetration, 1e-4) << name;
       const double a = std::tan(theta) < 3.5 * mu ? 5.0 / 7.0 * 9.81 * std::sin(theta)
@@ -181,6 +181,40 @@ TEST(Contacts, SlidingBlockDecaysAtMuG) {
   const Vec3 v = d.v[0];
   EXPECT_LT(Vec3(v.x(), v.y(), 0).normalized().cross(v0.normalized()).norm(), 1e-6);
   EXPECT_NEAR(v0.norm() - v.norm(), mu * 9.81 * d.time, 0.02 * mu * 9.81 * d.time);
+}
+
+// The relaxed cone (Anitescu) keeps Coulomb's friction along −v_t but holds a sliding contact's gap
+// at μΔt|v_t| over the step: a block set sliding on the floor is launched at v_n = μ|v_t| in its
+// first step (the known price of the relaxation: a hop), lands, and then slides at μg with its
+// gap no larger than μΔt|v_t|, never below the floor.
+TEST(Contacts, RelaxedConeHopsThenSlidesAtMuG) {
+  const double mu = 0.4, half = 0.05;
+  Model m;
+  m.add_body(box_body("block", 2.0, Vec3(0.1, 0.1, half), Vec3(0, 0, half)));
+  Data d(m);
+  ContactOptions o;
+  o.friction = mu;
+  o.cone = FrictionCone::Relaxed;
+  enable_contacts(m, d, o);
+  const Vec3 v0(1.5, 1.0, 0.0);
+  d.v[0] = v0;
+  auto slide_speed = [&d]() { return Vec3(d.v[0].x(), d.v[0].y(), 0).norm(); };
+  ASSERT_EQ(step(m, d).status, StepStatus::Ok);
+  EXPECT_NEAR(d.v[0].z(), mu * slide_speed(), 1e-9);
+  double min_gap = 1;
+  for (int k = 1; k < 30; ++k) {
+    const double before = slide_speed();
+    ASSERT_EQ(step(m, d).status, StepStatus::Ok);
+    const double gap = d.x[0].z() - half;
+    min_gap = std::min(min_gap, gap);
+    if (k >= 20) {  // landed (at k ≈ 13)
+      EXPECT_NEAR(before - slide_speed(), mu * 9.81 * m.dt, 0.02 * mu * 9.81 * m.dt) << "step " << k;
+      EXPECT_LT(gap, mu * m.dt * before * (1 + 1e-9)) << "step " << k;
+    }
+  }
+  const Vec3 v = d.v[0];
+  EXPECT_LT(Vec3(v.x(), v.y(), 0).normalized().cross(v0.normalized()).norm(), 1e-6);
+  EXPECT_GT(min_gap, -1e-9);
 }
 
 // The linearized cone's known difference: maximum dissipation over the pyramid |b1| + |b2| ≤ μγ

@@ -234,7 +234,7 @@ int run_simulate(const Options& o) {
         .add("joints", static_cast<long long>(m.joints.size()))
         .add("dof", m.dof())
         .add("ground", ground)
-        .add("cone", cone_name(o.cone))
+        .add("cone", friction_cone_name(o.cone))
         .add("tolerance", d.solver.tolerance)
         .add_raw("gravity", gravity_json(m.gravity))
         .add("fixed_base", o.fixed_base)

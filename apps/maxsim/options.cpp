@@ -17,8 +17,6 @@ const char* ground_name(Ground g) {
   return "?";
 }
 
-const char* cone_name(Cone c) { return c == Cone::Linear ? "linear" : "nonlinear"; }
-
 const char* usage_text() {
   static const std::string text = [] {
     const LoadLimits d;
@@ -53,7 +51,7 @@ const char* usage_text() {
          "  --gravity \"GX GY GZ\"  gravity vector (m/s^2)\n"
          "  --fixed-base          weld the floating base to the world\n"
          "  --tol EPS             Newton solver tolerance (default 1e-10)\n"
-         "  --cone linear|nonlinear   friction cone model (default nonlinear)\n"
+         "  --cone nonlinear|linear|relaxed  friction cone model (default nonlinear)\n"
          "  --max-output-bytes N  stop the run before the CSV (or --view's recorded frames) would\n"
          "                        grow beyond N bytes (default 2e9)\n"
          "  --limit NAME=VALUE    a bound of the model loader (info, simulate, bench; repeatable):\n") +
@@ -311,9 +309,10 @@ Options parse_args(int argc, const char* const* argv) {
       else if (value == "off") o.ground = Ground::Off;
       else fail("--ground: " + quoted(value) + " is not one of auto, on, off");
     } else if (name == "--cone") {
-      if (value == "linear") o.cone = Cone::Linear;
-      else if (value == "nonlinear") o.cone = Cone::Nonlinear;
-      else fail("--cone: " + quoted(value) + " is not one of linear, nonlinear");
+      if (value == "linear") o.cone = FrictionCone::Linear;
+      else if (value == "nonlinear") o.cone = FrictionCone::Nonlinear;
+      else if (value == "relaxed") o.cone = FrictionCone::Relaxed;
+      else fail("--cone: " + quoted(value) + " is not one of nonlinear, linear, relaxed");
     } else if (name == "--contacts") {
       if (value == "on") o.contacts = true;
       else if (value == "off") o.contacts = false;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/load.hpp"
+#include "sim/contact_search.hpp"
 
 namespace maxsim::cli {
 
@@ -23,10 +24,8 @@ struct SimulationError : std::runtime_error {
 
 enum class Command { Help, Version, Info, Simulate, Bench };
 enum class Ground { Auto, On, Off };
-enum class Cone { Linear, Nonlinear };
 
 const char* ground_name(Ground g);
-const char* cone_name(Cone c);
 
 // One --q / --qd argument: JOINT=V1,V2,...
 struct JointValues {
@@ -59,7 +58,7 @@ struct Options {
   std::optional<std::array<double, 3>> gravity;
   bool fixed_base = false;
   std::optional<double> tol;
-  Cone cone = Cone::Nonlinear;
+  FrictionCone cone = FrictionCone::Nonlinear;
   bool contacts = true;   // --contacts on|off: hard contacts (ground, world geoms, bodies)
   std::optional<double> restitution;  // --restitution E for geom pairs that declare none
   LoadLimits limits;      // --limit NAME=VALUE (repeatable): the loader's bounds

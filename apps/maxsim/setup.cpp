@@ -225,7 +225,7 @@ void setup_state(RunSetup& s, const Options& o, Data& d) {
     co.ground = s.ground;
     if (o.friction) co.friction = *o.friction;
     if (o.restitution) co.restitution = *o.restitution;
-    co.cone = o.cone == Cone::Linear ? FrictionCone::Linear : FrictionCone::Nonlinear;
+    co.cone = o.cone;
     enable_contacts(m, d, co);
   }
 }

@@ -11,7 +11,9 @@ const InequalityKind& inequality_kind(const Contact& c) {
   static const PyramidContact pyramid;
   static const JointLimit limit;
   static const JointFriction friction;
+  static const RelaxedContact relaxed;
   if (c.joint >= 0) return c.dry_limit > 0 ? static_cast<const InequalityKind&>(friction) : limit;
+  if (c.relaxed_cone && c.friction > 0) return relaxed;
   return c.linear_cone ? static_cast<const InequalityKind&>(pyramid) : surface;
 }
 

@@ -51,6 +51,28 @@ class JointLimit : public SurfaceContact {
   void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const override;
 };
 
+// A contact with Anitescu's relaxed cone (relaxed_contact.cpp): the gap and friction in one
+// second-order cone pair (μγ, b)∘(s/μ, Δt·η_t) = 0, so a sliding contact's gap is held open by
+// μΔt|v_t| — the convex problem the soft simulators solve, without their compliance. Node
+// unknowns (γ, b1, b2), row 3 identity. Only for μ > 0.
+class RelaxedContact : public SurfaceContact {
+ public:
+  const char* name() const override { return "relaxed contact"; }
+  void jacobian(const Model& model, Data& d, int c) const override;
+  void rhs(const Model& model, Data& d, int c, double kappa, const Vec6* affine_a, const Vec6* affine_e,
+           Eigen::VectorXd* rhs) const override;
+  void recover(const Data& d, int c, const Eigen::VectorXd& delta, Vec6* a, Vec6* e) const override;
+  double max_step(const Contact& ct, const Vec6& a, const Vec6& e, double alpha) const override;
+  void apply_step(Contact* ct, const Vec6& a, const Vec6& e, double alpha) const override;
+  void start(Data& d, int c, double floor, double initial_slack, Eigen::VectorXd* s) const override;
+  void recentre(Data& d, int c, double push, Eigen::VectorXd* s) const override;
+  void add_complementarity(const Contact& ct, double* sum, int* pairs) const override;
+  double max_complementarity(const Contact& ct) const override;
+  void add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const override;
+  void add_central_distance(const Contact& ct, double kappa, double* m) const override;
+  bool converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const override;
+};
+
 // A contact with the linearized friction cone (seed 003 eq. 27): node unknowns (γ, β1..β4, ψ).
 class PyramidContact : public SurfaceContact {
  public:
