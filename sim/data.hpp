@@ -191,6 +191,10 @@ struct Data {
     std::vector<Vec3> joint_angle;
   };
   std::vector<SavedState> saved;
+  // the end of the last exact attempt of a substep that then tries the relaxed cone, kept in case
+  // the relaxed attempt ends farther from a solution (InteriorPointOptions::relaxed_fallback)
+  SavedState exact_end;
+  std::vector<Contact> exact_end_contacts;
 
   int num_nodes() const { return ws.ldu.num_nodes(); }  // of the system graph (bodies, joints, contacts)
 };

@@ -192,12 +192,23 @@ StepReport step_with_retry(const Model& model, Data& d, int depth) {
     if (depth <= 0) {
       attempt_again();
       if (rep.status == StepStatus::Ok || !d.interior_point.relaxed_fallback) return rep;
+      save_state(d, &d.exact_end);
+      d.exact_end_contacts = d.contacts;
+      const StepReport exact = rep;
       restore_state(saved, d);
       d.contacts.clear();
       d.ws.relaxed_attempt = true;
       attempt_again();
       d.ws.relaxed_attempt = false;
       rep.relaxed = true;
+      if (rep.status != StepStatus::Ok && !(rep.residual < exact.residual)) {
+        // the relaxed attempt did not converge either and ended farther away: the exact end stands
+        const int iterations = rep.iterations;
+        rep = exact;
+        rep.iterations = iterations;
+        restore_state(d.exact_end, d);
+        d.contacts.swap(d.exact_end_contacts);
+      }
       d.report = rep;
       return rep;
     }
