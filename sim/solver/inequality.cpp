@@ -24,6 +24,16 @@ bool persisting_contact(const std::vector<Contact>& previous, size_t c, const Co
          p.side == now.side && (p.point_b - now.point_b).norm() < 1e-3;
 }
 
+double cone_pair_max(const Contact& ct) {
+  return cone_product(friction_beta(ct, ct.gamma, ct.b), ct.eta).lpNorm<Eigen::Infinity>();
+}
+
+double cone_pair_central_distance(const Contact& ct, double kappa) {
+  Vec3 p = cone_product(friction_beta(ct, ct.gamma, ct.b), ct.eta);
+  p(0) -= kappa;
+  return p.norm();
+}
+
 void cone_linearization(const Contact& ct, ConeLinearization* out) {
   const Vec3 beta = friction_beta(ct, ct.gamma, ct.b);
   out->scaled = cone_nt_scaling(beta, ct.eta, &out->nt);

@@ -102,6 +102,12 @@ inline Vec3 friction_beta(const Contact& c, double gamma, const Vec2& b) {
   return Vec3(c.dry_limit > 0 ? c.dry_limit : c.friction * gamma, b(0), b(1));
 }
 
+// The measures of a contact's cone pair (β, η): βᵀη, the largest entry of |β∘η|, and the
+// distance ‖β∘η − κe‖ from its central path.
+inline double cone_pair_dot(const Contact& ct) { return friction_beta(ct, ct.gamma, ct.b).dot(ct.eta); }
+double cone_pair_max(const Contact& ct);
+double cone_pair_central_distance(const Contact& ct, double kappa);
+
 // Coefficients of Δβ and Δη in the linearized complementarity of a contact's cone: the
 // Nesterov–Todd form Arw(λ)W⁻¹, Arw(λ)W (seed 003 eq. 29 with symmetric scaling; see
 // cone_nt_scaling), or the unscaled Arw(η), Arw(β) if the pair is not strictly inside.

@@ -136,22 +136,18 @@ void JointFriction::recentre(Data& d, int c, double push, Eigen::VectorXd*) cons
 }
 
 void JointFriction::add_complementarity(const Contact& ct, double* sum, int* pairs) const {
-  *sum += friction_beta(ct, ct.gamma, ct.b).dot(ct.eta);
+  *sum += cone_pair_dot(ct);
   ++*pairs;
 }
 
-double JointFriction::max_complementarity(const Contact& ct) const {
-  return cone_product(friction_beta(ct, ct.gamma, ct.b), ct.eta).lpNorm<Eigen::Infinity>();
-}
+double JointFriction::max_complementarity(const Contact& ct) const { return cone_pair_max(ct); }
 
 void JointFriction::add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const {
   *m += dt * (ct.eta.tail<2>() - k.vt).norm();
 }
 
 void JointFriction::add_central_distance(const Contact& ct, double kappa, double* m) const {
-  Vec3 p = cone_product(friction_beta(ct, ct.gamma, ct.b), ct.eta);
-  p(0) -= kappa;
-  *m += p.norm();
+  *m += cone_pair_central_distance(ct, kappa);
 }
 
 bool JointFriction::converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const {

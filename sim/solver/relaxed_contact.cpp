@@ -119,22 +119,18 @@ void RelaxedContact::recentre(Data& d, int c, double push, Eigen::VectorXd* s) c
 
 // x·w = γ s + Δt b·η_t (N·s·m, like the gap pair of the exact kind)
 void RelaxedContact::add_complementarity(const Contact& ct, double* sum, int* pairs) const {
-  *sum += friction_beta(ct, ct.gamma, ct.b).dot(ct.eta);
+  *sum += cone_pair_dot(ct);
   ++*pairs;
 }
 
-double RelaxedContact::max_complementarity(const Contact& ct) const {
-  return cone_product(friction_beta(ct, ct.gamma, ct.b), ct.eta).lpNorm<Eigen::Infinity>();
-}
+double RelaxedContact::max_complementarity(const Contact& ct) const { return cone_pair_max(ct); }
 
 void RelaxedContact::add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const {
   *m += std::abs(ct.slack - k.phi) + scaled_dual_residual(ct, k, dt).norm();
 }
 
 void RelaxedContact::add_central_distance(const Contact& ct, double kappa, double* m) const {
-  Vec3 p = cone_product(friction_beta(ct, ct.gamma, ct.b), ct.eta);
-  p(0) -= kappa;
-  *m += p.norm();
+  *m += cone_pair_central_distance(ct, kappa);
 }
 
 bool RelaxedContact::converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const {

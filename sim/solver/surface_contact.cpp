@@ -175,14 +175,14 @@ void SurfaceContact::add_complementarity(const Contact& ct, double* sum, int* pa
   *sum += ct.gamma * ct.slack;
   ++*pairs;
   if (has_cone(ct)) {
-    *sum += friction_beta(ct, ct.gamma, ct.b).dot(ct.eta);
+    *sum += cone_pair_dot(ct);
     ++*pairs;
   }
 }
 
 double SurfaceContact::max_complementarity(const Contact& ct) const {
   double m = std::abs(ct.gamma * ct.slack);
-  if (has_cone(ct)) m = std::max(m, cone_product(friction_beta(ct, ct.gamma, ct.b), ct.eta).lpNorm<Eigen::Infinity>());
+  if (has_cone(ct)) m = std::max(m, cone_pair_max(ct));
   return m;
 }
 
@@ -192,11 +192,7 @@ void SurfaceContact::add_equality_merit(const Contact& ct, const ContactKinemati
 
 void SurfaceContact::add_central_distance(const Contact& ct, double kappa, double* m) const {
   *m += std::abs(ct.gamma * ct.slack - kappa);
-  if (has_cone(ct)) {
-    Vec3 p = cone_product(friction_beta(ct, ct.gamma, ct.b), ct.eta);
-    p(0) -= kappa;
-    *m += p.norm();
-  }
+  if (has_cone(ct)) *m += cone_pair_central_distance(ct, kappa);
 }
 
 bool SurfaceContact::converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const {
