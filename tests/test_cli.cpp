@@ -347,6 +347,7 @@ TEST_F(Cli, SimulateA1CsvAndJson) {
   expect_summary(r);
   EXPECT_EQ(r.json.at("steps").number, 50);
   EXPECT_EQ(r.json.at("failed_steps").number, 0);
+  EXPECT_EQ(r.json.at("relaxed_steps").number, 0);
   EXPECT_EQ(r.json.at("dt").number, 0.01);
   EXPECT_NEAR(r.json.at("sim_time").number, 0.5, 1e-12);
   EXPECT_EQ(r.json.at("model").text, "a1_description");

@@ -55,6 +55,7 @@ Diagnostics diagnose(const Model& m, const Data& d, const WorldSurfaces& world) 
 
 struct RunResult {
   long long steps_taken = 0, attempted = 0, failed = 0, not_converged = 0;
+  long long relaxed = 0;  // converged with the relaxed-cone last resort (StepReport::relaxed)
   long long iterations_sum = 0;
   int iterations_max = 0;
   double wall = 0;
@@ -173,6 +174,7 @@ int run_simulate(const Options& o) {
       break;
     }
     ++r.steps_taken;
+    if (rep.status == StepStatus::Ok && rep.relaxed) ++r.relaxed;
     if (rep.status == StepStatus::NotConverged) {
       if (r.not_converged == 0) {
         r.first_nc_step = k;
@@ -230,6 +232,7 @@ int run_simulate(const Options& o) {
         .add("status", status)
         .add("steps_requested", steps)
         .add("not_converged_steps", r.not_converged)
+        .add("relaxed_steps", r.relaxed)
         .add("bodies", static_cast<long long>(m.bodies.size()))
         .add("joints", static_cast<long long>(m.joints.size()))
         .add("dof", m.dof())
@@ -265,6 +268,8 @@ int run_simulate(const Options& o) {
     if (lifted > 0) std::printf("  the base was lifted by %s m to stand on the ground\n", g6(lifted).c_str());
     std::printf("  Newton iterations mean %s, max %d; failed steps %lld\n", fmt("%.3g", iterations_mean).c_str(),
                 r.iterations_max, r.failed);
+    if (r.relaxed > 0)
+      std::printf("  %lld steps needed the relaxed friction cone (the solver's last resort)\n", r.relaxed);
     if (csv.is_open() || !o.output.empty()) std::printf("  trajectory: %s\n", o.output.c_str());
   }
   std::fflush(stdout);
