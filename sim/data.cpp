@@ -46,6 +46,19 @@ bool passive_floating(const Joint& jt) {
 
 }  // namespace
 
+bool graph_matches(const Model& model, const Data& d) {
+  const auto& ws = d.ws;
+  if (ws.contact_bodies.size() != d.contacts.size()) return false;
+  for (size_t c = 0; c < d.contacts.size(); ++c)
+    if (ws.contact_bodies[c] != std::make_pair(d.contacts[c].body_a, d.contacts[c].body_b) ||
+        (ws.contact_node[c] >= 0) != ws.kinds[c]->has_node())
+      return false;
+  if (ws.passive.size() != model.joints.size()) return false;
+  for (size_t j = 0; j < model.joints.size(); ++j)
+    if (static_cast<bool>(ws.passive[j]) != passive_floating(model.joints[j])) return false;
+  return true;
+}
+
 void build_graph(const Model& model, Data& d) {
   const int nb = static_cast<int>(model.bodies.size());
   const int nj = static_cast<int>(model.joints.size());

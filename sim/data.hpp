@@ -201,8 +201,12 @@ struct Data {
 
 // (Re)builds the system graph and its symbolic LDU for the model's bodies and joints and the
 // data's current contacts, whose kinds ws.kinds holds (called by the constructor, and by step()
-// after its collide stage when the contact set changes shape).
+// after its collide stage when graph_matches is false).
 void build_graph(const Model& model, Data& data);
+// Whether the graph built last still fits: the same contact pairs with the same kinds of node,
+// and the same passive floating joints (a damper, spring, armature, friction or limit set on the
+// Model after the Data was made turns a passive joint into a graph edge, and back).
+bool graph_matches(const Model& model, const Data& data);
 
 // Pose of body `i`, or of the world for kWorld.
 inline Pose body_pose(const Data& d, int i) {

@@ -65,15 +65,6 @@ void record_impacts(Data& d) {
   }
 }
 
-bool same_contact_bodies(const Data& d) {
-  if (d.ws.contact_bodies.size() != d.contacts.size()) return false;
-  for (size_t c = 0; c < d.contacts.size(); ++c)
-    if (d.ws.contact_bodies[c] != std::make_pair(d.contacts[c].body_a, d.contacts[c].body_b) ||
-        (d.ws.contact_node[c] >= 0) != d.ws.kinds[c]->has_node())
-      return false;
-  return true;
-}
-
 // collide: the inequalities of this step at the current knot (surface contacts, then joint
 // limits and joint friction), each with its kind; the last step's are kept for warm starts
 void collide(const Model& model, Data& d) {
@@ -245,7 +236,7 @@ namespace {
 // controller (in step()) → collide → constraints → assemble and solve → advance
 StepReport step_once(const Model& model, Data& d) {
   collide(model, d);
-  if (!same_contact_bodies(d)) build_graph(model, d);  // the graph changes only with the set's shape
+  if (!graph_matches(model, d)) build_graph(model, d);  // the graph changes only with the set's shape
   size_nodes(d);
   apply_restitution(d.ws.dt, d);
 

@@ -174,3 +174,25 @@ TEST(Actuation, PassiveFloatingJointActsThroughItsImpulsesOnly) {
   for (int k = 0; k < 500; ++k) ASSERT_EQ(step(damped, e).status, StepStatus::Ok);
   EXPECT_NEAR(e.v[0].x(), 0.75 * (1 - std::exp(-4.0 / 2.0 * e.time)), 2e-3);
 }
+
+// The same damper set on the Model after its Data was made (a user tuning gains between runs):
+// the next step sees it — the joint becomes a graph edge again — and the run is the one of a Data
+// made with the damper; taken off again, the joint is passive again.
+TEST(Actuation, DamperSetOnTheModelAfterTheDataIsApplied) {
+  Model m = block(Vec3(0.1, 0.2, 0.3), 0.01);
+  m.add_joint(make_joint(m, JointType::Floating, kWorld, 0, Vec3::Zero()));
+  Data d(m);
+  ASSERT_TRUE(d.ws.passive[0]);
+  m.joints[0].damping[0] = 4.0;
+  Data fresh(m);
+  for (Data* x : {&d, &fresh}) {
+    x->joint_force[0] << 3.0, 0, 0, 0, 0, 0;
+    for (int k = 0; k < 200; ++k) ASSERT_EQ(step(m, *x).status, StepStatus::Ok);
+  }
+  EXPECT_FALSE(d.ws.passive[0]);
+  EXPECT_EQ(d.v[0].x(), fresh.v[0].x());  // bitwise: the same graph, the same arithmetic
+  EXPECT_NEAR(d.v[0].x(), 0.75 * (1 - std::exp(-4.0 / 2.0 * d.time)), 2e-3);
+  m.joints[0].damping[0] = 0.0;
+  ASSERT_EQ(step(m, d).status, StepStatus::Ok);
+  EXPECT_TRUE(d.ws.passive[0]);
+}
