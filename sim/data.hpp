@@ -177,6 +177,7 @@ struct Data {
     std::vector<ConeLinearization, Eigen::aligned_allocator<ConeLinearization>> cone_lin;  // per contact
     std::vector<Vec6> contact_affine, contact_steps;  // per contact: (Δγ, Δb, Δη0, Δs, ·), (Δη_t, ·)
     std::vector<Contact> trial_contacts, previous_contacts;
+    std::vector<char> warm;  // per inequality: it continues one of the last step (warm-started)
     std::vector<Vec3> x3;
     std::vector<Vec4> q3;
     Eigen::VectorXd unknowns, trial, residual, trial_residual, delta;

@@ -60,14 +60,14 @@ void apply_steps(const Data& d, std::vector<Contact>* cs, const std::vector<Vec6
 }
 
 // Whether the step starts settled (InteriorPointOptions::settled_slack), from the kinematics of
-// the first residual. d.report is still the previous step's (or a failed attempt's: not settled).
+// the first residual and ws.warm. d.report is still the previous step's (or a failed attempt's: not settled).
 bool settled_start(const Data& d) {
   const auto& opt = d.interior_point;
   if (!opt.warm_start || d.report.status != StepStatus::Ok || d.report.substeps ||
       d.report.iterations > opt.settled_iterations)
     return false;
   for (size_t c = 0; c < d.contacts.size(); ++c) {
-    if (!persisting_contact(d.ws.previous_contacts, c, d.contacts[c])) return false;
+    if (!d.ws.warm[c]) return false;
     const ContactKinematics& k = d.ws.contact_kin[c];
     const bool open = k.phi > opt.settled_open_gap;
     const bool resting = std::abs(k.phi) < opt.settled_gap && k.vt.norm() < opt.settled_speed;
@@ -96,16 +96,14 @@ StepReport solve_interior_point(const Model& model, Data& d) {
   // start of the inequality variables, strictly inside their cones, from the predicted gap; an
   // inequality that persists from the last step (same pair, same point) starts from its impulse
   const double cold = opt.initial_slack * std::max(1.0, model.gravity.norm() * dt);
+  ws.warm.resize(nc);
   for (int c = 0; c < nc; ++c) {
-    const bool warm = opt.warm_start && persisting_contact(ws.previous_contacts, c, d.contacts[c]);
-    ws.kinds[c]->start_impulse(d, c, warm ? &ws.previous_contacts[c] : nullptr, cold, &s);
+    ws.warm[c] = opt.warm_start && persisting_contact(ws.previous_contacts, c, d.contacts[c]);
+    ws.kinds[c]->start_impulse(d, c, ws.warm[c] ? &ws.previous_contacts[c] : nullptr, cold, &s);
   }
   step_residual(model, d, s, &F);
   const double warm_floor = settled_start(d) ? opt.settled_slack : opt.warm_slack;
-  for (int c = 0; c < nc; ++c) {
-    const bool warm = opt.warm_start && persisting_contact(ws.previous_contacts, c, d.contacts[c]);
-    ws.kinds[c]->start(d, c, warm ? warm_floor : opt.initial_slack, opt.initial_slack, &s);
-  }
+  for (int c = 0; c < nc; ++c) ws.kinds[c]->start(d, c, ws.warm[c] ? warm_floor : opt.initial_slack, opt.initial_slack, &s);
 
   // (factor > 1: the looser test of a stalled iteration, see SolverOptions::stall_factor)
   auto inequalities_ok = [&](double factor) {
