@@ -44,6 +44,16 @@ struct SolverOptions {
   // exact direction near singular loops lengthened its steps and a collapsing Cassie (scene.xml)
   // failed at 0.44 s instead of leaving 8 unconverged steps after 1.07 s.
   int refinement_sweeps = 8;
+  // The failure policy's last resort for a step without contacts on a model with closed loops: a
+  // substep of the shortest length that still does not converge is solved once more with its loop
+  // joints' constrained rows compliant, c(z3) + ε·u = 0 with ε = loop_compliance × Δt / (the
+  // child body's mass) (StepReport::relaxed). A loop that starts exactly at a bifurcation (a
+  // four-bar stretched straight) has maps at z2 that lost a rank: the impulses cannot act along
+  // the lost direction while c(z3) = 0 asks for it, so the step equations have no solution (their
+  // least-squares residual is O(Δt⁴)); the compliant rows give the nearest answer, the loop open
+  // by that residual for one substep, and the following steps close it.
+  bool compliant_loop_fallback = true;
+  double loop_compliance = 1e-6;
 };
 
 // Interior-point settings for steps with contacts (DESIGN §6 defaults).
@@ -151,6 +161,9 @@ struct Data {
     // policy's substeps (everything inside a step reads this, never model.dt)
     double dt = 0;
     bool relaxed_attempt = false;  // the failure policy's relaxed-cone attempt is being solved
+    // the failure policy's compliant-loop attempt: ε per joint (0: rigid), see
+    // SolverOptions::compliant_loop_fallback; empty otherwise
+    std::vector<double> loop_compliance;
     BlockLdu ldu;
     std::vector<std::pair<int, int>> edges;  // (joint node, body node)
     std::vector<int> parent_edge, child_edge;  // per joint: its edge ids (-1: world parent)

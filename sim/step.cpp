@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "sim/joint_limits.hpp"
+#include "sim/kinematics.hpp"
 #include "sim/solver/assemble.hpp"
 #include "sim/solver/inequality.hpp"
 #include "sim/solver/solve.hpp"
@@ -142,7 +143,28 @@ StepReport step_with_retry(const Model& model, Data& d, int depth) {
   // contacts (Newton's method) would repeat itself exactly, so it goes straight to the half steps,
   // and at the shortest substep it is reported as it ended.
   const bool interior_point = !d.contacts.empty();  // (the attempt's contact set)
-  if (!interior_point && depth <= 0) return rep;
+  if (!interior_point && depth <= 0) {
+    // the shortest substep of a step without contacts: its loops made compliant, once
+    // (SolverOptions::compliant_loop_fallback), reported as it ends
+    if (!d.solver.compliant_loop_fallback) return rep;
+    const std::vector<bool> in_loop = loop_joints(model);
+    if (std::find(in_loop.begin(), in_loop.end(), true) == in_loop.end()) return rep;
+    restore_state(saved, d);
+    d.ws.loop_compliance.assign(model.joints.size(), 0.0);
+    for (size_t j = 0; j < model.joints.size(); ++j)
+      if (in_loop[j]) {
+        const Joint& jt = model.joints[j];
+        const int body = jt.child != kWorld ? jt.child : jt.parent;
+        d.ws.loop_compliance[j] = d.solver.loop_compliance * d.ws.dt / model.bodies[body].mass;
+      }
+    const int before = rep.iterations;
+    rep = step_once(model, d);
+    rep.iterations += before;
+    d.ws.loop_compliance.clear();
+    rep.relaxed = true;
+    d.report = rep;
+    return rep;
+  }
   restore_state(saved, d);
   // another attempt at this length; its report carries the iterations of all attempts so far
   auto attempt_again = [&]() {

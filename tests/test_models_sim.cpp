@@ -93,6 +93,38 @@ TEST(ModelsSimulate, LoopJointFourbars) {
   }
 }
 
+// The Dojo four-bar starts exactly at its loop's bifurcation (both chains straight down), where the
+// loop rows' maps at z2 lose a rank. Driven unequally from there, its first step has no exact
+// solution (the least-squares remainder is O(Δt⁴)); the failure policy's last resort makes the
+// loop rows compliant for that substep (SolverOptions::compliant_loop_fallback): the step is
+// reported relaxed, the loop is left open by ~1e-8 m at Δt/8, and every later step is exact.
+TEST(ModelsSimulate, FourbarDrivenFromItsBifurcation) {
+  const Model m = load_model(repo("tests/data/models/dojo_fourbar/fourbar.urdf"));
+  Data d(m);
+  d.joint_force[m.joint_index("jointb1")](5) = 1.0;
+  d.joint_force[m.joint_index("jointb3")](5) = -0.5;
+  const StepReport first = step(m, d);
+  EXPECT_EQ(first.status, StepStatus::Ok);
+  EXPECT_TRUE(first.relaxed);
+  EXPECT_LT(max_constraint_violation(m, d), 1e-7);
+  double worst = 0;
+  for (int k = 1; k < 100; ++k) {
+    const StepReport r = step(m, d);
+    ASSERT_EQ(r.status, StepStatus::Ok) << "step " << k;
+    EXPECT_FALSE(r.relaxed) << "step " << k;
+    worst = std::max(worst, max_constraint_violation(m, d));
+  }
+  EXPECT_LT(worst, 1e-8);
+  double q, qd;  // it moved off the bifurcation
+  joint_coordinates(m, d, m.joint_index("jointb1"), &q, &qd);
+  EXPECT_GT(std::abs(q), 1e-2);
+
+  Data rigid(m);  // without the last resort the first step is left unconverged
+  rigid.solver.compliant_loop_fallback = false;
+  rigid.joint_force = d.joint_force;
+  EXPECT_EQ(step(m, rigid).status, StepStatus::NotConverged);
+}
+
 // Loops passing their singular configurations converge in a few Newton iterations: the double
 // parallelogram driven over the top (its side links pass the horizontal, where each four-bar
 // flattens and its in-plane loop equations become dependent) and Cassie from its default pose,

@@ -69,6 +69,7 @@ void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen:
       for (int r = 0; r < 6; ++r) {
         if (jt.row_constrained(r)) {
           (*F)(o + r) = r3.c(r);
+          if (!ws.loop_compliance.empty()) (*F)(o + r) += ws.loop_compliance[j] * u(r);
         } else {
           const double dc = r < 3 ? r3.c(r) - r2.c(r) : wrap_angle(r3.c(r) - r2.c(r));
           const double coord = r < 3 ? r2.c(r) : d.joint_angle[j](r - 3);
@@ -101,7 +102,8 @@ void step_jacobian(const Model& model, Data& d, const Eigen::VectorXd& s) {
     // constraints, see BlockLdu::set_regularized_rows); free rows: the row impulse itself
     Block& D = A.diag(nb + static_cast<int>(j));
     D.setZero();
-    for (int r = 0; r < 6; ++r) D(r, r) = jt.row_constrained(r) ? 0.0 : 1.0;
+    const double compliance = ws.loop_compliance.empty() ? 0.0 : ws.loop_compliance[j];
+    for (int r = 0; r < 6; ++r) D(r, r) = jt.row_constrained(r) ? compliance : 1.0;
     if (ws.passive[j]) continue;  // no edges (build_graph)
     const int c = jt.child;
     A.block(A.upper_id(ws.child_edge[j])) = joint_body_block(jt, ws.rows3[j].Jb, s.segment<3>(6 * c + 3), dt);
