@@ -22,8 +22,11 @@ const char* friction_cone_name(FrictionCone c);  // "nonlinear", "linear", "rela
 struct ContactOptions {
   bool ground = true;          // the half-space z >= 0
   double friction = 0.8;       // default μ for geoms without their own (combined with max)
-  double margin = 0.05;        // candidate search margin [m], added to geom margins: must cover
-                               // the approach within one step (a contact found too late sinks)
+  // Candidate search margin [m], added to geom margins: must cover the approach within one step
+  // (a contact found too late starts deep and is pushed out at recovery_speed). 0.1: under random
+  // PD, ANYmal's URDF swings a shank through the other leg's thigh (its knees turn ±9.4 rad) and
+  // with a 5 cm cap the pair was found 17 cm deep; the steps that followed did not converge.
+  double margin = 0.1;
   // Adaptive margin: each step searches within min_margin + 2Δt(2 v_max + |g|Δt), capped at
   // `margin`, where v_max bounds the speed of any body's geometry (|v| + |ω| R, R the body's
   // geometric radius about its CoM) — twice the distance any pair can close in one step. Slow
