@@ -5,6 +5,7 @@
 //   surface contact   gap γ s = 0 and, with μ > 0, the second-order friction cone β∘η = 0
 //                     (seed 003 eq. 29d–f; sim/solver/surface_contact.cpp)
 //   pyramid contact   gap and the linearized cone of 4 directions (seed 003 eq. 27)
+//   relaxed contact   gap and friction in one cone pair (Anitescu's convex relaxation)
 //   joint limit       side·(coordinate(z3) − bound) ≥ 0 on one free joint row, frictionless
 //   joint friction    a 1-D friction cone |b| ≤ dry_limit on a free row, with the row rate as its
 //                     dual; not a graph node: eliminated into its joint's row
