@@ -486,10 +486,7 @@ int main(int argc, char** argv) {
     else if (a == "--steps") steps = std::atoi(value("--steps").c_str());
     else if (a == "--cone") {
       const std::string c = value("--cone");
-      if (c == "nonlinear") cone = FrictionCone::Nonlinear;
-      else if (c == "linear") cone = FrictionCone::Linear;
-      else if (c == "relaxed") cone = FrictionCone::Relaxed;
-      else {
+      if (!friction_cone_from_name(c, &cone)) {
         std::fprintf(stderr, "compare_mujoco: --cone '%s' is not one of nonlinear, linear, relaxed\n", c.c_str());
         return 2;
       }

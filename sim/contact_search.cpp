@@ -213,6 +213,15 @@ const char* friction_cone_name(FrictionCone c) {
   return "?";
 }
 
+bool friction_cone_from_name(const std::string& name, FrictionCone* out) {
+  for (FrictionCone c : {FrictionCone::Nonlinear, FrictionCone::Linear, FrictionCone::Relaxed})
+    if (name == friction_cone_name(c)) {
+      *out = c;
+      return true;
+    }
+  return false;
+}
+
 double max_penetration(const Data& data) { return std::max(0.0, -data.min_candidate_distance); }
 
 }  // namespace maxsim

@@ -2,6 +2,8 @@
 // turned into the solver's contacts at every knot.
 #pragma once
 
+#include <string>
+
 #include "sim/collision.hpp"
 #include "sim/data.hpp"
 #include "sim/model.hpp"
@@ -18,6 +20,7 @@ namespace maxsim {
 // compliance); sticking and separating contacts are exact.
 enum class FrictionCone { Nonlinear, Linear, Relaxed };
 const char* friction_cone_name(FrictionCone c);  // "nonlinear", "linear", "relaxed"
+bool friction_cone_from_name(const std::string& name, FrictionCone* out);  // false: no such cone
 
 struct ContactOptions {
   bool ground = true;          // the half-space z >= 0

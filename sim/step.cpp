@@ -143,6 +143,12 @@ StepReport step_with_retry(const Model& model, Data& d, int depth) {
   // contacts (Newton's method) would repeat itself exactly, so it goes straight to the half steps,
   // and at the shortest substep it is reported as it ended.
   const bool interior_point = !d.contacts.empty();  // (the attempt's contact set)
+  // another attempt at this length; its report carries the iterations of all attempts so far
+  auto attempt_again = [&]() {
+    const int before = rep.iterations;
+    rep = step_once(model, d);
+    rep.iterations += before;
+  };
   if (!interior_point && depth <= 0) {
     // the shortest substep of a step without contacts: its loops made compliant, once
     // (SolverOptions::compliant_loop_fallback), reported as it ends
@@ -157,21 +163,13 @@ StepReport step_with_retry(const Model& model, Data& d, int depth) {
         const int body = jt.child != kWorld ? jt.child : jt.parent;
         d.ws.loop_compliance[j] = d.solver.loop_compliance * d.ws.dt / model.bodies[body].mass;
       }
-    const int before = rep.iterations;
-    rep = step_once(model, d);
-    rep.iterations += before;
+    attempt_again();
     d.ws.loop_compliance.clear();
     rep.relaxed = true;
     d.report = rep;
     return rep;
   }
   restore_state(saved, d);
-  // another attempt at this length; its report carries the iterations of all attempts so far
-  auto attempt_again = [&]() {
-    const int before = rep.iterations;
-    rep = step_once(model, d);
-    rep.iterations += before;
-  };
   if (interior_point) {
     if (d.interior_point.warm_start && !d.ws.previous_contacts.empty()) {
       // the warm start (last impulses, small floors) may have misled it: the same step cold first

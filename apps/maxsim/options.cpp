@@ -309,10 +309,7 @@ Options parse_args(int argc, const char* const* argv) {
       else if (value == "off") o.ground = Ground::Off;
       else fail("--ground: " + quoted(value) + " is not one of auto, on, off");
     } else if (name == "--cone") {
-      if (value == "linear") o.cone = FrictionCone::Linear;
-      else if (value == "nonlinear") o.cone = FrictionCone::Nonlinear;
-      else if (value == "relaxed") o.cone = FrictionCone::Relaxed;
-      else fail("--cone: " + quoted(value) + " is not one of nonlinear, linear, relaxed");
+      if (!friction_cone_from_name(value, &o.cone)) fail("--cone: " + quoted(value) + " is not one of nonlinear, linear, relaxed");
     } else if (name == "--contacts") {
       if (value == "on") o.contacts = true;
       else if (value == "off") o.contacts = false;
