@@ -29,9 +29,8 @@ struct PointJacobian {
 };
 }  // namespace
 
-void contact_kinematics(const Contact& c, const Pose& a2, const Pose& b2, const Pose& a3,
-                        const Pose& b3, const Vec3& wa, const Vec3& wb, double dt,
-                        ContactKinematics* out) {
+void contact_kinematics(const Contact& c, const Pose& a2, const Pose& b2, const Pose& a3, const Pose& b3,
+                        double dt, ContactKinematics* out) {
   const Vec3 Pb3 = b3.x + quat_rotate(b3.q, c.point_b), Pb2 = b2.x + quat_rotate(b2.q, c.point_b);
   const Vec3 Cb3 = b3.x + quat_rotate(b3.q, c.core_b);
   Vec3 Pa3 = c.point_a, Pa2 = c.point_a, Ca3 = c.core_a;
@@ -42,6 +41,10 @@ void contact_kinematics(const Contact& c, const Pose& a2, const Pose& b2, const 
   }
   out->phi = c.normal.dot(Cb3 - Ca3) - c.offset;
   out->vt = c.tangent.transpose() * ((Pb3 - Pb2) - (Pa3 - Pa2)) / dt;
+}
+
+void contact_kinematics_jacobian(const Contact& c, const Pose& a3, const Pose& b3, const Vec3& wa, const Vec3& wb,
+                                 double dt, ContactKinematics* out) {
   // (flat features: the core is the witness point, one Jacobian serves both)
   const PointJacobian jb(b3, wb, dt);
   const Eigen::Matrix<double, 3, 6> Jb = jb.at(c.point_b);

@@ -96,10 +96,13 @@ struct ContactKinematics {
   Mat26 Jvt_a = Mat26::Zero(), Jvt_b = Mat26::Zero();
 };
 
-// a2/b2: poses at z2; a3/b3 at z3; wa/wb: the bodies' angular velocity unknowns (for ∂θ3/∂ω).
+// The gap and tangential velocity (a2/b2: poses at z2; a3/b3 at z3).
 void contact_kinematics(const Contact& c, const Pose& a2, const Pose& b2, const Pose& a3,
-                        const Pose& b3, const Vec3& wa, const Vec3& wb, double dt,
-                        ContactKinematics* out);
+                        const Pose& b3, double dt, ContactKinematics* out);
+// Their Jacobians at the same z3 (wa/wb: the bodies' angular velocity unknowns, for ∂θ3/∂ω);
+// the solver computes them only at the iterates whose Newton matrix it assembles.
+void contact_kinematics_jacobian(const Contact& c, const Pose& a3, const Pose& b3, const Vec3& wa,
+                                 const Vec3& wb, double dt, ContactKinematics* out);
 
 // ∂(body residual)/∂(γ, b1, b2) for body b (sign +1) or a (sign −1): −sign·[I; [p]× Rot(q2)ᵀ][n T]
 // (the impulse acts at the witness point, mapped at z2 like every other impulse).

@@ -93,6 +93,11 @@ void step_jacobian(const Model& model, Data& d, const Eigen::VectorXd& s) {
   const double dt = d.ws.dt;
   auto& ws = d.ws;
   BlockLdu& A = ws.ldu;
+  // the inequalities' kinematic Jacobians, only here: the line search's trial points need their
+  // gaps and rates alone (the joint rows keep theirs in the residual: computing values and
+  // Jacobians in two passes repeats the frames' rotations and costs more than it saves)
+  for (size_t c = 0; c < d.contacts.size(); ++c) ws.kinds[c]->linearize(model, d, s, static_cast<int>(c));
+
   A.zero_fill();  // every other block is written whole below
   for (int i = 0; i < nb; ++i) A.diag(i) = body_jacobian(model.bodies[i], s.segment<3>(6 * i + 3), dt);
 

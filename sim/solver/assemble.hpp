@@ -19,13 +19,15 @@ void step_prepare(const Model& model, Data& data);
 void joint_rows_at_z3(const Model& model, Data& data, int j);
 
 // The residual of the step equations at `unknowns` (velocities over [t2, t3], joint row impulses,
-// inequality node unknowns); also the inequalities' kinematics at z3.
+// inequality node unknowns); also the joint rows and the inequalities' gaps and rates at z3 (not
+// the inequalities' Jacobians: step_jacobian).
 void step_residual(const Model& model, Data& data, const Eigen::VectorXd& unknowns,
                    Eigen::VectorXd* residual);
 
 // Assembles the Newton matrix at `unknowns` into data.ws.ldu (after step_residual at the same
-// point): bodies, joints and the inequalities' impulse columns. The interior point adds the
-// inequality rows.
+// point): first the Jacobians of the inequalities' kinematics at z3, then the blocks of bodies,
+// joints and the inequalities' impulse columns. The interior point adds
+// the inequality rows.
 void step_jacobian(const Model& model, Data& data, const Eigen::VectorXd& unknowns);
 
 }  // namespace maxsim

@@ -80,4 +80,9 @@ Mat6 joint_body_block_unscaled(const Mat6& J3, const Vec3& w, double dt) {
   return M;
 }
 
+// (the whole block's row, so that it rounds exactly like the joint's own block in the matrix)
+Row6 joint_body_row(const Mat6& J3, int r, const Vec3& w, double dt) {
+  return joint_body_block_unscaled(J3, w, dt).row(r);
+}
+
 }  // namespace maxsim

@@ -48,9 +48,13 @@ class InequalityKind {
   // ---- residual and kinematics at an iterate ----
   // Adds the impulse to its bodies' rows of F (and zeroes the node's own rows, which the
   // interior point fills with its right-hand side), then evaluates the gap or row rate at z3
-  // and its Jacobian (ws.contact_kin[c]). ws.x3/q3 and the joint rows at z3 are current.
+  // (ws.contact_kin[c]: phi, vt). ws.x3/q3 and the joint row values at z3 are current.
   virtual void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c,
                         Eigen::VectorXd* F) const = 0;
+  // The Jacobian of that gap or rate (ws.contact_kin[c]) at the iterate of the last residual,
+  // whose joint row Jacobians at z3 are current: only where the Newton matrix is assembled
+  // (step_jacobian), not at the line search's trial points.
+  virtual void linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const = 0;
   // The columns of the bodies' rows for the node's unknowns (the Newton matrix's lower blocks).
   virtual void impulse_jacobian(const Model& model, Data& d, int c) const = 0;
 
@@ -120,8 +124,9 @@ Vec3 cone_rhs(const Contact& ct, const ConeLinearization& lin, double kappa, con
               const Vec3& deta_aff, const Vec2& r_eta);
 
 // A joint's row Jacobian at z3 with respect to one body's unknowns: J3 times
-// ∂z3/∂(v, ω) = diag(Δt I, ∂θ3/∂ω).
+// ∂z3/∂(v, ω) = diag(Δt I, ∂θ3/∂ω); one row r of it.
 Mat6 joint_body_block_unscaled(const Mat6& J3, const Vec3& w, double dt);
+Row6 joint_body_row(const Mat6& J3, int r, const Vec3& w, double dt);
 
 // The eliminated variables' steps from the solved Δν: Δs = Jφ Δν − r_s and Δη_t = J_vt Δν − r_η
 // (r_η = 0 gives the tangential velocity step J_vt Δν).

@@ -15,22 +15,33 @@ void JointFriction::prepare(const Model&, Data&, int) const {}  // acts through 
 // The joint's row unknown is the row's whole impulse, friction included, so the row balances the
 // friction impulse b1 (the contact's, not an unknown of s). The cone's dual is the row rate over
 // the step.
-void JointFriction::residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const {
+void JointFriction::residual(const Model& model, Data& d, const Eigen::VectorXd&, int c, Eigen::VectorXd* F) const {
   const Contact& ct = d.contacts[c];
   auto& ws = d.ws;
   const int nb = static_cast<int>(model.bodies.size());
   (*F)(6 * (nb + ct.joint) + ct.row) -= ct.side * ct.b(0);
   const JointRows& r2 = ws.rows2[ct.joint];
   const JointRows& r3 = ws.rows3[ct.joint];
-  const Joint& jt = model.joints[ct.joint];
   const int r = ct.row;
   ContactKinematics& k = ws.contact_kin[c];
-  k = ContactKinematics{};
-  const Mat6 Jb = joint_body_block_unscaled(r3.Jb, s.segment<3>(6 * jt.child + 3), ws.dt);
-  k.vt(0) = (r < 3 ? r3.c(r) - r2.c(r) : wrap_angle(r3.c(r) - r2.c(r))) / ws.dt;
-  k.Jvt_b.row(0) = Jb.row(r) / ws.dt;
+  k.phi = 0;
+  k.vt = Vec2((r < 3 ? r3.c(r) - r2.c(r) : wrap_angle(r3.c(r) - r2.c(r))) / ws.dt, 0.0);
+}
+
+// The row rate's Jacobian at z3 (one tangential direction, no gap).
+void JointFriction::linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const {
+  const Contact& ct = d.contacts[c];
+  auto& ws = d.ws;
+  const JointRows& r3 = ws.rows3[ct.joint];
+  const Joint& jt = model.joints[ct.joint];
+  ContactKinematics& k = ws.contact_kin[c];
+  k.Jphi_a.setZero();
+  k.Jphi_b.setZero();
+  k.Jvt_a.setZero();
+  k.Jvt_b.setZero();
+  k.Jvt_b.row(0) = joint_body_row(r3.Jb, ct.row, s.segment<3>(6 * jt.child + 3), ws.dt) / ws.dt;
   if (jt.parent != kWorld)
-    k.Jvt_a.row(0) = joint_body_block_unscaled(r3.Ja, s.segment<3>(6 * jt.parent + 3), ws.dt).row(r) / ws.dt;
+    k.Jvt_a.row(0) = joint_body_row(r3.Ja, ct.row, s.segment<3>(6 * jt.parent + 3), ws.dt) / ws.dt;
 }
 
 void JointFriction::impulse_jacobian(const Model&, Data&, int) const {}  // (in the joint's row)

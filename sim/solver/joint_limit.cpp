@@ -15,22 +15,33 @@ void JointLimit::prepare(const Model&, Data& d, int c) const {
 }
 
 // The gap to the bound: the row's coordinate at z3 (unwrapped for rotations).
-void JointLimit::residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const {
+void JointLimit::residual(const Model&, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const {
   const Contact& ct = d.contacts[c];
   auto& ws = d.ws;
   add_impulse(d, c, s.segment<3>(6 * ws.contact_node[c]), F);
   const JointRows& r2 = ws.rows2[ct.joint];
   const JointRows& r3 = ws.rows3[ct.joint];
-  const Joint& jt = model.joints[ct.joint];
   const int r = ct.row;
   const double coord = r < 3 ? r3.c(r) : d.joint_angle[ct.joint](r - 3) + wrap_angle(r3.c(r) - r2.c(r));
   ContactKinematics& k = ws.contact_kin[c];
-  k = ContactKinematics{};
-  const Mat6 Jb = joint_body_block_unscaled(r3.Jb, s.segment<3>(6 * jt.child + 3), ws.dt);
   k.phi = ct.side * (coord - ct.bound);
-  k.Jphi_b = ct.side * Jb.row(r);
+  k.vt.setZero();
+}
+
+// The row's Jacobian at z3 (a limit has no tangential part).
+void JointLimit::linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const {
+  const Contact& ct = d.contacts[c];
+  auto& ws = d.ws;
+  const JointRows& r3 = ws.rows3[ct.joint];
+  const Joint& jt = model.joints[ct.joint];
+  ContactKinematics& k = ws.contact_kin[c];
+  k.Jvt_a.setZero();
+  k.Jvt_b.setZero();
+  k.Jphi_b = ct.side * joint_body_row(r3.Jb, ct.row, s.segment<3>(6 * jt.child + 3), ws.dt);
   if (jt.parent != kWorld)
-    k.Jphi_a = ct.side * joint_body_block_unscaled(r3.Ja, s.segment<3>(6 * jt.parent + 3), ws.dt).row(r);
+    k.Jphi_a = ct.side * joint_body_row(r3.Ja, ct.row, s.segment<3>(6 * jt.parent + 3), ws.dt);
+  else
+    k.Jphi_a.setZero();
 }
 
 }  // namespace maxsim

@@ -15,6 +15,7 @@ class SurfaceContact : public InequalityKind {
   int node_rows(const Contact&) const override { return 4; }
   void prepare(const Model& model, Data& d, int c) const override;
   void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const override;
+  void linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const override;
   void impulse_jacobian(const Model& model, Data& d, int c) const override;
   void jacobian(const Model& model, Data& d, int c) const override;
   void rhs(const Model& model, Data& d, int c, double kappa, const Vec6* affine_a, const Vec6* affine_e,
@@ -34,8 +35,8 @@ class SurfaceContact : public InequalityKind {
  protected:
   // the node's impulse (γ, b1, b2) from its unknowns, added to the bodies' rows
   void add_impulse(Data& d, int c, const Vec3& impulse, Eigen::VectorXd* F) const;
-  // gap and tangential velocity at z3 with their Jacobians (ws.contact_kin[c])
-  void kinematics(Data& d, const Eigen::VectorXd& s, int c) const;
+  // gap and tangential velocity at z3 (ws.contact_kin[c])
+  void kinematics(Data& d, int c) const;
 };
 
 // A joint limit: the surface contact's frictionless rows on one free joint row, with the gap
@@ -49,6 +50,7 @@ class JointLimit : public SurfaceContact {
   int node_rows(const Contact&) const override { return 4; }
   void prepare(const Model& model, Data& d, int c) const override;
   void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const override;
+  void linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const override;
 };
 
 // A contact with Anitescu's relaxed cone (relaxed_contact.cpp): the gap and friction in one
@@ -105,6 +107,7 @@ class JointFriction : public InequalityKind {
   bool has_node() const override { return false; }
   void prepare(const Model& model, Data& d, int c) const override;
   void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const override;
+  void linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const override;
   void impulse_jacobian(const Model& model, Data& d, int c) const override;
   void jacobian(const Model& model, Data& d, int c) const override;
   void rhs(const Model& model, Data& d, int c, double kappa, const Vec6* affine_a, const Vec6* affine_e,

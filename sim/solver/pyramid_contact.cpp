@@ -23,7 +23,7 @@ void PyramidContact::residual(const Model&, Data& d, const Eigen::VectorXd& s, i
   Vec3 impulse;
   impulse << s(o), pyramid_impulse(s.segment<4>(o + 1));  // (γ, Σ β_i d_i)
   add_impulse(d, c, impulse, F);
-  kinematics(d, s, c);
+  kinematics(d, c);
 }
 
 // (γ, b) = P (γ, β, ψ): the derivative of (γ, pyramid_impulse(β))

@@ -24,21 +24,32 @@ void SurfaceContact::add_impulse(Data& d, int c, const Vec3& impulse, Eigen::Vec
 // tangential velocity at z3 are what the interior point balances against its slacks.
 void SurfaceContact::residual(const Model&, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const {
   add_impulse(d, c, s.segment<3>(6 * d.ws.contact_node[c]), F);  // (γ, b1, b2)
-  kinematics(d, s, c);
+  kinematics(d, c);
 }
 
-void SurfaceContact::kinematics(Data& d, const Eigen::VectorXd& s, int c) const {
+void SurfaceContact::kinematics(Data& d, int c) const {
   const Contact& ct = d.contacts[c];
   auto& ws = d.ws;
   Pose a2, a3;
-  Vec3 wa = Vec3::Zero();
   if (ct.body_a != kWorld) {
     a2 = body_pose(d, ct.body_a);
     a3 = Pose{ws.x3[ct.body_a], ws.q3[ct.body_a]};
+  }
+  contact_kinematics(ct, a2, body_pose(d, ct.body_b), a3, Pose{ws.x3[ct.body_b], ws.q3[ct.body_b]}, ws.dt,
+                     &ws.contact_kin[c]);
+}
+
+void SurfaceContact::linearize(const Model&, Data& d, const Eigen::VectorXd& s, int c) const {
+  const Contact& ct = d.contacts[c];
+  auto& ws = d.ws;
+  Pose a3;
+  Vec3 wa = Vec3::Zero();
+  if (ct.body_a != kWorld) {
+    a3 = Pose{ws.x3[ct.body_a], ws.q3[ct.body_a]};
     wa = s.segment<3>(6 * ct.body_a + 3);
   }
-  contact_kinematics(ct, a2, body_pose(d, ct.body_b), a3, Pose{ws.x3[ct.body_b], ws.q3[ct.body_b]}, wa,
-                     s.segment<3>(6 * ct.body_b + 3), ws.dt, &ws.contact_kin[c]);
+  contact_kinematics_jacobian(ct, a3, Pose{ws.x3[ct.body_b], ws.q3[ct.body_b]}, wa, s.segment<3>(6 * ct.body_b + 3),
+                              ws.dt, &ws.contact_kin[c]);
 }
 
 void SurfaceContact::impulse_jacobian(const Model&, Data& d, int c) const {
