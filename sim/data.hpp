@@ -82,7 +82,13 @@ struct InteriorPointOptions {
   // iterations of a resting step from warm_slack: with 4, gym's humanoid under PD (7 per step)
   // took the low floor in some steps and its trajectory met an unconverged step at 1.8 s.
   double settled_slack = 1e-6;
-  int settled_iterations = 3;
+  // A settled step first tries its last answer itself: every impulse as it was, the slacks and
+  // duals of its closed, resting inequalities at this floor; if that passes the convergence test
+  // the step takes no Newton iteration (cube at rest 2.02 → 0.06 iterations per step, A1
+  // standing under PD 2.75 → 1.40, ant 2.88 → 2.25). Small against the tolerances (gap 1e-9 m,
+  // complementarity 1e-8), so that an answer that still holds passes them.
+  double settled_answer_floor = 1e-10;
+  int settled_iterations = 3;  // (−1: no step starts settled)
   double settled_speed = 1e-3;     // m/s (rad/s on joint rows)
   double settled_gap = 1e-5;       // m
   double settled_open_gap = 1e-3;  // m

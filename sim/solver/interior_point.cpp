@@ -102,8 +102,6 @@ StepReport solve_interior_point(const Model& model, Data& d) {
     ws.kinds[c]->start_impulse(d, c, ws.warm[c] ? &ws.previous_contacts[c] : nullptr, cold, &s);
   }
   step_residual(model, d, s, &F);
-  const double warm_floor = settled_start(d) ? opt.settled_slack : opt.warm_slack;
-  for (int c = 0; c < nc; ++c) ws.kinds[c]->start(d, c, ws.warm[c] ? warm_floor : opt.initial_slack, opt.initial_slack, &s);
 
   // (factor > 1: the looser test of a stalled iteration, see SolverOptions::stall_factor)
   auto inequalities_ok = [&](double factor) {
@@ -112,6 +110,24 @@ StepReport solve_interior_point(const Model& model, Data& d) {
       if (!ws.kinds[c]->converged(d.contacts[c], ws.contact_kin[c], tol, dt)) return false;
     return complementarity_max(d) < factor * opt.complementarity_tolerance;
   };
+  auto start = [&](double warm_floor, double dual_floor) {
+    for (int c = 0; c < nc; ++c)
+      ws.kinds[c]->start(d, c, ws.warm[c] ? warm_floor : opt.initial_slack, dual_floor, &s);
+  };
+  bool residual_at_s = false;  // F and the contact kinematics were last evaluated at s
+  const bool settled = settled_start(d);
+  if (settled) {
+    // A settled step's answer is usually the last one: every impulse as it was, the closed gaps
+    // and resting velocities at their boundary (slacks and duals at settled_answer_floor). If
+    // that point passes the convergence test, the step needs no Newton iteration; otherwise it
+    // starts from the same impulses with the settled floors (one residual evaluation lost).
+    ws.trial = s;
+    start(opt.settled_answer_floor, opt.settled_answer_floor);
+    step_residual(model, d, s, &F);
+    residual_at_s = converged(F) && inequalities_ok(1.0);
+    if (!residual_at_s) s = ws.trial;  // (the bodies' velocities and so the kinematics are unchanged)
+  }
+  if (!residual_at_s) start(settled ? opt.settled_slack : opt.warm_slack, opt.initial_slack);
   EqualityTest stalled = converged;
   stalled.tol_impulse *= d.solver.stall_factor;
   double last_alpha = 1.0;
@@ -143,7 +159,6 @@ StepReport solve_interior_point(const Model& model, Data& d) {
   };
 
   StepReport rep;
-  bool residual_at_s = false;  // F and the contact kinematics were last evaluated at s
   for (rep.iterations = 0;; ++rep.iterations) {
     if (!residual_at_s) step_residual(model, d, s, &F);
     residual_at_s = true;
