@@ -80,9 +80,16 @@ Mat6 joint_body_block_unscaled(const Mat6& J3, const Vec3& w, double dt) {
   return M;
 }
 
-// (the whole block's row, so that it rounds exactly like the joint's own block in the matrix)
-Row6 joint_body_row(const Mat6& J3, int r, const Vec3& w, double dt) {
-  return joint_body_block_unscaled(J3, w, dt).row(r);
+// (rows of the whole blocks, so that they round exactly like the joint's own blocks in the matrix)
+void joint_row_jacobian(const Model& model, const Data& d, const Eigen::VectorXd& s, const Contact& ct,
+                        Row6* child, Row6* parent) {
+  const Joint& jt = model.joints[ct.joint];
+  const JointRows& r3 = d.ws.rows3[ct.joint];
+  *child = joint_body_block_unscaled(r3.Jb, s.segment<3>(6 * jt.child + 3), d.ws.dt).row(ct.row);
+  if (jt.parent != kWorld)
+    *parent = joint_body_block_unscaled(r3.Ja, s.segment<3>(6 * jt.parent + 3), d.ws.dt).row(ct.row);
+  else
+    parent->setZero();
 }
 
 }  // namespace maxsim

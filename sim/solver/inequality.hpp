@@ -124,9 +124,13 @@ Vec3 cone_rhs(const Contact& ct, const ConeLinearization& lin, double kappa, con
               const Vec3& deta_aff, const Vec2& r_eta);
 
 // A joint's row Jacobian at z3 with respect to one body's unknowns: J3 times
-// ∂z3/∂(v, ω) = diag(Δt I, ∂θ3/∂ω); one row r of it.
+// ∂z3/∂(v, ω) = diag(Δt I, ∂θ3/∂ω).
 Mat6 joint_body_block_unscaled(const Mat6& J3, const Vec3& w, double dt);
-Row6 joint_body_row(const Mat6& J3, int r, const Vec3& w, double dt);
+
+// The Jacobian at z3 of the joint row a limit or joint friction `ct` acts on, with respect to
+// the joint's child and parent (zero for the world), from ws.rows3 at the iterate s.
+void joint_row_jacobian(const Model& model, const Data& d, const Eigen::VectorXd& s, const Contact& ct,
+                        Row6* child, Row6* parent);
 
 // The eliminated variables' steps from the solved Δν: Δs = Jφ Δν − r_s and Δη_t = J_vt Δν − r_η
 // (r_η = 0 gives the tangential velocity step J_vt Δν).

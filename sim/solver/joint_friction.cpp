@@ -30,18 +30,15 @@ void JointFriction::residual(const Model& model, Data& d, const Eigen::VectorXd&
 
 // The row rate's Jacobian at z3 (one tangential direction, no gap).
 void JointFriction::linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const {
-  const Contact& ct = d.contacts[c];
-  auto& ws = d.ws;
-  const JointRows& r3 = ws.rows3[ct.joint];
-  const Joint& jt = model.joints[ct.joint];
-  ContactKinematics& k = ws.contact_kin[c];
+  ContactKinematics& k = d.ws.contact_kin[c];
+  Row6 child, parent;
+  joint_row_jacobian(model, d, s, d.contacts[c], &child, &parent);
   k.Jphi_a.setZero();
   k.Jphi_b.setZero();
   k.Jvt_a.setZero();
   k.Jvt_b.setZero();
-  k.Jvt_b.row(0) = joint_body_row(r3.Jb, ct.row, s.segment<3>(6 * jt.child + 3), ws.dt) / ws.dt;
-  if (jt.parent != kWorld)
-    k.Jvt_a.row(0) = joint_body_row(r3.Ja, ct.row, s.segment<3>(6 * jt.parent + 3), ws.dt) / ws.dt;
+  k.Jvt_b.row(0) = child / d.ws.dt;
+  k.Jvt_a.row(0) = parent / d.ws.dt;
 }
 
 void JointFriction::impulse_jacobian(const Model&, Data&, int) const {}  // (in the joint's row)

@@ -31,17 +31,13 @@ void JointLimit::residual(const Model&, Data& d, const Eigen::VectorXd& s, int c
 // The row's Jacobian at z3 (a limit has no tangential part).
 void JointLimit::linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const {
   const Contact& ct = d.contacts[c];
-  auto& ws = d.ws;
-  const JointRows& r3 = ws.rows3[ct.joint];
-  const Joint& jt = model.joints[ct.joint];
-  ContactKinematics& k = ws.contact_kin[c];
+  ContactKinematics& k = d.ws.contact_kin[c];
+  Row6 child, parent;
+  joint_row_jacobian(model, d, s, ct, &child, &parent);
+  k.Jphi_b = ct.side * child;
+  k.Jphi_a = ct.side * parent;
   k.Jvt_a.setZero();
   k.Jvt_b.setZero();
-  k.Jphi_b = ct.side * joint_body_row(r3.Jb, ct.row, s.segment<3>(6 * jt.child + 3), ws.dt);
-  if (jt.parent != kWorld)
-    k.Jphi_a = ct.side * joint_body_row(r3.Ja, ct.row, s.segment<3>(6 * jt.parent + 3), ws.dt);
-  else
-    k.Jphi_a.setZero();
 }
 
 }  // namespace maxsim
