@@ -31,7 +31,7 @@
 
 #include <unistd.h>
 
-#include "apps/maxsim/plot.hpp"
+#include "io/plot.hpp"
 #include "controllers/gait.hpp"
 #include "models/load.hpp"
 #include "sim/contact_search.hpp"
@@ -42,6 +42,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace maxsim;
+using io::Plot;
+using io::PlotSeries;
 using Clock = std::chrono::steady_clock;
 
 // ---- scenarios ----------------------------------------------------------------------------------
@@ -653,7 +655,7 @@ int main(int argc, char** argv) {
     p.x_label = "N spheres";
     p.y_label = "time per step [µs]";
     p.series = {ms_series, mj_series};
-    write_plot(p, plot_path);
+    io::write_plot(p, plot_path);
     std::printf("plot: %s\n", plot_path.c_str());
   }
   fs::remove_all(tmp);

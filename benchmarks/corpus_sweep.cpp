@@ -11,7 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "apps/maxsim/report.hpp"
+#include "io/report.hpp"
 #include "apps/maxsim/setup.hpp"
 #include "controllers/actuator.hpp"
 #include "controllers/controller.hpp"
@@ -451,11 +451,11 @@ std::string sweep_markdown(const std::vector<SweepRow>& rows, bool with_mujoco) 
 }
 
 std::string sweep_json(const std::vector<SweepRow>& rows, const SweepOptions& o) {
-  std::string out = "{\"duration\": " + cli::JsonObject::number(o.duration) + ", \"mujoco_version\": " +
-                    (sweep_has_mujoco() ? cli::JsonObject::quote(sweep_mujoco_version()) : "null") + ", \"rows\": [";
+  std::string out = "{\"duration\": " + io::JsonObject::number(o.duration) + ", \"mujoco_version\": " +
+                    (sweep_has_mujoco() ? io::JsonObject::quote(sweep_mujoco_version()) : "null") + ", \"rows\": [";
   for (size_t i = 0; i < rows.size(); ++i) {
     const SweepRow& r = rows[i];
-    cli::JsonObject j;
+    io::JsonObject j;
     j.add("file", r.file).add("scenario", r.scenario).add("loaded", r.loaded);
     if (!r.loaded) j.add("refusal", r.refusal);
     else j.add_null("refusal");

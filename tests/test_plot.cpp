@@ -1,4 +1,4 @@
-// Plots (apps/maxsim/plot.hpp): axis ranges and ticks, well-formed SVG with the chosen series,
+// Plots (io/plot.hpp): axis ranges and ticks, well-formed SVG with the chosen series,
 // PNG files that decode, the CSV reader's errors, and `maxsim plot`'s exit statuses and messages.
 #include <gtest/gtest.h>
 #include <tinyxml2.h>
@@ -13,9 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "apps/maxsim/plot.hpp"
+#include "apps/maxsim/plot_command.hpp"
+#include "io/plot.hpp"
 
 namespace maxsim {
+
+using namespace io;
 namespace {
 
 namespace fs = std::filesystem;
@@ -209,7 +212,7 @@ TEST(PlotSvg, GapsSplitLinesAndLongSeriesAreThinned) {
 TEST(PlotSvg, RejectsMismatchedSeries) {
   Plot p;
   p.series.push_back({"bad", {0, 1}, {0}, ""});
-  EXPECT_THROW(plot_svg(p), PlotError);
+  EXPECT_THROW(plot_svg(p), io::Error);
 }
 
 // ---- PNG ---------------------------------------------------------------------------------------------
@@ -284,15 +287,15 @@ TEST_F(PlotTest, WritePlotByExtension) {
   write_plot(p, path("a.PNG"));
   EXPECT_EQ(read_file(path("a.svg")).rfind("<?xml", 0), 0u);
   EXPECT_EQ(read_file(path("a.PNG")).substr(1, 3), "PNG");
-  EXPECT_THROW(write_plot(p, path("a.pdf")), PlotError);
-  EXPECT_THROW(write_plot(p, path("no/such/dir/a.svg")), PlotError);
+  EXPECT_THROW(write_plot(p, path("a.pdf")), io::Error);
+  EXPECT_THROW(write_plot(p, path("no/such/dir/a.svg")), io::Error);
 }
 
 // ---- CSV -----------------------------------------------------------------------------------------
 std::string error_of(const std::function<void()>& f) {
   try {
     f();
-  } catch (const PlotError& e) {
+  } catch (const io::Error& e) {
     return e.what();
   }
   return "(no error)";

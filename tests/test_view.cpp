@@ -1,4 +1,4 @@
-// HTML replays (apps/maxsim/view.hpp): the page holds the model's bodies, geoms and meshes (each
+// HTML replays (io/replay.hpp): the page holds the model's bodies, geoms and meshes (each
 // mesh once), every frame's time and poses in its binary blob; trajectories that do not fit the
 // model are refused with a message naming the columns; `maxsim view` and `simulate --view` write
 // pages and fail with exit status 2 on bad input or a missing viewer bundle. The viewer's
@@ -16,12 +16,15 @@
 #include <string>
 #include <vector>
 
-#include "apps/maxsim/view.hpp"
+#include "apps/maxsim/view_command.hpp"
+#include "io/replay.hpp"
 #include "models/load.hpp"
 #include "sim/contact_search.hpp"
 #include "sim/maxsim.hpp"
 
 namespace maxsim {
+
+using namespace io;
 namespace {
 
 namespace fs = std::filesystem;
@@ -163,10 +166,10 @@ TEST(ReplayHtml, HoldsBodiesGeomsMeshesOnceAndEveryFrame) {
 TEST(ReplayHtml, RefusesInconsistentReplays) {
   const Model m = small_model();
   Replay r;
-  EXPECT_THROW(replay_html(m, r, ""), ViewError);  // no frames
+  EXPECT_THROW(replay_html(m, r, ""), io::Error);  // no frames
   r.times = {0, 1};
   r.poses.assign(2 * 2 * 7 - 1, 0.f);
-  EXPECT_THROW(replay_html(m, r, ""), ViewError);  // one pose value short
+  EXPECT_THROW(replay_html(m, r, ""), io::Error);  // one pose value short
 }
 
 // Recorded contacts are the solver's: a 1 kg cube resting on the ground shows its four corners
@@ -223,7 +226,7 @@ std::vector<std::string> pose_columns(const std::vector<std::string>& bodies) {
 std::string error_of(const Model& m, const CsvTable& t) {
   try {
     replay_from_csv(m, t);
-  } catch (const ViewError& e) {
+  } catch (const io::Error& e) {
     return e.what();
   }
   return "(no error)";

@@ -8,13 +8,17 @@
 #include <string>
 #include <vector>
 
-#include "apps/maxsim/report.hpp"
 #include "apps/maxsim/setup.hpp"
-#include "apps/maxsim/view.hpp"
+#include "apps/maxsim/view_command.hpp"
+#include "io/report.hpp"
 #include "sim/ground.hpp"
 #include "sim/maxsim.hpp"
 
 namespace maxsim::cli {
+
+using io::CsvWriter;
+using io::JsonObject;
+using io::RowDiagnostics;
 
 namespace {
 

@@ -7,12 +7,14 @@
 
 #include "apps/maxsim/commands.hpp"
 #include "apps/maxsim/options.hpp"
-#include "apps/maxsim/plot.hpp"
-#include "apps/maxsim/view.hpp"
+#include "apps/maxsim/plot_command.hpp"
+#include "apps/maxsim/view_command.hpp"
+#include "io/error.hpp"
 
 int main(int argc, char** argv) {
   using namespace maxsim::cli;
-  // view and plot read files other than a model; they parse their own arguments (view.hpp, plot.hpp)
+  // view and plot read files other than a model; they parse their own arguments
+  // (view_command.hpp, plot_command.hpp)
   if (argc >= 2 && std::string_view(argv[1]) == "view") return maxsim::view_main(argc, argv);
   if (argc >= 2 && std::string_view(argv[1]) == "plot") return maxsim::plot_main(argc, argv);
   Options options;
@@ -40,6 +42,9 @@ int main(int argc, char** argv) {
         return run_simulate(options);
     }
   } catch (const InputError& e) {
+    std::fprintf(stderr, "maxsim: %s\n", e.what());
+    return 2;
+  } catch (const maxsim::io::Error& e) {  // an output file that cannot be written
     std::fprintf(stderr, "maxsim: %s\n", e.what());
     return 2;
   } catch (const SimulationError& e) {

@@ -44,7 +44,7 @@ struct Options {
   // output
   std::string output;     // CSV trajectory file; empty: none
   long long every = 1;
-  std::string view;       // --view: HTML replay of the run (apps/maxsim/view.hpp); empty: none
+  std::string view;       // --view: HTML replay of the run (io/replay.hpp); empty: none
   // --max-output-bytes: the run stops before the CSV (or the replay's recorded frames) would
   // grow beyond this
   long long max_output_bytes = 2'000'000'000;

@@ -22,11 +22,12 @@
 #include <memory>
 #include <string>
 
-#include "apps/maxsim/view.hpp"
+#include "io/replay.hpp"
 #include "robots/a1/a1_gait.hpp"
-#include "apps/maxsim/report.hpp"
+#include "io/report.hpp"
 
 using namespace maxsim;
+using namespace maxsim::io;
 
 namespace {
 
@@ -92,7 +93,7 @@ int main(int argc, char** argv) {
     if (have_params) gait = a1::read_gait(params);
     else std::fprintf(stderr, "a1_walk: %s not found, using the default trot\n", params.c_str());
 
-    cli::CsvWriter csv;  // DESIGN §8 columns, like `maxsim simulate --output`
+    io::CsvWriter csv;  // DESIGN §8 columns, like `maxsim simulate --output`
     if (!output.empty()) csv.open(output, robot.model);
     std::unique_ptr<ReplayRecorder> replay;
     if (!view.empty()) {
@@ -100,7 +101,7 @@ int main(int argc, char** argv) {
       try {  // the walk is the main job: without the viewer's JavaScript it runs without a replay
         load_viewer_js();
         replay = std::make_unique<ReplayRecorder>(robot.model);
-      } catch (const ViewError& e) {
+      } catch (const io::Error& e) {
         std::fprintf(stderr, "a1_walk: no replay: %s\n", e.what());
         view.clear();
       }
@@ -108,7 +109,7 @@ int main(int argc, char** argv) {
     long long step_index = 0;
     auto observer = [&](const Model& m, const Data& d) {
       const bool record = step_index++ % every == 0;
-      if (csv.is_open() && record) csv.write_row(m, d, cli::row_diagnostics(m, d, step_index == 1));
+      if (csv.is_open() && record) csv.write_row(m, d, io::row_diagnostics(m, d, step_index == 1));
       if (replay && record) replay->record(m, d);
     };
     const a1::Walk w = a1::walk(robot, gait, duration, observer);

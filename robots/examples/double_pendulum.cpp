@@ -1,15 +1,16 @@
 // A double pendulum built in code and stepped: the README's example, runnable.
 // Prints time, the two joint angles, total energy and the constraint violation every 0.5 s.
-//   double_pendulum [--view FILE.html]   (the HTML replay of the run, apps/maxsim/view.hpp)
+//   double_pendulum [--view FILE.html]   (the HTML replay of the run, io/replay.hpp)
 #include <cstdio>
 #include <memory>
 #include <string>
 
-#include "apps/maxsim/view.hpp"
+#include "io/replay.hpp"
 #include "sim/maxsim.hpp"
 
 int main(int argc, char** argv) {
   using namespace maxsim;
+  using namespace maxsim::io;
   std::string view;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];

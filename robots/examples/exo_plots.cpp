@@ -15,10 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "apps/maxsim/plot.hpp"
+#include "io/plot.hpp"
 #include "robots/exoskeleton/exoskeleton.hpp"
 
 using namespace maxsim;
+using namespace maxsim::io;
 
 namespace {
 

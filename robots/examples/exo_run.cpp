@@ -26,12 +26,13 @@
 #include <string>
 #include <vector>
 
-#include "apps/maxsim/plot.hpp"
-#include "apps/maxsim/view.hpp"
-#include "apps/maxsim/report.hpp"
+#include "io/plot.hpp"
+#include "io/replay.hpp"
+#include "io/report.hpp"
 #include "robots/exoskeleton/exoskeleton.hpp"
 
 using namespace maxsim;
+using namespace maxsim::io;
 
 namespace {
 
@@ -116,14 +117,14 @@ int main(int argc, char** argv) {
   exo::Summary s;
   std::vector<exo::Sample> trace;
   try {
-    cli::CsvWriter csv;  // DESIGN §8 columns, like `maxsim simulate --output`
+    io::CsvWriter csv;  // DESIGN §8 columns, like `maxsim simulate --output`
     if (!output.empty()) csv.open(output, e.model);
     std::unique_ptr<ReplayRecorder> recorder;
     if (!view.empty()) recorder = std::make_unique<ReplayRecorder>(e.model);
     long long k = 0;
     const int frame_every = std::max(1, static_cast<int>(std::lround(1.0 / 30.0 / routine.dt)));  // 30 frames/s
     auto observer = [&](const Model& m, const Data& d) {
-      if (csv.is_open() && k % every == 0) csv.write_row(m, d, cli::row_diagnostics(m, d, k == 0));
+      if (csv.is_open() && k % every == 0) csv.write_row(m, d, io::row_diagnostics(m, d, k == 0));
       if (recorder && k % frame_every == 0) recorder->record(m, d);
       ++k;
     };

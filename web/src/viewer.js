@@ -1,4 +1,4 @@
-// The replay viewer that `maxsim view` embeds into each HTML page (see apps/maxsim/view.hpp for
+// The replay viewer that `maxsim view` embeds into each HTML page (see io/replay.hpp for
 // the data it reads). Bundled with three.js by esbuild at build time (web/CMakeLists.txt).
 //
 // The page holds <script id="maxsim-replay"> (JSON: bodies, geoms, meshes, offsets) and

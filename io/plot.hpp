@@ -3,16 +3,16 @@
 // The library (target `maxsim_plot`, no dependency but zlib) is what `maxsim plot` runs and what
 // other programs call to write image files:
 //
-//     #include "apps/maxsim/plot.hpp"
-//     maxsim::Plot p;
+//     #include "io/plot.hpp"
+//     maxsim::io::Plot p;
 //     p.title = "energy";  p.x_label = "t [s]";  p.y_label = "J";
 //     p.series.push_back({"total", t, e_total});        // label, x values, y values
 //     p.series.push_back({"kinetic", t, e_kin});
-//     maxsim::write_plot(p, "energy.svg");               // or "energy.png"
+//     maxsim::io::write_plot(p, "energy.svg");             // or "energy.png"
 //
 // SVG is text written here; PNG is rasterized here too (anti-aliased lines, a built-in 5x7 bitmap
 // font drawn at twice its size) and compressed with zlib, so no external program is needed.
-// Non-finite y values are gaps in a line. Errors throw PlotError (a std::runtime_error) with a
+// Non-finite y values are gaps in a line. Errors throw io::Error with a
 // message naming the file, the column or the problem.
 #pragma once
 
@@ -23,11 +23,9 @@
 #include <string_view>
 #include <vector>
 
-namespace maxsim {
+#include "io/error.hpp"
 
-struct PlotError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+namespace maxsim::io {
 
 // ---- plots ------------------------------------------------------------------------------------
 struct PlotSeries {
@@ -60,6 +58,9 @@ std::string plot_svg(const Plot& plot);                  // a complete SVG docum
 std::vector<std::uint8_t> plot_png(const Plot& plot);    // a complete PNG file (RGB, 8 bit)
 // Writes plot_svg or plot_png by the extension of `path` (.svg or .png, any case).
 void write_plot(const Plot& plot, const std::string& path);
+// The file type write_plot chooses for `path`.
+enum class PlotFormat { Svg, Png, Unknown };
+PlotFormat plot_format(const std::string& path);
 
 // Tick labels as plot_svg/plot_png print them for a tick spacing `step` ("0.25", "1e-06").
 std::string tick_label(double value, double step);
@@ -74,19 +75,12 @@ struct CsvTable {
 
   std::size_t rows() const { return values.empty() ? 0 : values[0].size(); }
   int column(std::string_view name) const;  // -1 when absent
-  // The column's values; throws PlotError naming the column and the file (with similar names).
+  // The column's values; throws Error naming the column and the file (with similar names).
   const std::vector<double>& get(std::string_view name) const;
 };
 
-// Throws PlotError for a missing or unreadable file, an empty file or one without data rows, a
+// Throws Error for a missing or unreadable file, an empty file or one without data rows, a
 // row with the wrong number of fields, or a field that is not a finite number (file:line, column).
 CsvTable read_csv_table(const std::string& path);
 
-// ---- the `maxsim plot` command ----------------------------------------------------------------------
-// maxsim plot TRAJ.csv -o OUT.svg|OUT.png [--columns a,b,..] [--x COL] [--title T]
-//             [--width W] [--height H] [--ylabel L]
-// argv[1] is "plot". Returns the exit status: 0, or 2 with a message on stderr for bad usage or
-// input (missing file, unknown column, empty CSV, non-numeric values, unwritable output).
-int plot_main(int argc, const char* const* argv);
-
-}  // namespace maxsim
+}  // namespace maxsim::io

@@ -22,15 +22,12 @@
 #include <utility>
 #include <vector>
 
-#include "apps/maxsim/plot.hpp"
+#include "io/error.hpp"
+#include "io/plot.hpp"
 #include "sim/data.hpp"
 #include "sim/model.hpp"
 
-namespace maxsim {
-
-struct ViewError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+namespace maxsim::io {
 
 // The frames of one replay.
 struct Replay {
@@ -50,7 +47,7 @@ struct Replay {
 };
 
 // Reads the poses (and contacts, scalars) of every model body from a trajectory table. Throws
-// ViewError when the table does not fit the model: a body without its seven pose columns, a CSV
+// Error when the table does not fit the model: a body without its seven pose columns, a CSV
 // body the model does not have, no `t` column, decreasing times, or an empty pose field.
 Replay replay_from_csv(const Model& model, const CsvTable& table);
 
@@ -70,42 +67,19 @@ class ReplayRecorder {
 };
 
 // The viewer's JavaScript bundle: the file named by the environment variable MAXSIM_VIEWER_JS,
-// else the one the build made. Throws ViewError saying how to get it when it is missing.
+// else the one the build made. Throws Error saying how to get it when it is missing.
 std::string load_viewer_js();
 std::string viewer_js_path();
 
 // The complete HTML page (viewer_js: the bundle's text; tests may pass a stub).
 std::string replay_html(const Model& model, const Replay& replay, const std::string& viewer_js);
-// load_viewer_js + replay_html, written to `path` (ViewError when it cannot be written).
+// load_viewer_js + replay_html, written to `path` (Error when it cannot be written).
 void write_replay_html(const Model& model, const Replay& replay, const std::string& path);
+// A page already made, written to `path` (Error when it cannot be written).
+void write_html_file(const std::string& path, const std::string& html);
 
-// Checks now that `path` can be written (ViewError otherwise), so that a long run does not end
+// Checks now that `path` can be written (Error otherwise), so that a long run does not end
 // with an unwritable replay.
 void check_writable(const std::string& path);
 
-// ---- the command line --------------------------------------------------------------------------
-// maxsim view MODEL TRAJ.csv [-o OUT.html] [--title T]; argv[1] is "view". Returns the exit
-// status: 0, or 2 with a message on stderr (bad usage, model or CSV, CSV/model mismatch, missing
-// viewer bundle, unwritable output).
-int view_main(int argc, const char* const* argv);
-
-namespace cli {
-// `maxsim simulate --view OUT.html`: start() checks the bundle and the output file (throws
-// cli::InputError), record() takes the frames simulate writes to its CSV, finish() writes the page.
-class SimulationView {
- public:
-  // Frames beyond max_bytes of frame data are not recorded (record returns false).
-  void start(const std::string& path, const Model& model, const std::string& model_file,
-             std::size_t max_bytes = static_cast<std::size_t>(-1));
-  bool active() const { return !path_.empty(); }
-  bool record(const Model& model, const Data& data);
-  void finish(const Model& model);
-
- private:
-  std::string path_, viewer_js_;
-  std::size_t max_bytes_ = static_cast<std::size_t>(-1);
-  ReplayRecorder recorder_{Model{}};
-};
-}  // namespace cli
-
-}  // namespace maxsim
+}  // namespace maxsim::io

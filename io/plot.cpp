@@ -1,4 +1,4 @@
-#include "apps/maxsim/plot.hpp"
+#include "io/plot.hpp"
 
 #include <zlib.h>
 
@@ -13,7 +13,7 @@
 #include <sstream>
 #include <system_error>
 
-namespace maxsim {
+namespace maxsim::io {
 
 namespace {
 
@@ -342,7 +342,7 @@ std::vector<std::uint8_t> Canvas::png() const {
   uLongf zlen = compressBound(static_cast<uLong>(raw.size()));
   std::vector<std::uint8_t> z(zlen);
   if (compress2(z.data(), &zlen, raw.data(), static_cast<uLong>(raw.size()), 9) != Z_OK)
-    throw PlotError("PNG: zlib compression failed");
+    throw Error("PNG: zlib compression failed");
   z.resize(zlen);
   std::vector<std::uint8_t> out = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
   std::vector<std::uint8_t> ihdr;
@@ -357,11 +357,11 @@ std::vector<std::uint8_t> Canvas::png() const {
 
 void check_plot(const Plot& p) {
   if (p.width < 200 || p.height < 150 || p.width > 10000 || p.height > 10000)
-    throw PlotError("plot size " + std::to_string(p.width) + "x" + std::to_string(p.height) +
+    throw Error("plot size " + std::to_string(p.width) + "x" + std::to_string(p.height) +
                     " is out of range (200x150 to 10000x10000)");
   for (const PlotSeries& s : p.series)
     if (s.x.size() != s.y.size())
-      throw PlotError("series '" + s.label + "' has " + std::to_string(s.x.size()) + " x values and " +
+      throw Error("series '" + s.label + "' has " + std::to_string(s.x.size()) + " x values and " +
                       std::to_string(s.y.size()) + " y values");
 }
 
@@ -557,22 +557,29 @@ std::vector<std::uint8_t> plot_png(const Plot& p) {
   return cv.png();
 }
 
-void write_plot(const Plot& p, const std::string& path) {
+PlotFormat plot_format(const std::string& path) {
   const std::string ext = lower(path);
+  if (ends_with(ext, ".svg")) return PlotFormat::Svg;
+  if (ends_with(ext, ".png")) return PlotFormat::Png;
+  return PlotFormat::Unknown;
+}
+
+void write_plot(const Plot& p, const std::string& path) {
+  const PlotFormat format = plot_format(path);
   std::string bytes;
-  if (ends_with(ext, ".svg")) {
+  if (format == PlotFormat::Svg) {
     bytes = plot_svg(p);
-  } else if (ends_with(ext, ".png")) {
+  } else if (format == PlotFormat::Png) {
     const std::vector<std::uint8_t> png = plot_png(p);
     bytes.assign(png.begin(), png.end());
   } else {
-    throw PlotError(path + ": the plot file name must end in .svg or .png");
+    throw Error(path + ": the plot file name must end in .svg or .png");
   }
   std::ofstream f(path, std::ios::binary);
-  if (!f) throw PlotError(path + ": cannot open for writing: " + std::strerror(errno));
+  if (!f) throw Error(path + ": cannot open for writing: " + std::strerror(errno));
   f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   f.close();
-  if (!f) throw PlotError(path + ": write error");
+  if (!f) throw Error(path + ": write error");
 }
 
 // ---- CSV ------------------------------------------------------------------------------------------------
@@ -606,7 +613,7 @@ const std::vector<double>& CsvTable::get(std::string_view name) const {
     }
     msg += columns.size() > 12 ? ", ...)" : ")";
   }
-  throw PlotError(msg);
+  throw Error(msg);
 }
 
 namespace {
@@ -634,7 +641,7 @@ CsvTable read_csv_table(const std::string& path) {
   CsvTable t;
   t.path = path;
   std::ifstream f(path, std::ios::binary);
-  if (!f) throw PlotError(path + ": cannot open the CSV file (" + std::strerror(errno) + ")");
+  if (!f) throw Error(path + ": cannot open the CSV file (" + std::strerror(errno) + ")");
   std::string line;
   long long lineno = 0;
   // header: the first non-blank line
@@ -642,7 +649,7 @@ CsvTable read_csv_table(const std::string& path) {
     ++lineno;
     if (!trim(line).empty()) break;
   }
-  if (trim(line).empty()) throw PlotError(path + ": the CSV file is empty");
+  if (trim(line).empty()) throw Error(path + ": the CSV file is empty");
   split_fields(line, [&](std::string_view s) {
     std::string name = trim(s);
     if (name.size() >= 2 && name.front() == '"' && name.back() == '"') name = name.substr(1, name.size() - 2);
@@ -650,10 +657,10 @@ CsvTable read_csv_table(const std::string& path) {
   });
   for (size_t i = 0; i < t.columns.size(); ++i) {
     if (t.columns[i].empty())
-      throw PlotError(path + ":" + std::to_string(lineno) + ": column " + std::to_string(i + 1) + " has no name");
+      throw Error(path + ":" + std::to_string(lineno) + ": column " + std::to_string(i + 1) + " has no name");
     for (size_t j = 0; j < i; ++j)
       if (t.columns[j] == t.columns[i])
-        throw PlotError(path + ":" + std::to_string(lineno) + ": column '" + t.columns[i] + "' appears twice");
+        throw Error(path + ":" + std::to_string(lineno) + ": column '" + t.columns[i] + "' appears twice");
   }
   t.values.assign(t.columns.size(), {});
   while (std::getline(f, line)) {
@@ -669,7 +676,7 @@ CsvTable read_csv_table(const std::string& path) {
           if (sv.front() == '+') sv.remove_prefix(1);
           const auto [ptr, ec] = std::from_chars(sv.data(), sv.data() + sv.size(), v);
           if (ec != std::errc() || ptr != sv.data() + sv.size() || !std::isfinite(v))
-            throw PlotError(path + ":" + std::to_string(lineno) + ": column '" + t.columns[c] + "': '" + s +
+            throw Error(path + ":" + std::to_string(lineno) + ": column '" + t.columns[c] + "': '" + s +
                             "' is not a finite number");
         }
         t.values[c].push_back(v);
@@ -677,139 +684,12 @@ CsvTable read_csv_table(const std::string& path) {
       ++c;
     });
     if (c != t.columns.size())
-      throw PlotError(path + ":" + std::to_string(lineno) + ": " + std::to_string(c) + " fields, the header has " +
+      throw Error(path + ":" + std::to_string(lineno) + ": " + std::to_string(c) + " fields, the header has " +
                       std::to_string(t.columns.size()));
   }
-  if (f.bad()) throw PlotError(path + ": read error");
-  if (t.rows() == 0) throw PlotError(path + ": the CSV file has a header but no data rows");
+  if (f.bad()) throw Error(path + ": read error");
+  if (t.rows() == 0) throw Error(path + ": the CSV file has a header but no data rows");
   return t;
 }
 
-// ---- the command -------------------------------------------------------------------------------------
-namespace {
-
-bool glob_match(std::string_view pattern, std::string_view s) {
-  // '*' matches any run of characters
-  size_t p = 0, i = 0, star = std::string_view::npos, mark = 0;
-  while (i < s.size()) {
-    if (p < pattern.size() && pattern[p] == '*') {
-      star = p++;
-      mark = i;
-    } else if (p < pattern.size() && pattern[p] == s[i]) {
-      ++p, ++i;
-    } else if (star != std::string_view::npos) {
-      p = star + 1;
-      i = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
-}
-
-const char* plot_usage() {
-  return "usage: maxsim plot TRAJ.csv -o OUT.svg|OUT.png [--columns A,B,..] [--x COL] [--title T]\n"
-         "                  [--ylabel L] [--width W] [--height H]\n"
-         "  --columns   the columns to draw against --x (default: energy.kinetic, energy.potential,\n"
-         "              energy.total); '*' matches any characters ('*.q0': every joint's first coordinate)\n"
-         "  --x COL     the horizontal axis (default t)\n"
-         "  -o FILE     .svg (vector) or .png (raster, 8-bit RGB)\n";
-}
-
-}  // namespace
-
-int plot_main(int argc, const char* const* argv) {
-  auto fail = [](const std::string& msg) {
-    std::fprintf(stderr, "maxsim plot: %s\n", msg.c_str());
-    return 2;
-  };
-  std::string csv, out, columns, xcol = "t", title, ylabel;
-  int width = 800, height = 480;
-  for (int i = 2; i < argc; ++i) {
-    std::string arg = argv[i], value;
-    if (arg == "-h" || arg == "--help") {
-      std::fputs(plot_usage(), stdout);
-      return 0;
-    }
-    const bool is_option = arg.size() > 1 && arg[0] == '-';
-    if (!is_option) {
-      if (!csv.empty()) return fail("unexpected argument '" + arg + "' (the CSV file is '" + csv + "')");
-      csv = arg;
-      continue;
-    }
-    if (const size_t eq = arg.find('='); eq != std::string::npos && arg.rfind("--", 0) == 0) {
-      value = arg.substr(eq + 1);
-      arg = arg.substr(0, eq);
-    } else {
-      if (arg != "-o" && arg != "--output" && arg != "--columns" && arg != "--x" && arg != "--title" &&
-          arg != "--ylabel" && arg != "--width" && arg != "--height")
-        return fail("unknown option '" + arg + "'\n" + plot_usage());
-      if (i + 1 >= argc) return fail("option " + arg + " needs a value");
-      value = argv[++i];
-    }
-    if (arg == "-o" || arg == "--output") out = value;
-    else if (arg == "--columns") columns = value;
-    else if (arg == "--x") xcol = value;
-    else if (arg == "--title") title = value;
-    else if (arg == "--ylabel") ylabel = value;
-    else if (arg == "--width" || arg == "--height") {
-      int v = 0;
-      const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-      if (ec != std::errc() || ptr != value.data() + value.size() || v < 200 || v > 10000)
-        return fail(arg + ": '" + value + "' is not a whole number from 200 to 10000");
-      (arg == "--width" ? width : height) = v;
-    } else {
-      return fail("unknown option '" + arg + "'\n" + plot_usage());
-    }
-  }
-  if (csv.empty()) return fail(std::string("missing TRAJ.csv\n") + plot_usage());
-  if (out.empty()) return fail("missing -o OUT.svg or OUT.png");
-  {
-    const std::string e = lower(out);
-    if (!ends_with(e, ".svg") && !ends_with(e, ".png"))
-      return fail("-o " + out + ": the file name must end in .svg or .png");
-  }
-  try {
-    const CsvTable table = read_csv_table(csv);
-    const std::vector<double>& x = table.get(xcol);
-    std::vector<std::string> names;
-    if (columns.empty()) {
-      for (const char* c : {"energy.kinetic", "energy.potential", "energy.total"})
-        if (table.column(c) >= 0) names.push_back(c);
-      if (names.empty()) return fail(csv + ": no energy columns to plot by default; choose some with --columns");
-    } else {
-      size_t start = 0;
-      for (size_t k = 0; k <= columns.size(); ++k) {
-        if (k < columns.size() && columns[k] != ',') continue;
-        const std::string item = trim(std::string_view(columns).substr(start, k - start));
-        start = k + 1;
-        if (item.empty()) return fail("--columns: empty column name in '" + columns + "'");
-        if (item.find('*') == std::string::npos) {
-          table.get(item);  // throws naming the column
-          names.push_back(item);
-          continue;
-        }
-        size_t matched = 0;
-        for (const std::string& c : table.columns)
-          if (glob_match(item, c) && c != xcol) names.push_back(c), ++matched;
-        if (matched == 0) return fail(csv + ": no column matches '" + item + "'");
-      }
-    }
-    Plot p;
-    p.title = title;
-    p.width = width, p.height = height;
-    p.x_label = xcol == "t" ? "t [s]" : xcol;
-    p.y_label = ylabel;
-    for (const std::string& n : names) p.series.push_back({n, x, table.get(n), ""});
-    write_plot(p, out);
-  } catch (const PlotError& e) {
-    return fail(e.what());
-  } catch (const std::exception& e) {  // out of memory, a file system error
-    std::fprintf(stderr, "maxsim: internal error: %s\n", e.what());
-    return 1;
-  }
-  return 0;
-}
-
-}  // namespace maxsim
+}  // namespace maxsim::io

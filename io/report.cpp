@@ -1,4 +1,4 @@
-#include "apps/maxsim/report.hpp"
+#include "io/report.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -6,12 +6,12 @@
 #include <cmath>
 #include <cstring>
 
-#include "apps/maxsim/options.hpp"
+#include "io/error.hpp"
 #include "sim/contact_search.hpp"
 #include "sim/diagnostics.hpp"
 #include "sim/kinematics.hpp"
 
-namespace maxsim::cli {
+namespace maxsim::io {
 
 namespace {
 
@@ -69,11 +69,11 @@ void CsvWriter::open(const std::string& path, const Model& model, long long max_
   }
   header += '\n';
   if (static_cast<long long>(header.size()) > max_bytes)
-    throw InputError(path + ": the CSV header alone is " + std::to_string(header.size()) +
+    throw Error(path + ": the CSV header alone is " + std::to_string(header.size()) +
                      " bytes, more than the output limit of " + std::to_string(max_bytes) +
                      " bytes (--max-output-bytes)");
   file_ = std::fopen(path.c_str(), "w");
-  if (!file_) throw InputError("cannot write " + path + ": " + std::strerror(errno));
+  if (!file_) throw Error("cannot write " + path + ": " + std::strerror(errno));
   max_bytes_ = max_bytes;
   std::fwrite(header.data(), 1, header.size(), file_);
   bytes_ = static_cast<long long>(header.size());
@@ -140,7 +140,7 @@ void CsvWriter::close() {
   const bool bad = std::ferror(file_) != 0;
   const int rc = std::fclose(file_);
   file_ = nullptr;
-  if (bad || rc != 0) throw InputError("error writing " + path_);
+  if (bad || rc != 0) throw Error("error writing " + path_);
 }
 
 // ---- JSON ---------------------------------------------------------------------------------
@@ -153,6 +153,9 @@ std::string JsonObject::quote(std::string_view s) {
       case '\n': q += "\\n"; break;
       case '\r': q += "\\r"; break;
       case '\t': q += "\\t"; break;
+      case '<': q += "\\u003c"; break;  // (safe inside an HTML script element: io/replay.hpp)
+      case '>': q += "\\u003e"; break;
+      case '&': q += "\\u0026"; break;
       default:
         if (c < 0x20) {
           char buf[8];
@@ -205,4 +208,4 @@ JsonObject& JsonObject::add_raw(std::string_view k, std::string_view json) {
   return *this;
 }
 
-}  // namespace maxsim::cli
+}  // namespace maxsim::io

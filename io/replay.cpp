@@ -1,4 +1,4 @@
-#include "apps/maxsim/view.hpp"
+#include "io/replay.hpp"
 
 #include <zlib.h>
 
@@ -14,9 +14,7 @@
 #include <set>
 #include <sstream>
 
-#include "apps/maxsim/options.hpp"
-#include "models/load.hpp"
-#include "models/load_error.hpp"
+#include "io/report.hpp"
 #include "sim/contact.hpp"
 #include "sim/diagnostics.hpp"
 
@@ -24,7 +22,7 @@
 #define MAXSIM_VIEWER_JS_PATH ""
 #endif
 
-namespace maxsim {
+namespace maxsim::io {
 
 namespace {
 
@@ -33,30 +31,6 @@ constexpr const char* kContactFields[6] = {"x", "y", "z", "fx", "fy", "fz"};
 constexpr const char* kScalarColumns[3] = {"energy.total", "violation.max", "penetration.max"};
 
 // ---- JSON and binary helpers -----------------------------------------------------------------------
-std::string json_string(const std::string& s) {
-  std::string o = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': o += "\\\""; break;
-      case '\\': o += "\\\\"; break;
-      case '\n': o += "\\n"; break;
-      case '\t': o += "\\t"; break;
-      case '<': o += "\\u003c"; break;  // never "</script>" inside the page's script element
-      case '>': o += "\\u003e"; break;
-      case '&': o += "\\u0026"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          o += buf;
-        } else {
-          o += static_cast<char>(c);
-        }
-    }
-  }
-  return o + "\"";
-}
-
 std::string json_number(double v) {
   if (!std::isfinite(v)) return "0";
   char buf[32];
@@ -94,7 +68,7 @@ class Blob {
 std::vector<std::uint8_t> gzip(const std::vector<std::uint8_t>& in) {
   z_stream zs{};
   if (deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-    throw ViewError("zlib: deflateInit2 failed");
+    throw Error("zlib: deflateInit2 failed");
   std::vector<std::uint8_t> out(deflateBound(&zs, static_cast<uLong>(in.size())) + 64);
   zs.next_in = const_cast<Bytef*>(in.data());
   zs.avail_in = static_cast<uInt>(in.size());
@@ -103,7 +77,7 @@ std::vector<std::uint8_t> gzip(const std::vector<std::uint8_t>& in) {
   const int rc = deflate(&zs, Z_FINISH);
   out.resize(zs.total_out);
   deflateEnd(&zs);
-  if (rc != Z_STREAM_END) throw ViewError("zlib: compression failed");
+  if (rc != Z_STREAM_END) throw Error("zlib: compression failed");
   return out;
 }
 
@@ -154,7 +128,7 @@ struct MeshTable {
 
 std::string geom_json(const Geom& g, int body, MeshTable* meshes) {
   std::string s = "{\"body\":" + std::to_string(body) + ",\"type\":\"" + geom_type_name(g.type) + "\"";
-  if (!g.name.empty()) s += ",\"name\":" + json_string(g.name);
+  if (!g.name.empty()) s += ",\"name\":" + JsonObject::quote(g.name);
   s += ",\"size\":" + json_array(g.size, 3) + ",\"pos\":" + json_array(g.pos, 3) + ",\"quat\":" + json_array(g.quat, 4) +
        ",\"rgba\":" + json_array(g.rgba, 4) + ",\"visual\":" + (g.collision ? "false" : "true");
   if (g.type == GeomType::Mesh) s += ",\"mesh\":" + std::to_string(meshes->index_of(g));
@@ -198,7 +172,7 @@ Replay replay_from_csv(const Model& model, const CsvTable& table) {
   Replay r;
   r.trajectory_file = table.path;
   const int tcol = table.column("t");
-  if (tcol < 0) throw ViewError(table.path + ": no column 't' (is this a maxsim trajectory CSV?)");
+  if (tcol < 0) throw Error(table.path + ": no column 't' (is this a maxsim trajectory CSV?)");
   // bodies in the CSV: every "B.qw" column names one
   std::set<std::string> model_bodies;
   for (const Body& b : model.bodies) model_bodies.insert(b.name);
@@ -233,21 +207,21 @@ Replay replay_from_csv(const Model& model, const CsvTable& table) {
     std::vector<std::string> names;
     for (const Body& b : model.bodies) names.push_back(b.name);
     msg += " (the model's bodies: " + list(names) + ")";
-    throw ViewError(msg);
+    throw Error(msg);
   }
   const std::size_t n = table.rows(), nb = model.bodies.size();
   r.times = table.values[tcol];
   r.poses.resize(n * nb * 7);
   for (std::size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(r.times[i])) throw ViewError(table.path + ": data row " + std::to_string(i + 1) + " has no time");
+    if (!std::isfinite(r.times[i])) throw Error(table.path + ": data row " + std::to_string(i + 1) + " has no time");
     if (i > 0 && r.times[i] < r.times[i - 1])
-      throw ViewError(table.path + ": the time decreases at data row " + std::to_string(i + 1) + " (t = " +
+      throw Error(table.path + ": the time decreases at data row " + std::to_string(i + 1) + " (t = " +
                       json_number(r.times[i]) + " after " + json_number(r.times[i - 1]) + ")");
     for (std::size_t b = 0; b < nb; ++b)
       for (int k = 0; k < 7; ++k) {
         const double v = table.values[cols[b][k]][i];
         if (!std::isfinite(v))
-          throw ViewError(table.path + ": data row " + std::to_string(i + 1) + ": column '" + table.columns[cols[b][k]] + "' is empty");
+          throw Error(table.path + ": data row " + std::to_string(i + 1) + ": column '" + table.columns[cols[b][k]] + "' is empty");
         r.poses[(i * nb + b) * 7 + k] = static_cast<float>(v);
       }
   }
@@ -320,7 +294,7 @@ std::string load_viewer_js() {
   const std::string path = viewer_js_path();
   std::string js = path.empty() ? std::string() : read_file(path);
   if (js.empty())
-    throw ViewError("the viewer's JavaScript (three.js bundle) is missing" +
+    throw Error("the viewer's JavaScript (three.js bundle) is missing" +
                     (path.empty() ? std::string() : ": " + path + " not found") +
                     ". Get it with `make deps` (runs `npm ci` in web/) and rebuild (`make build`; the build "
                     "bundles web/src/viewer.js with three.js), or set MAXSIM_VIEWER_JS to a built maxsim_viewer.js");
@@ -330,11 +304,11 @@ std::string load_viewer_js() {
 std::string replay_html(const Model& model, const Replay& r, const std::string& viewer_js) {
   const std::size_t n = r.frames(), nb = model.bodies.size();
   if (r.poses.size() != n * nb * 7)
-    throw ViewError("replay: " + std::to_string(r.poses.size()) + " pose values for " + std::to_string(n) +
+    throw Error("replay: " + std::to_string(r.poses.size()) + " pose values for " + std::to_string(n) +
                     " frames of " + std::to_string(nb) + " bodies");
-  if (n == 0) throw ViewError("replay: no frames");
+  if (n == 0) throw Error("replay: no frames");
   if (!r.contact_counts.empty() && r.contact_counts.size() != n)
-    throw ViewError("replay: contact counts for " + std::to_string(r.contact_counts.size()) + " of " + std::to_string(n) + " frames");
+    throw Error("replay: contact counts for " + std::to_string(r.contact_counts.size()) + " of " + std::to_string(n) + " frames");
 
   Blob blob;
   MeshTable meshes;
@@ -379,7 +353,7 @@ std::string replay_html(const Model& model, const Replay& r, const std::string& 
     }
     const std::string name = g.mesh_file.empty() ? "mesh" + std::to_string(i) : std::filesystem::path(g.mesh_file).filename().string();
     mesh_json += i ? "," : "";
-    mesh_json += "{\"name\":" + json_string(name) + ",\"vertices\":" + std::to_string(vo) +
+    mesh_json += "{\"name\":" + JsonObject::quote(name) + ",\"vertices\":" + std::to_string(vo) +
                  ",\"vertex_count\":" + std::to_string(g.vertices.size()) + ",\"indices\":" + std::to_string(io) +
                  ",\"index_count\":" + std::to_string(g.faces.size() * 3) + ",\"index_bytes\":" + std::to_string(index_bytes) + "}";
   }
@@ -402,7 +376,7 @@ std::string replay_html(const Model& model, const Replay& r, const std::string& 
     if (values.size() != n) continue;
     const std::size_t so = blob.add(values.data(), n);
     scalars_json += sfirst ? "" : ",";
-    scalars_json += "{\"name\":" + json_string(name) + ",\"offset\":" + std::to_string(so) + "}";
+    scalars_json += "{\"name\":" + JsonObject::quote(name) + ",\"offset\":" + std::to_string(so) + "}";
     sfirst = false;
   }
   scalars_json += "]";
@@ -410,7 +384,7 @@ std::string replay_html(const Model& model, const Replay& r, const std::string& 
   std::string bodies_json = "[";
   for (std::size_t b = 0; b < nb; ++b) {
     bodies_json += b ? "," : "";
-    bodies_json += json_string(model.bodies[b].name);
+    bodies_json += JsonObject::quote(model.bodies[b].name);
   }
   bodies_json += "]";
 
@@ -420,8 +394,8 @@ std::string replay_html(const Model& model, const Replay& r, const std::string& 
   const std::string title = r.title.empty() ? name : r.title;
   const std::vector<std::uint8_t> packed = gzip(blob.bytes());
 
-  std::string json = "{\"format\":\"maxsim-replay-1\",\"title\":" + json_string(title) + ",\"model\":" + json_string(name) +
-                     ",\"model_file\":" + json_string(r.model_file) + ",\"trajectory_file\":" + json_string(r.trajectory_file) +
+  std::string json = "{\"format\":\"maxsim-replay-1\",\"title\":" + JsonObject::quote(title) + ",\"model\":" + JsonObject::quote(name) +
+                     ",\"model_file\":" + JsonObject::quote(r.model_file) + ",\"trajectory_file\":" + JsonObject::quote(r.trajectory_file) +
                      ",\"bodies\":" + bodies_json + ",\"geoms\":" + geoms + ",\"meshes\":" + mesh_json +
                      ",\"frames\":" + std::to_string(n) + ",\"times\":" + std::to_string(times_off) +
                      ",\"poses\":" + std::to_string(poses_off) + ",\"contacts\":" + contacts_json +
@@ -445,143 +419,24 @@ std::string replay_html(const Model& model, const Replay& r, const std::string& 
 }
 
 void check_writable(const std::string& path) {
-  if (path.empty()) throw ViewError("empty output file name");
+  if (path.empty()) throw Error("empty output file name");
   const bool existed = std::filesystem::exists(path);
   std::FILE* f = std::fopen(path.c_str(), "ab");
-  if (!f) throw ViewError(path + ": cannot write the replay: " + std::strerror(errno));
+  if (!f) throw Error(path + ": cannot write the replay: " + std::strerror(errno));
   std::fclose(f);
   if (!existed) std::remove(path.c_str());
 }
 
-void write_replay_html(const Model& model, const Replay& replay, const std::string& path) {
-  const std::string html = replay_html(model, replay, load_viewer_js());
+void write_html_file(const std::string& path, const std::string& html) {
   std::ofstream f(path, std::ios::binary);
-  if (!f) throw ViewError(path + ": cannot write the replay: " + std::strerror(errno));
+  if (!f) throw Error(path + ": cannot write the replay: " + std::strerror(errno));
   f.write(html.data(), static_cast<std::streamsize>(html.size()));
   f.close();
-  if (!f) throw ViewError(path + ": write error");
+  if (!f) throw Error(path + ": write error");
 }
 
-// ---- `maxsim view` ------------------------------------------------------------------------------------
-namespace {
-const char* view_usage() {
-  return "usage: maxsim view MODEL TRAJ.csv [-o OUT.html] [--title T]\n"
-         "  MODEL     the URDF/MJCF file the trajectory was simulated with (its visual geometry is drawn)\n"
-         "  TRAJ.csv  a trajectory of `maxsim simulate --output` (body pose columns B.x .. B.qz)\n"
-         "  -o FILE   the self-contained HTML replay (default: TRAJ with .html)\n";
-}
-}  // namespace
-
-int view_main(int argc, const char* const* argv) {
-  auto fail = [](const std::string& msg) {
-    std::fprintf(stderr, "maxsim view: %s\n", msg.c_str());
-    return 2;
-  };
-  std::vector<std::string> positional;
-  std::string out, title;
-  for (int i = 2; i < argc; ++i) {
-    std::string arg = argv[i], value;
-    if (arg == "-h" || arg == "--help") {
-      std::fputs(view_usage(), stdout);
-      return 0;
-    }
-    if (arg.size() <= 1 || arg[0] != '-') {
-      positional.push_back(arg);
-      continue;
-    }
-    if (const std::size_t eq = arg.find('='); eq != std::string::npos && arg.rfind("--", 0) == 0) {
-      value = arg.substr(eq + 1);
-      arg = arg.substr(0, eq);
-    } else if (arg == "-o" || arg == "--output" || arg == "--title") {
-      if (i + 1 >= argc) return fail("option " + arg + " needs a value");
-      value = argv[++i];
-    }
-    if (arg == "-o" || arg == "--output") out = value;
-    else if (arg == "--title") title = value;
-    else return fail("unknown option '" + arg + "'\n" + view_usage());
-  }
-  if (positional.size() != 2)
-    return fail((positional.size() < 2 ? std::string("missing ") + (positional.empty() ? "MODEL and TRAJ.csv" : "TRAJ.csv")
-                                        : "unexpected argument '" + positional[2] + "'") + "\n" + view_usage());
-  const std::string& model_path = positional[0];
-  const std::string& csv_path = positional[1];
-  if (out.empty()) out = std::filesystem::path(csv_path).replace_extension(".html").string();
-  if (out == csv_path) return fail("the output " + out + " would overwrite the trajectory");
-  try {
-    const std::string js = load_viewer_js();  // first: the cheapest way to fail
-    check_writable(out);
-    Model model;
-    try {
-      model = load_model(model_path);
-    } catch (const LoadError& e) {
-      return fail(e.what());
-    }
-    const CsvTable table = read_csv_table(csv_path);
-    Replay replay = replay_from_csv(model, table);
-    replay.model_file = model_path;
-    replay.title = title;
-    const std::string html = replay_html(model, replay, js);
-    std::ofstream f(out, std::ios::binary);
-    if (!f) return fail(out + ": cannot write the replay: " + std::strerror(errno));
-    f.write(html.data(), static_cast<std::streamsize>(html.size()));
-    f.close();
-    if (!f) return fail(out + ": write error");
-    std::printf("replay: %s (%zu frames, %zu bodies, %.1f MB)\n", out.c_str(), replay.frames(), model.bodies.size(),
-                html.size() / 1e6);
-  } catch (const ViewError& e) {
-    return fail(e.what());
-  } catch (const PlotError& e) {
-    return fail(e.what());
-  } catch (const std::exception& e) {  // out of memory, a file system error
-    std::fprintf(stderr, "maxsim: internal error: %s\n", e.what());
-    return 1;
-  }
-  return 0;
+void write_replay_html(const Model& model, const Replay& replay, const std::string& path) {
+  write_html_file(path, replay_html(model, replay, load_viewer_js()));
 }
 
-// ---- `maxsim simulate --view` -----------------------------------------------------------------------------
-namespace cli {
-bool SimulationView::record(const Model& model, const Data& data) {
-  Replay& r = recorder_.replay();
-  const std::size_t times = r.times.size(), poses = r.poses.size(), counts = r.contact_counts.size(),
-                    contacts = r.contacts.size();
-  recorder_.record(model, data);
-  if (r.frame_bytes() <= max_bytes_) return true;
-  r.times.resize(times);  // the frame that crossed the limit is taken back
-  r.poses.resize(poses);
-  r.contact_counts.resize(counts);
-  r.contacts.resize(contacts);
-  for (auto& s : r.scalars) s.second.resize(times);
-  return false;
-}
-
-void SimulationView::start(const std::string& path, const Model& model, const std::string& model_file,
-                           std::size_t max_bytes) {
-  try {
-    viewer_js_ = load_viewer_js();
-    check_writable(path);
-  } catch (const ViewError& e) {
-    throw InputError("--view: " + std::string(e.what()));
-  }
-  path_ = path;
-  max_bytes_ = max_bytes;
-  recorder_ = ReplayRecorder(model);
-  recorder_.replay().model_file = model_file;
-}
-
-void SimulationView::finish(const Model& model) {
-  if (!active()) return;
-  try {
-    const std::string html = replay_html(model, recorder_.replay(), viewer_js_);
-    std::ofstream f(path_, std::ios::binary);
-    if (!f) throw ViewError(path_ + ": cannot write the replay: " + std::strerror(errno));
-    f.write(html.data(), static_cast<std::streamsize>(html.size()));
-    f.close();
-    if (!f) throw ViewError(path_ + ": write error");
-  } catch (const ViewError& e) {
-    throw InputError("--view: " + std::string(e.what()));
-  }
-}
-}  // namespace cli
-
-}  // namespace maxsim
+}  // namespace maxsim::io

@@ -6,10 +6,11 @@
 #include <string_view>
 #include <vector>
 
+#include "io/error.hpp"
 #include "sim/data.hpp"
 #include "sim/model.hpp"
 
-namespace maxsim::cli {
+namespace maxsim::io {
 
 // Shortest text that reads back to the same double ("0.1", "1e-12", "-3"); "nan"/"inf" for
 // non-finite values (callers never write those to the CSV; JSON writes null instead).
@@ -30,7 +31,7 @@ struct RowDiagnostics {
 // last step's iterations and residual (`first`: the initial state, before any step: 0 and 0).
 RowDiagnostics row_diagnostics(const Model& model, const Data& data, bool first = false);
 
-// Trajectory writer. Opening fails with InputError (exit status 2) when the file cannot be
+// Trajectory writer. Opening fails with io::Error (the command's exit status 2) when the file cannot be
 // written or its header alone would exceed max_bytes; a write error later is reported by
 // close(). The file never grows beyond max_bytes: a row that would cross it is not written
 // (write_row returns false), so the file always ends on a complete row.
@@ -46,7 +47,7 @@ class CsvWriter {
   bool is_open() const { return file_ != nullptr; }
   bool write_row(const Model& model, const Data& data, const RowDiagnostics& diag);
   long long bytes() const { return bytes_; }  // written so far, header included
-  void close();  // throws InputError on a write error
+  void close();  // throws io::Error on a write error
 
   static constexpr long long kNoLimit = 0x7fffffffffffffffLL;
 
@@ -71,6 +72,7 @@ class JsonObject {
   JsonObject& add_raw(std::string_view key, std::string_view json);  // an already-encoded value
   std::string str() const { return "{" + body_ + "}"; }
 
+  // (also escapes <, > and &: the text is then safe inside an HTML script element)
   static std::string quote(std::string_view s);
   static std::string number(double v);  // null when non-finite
 
@@ -79,4 +81,4 @@ class JsonObject {
   std::string body_;
 };
 
-}  // namespace maxsim::cli
+}  // namespace maxsim::io
