@@ -126,17 +126,19 @@ int Model::add_joint(const Joint& joint) {
   return static_cast<int>(joints.size()) - 1;
 }
 
-int Model::body_index(const std::string& n) const {
-  for (size_t i = 0; i < bodies.size(); ++i)
-    if (bodies[i].name == n) return static_cast<int>(i);
+namespace {
+template <class T>
+int index_by_name(const std::vector<T>& items, const std::string& name) {
+  for (size_t i = 0; i < items.size(); ++i)
+    if (items[i].name == name) return static_cast<int>(i);
   return -1;
 }
+}  // namespace
 
-int Model::joint_index(const std::string& n) const {
-  for (size_t i = 0; i < joints.size(); ++i)
-    if (joints[i].name == n) return static_cast<int>(i);
-  return -1;
-}
+int Model::body_index(const std::string& n) const { return index_by_name(bodies, n); }
+int Model::joint_index(const std::string& n) const { return index_by_name(joints, n); }
+int Model::actuator_index(const std::string& n) const { return index_by_name(actuators, n); }
+int Model::keyframe_index(const std::string& n) const { return index_by_name(keyframes, n); }
 
 int Model::dof() const {
   int n = 0;

@@ -194,8 +194,11 @@ struct Model {
 
   int add_body(const Body& body);      // returns the body index
   int add_joint(const Joint& joint);   // returns the joint index
-  int body_index(const std::string& name) const;   // -1 if absent
-  int joint_index(const std::string& name) const;  // -1 if absent
+  // look-ups by name, -1 if absent (the first of equal names)
+  int body_index(const std::string& name) const;
+  int joint_index(const std::string& name) const;
+  int actuator_index(const std::string& name) const;
+  int keyframe_index(const std::string& name) const;
   int dof() const;                     // sum of the joints' free rows (floating bases included)
   double total_mass() const;
 };

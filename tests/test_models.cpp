@@ -302,6 +302,15 @@ TEST(ModelsLoops, CassieConnects) {
   EXPECT_EQ(m.actuators.size(), 10u);
   EXPECT_DOUBLE_EQ(m.actuators[0].gear, 25);
   EXPECT_TRUE(m.actuators[0].ctrl_limited);
+  // look-ups by name: the file's third motor, its keyframe; -1 for names it does not have
+  const int pitch = m.actuator_index("left-hip-pitch");
+  ASSERT_EQ(pitch, 2);
+  EXPECT_DOUBLE_EQ(m.actuators[pitch].gear, 16);
+  EXPECT_EQ(m.joints[m.actuators[pitch].joint].name, "left-hip-pitch");
+  EXPECT_EQ(m.actuator_index("left-hip"), -1);
+  EXPECT_EQ(m.keyframe_index("home"), 0);
+  EXPECT_EQ(m.keyframe_index("Home"), -1);
+  EXPECT_EQ(m.body_index("left-foot"), m.joints[m.joint_index("left-plantar-rod_left-foot_connect")].child);
   // ball joints: the child body frame is the joint frame
   const Joint& ball = m.joints[m.joint_index("left-achilles-rod")];
   EXPECT_EQ(ball.type, JointType::Spherical);

@@ -79,9 +79,8 @@ void initial_coordinates(const Model& m, const Options& o, std::vector<std::vect
   q->assign(nj, {});
   qd->assign(nj, {});
   if (o.keyframe) {
-    const Keyframe* key = nullptr;
-    for (const Keyframe& k : m.keyframes)
-      if (k.name == *o.keyframe) key = &k;
+    const int key_index = m.keyframe_index(*o.keyframe);
+    const Keyframe* key = key_index >= 0 ? &m.keyframes[key_index] : nullptr;
     if (!key) {
       std::vector<std::string> names;
       for (const Keyframe& k : m.keyframes) names.push_back("'" + k.name + "'");
