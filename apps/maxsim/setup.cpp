@@ -79,17 +79,17 @@ void initial_coordinates(const Model& m, const Options& o, std::vector<std::vect
   q->assign(nj, {});
   qd->assign(nj, {});
   if (o.keyframe) {
-    const int key_index = m.keyframe_index(*o.keyframe);
-    const Keyframe* key = key_index >= 0 ? &m.keyframes[key_index] : nullptr;
-    if (!key) {
+    const int index = m.keyframe_index(*o.keyframe);
+    if (index < 0) {
       std::vector<std::string> names;
       for (const Keyframe& k : m.keyframes) names.push_back("'" + k.name + "'");
       throw InputError("unknown keyframe '" + *o.keyframe + "'" +
                        (names.empty() ? " (the model has no keyframes)" : " (keyframes: " + join(names) + ")"));
     }
+    const Keyframe& key = m.keyframes[index];
     for (size_t j = 0; j < nj; ++j) {
-      if (j < key->joint_q.size()) (*q)[j] = key->joint_q[j];
-      if (j < key->joint_qd.size()) (*qd)[j] = key->joint_qd[j];
+      if (j < key.joint_q.size()) (*q)[j] = key.joint_q[j];
+      if (j < key.joint_qd.size()) (*qd)[j] = key.joint_qd[j];
     }
   }
   const std::vector<bool> tree = spanning_tree_joints(m);
