@@ -27,6 +27,12 @@ void get_qvel(const Model& model, const Data& data, std::span<double> qvel);
 std::vector<double> get_qpos(const Model& model, const Data& data);
 std::vector<double> get_qvel(const Model& model, const Data& data);
 
+// qpos split into per-joint coordinate vectors as set_coordinates takes them (Joint::ref taken
+// off; loop joints get empty vectors); the same for qvel with split_qvel. Throws
+// std::invalid_argument on a wrong number of values.
+std::vector<std::vector<double>> split_qpos(const Model& model, std::span<const double> qpos);
+std::vector<std::vector<double>> split_qvel(const Model& model, std::span<const double> qvel);
+
 // Places every body from qpos and qvel (forward kinematics through the spanning tree) and closes
 // the loops (project_state). The time, the inputs and the last step's contacts are kept. Throws
 // std::invalid_argument on a wrong number of values or a non-finite value (the Data unchanged).
