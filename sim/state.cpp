@@ -45,6 +45,18 @@ int qvel_size(const Model& model) {
   return n;
 }
 
+std::vector<int> qpos_addresses(const Model& model) {
+  std::vector<int> out(model.joints.size(), -1);
+  for_each_coordinate_joint(model, [&](int j, int iq, int) { out[j] = iq; });
+  return out;
+}
+
+std::vector<int> qvel_addresses(const Model& model) {
+  std::vector<int> out(model.joints.size(), -1);
+  for_each_coordinate_joint(model, [&](int j, int, int iv) { out[j] = iv; });
+  return out;
+}
+
 void get_qpos(const Model& model, const Data& data, std::span<double> qpos) {
   check_size("qpos", qpos.size(), qpos_size(model));
   double qd[6];

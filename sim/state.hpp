@@ -21,6 +21,11 @@ namespace maxsim {
 int qpos_size(const Model& model);  // MuJoCo's nq
 int qvel_size(const Model& model);  // MuJoCo's nv
 
+// Per joint, the index of its first qpos / qvel entry (MuJoCo's jnt_qposadr, jnt_dofadr); -1 for
+// a joint without entries (a loop-closing joint; a fixed joint has nq = 0 and gets the next one).
+std::vector<int> qpos_addresses(const Model& model);
+std::vector<int> qvel_addresses(const Model& model);
+
 // The current qpos / qvel (the spans must have qpos_size / qvel_size entries).
 void get_qpos(const Model& model, const Data& data, std::span<double> qpos);
 void get_qvel(const Model& model, const Data& data, std::span<double> qvel);

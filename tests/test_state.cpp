@@ -44,6 +44,15 @@ TEST(State, A1KeyframeInMujocoLayout) {
   ASSERT_EQ(qpos.size(), file_qpos.size());
   for (size_t i = 0; i < qpos.size(); ++i) EXPECT_NEAR(qpos[i], file_qpos[i], 1e-12) << "qpos[" << i << "]";
   for (double v : get_qvel(m, d)) EXPECT_EQ(v, 0.0);
+  // the addresses: the free joint at 0 / 0, the 12 hinges after it in the file's order
+  const std::vector<int> qa = qpos_addresses(m), va = qvel_addresses(m);
+  EXPECT_EQ(qa[0], 0);
+  EXPECT_EQ(va[0], 0);
+  const int knee = m.joint_index("FR_calf_joint");
+  ASSERT_GE(knee, 0);
+  EXPECT_EQ(qa[knee], 9);
+  EXPECT_EQ(va[knee], 8);
+  EXPECT_EQ(qpos[qa[knee]], -1.8);
   ASSERT_EQ(d.ctrl.size(), 12u);
   EXPECT_EQ(d.ctrl[1], 0.9);
   EXPECT_EQ(d.ctrl[2], -1.8);
