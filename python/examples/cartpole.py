@@ -1,10 +1,13 @@
 """Balancing a cart-pole with a linear policy tuned by random search, numpy and maxsim only.
 
-The cart slides on a rail (a slide joint, motor "push" with ctrlrange ±20 N); the pole hangs on
+The cart slides on a rail (a slide joint, motor "push" with ctrlrange ±20 N); the pole stands on
 a hinge about y and starts 0.2 rad from upright. The policy is u = K · (x, θ, ẋ, θ̇); basic random
 search (Mania et al. 2018, "Simple random search provides a competitive approach to RL": antithetic
-perturbations δ, step α/(N σ_R) Σ (R(K + νδ) − R(K − νδ)) δ) tunes K from zero on the episode
-return of the gym-style environment (maxsim.env.MaxsimEnv). Run it:
+perturbations δ, step α/(N σ_R) Σ (R(K + νδ) − R(K − νδ)) δ) tunes K from zero on the return of a
+10 s episode of the gym-style environment (maxsim.env.MaxsimEnv): −Σ (θ² + 0.1 x²) per step, and
+−100 for every step left when the pole falls (|θ| > 0.8 rad) or the cart leaves the rail (|x| >
+2.4 m). The search runs in units where the pole-angle gain counts ten times the others, the
+scale a balancing gain has. Run it:
 
     PYTHONPATH=build/python /usr/bin/python3 python/examples/cartpole.py
 """
@@ -40,15 +43,19 @@ CARTPOLE = """
 THETA0 = 0.2  # rad from upright at the start of every episode
 
 
-class CartPoleEnv(MaxsimEnv):
-    """Reward 1 per step while |θ| < 0.8 rad and |x| < 2.4 m, minus a small state cost."""
+SCALE = np.array([1.0, 10.0, 1.0, 1.0])  # search units per gain (x, θ, ẋ, θ̇)
+FALL_PENALTY = 100.0  # per step not lived
 
-    def __init__(self, max_episode_steps=500):
+
+class CartPoleEnv(MaxsimEnv):
+    """Reward −(θ² + 0.1 x²) per step; terminated when |θ| > 0.8 rad or |x| > 2.4 m."""
+
+    def __init__(self, max_episode_steps=1000):
         super().__init__(maxsim.load_string(CARTPOLE), max_episode_steps=max_episode_steps)
 
     def reward(self, action, x_before):
         x, theta = self.data.qpos
-        return 1.0 - 0.1 * theta * theta - 0.01 * x * x
+        return -(theta * theta + 0.1 * x * x)
 
     def is_terminated(self):
         x, theta = self.data.qpos
@@ -56,40 +63,44 @@ class CartPoleEnv(MaxsimEnv):
 
 
 def episode(env, gains, theta0=THETA0):
-    """The return of one episode from θ0 under u = K·obs, and the final observation."""
+    """The return of one episode from θ0 under u = K·obs (a fall costs FALL_PENALTY per step
+    left), the final observation, and whether it fell."""
     obs, _ = env.reset(options={"qpos": [0.0, theta0], "qvel": [0.0, 0.0]})
-    total = 0.0
+    total, steps = 0.0, 0
     while True:
         obs, reward, terminated, truncated, _ = env.step(np.array([gains @ obs]))
         total += reward
-        if terminated or truncated:
-            return total, obs, terminated
+        steps += 1
+        if terminated:
+            return total - FALL_PENALTY * (env.max_episode_steps - steps + 1), obs, True
+        if truncated:
+            return total, obs, False
 
 
-def random_search(env, iterations=30, directions=4, step=0.5, noise=2.0, seed=0):
+def random_search(env, iterations=25, directions=4, step=0.5, noise=0.5, seed=0):
     rng = np.random.default_rng(seed)
-    gains = np.zeros(4)
+    p = np.zeros(4)  # the gains in search units: K = SCALE * p
     for _ in range(iterations):
         deltas = rng.normal(size=(directions, 4))
-        plus = np.array([episode(env, gains + noise * d)[0] for d in deltas])
-        minus = np.array([episode(env, gains - noise * d)[0] for d in deltas])
+        plus = np.array([episode(env, SCALE * (p + noise * d))[0] for d in deltas])
+        minus = np.array([episode(env, SCALE * (p - noise * d))[0] for d in deltas])
         spread = np.concatenate([plus, minus]).std()
         if spread > 0:
-            gains = gains + step / (directions * spread) * ((plus - minus) @ deltas)
-    return gains
+            p = p + step / (directions * spread) * ((plus - minus) @ deltas)
+    return SCALE * p
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--iterations", type=int, default=30)
+    parser.add_argument("--iterations", type=int, default=25)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     env = CartPoleEnv()
     gains = random_search(env, iterations=args.iterations, seed=args.seed)
     total, obs, fell = episode(env, gains)
     print(f"gains K = {np.array2string(gains, precision=3)}")
-    print(f"from θ0 = {THETA0} rad: return {total:.1f} over {env.max_episode_steps} steps, "
-          f"{'fell' if fell else 'balanced'}: final x = {obs[0]:.4f} m, θ = {obs[1]:.5f} rad")
+    print(f"from θ0 = {THETA0} rad: return {total:.3f} over {env.max_episode_steps * env.dt:g} s, "
+          f"{'fell' if fell else 'balanced'}: final x = {obs[0]:.2e} m, θ = {obs[1]:.2e} rad")
     return 0 if not fell else 1
 
 

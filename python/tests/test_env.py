@@ -87,11 +87,13 @@ def test_box():
 
 def test_cartpole_example_balances_from_0p2_rad():
     env = cartpole.CartPoleEnv()
-    gains = cartpole.random_search(env, iterations=30, seed=0)
+    gains = cartpole.random_search(env, seed=0)
     total, obs, fell = cartpole.episode(env, gains)
     assert not fell
-    # after 5 s the pole is upright within 0.02 rad and the cart within 0.5 m of the start
-    assert abs(obs[1]) < 0.02 and abs(obs[0]) < 0.5
+    # after 10 s the pole is upright within 1e-3 rad and the cart back within 1 cm of the start
+    # (measured: 1.4e-4 rad, 1.1e-3 m; the search converges to K ≈ (4.6, 65, 4.6, 4.9) from
+    # seeds 0, 1 and 2)
+    assert abs(obs[1]) < 1e-3 and abs(obs[0]) < 1e-2
     # and without control it falls
     total0, _, fell0 = cartpole.episode(env, np.zeros(4))
     assert fell0 and total0 < total
