@@ -1,0 +1,190 @@
+// Data: the state and inputs of one simulation as numpy views (no copies) onto the engine's
+// vectors, its solver options, joint coordinates, copies.
+//
+// The views alias the std::vectors of the engine's Data: writing through a view changes what the
+// next step reads, and a step's results appear in views taken before it. This is safe because a
+// Data never resizes those vectors after construction (they are sized from the Model once), and
+// because each view holds a reference to its Python Data (numpy's `base`), which holds the Model.
+#include <pybind11/eigen.h>
+
+#include "bindings.hpp"
+#include "sim/kinematics.hpp"
+
+namespace maxsim::python {
+
+PyData::PyData(std::shared_ptr<Model> m, std::optional<ContactOptions> c)
+    : model(std::move(m)), data(*model), contacts(std::move(c)) {
+  if (contacts) enable_contacts(*model, data, *contacts);
+}
+
+// The engine's Data copies by value except for its contact search: `collide` is a closure over
+// one search object (Bullet's shapes, the broad phase's order, the start-overlap pairs) that two
+// Data must not share — nor two threads. The copy gets a search of its own from the same
+// options; it answers as the original's (the search is a function of the poses), except that
+// pairs overlapping at the copy's first step are judged anew as start overlaps
+// (ContactOptions::start_overlap). The Python controller is shared, bound to the copy.
+PyData::PyData(const PyData& other) : model(other.model), data(other.data), contacts(other.contacts) {
+  data.collide = nullptr;
+  data.controller = nullptr;
+  if (contacts) enable_contacts(*model, data, *contacts);
+  set_controller(other.controller);
+}
+
+std::optional<ContactOptions> contact_options_from(const py::object& contacts, const Model& model) {
+  if (contacts.is_none()) return std::nullopt;
+  if (py::isinstance<py::bool_>(contacts)) {
+    if (!contacts.cast<bool>()) return std::nullopt;
+    ContactOptions o;
+    o.ground = model.implicit_ground;  // URDF robots stand on z = 0; an MJCF file has its own floor
+    return o;
+  }
+  if (py::isinstance<ContactOptions>(contacts)) return contacts.cast<ContactOptions>();
+  throw std::invalid_argument("contacts: expected True, False, None or a ContactOptions");
+}
+
+namespace {
+
+// A property that views one of the engine's vectors and copies into it on assignment.
+template <class V>
+void view_property(py::class_<PyData>& c, const char* name, std::vector<V> Data::*member, const char* doc) {
+  c.def_property(
+      name, [member](py::object self) { return rows_view(self.cast<PyData&>().data.*member, self); },
+      [member, name](PyData& d, const py::object& value) { assign_rows(d.data.*member, value, name); }, doc);
+}
+
+}  // namespace
+
+void bind_data(py::module_& m) {
+  py::enum_<FrictionCone>(m, "FrictionCone")
+      .value("Nonlinear", FrictionCone::Nonlinear)
+      .value("Linear", FrictionCone::Linear)
+      .value("Relaxed", FrictionCone::Relaxed);
+
+  py::class_<ContactOptions>(m, "ContactOptions", "The contact search's options (sim/contact_search.hpp).")
+      .def(py::init<>())
+      .def_readwrite("ground", &ContactOptions::ground, "the half-space z >= 0")
+      .def_readwrite("friction", &ContactOptions::friction)
+      .def_readwrite("margin", &ContactOptions::margin)
+      .def_readwrite("adaptive_margin", &ContactOptions::adaptive_margin)
+      .def_readwrite("min_margin", &ContactOptions::min_margin)
+      .def_readwrite("exclude_joined", &ContactOptions::exclude_joined)
+      .def_readwrite("self_collision", &ContactOptions::self_collision)
+      .def_readwrite("recovery_speed", &ContactOptions::recovery_speed)
+      .def_readwrite("restitution", &ContactOptions::restitution)
+      .def_readwrite("bounce_threshold", &ContactOptions::bounce_threshold)
+      .def_readwrite("cone", &ContactOptions::cone)
+      .def_readwrite("start_overlap", &ContactOptions::start_overlap);
+
+  py::class_<SolverOptions>(m, "SolverOptions", "Newton solver settings (sim/data.hpp).")
+      .def_readwrite("tolerance", &SolverOptions::tolerance)
+      .def_readwrite("max_iterations", &SolverOptions::max_iterations)
+      .def_readwrite("stall_factor", &SolverOptions::stall_factor)
+      .def_readwrite("line_search_steps", &SolverOptions::line_search_steps)
+      .def_readwrite("max_retry_depth", &SolverOptions::max_retry_depth)
+      .def_readwrite("refinement_sweeps", &SolverOptions::refinement_sweeps)
+      .def_readwrite("compliant_loop_fallback", &SolverOptions::compliant_loop_fallback);
+
+  py::class_<InteriorPointOptions>(m, "InteriorPointOptions", "Interior-point settings for steps with contacts.")
+      .def_readwrite("complementarity_tolerance", &InteriorPointOptions::complementarity_tolerance)
+      .def_readwrite("max_iterations", &InteriorPointOptions::max_iterations)
+      .def_readwrite("warm_start", &InteriorPointOptions::warm_start)
+      .def_readwrite("mehrotra_corrector", &InteriorPointOptions::mehrotra_corrector)
+      .def_readwrite("relaxed_fallback", &InteriorPointOptions::relaxed_fallback);
+
+  py::enum_<StepStatus>(m, "StepStatus")
+      .value("Ok", StepStatus::Ok)
+      .value("NotConverged", StepStatus::NotConverged)
+      .value("Failed", StepStatus::Failed);
+
+  py::class_<StepReport>(m, "StepReport", "What the last step did (sim/data.hpp).")
+      .def_readonly("status", &StepReport::status)
+      .def_readonly("iterations", &StepReport::iterations)
+      .def_readonly("residual", &StepReport::residual)
+      .def_readonly("substeps", &StepReport::substeps)
+      .def_readonly("relaxed", &StepReport::relaxed)
+      .def_property_readonly("ok", [](const StepReport& r) { return r.status == StepStatus::Ok; })
+      .def("__repr__", [](const StepReport& r) {
+        return std::string("<maxsim.StepReport ") + step_status_name(r.status) + ", " + std::to_string(r.iterations) +
+               " iterations, residual " + std::to_string(r.residual) + ">";
+      });
+
+  py::class_<PyData> data(m, "Data",
+                          "The state, inputs and workspace of one simulation of a Model (sim/data.hpp).\n"
+                          "Data(model, contacts=True): contacts=True sets up the contact search with the\n"
+                          "default ContactOptions and the ground where the description has none (URDF);\n"
+                          "False/None: no contacts; or a ContactOptions.");
+  data.def(py::init([](std::shared_ptr<Model> model, const py::object& contacts) {
+             auto c = contact_options_from(contacts, *model);
+             return std::make_unique<PyData>(std::move(model), std::move(c));
+           }),
+           py::arg("model"), py::arg("contacts") = true)
+      .def_property_readonly("model", [](const PyData& d) { return d.model; })
+      .def_property(
+          "time", [](const PyData& d) { return d.data.time; }, [](PyData& d, double t) { d.data.time = t; }, "[s]")
+      .def_property_readonly("contact_options", [](const PyData& d) { return d.contacts; },
+                             "the contact search's options (a copy), None without contacts")
+      .def_property_readonly("report", [](const PyData& d) { return d.data.report; }, "the last step's report")
+      .def_property_readonly(
+          "solver", [](PyData& d) -> SolverOptions& { return d.data.solver; }, py::return_value_policy::reference_internal)
+      .def_property_readonly(
+          "interior_point", [](PyData& d) -> InteriorPointOptions& { return d.data.interior_point; },
+          py::return_value_policy::reference_internal)
+      .def_property_readonly("min_candidate_distance", [](const PyData& d) { return d.data.min_candidate_distance; })
+      .def("copy", [](const PyData& d) { return std::make_unique<PyData>(d); },
+           "an independent copy (state, inputs, warm start; a contact search of its own)")
+      .def("__copy__", [](const PyData& d) { return std::make_unique<PyData>(d); })
+      .def("__deepcopy__", [](const PyData& d, py::dict) { return std::make_unique<PyData>(d); })
+      .def("__repr__", [](const PyData& d) {
+        return "<maxsim.Data t=" + std::to_string(d.data.time) + " for '" + d.model->name + "'>";
+      });
+  view_property<Vec3>(data, "x", &Data::x, "(nbody, 3) CoM positions, world [m] (a view)");
+  view_property<Vec4>(data, "q", &Data::q, "(nbody, 4) orientations body -> world, quaternions w x y z (a view)");
+  view_property<Vec3>(data, "v", &Data::v, "(nbody, 3) linear velocities, world [m/s] (a view)");
+  view_property<Vec3>(data, "w", &Data::w, "(nbody, 3) angular velocities, body frame [rad/s] (a view)");
+  view_property<Vec3>(data, "body_force", &Data::body_force, "(nbody, 3) external force at the CoM, world [N] (a view)");
+  view_property<Vec3>(data, "body_torque", &Data::body_torque, "(nbody, 3) external torque, body frame [N m] (a view)");
+  view_property<Vec6>(data, "joint_force", &Data::joint_force,
+                      "(njoint, 6) actuation per joint row, free rows only [N or N m] (a view)");
+  view_property<Vec6>(data, "joint_impulse", &Data::joint_impulse,
+                      "(njoint, 6) the last step's row impulses [N s or N m s] (a view)");
+  view_property<Vec3>(data, "joint_angle", &Data::joint_angle,
+                      "(njoint, 3) unwrapped free rotation-row angles, rows 3..5 [rad] (a view)");
+
+  // ---- joint coordinates (sim/kinematics.hpp) ----
+  m.def(
+      "joint_coordinates",
+      [](const Model& model, const PyData& d, int j) {
+        if (j < 0 || j >= static_cast<int>(model.joints.size())) throw py::index_error("joint index out of range");
+        checked(model, d);
+        py::array_t<double> q(model.joints[j].nq()), qd(model.joints[j].dof());
+        joint_coordinates(model, d.data, j, q.mutable_data(), qd.mutable_data());
+        return py::make_tuple(q, qd);
+      },
+      py::arg("model"), py::arg("data"), py::arg("joint"),
+      "(q, qd) of one joint: its position coordinates (nq) and rates (dof)");
+  m.def(
+      "get_coordinates",
+      [](const Model& model, const PyData& d) {
+        std::vector<std::vector<double>> q, qd;
+        get_coordinates(model, checked(model, d).data, &q, &qd);
+        return py::make_tuple(q, qd);
+      },
+      py::arg("model"), py::arg("data"), "(q, qd): per joint lists of its coordinates and rates");
+  m.def(
+      "set_coordinates",
+      [](const Model& model, PyData& d, const std::vector<std::vector<double>>& q,
+         const std::vector<std::vector<double>>& qd) { set_coordinates(model, checked(model, d).data, q, qd); },
+      py::arg("model"), py::arg("data"), py::arg("q"), py::arg("qd"),
+      "places every body by forward kinematics from per-joint coordinates (an empty list: the zero "
+      "configuration / rest for that joint)");
+  m.def(
+      "set_joint_coordinates",
+      [](const Model& model, PyData& d, int j, const std::vector<double>& q, const std::vector<double>& qd) {
+        if (j < 0 || j >= static_cast<int>(model.joints.size())) throw py::index_error("joint index out of range");
+        set_joint_coordinates(model, checked(model, d).data, j, q, qd);
+      },
+      py::arg("model"), py::arg("data"), py::arg("joint"), py::arg("q"), py::arg("qd"),
+      "sets one joint's coordinates, keeping the others, and re-runs forward kinematics");
+}
+
+}  // namespace maxsim::python
