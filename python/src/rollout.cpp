@@ -2,9 +2,14 @@
 // vector they start from and record.
 //
 // The state is the engine's full maximal state, one flat vector per Data:
-//     [time, x (nbody × 3), q (nbody × 4, w x y z), v (nbody × 3), w (nbody × 3)]
-// (time first, then field by field, as MuJoCo orders its state). It determines a step's result
-// together with the inputs, the warm start and the contact search's history: a rollout starts a
+//     [time, x (nbody × 3), q (nbody × 4, w x y z), v (nbody × 3), w (nbody × 3),
+//      joint_angle (njoint × 3)]
+// (time first, then field by field, as MuJoCo orders its state). joint_angle, the unwrapped
+// angles of the joints' free rotation rows, is state too: a step only adds the wrapped change of
+// each angle to it, and springs and limits act on it, so a pose without it is ambiguous by
+// multiples of 2π (and a fresh Data's zeros would put an A1 knee 1.8 rad away from its limits).
+// The state determines a step's result together with the inputs, the warm start (joint
+// impulses, contact impulses) and the contact search's history: a rollout starts a
 // fresh Data (as RolloutPool does), so rollout i is a pure function of its initial state and
 // controls, bitwise the same for any number of threads and equal to the serial Python loop
 //     d = Data(model, contacts); set_maximal_state(model, d, s0)
@@ -20,7 +25,7 @@ namespace maxsim::python {
 
 namespace {
 
-std::size_t maximal_state_size(const Model& model) { return 1 + 13 * model.bodies.size(); }
+std::size_t maximal_state_size(const Model& model) { return 1 + 13 * model.bodies.size() + 3 * model.joints.size(); }
 
 void read_state(const Data& d, double* s) {
   const std::size_t nb = d.x.size();
@@ -29,6 +34,7 @@ void read_state(const Data& d, double* s) {
   for (std::size_t b = 0; b < nb; ++b) s = std::copy(d.q[b].data(), d.q[b].data() + 4, s);
   for (std::size_t b = 0; b < nb; ++b) s = std::copy(d.v[b].data(), d.v[b].data() + 3, s);
   for (std::size_t b = 0; b < nb; ++b) s = std::copy(d.w[b].data(), d.w[b].data() + 3, s);
+  for (const Vec3& a : d.joint_angle) s = std::copy(a.data(), a.data() + 3, s);
 }
 
 void write_state(Data& d, const double* s) {
@@ -38,6 +44,7 @@ void write_state(Data& d, const double* s) {
   for (std::size_t b = 0; b < nb; ++b, s += 4) d.q[b] = Vec4(s[0], s[1], s[2], s[3]);
   for (std::size_t b = 0; b < nb; ++b, s += 3) d.v[b] = Vec3(s[0], s[1], s[2]);
   for (std::size_t b = 0; b < nb; ++b, s += 3) d.w[b] = Vec3(s[0], s[1], s[2]);
+  for (Vec3& a : d.joint_angle) a = Vec3(s[0], s[1], s[2]), s += 3;
 }
 
 using Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
@@ -118,7 +125,7 @@ py::object rollout(std::shared_ptr<Model> model_ptr, const py::object& initial_s
 
 void bind_rollout(py::module_& m) {
   m.def("maximal_state_size", [](const Model& model) { return maximal_state_size(model); }, py::arg("model"),
-        "length of the state vector: 1 + 13 nbody (time, x, q, v, w)");
+        "length of the state vector: 1 + 13 nbody + 3 njoint (time, x, q, v, w, joint_angle)");
   m.def(
       "get_maximal_state",
       [](const Model& model, const PyData& d) {
@@ -126,7 +133,7 @@ void bind_rollout(py::module_& m) {
         read_state(checked(model, d).data, s.mutable_data());
         return s;
       },
-      py::arg("model"), py::arg("data"), "[time, x, q, v, w] (a copy)");
+      py::arg("model"), py::arg("data"), "[time, x, q, v, w, joint_angle] (a copy)");
   m.def(
       "set_maximal_state",
       [](const Model& model, PyData& d, const py::object& state) {
@@ -134,7 +141,7 @@ void bind_rollout(py::module_& m) {
         if (s.shape(0) != 1) throw std::invalid_argument("state: expected one state vector");
         write_state(checked(model, d).data, s.data());
       },
-      py::arg("model"), py::arg("data"), py::arg("state"), "sets time, x, q, v, w from a state vector");
+      py::arg("model"), py::arg("data"), py::arg("state"), "sets time, x, q, v, w, joint_angle from a state vector");
   m.def("rollout", &rollout, py::arg("model"), py::arg("initial_states"), py::arg("controls"), py::arg("threads") = 0,
         py::arg("contacts") = true, py::arg("return_info") = false,
         "Runs batch rollouts on C++ threads (the GIL released), each in a fresh Data(model, contacts):\n"

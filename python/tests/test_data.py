@@ -99,7 +99,7 @@ def test_joint_coordinates_round_trip(pendulum):
 def test_maximal_state_round_trip(drop):
     m, d = drop
     n = maxsim.maximal_state_size(m)
-    assert n == 1 + 13 * m.nbody
+    assert n == 1 + 13 * m.nbody + 3 * m.njoint
     maxsim.step(m, d, 3)
     s = maxsim.get_maximal_state(m, d)
     assert s[0] == pytest.approx(3 * m.dt)
@@ -117,3 +117,18 @@ def test_solver_options_are_the_datas(pendulum):
     assert maxsim.Data(m).solver.max_iterations == 50
     assert d.contact_options is not None and not d.contact_options.ground  # MJCF: no implicit ground
     assert maxsim.Data(m, contacts=False).contact_options is None
+
+
+def test_the_maximal_state_carries_the_unwrapped_joint_angles():
+    # a hinge with a spring: the spring acts on the unwrapped angle, which a step only advances by
+    # its wrapped change, so a state without it would restart the spring from angle 0
+    m = maxsim.load_string(PENDULUM_XML.replace('axis="0 1 0"/>', 'axis="0 1 0" stiffness="5"/>'))
+    d = maxsim.Data(m)
+    maxsim.set_joint_coordinates(m, d, 0, [0.5 + 2 * np.pi], [0.0])  # one turn plus 0.5 rad
+    assert d.joint_angle[0, 2] == pytest.approx(0.5 + 2 * np.pi)
+    e = maxsim.Data(m)
+    maxsim.set_maximal_state(m, e, maxsim.get_maximal_state(m, d))
+    maxsim.step(m, d, 100)
+    maxsim.step(m, e, 100)
+    np.testing.assert_array_equal(e.x, d.x)
+    np.testing.assert_array_equal(e.joint_angle, d.joint_angle)
