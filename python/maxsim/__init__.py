@@ -20,7 +20,7 @@ import warnings
 
 from . import _maxsim
 from ._maxsim import *  # noqa: F401,F403  (the engine's classes and functions)
-from ._maxsim import LoadError, LoadOptions, Plot, PlotSeries, write_plot
+from ._maxsim import LoadError, LoadOptions, Plot, PlotSeries, __version__, write_plot
 
 __all__ = [name for name in dir(_maxsim) if not name.startswith("_")] + [
     "load", "load_string", "plot",

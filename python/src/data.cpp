@@ -7,6 +7,8 @@
 // because each view holds a reference to its Python Data (numpy's `base`), which holds the Model.
 #include <pybind11/eigen.h>
 
+#include <cstdio>
+
 #include "bindings.hpp"
 #include "sim/kinematics.hpp"
 
@@ -104,8 +106,10 @@ void bind_data(py::module_& m) {
       .def_readonly("relaxed", &StepReport::relaxed)
       .def_property_readonly("ok", [](const StepReport& r) { return r.status == StepStatus::Ok; })
       .def("__repr__", [](const StepReport& r) {
+        char residual[32];
+        std::snprintf(residual, sizeof residual, "%.3g", r.residual);
         return std::string("<maxsim.StepReport ") + step_status_name(r.status) + ", " + std::to_string(r.iterations) +
-               " iterations, residual " + std::to_string(r.residual) + ">";
+               " iterations, residual " + residual + ">";
       });
 
   py::class_<PyData> data(m, "Data",

@@ -7,6 +7,7 @@ namespace maxsim::python {
 
 PYBIND11_MODULE(_maxsim, m) {
   m.doc() = "maxsim: maximal-coordinate rigid-body simulation (C++ engine bindings)";
+  m.attr("__version__") = MAXSIM_VERSION;
 
   // Errors: the loader's LoadError (and its LimitError) as maxsim.LoadError, a ValueError — bad
   // input, as the command's exit status 2 — carrying the loader's "FILE:LINE: message";
