@@ -122,23 +122,23 @@ double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11)
 // the gains come from, kv Δt / I passes 2 and the loop itself diverges (Dojo's walker blew up in
 // two steps, a controller instability, not a solver one). Returns the rows driven.
 int install_random_pd(Model& m, Data& d, const SweepOptions& o) {
-  const std::vector<JointActuator> file_actuators = actuators_from_model(m);
+  const std::vector<Actuator> file_actuators = actuators_from_model(m);
   const Tree tree = tree_from_world(m);
   const double omega = 2.0 * M_PI * o.pd_frequency_hz;
   struct Row {
     double lower, upper;
   };
-  std::vector<JointActuator> pd;
+  std::vector<Actuator> pd;
   std::vector<Row> ranges;
-  for (const JointActuator& fa : file_actuators) {
+  for (const Actuator& fa : file_actuators) {
     const Joint& jt = m.joints[fa.joint];
     if (jt.dof() != 1) continue;
     bool seen = false;
-    for (const JointActuator& p : pd) seen |= p.joint == fa.joint && p.row == fa.row;
+    for (const Actuator& p : pd) seen |= p.joint == fa.joint && p.row == fa.row;
     if (seen) continue;
-    JointActuator a;
+    Actuator a;
     a.name = jt.name;
-    a.kind = ActuatorKind::PD;
+    a.kind = Actuator::Kind::PD;
     a.joint = fa.joint;
     a.row = fa.row;
     const double inertia = subtree_inertia_in(m, d, tree, fa.joint, fa.row);
@@ -149,12 +149,12 @@ int install_random_pd(Model& m, Data& d, const SweepOptions& o) {
     // range times the gear; a motor's control range is its force range (f = u)
     double lo = 0, hi = 0;
     bool limited = true;
-    for (const JointActuator& f : file_actuators) {
+    for (const Actuator& f : file_actuators) {
       if (f.joint != fa.joint || f.row != fa.row) continue;
       double flo, fhi;
       if (f.force_limited) {
         flo = f.force_lower, fhi = f.force_upper;
-      } else if (f.kind == ActuatorKind::Torque && f.ctrl_limited) {
+      } else if (f.kind == Actuator::Kind::Motor && f.ctrl_limited) {
         flo = f.ctrl_lower, fhi = f.ctrl_upper;
       } else {
         limited = false;
@@ -176,7 +176,7 @@ int install_random_pd(Model& m, Data& d, const SweepOptions& o) {
     pd.push_back(a);
   }
   struct State {
-    std::vector<JointActuator> pd;
+    std::vector<Actuator> pd;
     std::vector<Row> ranges;
     ActuatorCommands commands;
     std::mt19937_64 rng;

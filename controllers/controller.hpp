@@ -2,10 +2,10 @@
 //
 // step() calls Data::controller once per step, first, before the collide stage and the solve
 // (sim/step.hpp). A controller reads the state at the current knot t — data.time, the maximal
-// coordinates (data.x, q, v, w), minimal coordinates (joint_coordinates, row_coordinate below),
+// coordinates (data.x, q, v, w), minimal coordinates (joint_coordinates, row_coordinate in sim/kinematics.hpp),
 // the previous step's contacts with their impulses (data.contacts) — and writes inputs that are
-// held over [t, t + Δt]: data.joint_force (actuation per free joint row), data.body_force and
-// data.body_torque. Velocities in Data are those of the last interval [t − Δt, t], so a rate the
+// held over [t, t + Δt]: data.ctrl (the model's actuators, sim/actuation.hpp), data.joint_force
+// (force per free joint row), data.body_force and data.body_torque. Velocities in Data are those of the last interval [t − Δt, t], so a rate the
 // controller sees is a backward difference: a one-step delay that any real sampled controller has.
 //
 //   Data data(model);
@@ -24,6 +24,7 @@
 #include <memory>
 
 #include "sim/data.hpp"
+#include "sim/kinematics.hpp"  // row_coordinate
 #include "sim/model.hpp"
 
 namespace maxsim {
@@ -55,16 +56,5 @@ void set_controller(Data& data, std::shared_ptr<Controller> controller);
 void set_controller_ref(Data& data, Controller& controller);
 inline void clear_controller(Data& data) { data.controller = nullptr; }
 
-// The minimal coordinate of one free joint row and its rate: the position along a free
-// translational row (m) or the angle about a revolute/orbital rotation row (rad, unwrapped for
-// revolute joints), as in sim/kinematics.hpp. Throws std::invalid_argument for a constrained row
-// or a row of a free rotation (ball/floating: a quaternion, no scalar angle).
-struct RowCoordinate {
-  double q = 0, qd = 0;
-};
-RowCoordinate row_coordinate(const Model& model, const Data& data, int joint, int row);
-
-// Whether row_coordinate accepts this joint row.
-bool row_has_coordinate(const Joint& joint, int row);
 
 }  // namespace maxsim

@@ -72,7 +72,7 @@ std::array<int, 12> leg_joints(const Model& model) {
   return out;
 }
 
-GaitController::GaitController(const Model& model, const std::vector<JointActuator>& actuators,
+GaitController::GaitController(const Model& model, const std::vector<Actuator>& actuators,
                                const GaitParameters& parameters, const GaitGains& gains)
     : params_(parameters), commands_(12) {
   const std::array<int, 12> joints = leg_joints(model);
@@ -82,8 +82,8 @@ GaitController::GaitController(const Model& model, const std::vector<JointActuat
     for (size_t a = 0; a < actuators.size() && found < 0; ++a)
       if (actuators[a].joint == j) found = static_cast<int>(a);
     if (found < 0) throw std::invalid_argument("gait: no actuator drives joint '" + model.joints[j].name + "'");
-    JointActuator a = actuators[found];
-    a.kind = ActuatorKind::PD;
+    Actuator a = actuators[found];
+    a.kind = Actuator::Kind::PD;
     a.kp = gains.kp[i % 3];
     a.kv = gains.kv[i % 3];
     actuators_.push_back(a);

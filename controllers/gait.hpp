@@ -67,14 +67,14 @@ class GaitController : public Controller {
  public:
   // `actuators`: the model's actuators (actuators_from_model); the 12 leg actuators are found by
   // joint name and turned into PD actuators with `gains`, keeping their force limits.
-  GaitController(const Model& model, const std::vector<JointActuator>& actuators,
+  GaitController(const Model& model, const std::vector<Actuator>& actuators,
                  const GaitParameters& parameters, const GaitGains& gains = {});
 
   void control(const Model& model, Data& data) override;
 
   const GaitParameters& parameters() const { return params_; }
   void set_parameters(const GaitParameters& p) { params_ = p; }
-  const std::vector<JointActuator>& actuators() const { return actuators_; }  // leg order
+  const std::vector<Actuator>& actuators() const { return actuators_; }  // leg order
   const ActuatorCommands& commands() const { return commands_; }
   // The reference pose at t = 0 (the offsets when ramp_time > 0): the 12 leg angles in
   // leg_joints order.
@@ -82,7 +82,7 @@ class GaitController : public Controller {
 
  private:
   GaitParameters params_;
-  std::vector<JointActuator> actuators_;
+  std::vector<Actuator> actuators_;
   ActuatorCommands commands_;
 };
 

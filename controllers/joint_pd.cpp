@@ -5,7 +5,7 @@
 
 namespace maxsim {
 
-JointPdController::JointPdController(std::vector<JointActuator> actuators)
+JointPdController::JointPdController(std::vector<Actuator> actuators)
     : actuators_(std::move(actuators)),
       references_(actuators_.size()),
       commands_(actuators_.size()),
@@ -28,7 +28,7 @@ void JointPdController::control(const Model& model, Data& data) {
     if (!references_[i]) continue;
     const ReferencePoint r = references_[i](data.time);
     // a velocity servo tracks the rate; every other kind takes the position (or torque) value
-    commands_.ctrl[i] = actuators_[i].kind == ActuatorKind::Velocity ? r.qd : r.q;
+    commands_.ctrl[i] = actuators_[i].kind == Actuator::Kind::Velocity ? r.qd : r.q;
     commands_.ctrl_rate[i] = r.qd;
   }
   apply_actuators(model, data, actuators_, commands_);
@@ -37,7 +37,7 @@ void JointPdController::control(const Model& model, Data& data) {
 
 void JointPdController::reset_peaks() { std::fill(peak_.begin(), peak_.end(), 0.0); }
 
-SinusoidTracker::SinusoidTracker(std::vector<JointActuator> actuators, const std::vector<Sinusoid>& sinusoids)
+SinusoidTracker::SinusoidTracker(std::vector<Actuator> actuators, const std::vector<Sinusoid>& sinusoids)
     : JointPdController(std::move(actuators)) {
   if (sinusoids.size() != this->actuators().size())
     throw std::invalid_argument("SinusoidTracker: one sinusoid per actuator expected");

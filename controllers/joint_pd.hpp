@@ -24,7 +24,7 @@ namespace maxsim {
 
 class JointPdController : public Controller {
  public:
-  explicit JointPdController(std::vector<JointActuator> actuators);
+  explicit JointPdController(std::vector<Actuator> actuators);
 
   // Reference of actuator i (an empty Reference removes it).
   void set_reference(int actuator, Reference reference);
@@ -34,7 +34,7 @@ class JointPdController : public Controller {
 
   void control(const Model& model, Data& data) override;
 
-  const std::vector<JointActuator>& actuators() const { return actuators_; }
+  const std::vector<Actuator>& actuators() const { return actuators_; }
   // Commands of the last step and the resulting forces; feedforward and the commands of
   // actuators without a reference may be set here between steps.
   ActuatorCommands& commands() { return commands_; }
@@ -45,7 +45,7 @@ class JointPdController : public Controller {
   void reset_peaks();
 
  private:
-  std::vector<JointActuator> actuators_;
+  std::vector<Actuator> actuators_;
   std::vector<Reference> references_;
   ActuatorCommands commands_;
   std::vector<double> peak_;
@@ -55,7 +55,7 @@ class JointPdController : public Controller {
 // amplitude of 0 holds the offset).
 class SinusoidTracker : public JointPdController {
  public:
-  SinusoidTracker(std::vector<JointActuator> actuators, const std::vector<Sinusoid>& sinusoids);
+  SinusoidTracker(std::vector<Actuator> actuators, const std::vector<Sinusoid>& sinusoids);
 };
 
 }  // namespace maxsim

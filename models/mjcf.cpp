@@ -975,6 +975,7 @@ void MjcfReader::read_body(const XMLElement* e, int parent_link, const Pose& par
       }
     }
     if (row >= 0) s.proto.spring_ref[row] = springref - ref;
+    s.proto.ref = ref;
     mj.spec = static_cast<int>(specs_.size());
     joint_index_[mj.name] = static_cast<int>(mj_joints_.size());
     mj_joints_.push_back(mj);

@@ -83,6 +83,7 @@ void enable_contacts(const Model& model, Data& data, const ContactOptions& optio
   co.default_restitution = options.restitution;
   co.exclude_joined = options.exclude_joined;
   if (!(options.min_margin >= 0) || !std::isfinite(options.min_margin)) bad("min_margin", options.min_margin, "finite and >= 0");
+  data.collide_setup = [options](const Model& m, Data& d) { enable_contacts(m, d, options); };
   if (!model.contacts) {  // the description switched contacts off: no search at all
     data.collide = nullptr;
     data.min_candidate_distance = 0;

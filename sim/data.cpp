@@ -28,6 +28,9 @@ Data::Data(const Model& model) {
   body_force.assign(nb, Vec3::Zero());
   body_torque.assign(nb, Vec3::Zero());
   joint_force.assign(nj, Vec6::Zero());
+  ctrl.assign(model.actuators.size(), 0.0);
+  actuator_force.assign(model.actuators.size(), 0.0);
+  ws.applied = joint_force;
   joint_impulse.assign(nj, Vec6::Zero());
   joint_angle.assign(nj, Vec3::Zero());
 
@@ -73,7 +76,7 @@ void build_graph(const Model& model, Data& d) {
   for (int j = 0; j < nj; ++j) {
     const Joint& jt = model.joints[j];
     ws.passive[j] = passive_floating(jt);
-    if (ws.passive[j]) {  // an isolated node: its rows are U = Δt·joint_force (step_residual)
+    if (ws.passive[j]) {  // an isolated node: its rows are U = Δt·(joint_force + actuators) (step_residual)
       if (jt.parent == kWorld && root < 0) root = jt.child;
       continue;
     }

@@ -137,7 +137,10 @@ struct Data {
   // ---- inputs, held until changed ---------------------------------------------------------
   std::vector<Vec3> body_force;   // external force at the CoM (world)
   std::vector<Vec3> body_torque;  // external torque (body frame)
-  std::vector<Vec6> joint_force;  // actuation per joint row (free rows only): N or N·m
+  std::vector<Vec6> joint_force;  // force per joint row (free rows only): N or N·m, besides the actuators
+  // One command per actuator (Model::actuators, same order): a force, a position or a velocity
+  // by the actuator's kind; the step applies them (sim/actuation.hpp). Zero at the start.
+  std::vector<double> ctrl;
   // Called by step() first, before collide and solve: reads the state (time, maximal and minimal
   // coordinates, the last step's contacts) and writes the inputs above. Empty: inputs are held.
   std::function<void(const Model&, Data&)> controller;
@@ -147,6 +150,7 @@ struct Data {
                                     // constrained rows, spring+damper+actuation+dry friction on
                                     // free rows
   std::vector<Vec3> joint_angle;    // unwrapped free rotation-row angles (rows 3..5)
+  std::vector<double> actuator_force;  // per actuator: its force f over the last step (actuator space)
   std::vector<Contact> contacts;     // the active contacts of the last step (with their impulses)
   // Per joint of a closed loop, the limit sides (bit 2·row + (side < 0)) its coordinate was
   // beyond at the start and has not come back within since: no inequality for them
@@ -156,6 +160,9 @@ struct Data {
   // The collide stage of step(): fills `contacts` for the current knot (sim/collision.hpp sets
   // it up; empty: the contact set is whatever the caller put into `contacts`).
   std::function<void(const Model&, Data&)> collide;
+  // Installs this Data's collide stage anew in another Data (enable_contacts sets it with its
+  // options; reset_data uses it so that a reset Data searches as a new one would).
+  std::function<void(const Model&, Data&)> collide_setup;
   double min_candidate_distance = 0;  // smallest signed distance the last search found (≤ 0)
   StepReport report;
   SolverOptions solver;
@@ -163,6 +170,7 @@ struct Data {
 
   // ---- workspace (allocated here, reused every step) ---------------------------------------
   struct Workspace {
+    std::vector<Vec6> applied;  // per joint: joint_force plus the actuators, held over the step
     // the length of the step being solved: model.dt, or a fraction of it in the failure
     // policy's substeps (everything inside a step reads this, never model.dt)
     double dt = 0;

@@ -40,6 +40,18 @@ void set_coordinates(const Model& model, Data& data, const std::vector<std::vect
 void set_joint_coordinates(const Model& model, Data& data, int j, const std::vector<double>& q,
                            const std::vector<double>& qd);
 
+// The minimal coordinate of one free joint row and its rate: the position along a free
+// translational row (m) or the angle about a revolute/orbital rotation row (rad, unwrapped for
+// revolute joints), as in sim/kinematics.hpp. Throws std::invalid_argument for a constrained row
+// or a row of a free rotation (ball/floating: a quaternion, no scalar angle).
+struct RowCoordinate {
+  double q = 0, qd = 0;
+};
+RowCoordinate row_coordinate(const Model& model, const Data& data, int joint, int row);
+
+// Whether row_coordinate accepts this joint row.
+bool row_has_coordinate(const Joint& joint, int row);
+
 // Joints of the spanning tree used by set_coordinates (true) and loop-closing joints (false).
 std::vector<bool> spanning_tree_joints(const Model& model);
 

@@ -110,6 +110,9 @@ struct Joint {
   std::array<double, 6> velocity{};    // velocity limit (informative), 0 = none
   std::array<double, 6> friction{};    // dry (Coulomb) friction force/torque on the row
   std::array<double, 6> armature{};    // reflected rotor inertia on the row, kg·m² or kg
+  // MuJoCo's qpos of the zero configuration of a one-coordinate joint (MJCF `ref`): maxsim's
+  // coordinates are measured from the pose the file defines, MuJoCo's from ref (sim/state.hpp)
+  double ref = 0;
   bool has_limits = false;
   bool actuated = true;                // free rows accept joint_force input
 
@@ -122,19 +125,23 @@ struct Joint {
 };
 
 // ---- actuators, keyframes (from the description files) ---------------------------------------
-// An actuator drives one free row of one joint (MJCF <actuator>, URDF effort limits).
+// An actuator drives one free row of one joint (MJCF <actuator>, URDF effort limits) from one
+// command u (Data::ctrl); sim/actuation.hpp has its force law (MuJoCo's formulas) and applies it
+// in every step. Motor: u is the force; Position / Velocity: servos to u; PD: a position servo
+// that also tracks a reference rate and takes a feed-forward force (controllers use it; from
+// Data::ctrl alone, with rate and feed-forward 0, it is a Position servo with kv on the rate).
 struct Actuator {
-  enum class Kind { Motor, Position, Velocity, General };
+  enum class Kind { Motor, Position, Velocity, PD };
   std::string name;
   Kind kind = Kind::Motor;
   int joint = -1;
-  int row = -1;            // the joint row it drives (a free row)
-  double gear = 1.0;
+  int row = -1;            // the joint row it drives (a free row with a scalar coordinate)
+  double gear = 1.0;       // transmission: length l = gear·q, joint force = gear·f
   double kp = 0, kv = 0;   // position / velocity servo gains
   bool ctrl_limited = false;
   double ctrl_lower = 0, ctrl_upper = 0;
   bool force_limited = false;
-  double force_lower = 0, force_upper = 0;
+  double force_lower = 0, force_upper = 0;  // actuator space (joint force = gear · force)
 };
 
 // A named initial state in joint coordinates (MJCF <keyframe>): per joint its position
@@ -185,8 +192,8 @@ struct Model {
   // constraint="disable", <option collision="predefined"> without pairs); enable_contacts then
   // installs no contact search. Joint limits and joint friction are not contacts.
   bool contacts = true;
-  // false: actuators apply no force (MJCF <flag actuation="disable"/>); apply_actuators
-  // (controllers/actuator.hpp) honours it.
+  // false: actuators apply no force (MJCF <flag actuation="disable"/>); the step's actuation
+  // (sim/actuation.hpp) and the controllers' apply_actuators honour it.
   bool actuation = true;
   Vec3 gravity = Vec3(0, 0, -9.81);
   double dt = 0.01;
@@ -200,6 +207,7 @@ struct Model {
   int actuator_index(const std::string& name) const;
   int keyframe_index(const std::string& name) const;
   int dof() const;                     // sum of the joints' free rows (floating bases included)
+  int nu() const { return static_cast<int>(actuators.size()); }  // commands in Data::ctrl
   double total_mass() const;
 };
 

@@ -1,8 +1,11 @@
 #include "sim/step.hpp"
 
+#include "sim/actuation.hpp"
+
 #include <algorithm>
 #include <cmath>
 
+#include "sim/actuation.hpp"
 #include "sim/joint_limits.hpp"
 #include "sim/kinematics.hpp"
 #include "sim/solver/assemble.hpp"
@@ -99,7 +102,7 @@ void warm_start(const Model& model, Data& d) {
     s.segment<3>(6 * i + 3) = d.w[i];
   }
   for (int j = 0; j < nj; ++j)  // (a passive joint's impulses are known: Δt·force)
-    s.segment<6>(6 * (nb + j)) = d.ws.passive[j] ? Vec6(d.ws.dt * d.joint_force[j]) : d.joint_impulse[j];
+    s.segment<6>(6 * (nb + j)) = d.ws.passive[j] ? Vec6(d.ws.dt * d.ws.applied[j]) : d.joint_impulse[j];
 }
 
 }  // namespace
@@ -248,6 +251,7 @@ StepReport step(const Model& model, Data& d) {
   // control: the controller reads the state at t and sets the inputs held over [t, t + dt]
   // (once per step, also when the failure policy splits the step into substeps)
   if (d.controller) d.controller(model, d);
+  apply_actuation(model, d);  // Data::ctrl → row forces, from the state at t like the controller's
   d.ws.dt = model.dt;
   return step_with_retry(model, d, d.solver.max_retry_depth);
 }

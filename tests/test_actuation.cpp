@@ -5,6 +5,7 @@
 
 #include "sim/body_dynamics.hpp"
 #include "sim/builders.hpp"
+#include "sim/actuation.hpp"
 #include "sim/maxsim.hpp"
 
 using namespace maxsim;
@@ -195,4 +196,105 @@ TEST(Actuation, DamperSetOnTheModelAfterTheDataIsApplied) {
   m.joints[0].damping[0] = 0.0;
   ASSERT_EQ(step(m, d).status, StepStatus::Ok);
   EXPECT_TRUE(d.ws.passive[0]);
+}
+
+// ---- the model's actuators, driven by Data::ctrl (sim/actuation.hpp) -----------------------
+namespace {
+// The slider of `slider` with one actuator of `kind` on its row.
+Model actuated_slider(Actuator::Kind kind, double gear, double kp, double kv) {
+  Model m = slider(0.0, 0.0);
+  Actuator a;
+  a.name = "push";
+  a.kind = kind;
+  a.joint = 0;
+  a.row = 2;
+  a.gear = gear;
+  a.kp = kp;
+  a.kv = kv;
+  m.actuators.push_back(a);
+  return m;
+}
+}  // namespace
+
+// A motor's command u acts as the row force gear·u: the same trajectory, to the last bit, as the
+// force written into joint_force; and the two add up when both are given.
+TEST(Actuation, MotorCommandIsTheRowForceTimesGear) {
+  Model m = actuated_slider(Actuator::Kind::Motor, 2.0, 0, 0);
+  Data a(m), b(m), c(m);
+  ASSERT_EQ(a.ctrl.size(), 1u);
+  a.ctrl[0] = 0.75;
+  b.joint_force[0](2) = 1.5;
+  c.ctrl[0] = 0.5;
+  c.joint_force[0](2) = 0.5;
+  for (int k = 0; k < 300; ++k) {
+    ASSERT_EQ(step(m, a).status, StepStatus::Ok);
+    ASSERT_EQ(step(m, b).status, StepStatus::Ok);
+    ASSERT_EQ(step(m, c).status, StepStatus::Ok);
+  }
+  EXPECT_EQ(a.x[0], b.x[0]);
+  EXPECT_EQ(a.v[0], b.v[0]);
+  EXPECT_DOUBLE_EQ(a.actuator_force[0], 0.75);
+  // the integrator's x_n = a Δt² n(n+1)/2 for a = F/m = 1.5 N / 2 kg (the slider is along x)
+  EXPECT_NEAR(a.x[0].x(), 0.75 * m.dt * m.dt * 300 * 301 / 2, 1e-14);
+  EXPECT_NEAR(c.x[0].x(), a.x[0].x(), 1e-12);
+  // commands and forces are limited
+  m.actuators[0].ctrl_limited = true;
+  m.actuators[0].ctrl_lower = -0.25;
+  m.actuators[0].ctrl_upper = 0.25;
+  Data d(m);
+  d.ctrl[0] = 10.0;
+  ASSERT_EQ(step(m, d).status, StepStatus::Ok);
+  EXPECT_DOUBLE_EQ(d.actuator_force[0], 0.25);
+  m.actuators[0].force_limited = true;
+  m.actuators[0].force_lower = -0.1;
+  m.actuators[0].force_upper = 0.1;
+  ASSERT_EQ(step(m, d).status, StepStatus::Ok);
+  EXPECT_DOUBLE_EQ(d.actuator_force[0], 0.1);
+  // and switched off with the model's actuation
+  m.actuation = false;
+  ASSERT_EQ(step(m, d).status, StepStatus::Ok);
+  EXPECT_EQ(d.actuator_force[0], 0.0);
+}
+
+// A position servo f = kp (u − q) − kv q̇ on the 2 kg slider is a damped oscillator about u:
+// critically damped with kv = 2√(kp m), it settles at u; a URDF-style effort limit on the row
+// caps the actuators' sum (MuJoCo's actuatorfrcrange).
+TEST(Actuation, PositionServoSettlesAtItsCommand) {
+  const double kp = 200.0, mass = 2.0;
+  Model m = actuated_slider(Actuator::Kind::Position, 1.0, kp, 2.0 * std::sqrt(kp * mass));
+  Data d(m);
+  d.ctrl[0] = 0.3;
+  for (int k = 0; k < 3000; ++k) ASSERT_EQ(step(m, d).status, StepStatus::Ok);
+  EXPECT_NEAR(coordinate(m, d), 0.3, 1e-6);
+  EXPECT_NEAR(d.actuator_force[0], 0.0, 1e-4);
+  // first step from rest at q = 0: f = kp·u = 60 N, capped at the row's effort of 5 N
+  m.joints[0].effort[2] = 5.0;
+  Data e(m);
+  e.ctrl[0] = 0.3;
+  ASSERT_EQ(step(m, e).status, StepStatus::Ok);
+  EXPECT_DOUBLE_EQ(e.actuator_force[0], kp * 0.3);
+  EXPECT_NEAR(e.joint_impulse[0](2), 5.0 * m.dt, 1e-12);  // the row impulse is Δt·(capped force)
+  // a velocity servo f = kv (u − q̇) drives the slider at u
+  Model v = actuated_slider(Actuator::Kind::Velocity, 1.0, 0.0, 50.0);
+  Data dv(v);
+  dv.ctrl[0] = -0.4;
+  for (int k = 0; k < 2000; ++k) ASSERT_EQ(step(v, dv).status, StepStatus::Ok);
+  EXPECT_NEAR(dv.v[0].x(), -0.4, 1e-6);
+}
+
+// A non-finite command is an error naming the actuator, not a NaN state.
+TEST(Actuation, NonFiniteCommandIsRefused) {
+  Model m = actuated_slider(Actuator::Kind::Motor, 1.0, 0, 0);
+  Data d(m);
+  d.ctrl[0] = std::nan("");
+  try {
+    step(m, d);
+    FAIL() << "expected an exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("'push'"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(std::isfinite(d.x[0].x()));
+  EXPECT_EQ(validate_actuators(m), "");
+  m.actuators[0].row = 5;  // a constrained row of a prismatic joint
+  EXPECT_NE(validate_actuators(m).find("'push'"), std::string::npos);
 }

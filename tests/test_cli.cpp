@@ -451,6 +451,65 @@ TEST_F(Cli, CassieKeyframe) {
   EXPECT_NEAR(a.rows[0][pelvis_z], 1.0059301, 1e-3);
 }
 
+// Commands (DESIGN §8 simulate --ctrl, --ctrl-file, keyframe ctrl) on the A1's MJCF scene: its
+// position servos hold the keyframe's stance from its ctrl, fall without it; a --ctrl-file of
+// constant columns runs the same states as --ctrl to the last digit; a file that varies in time
+// changes the run; bad files exit 2 naming the problem.
+TEST_F(Cli, ControlsFromTheCommandLine) {
+  const std::string scene = quote(repo("robots/a1/menagerie_variant/scene.xml"));
+  const std::string base = "simulate " + scene + " --keyframe home --duration 1 --every 100 --output ";
+  const fs::path held = path("a1_held.csv"), file = path("a1_file.csv"), zero = path("a1_zero.csv");
+  Result r = run(base + quote(held.string()) + " --ctrl FR_hip=0.2 --ctrl RL_calf=-1.6");
+  ASSERT_EQ(r.status, 0) << r.err;
+  // the keyframe's servo targets (0, 0.9, −1.8 per leg), two of them replaced
+  const fs::path ctrl = path("a1_ctrl.csv");
+  {
+    std::ofstream out(ctrl);
+    out << "t,FR_hip,RL_calf\n0,0.2,-1.6\n10,0.2,-1.6\n";
+  }
+  r = run(base + quote(file.string()) + " --ctrl-file " + quote(ctrl.string()));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read_file(held), read_file(file));
+  const Csv a = read_csv(held);
+  ASSERT_EQ(a.rows.size(), 2u);
+  const int trunk_z = a.column("trunk.z");
+  ASSERT_GE(trunk_z, 0) << "columns: " << a.header.size();
+  EXPECT_GT(a.rows[1][trunk_z], 0.2);  // standing (keyframe trunk height 0.27 m)
+  EXPECT_NEAR(a.at(1, "FR_hip_joint.q0"), 0.2, 0.05);  // the servo (kp 100) near its target
+  // without the keyframe's commands the position servos pull every joint to 0: the legs
+  // straighten and fold under the trunk's weight
+  r = run("simulate " + scene + " --keyframe home --duration 1 --every 100 --ctrl-file " + quote(ctrl.string()) +
+          " --output " + quote(zero.string()) + " --ctrl FR_thigh=0");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(read_csv(zero).at(1, "FR_thigh_joint.q0"), a.at(1, "FR_thigh_joint.q0"));
+  // a ramp changes the run
+  {
+    std::ofstream out(ctrl);
+    out << "t,FR_hip\n0,0\n0.5,0.3\n";
+  }
+  r = run(base + quote(file.string()) + " --ctrl-file " + quote(ctrl.string()));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NEAR(read_csv(file).at(1, "FR_hip_joint.q0"), 0.3, 0.05);
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"t,FR_hip,nosuch\n0,1,2\n", "unknown actuator 'nosuch'"},
+      {"time,FR_hip\n0,1\n", "the first column must be 't'"},
+      {"t\n0\n", "no actuator columns"},
+      {"t,FR_hip\n0,1\n0,2\n", "row 2: times must increase"},
+      {"t,FR_hip\n0,\n", "row 1: the value for actuator 'FR_hip' is not a finite number"},
+      {"t,FR_hip\n0,abc\n", "column 'FR_hip': 'abc' is not a finite number"},
+      {"t,FR_hip,FR_hip\n0,1,2\n", "appears twice"},
+  };
+  for (const auto& [text, message] : bad) {
+    {
+      std::ofstream out(ctrl);
+      out << text;
+    }
+    r = run("simulate " + scene + " --steps 1 --ctrl-file " + quote(ctrl.string()));
+    EXPECT_EQ(r.status, 2) << text << "\nstderr: " << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << text << "\nexpected '" << message << "' in: " << r.err;
+  }
+}
+
 TEST_F(Cli, InitialJointCoordinates) {
   const fs::path set = path("a1_q.csv"), plain = path("a1_plain.csv");
   const Result r = run("simulate " + quote(kA1Urdf) + " --steps 1 --q FR_hip_joint=0.3 --qd FL_calf_joint=-1.5 " +
@@ -546,6 +605,11 @@ TEST_F(Cli, BadInputExitsTwo) {
       {sim + "--friction -0.5", "--friction must be >= 0"},
       {sim + "--tol 0", "--tol must be positive"},
       {sim + "--keyframe home", "the model has no keyframes"},
+      {sim + "--ctrl nosuch=1", "--ctrl: unknown actuator 'nosuch' (actuators: 'FR_hip_joint'"},
+      {sim + "--ctrl FR_hip_joint", "expected ACTUATOR=U"},
+      {sim + "--ctrl FR_hip_joint=1,2", "one command per actuator"},
+      {sim + "--ctrl FR_hip_joint=nan", "not a list of finite numbers"},
+      {sim + "--ctrl-file " + quote((fs::path(MAXSIM_BINARY_DIR) / "no_such_ctrl.csv").string()), "cannot open"},
       {sim + "--output " + quote((fs::path(MAXSIM_BINARY_DIR) / "no_such_dir" / "x.csv").string()), "cannot write"},
       {"simulate " + quote(kCassie) + " --keyframe nosuch", "unknown keyframe 'nosuch'"},
       {"simulate " + quote(repo("tests/data/models/no_such_robot.urdf")), "no_such_robot.urdf"},

@@ -130,7 +130,7 @@ TEST(ControllerInterface, RowCoordinateIsTheJointCoordinate) {
 // ---- actuator models against hand calculations -------------------------------------------------
 
 TEST(Actuators, ForcesMatchHandCalculations) {
-  JointActuator a;
+  Actuator a;
   a.gear = 2.0;
   // direct torque: f = u, joint torque gear·f
   EXPECT_DOUBLE_EQ(actuator_force(a, 3.0, 0.7, -4.0), 3.0);
@@ -148,16 +148,16 @@ TEST(Actuators, ForcesMatchHandCalculations) {
   a.force_limited = false;
 
   // position servo: f = kp (u − gear q) − kv gear q̇ = 10 (1 − 0.2) − 2 · 1 = 6
-  a.kind = ActuatorKind::Position;
+  a.kind = Actuator::Kind::Position;
   a.kp = 10;
   a.kv = 2;
   EXPECT_NEAR(actuator_force(a, 1.0, 0.1, 0.5), 6.0, 1e-15);
   // velocity servo: f = kv (u − gear q̇) = 3 (2 − 1) = 3
-  a.kind = ActuatorKind::Velocity;
+  a.kind = Actuator::Kind::Velocity;
   a.kv = 3;
   EXPECT_NEAR(actuator_force(a, 2.0, 0.1, 0.5), 3.0, 1e-15);
   // PD: f = kp (u − q) + kv (u̇ − q̇) + f_ff = 10 · 0.8 + 2 · 0.4 + 0.3 = 9.1 (gear 1)
-  a.kind = ActuatorKind::PD;
+  a.kind = Actuator::Kind::PD;
   a.gear = 1;
   a.kp = 10;
   a.kv = 2;
@@ -177,11 +177,11 @@ TEST(Actuators, ApplyWritesGearTimesForceOnTheRow) {
   set_coordinates(m, d, {{0.25}, {0.0}}, {{0.0}, {0.0}});
   d.joint_force[1](5) = 7.0;  // no actuator there: kept
   d.joint_force[0](5) = 99.0;  // driven: overwritten
-  std::vector<JointActuator> acts(2);
+  std::vector<Actuator> acts(2);
   acts[0].joint = acts[1].joint = 0;
   acts[0].row = acts[1].row = 5;
   acts[0].gear = 3.0;                 // torque: 3 · 0.5
-  acts[1].kind = ActuatorKind::Position;
+  acts[1].kind = Actuator::Kind::Position;
   acts[1].kp = 4.0;                   // 4 (1 − 0.25) = 3
   ActuatorCommands c(2);
   c.ctrl = {0.5, 1.0};
@@ -199,11 +199,11 @@ TEST(Actuators, ApplyWritesGearTimesForceOnTheRow) {
 // velocity (kv) and a general actuator in position form. Code-built: a motor per joint.
 TEST(Actuators, FromModels) {
   const Model a1 = load_model(repo("robots/a1/urdf/a1.urdf"));
-  const std::vector<JointActuator> acts = actuators_from_model(a1);
+  const std::vector<Actuator> acts = actuators_from_model(a1);
   ASSERT_EQ(acts.size(), 12u);
-  for (const JointActuator& a : acts) {
+  for (const Actuator& a : acts) {
     const std::string& jn = a1.joints[a.joint].name;
-    EXPECT_EQ(a.kind, ActuatorKind::Torque) << jn;
+    EXPECT_EQ(a.kind, Actuator::Kind::Motor) << jn;
     EXPECT_EQ(a.row, 5);
     EXPECT_TRUE(a.force_limited);
     const double effort = jn.find("hip") != std::string::npos ? 20.0 : 55.0;
@@ -214,40 +214,40 @@ TEST(Actuators, FromModels) {
   EXPECT_EQ(find_actuator(a1, acts, "no_such_joint"), -1);
 
   const Model f = load_model(repo("tests/data/loader/features.xml"));
-  const std::vector<JointActuator> fa = actuators_from_model(f);
+  const std::vector<Actuator> fa = actuators_from_model(f);
   auto get = [&](const std::string& n) {
     const int i = find_actuator(f, fa, n);
     EXPECT_GE(i, 0) << n;
-    return i >= 0 ? fa[i] : JointActuator{};
+    return i >= 0 ? fa[i] : Actuator{};
   };
-  const JointActuator motor = get("m_shoulder");
-  EXPECT_EQ(motor.kind, ActuatorKind::Torque);
+  const Actuator motor = get("m_shoulder");
+  EXPECT_EQ(motor.kind, Actuator::Kind::Motor);
   EXPECT_DOUBLE_EQ(motor.gear, 10);
   EXPECT_TRUE(motor.ctrl_limited);
   EXPECT_DOUBLE_EQ(actuator_force(motor, 5.0, 0, 0), 1.0);  // ctrlrange −1..1
-  const JointActuator pos = get("p_slide");
-  EXPECT_EQ(pos.kind, ActuatorKind::Position);
+  const Actuator pos = get("p_slide");
+  EXPECT_EQ(pos.kind, Actuator::Kind::Position);
   EXPECT_DOUBLE_EQ(pos.kp, 100);
   EXPECT_DOUBLE_EQ(pos.kv, 5);
   EXPECT_EQ(pos.row, 2);  // a slide joint
-  const JointActuator vel = get("v_leg_x");
-  EXPECT_EQ(vel.kind, ActuatorKind::Velocity);
+  const Actuator vel = get("v_leg_x");
+  EXPECT_EQ(vel.kind, Actuator::Kind::Velocity);
   EXPECT_DOUBLE_EQ(vel.kv, 3);
-  const JointActuator gen = get("g_leg_y");
-  EXPECT_EQ(gen.kind, ActuatorKind::Position);
+  const Actuator gen = get("g_leg_y");
+  EXPECT_EQ(gen.kind, Actuator::Kind::Position);
   EXPECT_DOUBLE_EQ(gen.kp, 20);
   EXPECT_DOUBLE_EQ(gen.kv, 2);
 
   Model chain = make_pendulum_chain(3, JointType::Revolute);
   chain.joints[1].effort[5] = 4.0;
-  const std::vector<JointActuator> ca = actuators_from_model(chain);
+  const std::vector<Actuator> ca = actuators_from_model(chain);
   ASSERT_EQ(ca.size(), 3u);
   EXPECT_FALSE(ca[0].force_limited);
   EXPECT_TRUE(ca[1].force_limited);
   EXPECT_DOUBLE_EQ(ca[1].force_upper, 4.0);
   EXPECT_EQ(ca[2].name, "joint3");
-  const std::vector<JointActuator> pd = as_pd(ca, 30, 3);
-  EXPECT_EQ(pd[1].kind, ActuatorKind::PD);
+  const std::vector<Actuator> pd = as_pd(ca, 30, 3);
+  EXPECT_EQ(pd[1].kind, Actuator::Kind::PD);
   EXPECT_DOUBLE_EQ(pd[1].kp, 30);
   EXPECT_DOUBLE_EQ(pd[1].force_upper, 4.0);  // limits kept
 }
@@ -289,7 +289,7 @@ TEST(JointPd, PendulumReachesItsSetPoint) {
 TEST(JointPd, TorqueLimitClips) {
   Model m = make_pendulum_chain(1, JointType::Revolute, 1.0, 1.0, 0.0, 0.001);
   Data d(m);
-  std::vector<JointActuator> acts = as_pd(actuators_from_model(m), 40.0, 4.0);
+  std::vector<Actuator> acts = as_pd(actuators_from_model(m), 40.0, 4.0);
   acts[0].force_limited = true;
   acts[0].force_lower = -3.0;
   acts[0].force_upper = 3.0;

@@ -212,7 +212,7 @@ TEST(Search, TunesPendulumGainsWithRollouts) {
   const Objective cost = [&](const std::vector<double>& gains) {
     RolloutTask task;
     task.steps = 150;
-    std::vector<JointActuator> acts = as_pd(actuators_from_model(m), gains[0], gains[1]);
+    std::vector<Actuator> acts = as_pd(actuators_from_model(m), gains[0], gains[1]);
     acts[0].force_limited = true;
     acts[0].force_lower = -8;
     acts[0].force_upper = 8;

@@ -560,7 +560,7 @@ TEST_F(World, OtherFlags) {
   EXPECT_TRUE(on.actuators[0].ctrl_limited);
   for (const Model* model : {&m, &on}) {  // a unit command: 3 N·m with actuation, 0 without
     Data d(*model);
-    const std::vector<JointActuator> act = actuators_from_model(*model);
+    const std::vector<Actuator> act = actuators_from_model(*model);
     ActuatorCommands c(act.size());
     c.ctrl[0] = 1.0;
     apply_actuators(*model, d, act, c);

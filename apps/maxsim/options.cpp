@@ -44,6 +44,9 @@ const char* usage_text() {
          "  --keyframe NAME       MJCF keyframe as initial state\n"
          "  --q JOINT=V1,V2,..    initial joint coordinates (repeatable)\n"
          "  --qd JOINT=V1,V2,..   initial joint rates (repeatable)\n"
+         "  --ctrl ACTUATOR=U     command of an actuator, held (repeatable; after the keyframe's)\n"
+         "  --ctrl-file FILE.csv  commands over time: column t, one column per actuator name,\n"
+         "                        linearly interpolated (held before the first, after the last row)\n"
          "  --ground auto|on|off  half-space z >= 0 (auto: on for URDF, as declared for MJCF)\n"
          "  --friction MU         friction for geoms that declare none (>= 0, default 0.8)\n"
          "  --contacts on|off     hard contacts with friction (default on)\n"
@@ -133,7 +136,7 @@ constexpr OptionSpec kOptions[] = {
     {"--fixed-base", false, kAll}, {"--tol", true, kRun},        {"--cone", true, kRun},
     {"--contacts", true, kRun},    {"--restitution", true, kRun},
     {"--view", true, kSimulate},   {"--max-output-bytes", true, kSimulate},
-    {"--limit", true, kAll},
+    {"--limit", true, kAll},       {"--ctrl", true, kRun},       {"--ctrl-file", true, kRun},
 };
 
 const char* command_name(Command c) {
@@ -187,7 +190,8 @@ long long whole_number(const std::string& what, const std::string& value) {
 JointValues joint_values(const std::string& option, const std::string& value) {
   const size_t eq = value.rfind('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == value.size())
-    fail(option + ": expected JOINT=V or JOINT=V1,V2,... (got " + quoted(value) + ")");
+    fail(option + (option == "--ctrl" ? ": expected ACTUATOR=U" : ": expected JOINT=V or JOINT=V1,V2,...") + " (got " +
+         quoted(value) + ")");
   JointValues jv;
   jv.option = option;
   jv.joint = value.substr(0, eq);
@@ -301,6 +305,13 @@ Options parse_args(int argc, const char* const* argv) {
     else if (name == "--keyframe") {
       if (value.empty()) fail("--keyframe needs a name");
       o.keyframe = value;
+    } else if (name == "--ctrl") {
+      const JointValues jv = joint_values(name, value);
+      if (jv.values.size() != 1) fail("--ctrl " + jv.joint + ": one command per actuator (got " + quoted(value) + ")");
+      o.ctrl.emplace_back(jv.joint, jv.values[0]);
+    } else if (name == "--ctrl-file") {
+      if (value.empty()) fail("--ctrl-file needs a file name");
+      o.ctrl_file = value;
     } else if (name == "--q") o.q.push_back(joint_values(name, value));
     else if (name == "--qd") o.qd.push_back(joint_values(name, value));
     else if (name == "--ground") {

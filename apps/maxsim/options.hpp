@@ -52,6 +52,9 @@ struct Options {
   // initial state
   std::optional<std::string> keyframe;
   std::vector<JointValues> q, qd;
+  // commands (Data::ctrl): --ctrl ACTUATOR=U, held, and --ctrl-file (a CSV: t, one column per actuator)
+  std::vector<std::pair<std::string, double>> ctrl;
+  std::string ctrl_file;
   // model and world
   Ground ground = Ground::Auto;
   std::optional<double> friction;

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "io/error.hpp"
+#include "io/plot.hpp"
 #include "models/load_error.hpp"
 #include "sim/contact_search.hpp"
 #include "sim/ground.hpp"
@@ -121,6 +123,51 @@ void initial_coordinates(const Model& m, const Options& o, std::vector<std::vect
   }
 }
 
+// Quoted actuator names for messages: " (actuators: 'a', 'b')" or that there are none.
+std::string actuator_names_hint(const Model& m) {
+  if (m.actuators.empty()) return " (the model has no actuators)";
+  std::vector<std::string> names;
+  for (const Actuator& a : m.actuators) names.push_back("'" + a.name + "'");
+  return " (actuators: " + join(names) + ")";
+}
+
+int actuator_by_name(const Model& m, const std::string& what, const std::string& name) {
+  const int i = m.actuator_index(name);
+  if (i < 0) throw InputError(what + ": unknown actuator '" + name + "'" + actuator_names_hint(m));
+  return i;
+}
+
+// The commands at the start (keyframe, then --ctrl) and the --ctrl-file schedule.
+void initial_commands(const Model& m, const Options& o, std::vector<double>* ctrl0,
+                      std::shared_ptr<const ControlSchedule>* schedule) {
+  ctrl0->assign(m.actuators.size(), 0.0);
+  if (o.keyframe) {
+    const Keyframe& key = m.keyframes[m.keyframe_index(*o.keyframe)];  // (checked by initial_coordinates)
+    for (size_t i = 0; i < key.ctrl.size() && i < ctrl0->size(); ++i) (*ctrl0)[i] = key.ctrl[i];
+  }
+  for (const auto& [name, u] : o.ctrl) (*ctrl0)[actuator_by_name(m, "--ctrl", name)] = u;
+  if (o.ctrl_file.empty()) return;
+  const std::string what = "--ctrl-file " + o.ctrl_file;
+  io::CsvTable table;
+  try {
+    table = io::read_csv_table(o.ctrl_file);
+  } catch (const io::Error& e) {
+    throw InputError("--ctrl-file: " + std::string(e.what()));
+  }
+  if (table.column("t") != 0) throw InputError(what + ": the first column must be 't' (time in s)");
+  if (table.columns.size() < 2) throw InputError(what + ": no actuator columns after 't'");
+  auto s = std::make_shared<ControlSchedule>();
+  for (size_t c = 1; c < table.columns.size(); ++c) s->actuators.push_back(actuator_by_name(m, what, table.columns[c]));
+  s->time = table.values[0];
+  s->values.assign(table.rows(), std::vector<double>(table.columns.size() - 1));
+  for (size_t r = 0; r < table.rows(); ++r)
+    for (size_t c = 1; c < table.columns.size(); ++c) s->values[r][c - 1] = table.values[c][r];
+  const std::string problem = validate_schedule(m, *s);
+  // (rows of the file count from its second line: the header is line 1)
+  if (!problem.empty()) throw InputError(what + ": " + problem + " (row 1 is the file's line 2)");
+  *schedule = std::move(s);
+}
+
 // Why the projection onto the constraints failed, in words a user can act on.
 std::string projection_failure(const Model& m, const ProjectionReport& pr, const std::string& file) {
   auto body = [&](int b) { return b == kWorld ? std::string("world") : m.bodies[b].name; };
@@ -209,6 +256,7 @@ RunSetup setup_model(const Options& o) {
   s.ground = ground_on(o, m);
   s.contacts = o.contacts && m.contacts;  // the file may switch them off
   initial_coordinates(m, o, &s.q0, &s.qd0);
+  initial_commands(m, o, &s.ctrl0, &s.schedule);
   return s;
 }
 
@@ -227,6 +275,8 @@ void setup_state(RunSetup& s, const Options& o, Data& d) {
     co.cone = o.cone;
     enable_contacts(m, d, co);
   }
+  d.ctrl = s.ctrl0;
+  if (s.schedule) set_controller(d, std::make_shared<ScheduleController>(s.schedule));
 }
 
 double lift_to_ground(Model& m, Data& d) {

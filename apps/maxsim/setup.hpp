@@ -15,10 +15,12 @@
 // keyframe) and SimulationError (exit status 1: no consistent initial state).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "apps/maxsim/options.hpp"
+#include "controllers/schedule.hpp"
 #include "models/load.hpp"
 #include "sim/data.hpp"
 #include "sim/model.hpp"
@@ -44,19 +46,23 @@ struct RunSetup {
   bool ground = false;      // the half-space z >= 0 is on (--ground; auto: Model::implicit_ground)
   bool contacts = false;    // hard contacts: --contacts on and the file does not switch them off
   std::vector<std::vector<double>> q0, qd0;  // initial joint coordinates: keyframe, then --q/--qd
+  std::vector<double> ctrl0;  // initial commands (Data::ctrl): keyframe, then --ctrl
+  std::shared_ptr<const ControlSchedule> schedule;  // --ctrl-file (null: none)
   double lifted = 0;        // set by setup_state: how far the base was lifted onto the ground [m]
 };
 
-// The first half: load_for_run, --gravity, the time step, the ground and contact switches and
-// the initial joint coordinates (InputError on an unknown keyframe or joint, a wrong value
-// count, a joint that closes a loop, a zero quaternion).
+// The first half: load_for_run, --gravity, the time step, the ground and contact switches, the
+// initial joint coordinates and commands (InputError on an unknown keyframe, joint or actuator,
+// a wrong value count, a joint that closes a loop, a zero quaternion, a --ctrl-file that cannot
+// be read or does not fit the model).
 RunSetup setup_model(const Options& options);
 
 // The second half, on a Data built from setup.loaded.model: --tol, the initial state placed by
 // forward kinematics and projected onto the constraints (SimulationError when that fails), time
 // 0, then with contacts on: the lift onto the ground (lift_to_ground; it moves a welded base's
 // world anchor in setup.loaded.model) and the contact search (enable_contacts with the default
-// ContactOptions but for --friction, --restitution, --cone and the ground switch).
+// ContactOptions but for --friction, --restitution, --cone and the ground switch); the commands
+// ctrl0 and, with --ctrl-file, a ScheduleController as the Data's controller.
 void setup_state(RunSetup& setup, const Options& options, Data& data);
 
 // URDF floating bases load at the origin, half inside the ground. A robot hung on a single

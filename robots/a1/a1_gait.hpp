@@ -39,7 +39,7 @@ struct Robot {
   int trunk = -1;                 // trunk body
   int base = -1;                  // the floating joint world → trunk
   std::array<int, 12> legs{};     // leg joints FR_hip ... RL_calf (controllers/gait.hpp order)
-  std::vector<JointActuator> actuators;  // the URDF's torque-limited motors
+  std::vector<Actuator> actuators;  // the URDF's torque-limited motors
   ContactOptions contacts;
 };
 

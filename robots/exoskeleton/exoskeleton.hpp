@@ -130,7 +130,7 @@ struct Exoskeleton {
   int shoulder = -1, elbow = -1;                   // human joints
   int cuff_upper = -1, cuff_fore = -1;             // the loop-closing attachments
   int upper_arm = -1, forearm = -1, sIE_unit = -1; // bodies
-  std::vector<JointActuator> motors;               // sAA, sFE, sIE, eFE (URDF effort limits)
+  std::vector<Actuator> motors;               // sAA, sFE, sIE, eFE (URDF effort limits)
   Patient patient;
 };
 
@@ -166,7 +166,7 @@ inline Exoskeleton load_exoskeleton(const std::string& source_dir, const Patient
   e.upper_arm = e.model.body_index("upper_arm");
   e.forearm = e.model.body_index("forearm");
   e.sIE_unit = e.model.body_index("sIE_Unit");
-  for (const JointActuator& a : actuators_from_model(e.model))
+  for (const Actuator& a : actuators_from_model(e.model))
     if (a.joint == e.sAA || a.joint == e.sFE || a.joint == e.sIE || a.joint == e.eFE) e.motors.push_back(a);
   if (e.motors.size() != 4) throw std::runtime_error("exoskeleton.urdf: expected 4 exoskeleton motors");
   e.patient = patient;
@@ -238,9 +238,9 @@ class ExoController : public Controller {
 
  private:
   static JointPdController make_pd(const Exoskeleton& e, const Gains& g) {
-    std::vector<JointActuator> a;
+    std::vector<Actuator> a;
     for (int j : {e.sAA, e.sFE, e.sIE, e.eFE})
-      for (const JointActuator& m : e.motors)
+      for (const Actuator& m : e.motors)
         if (m.joint == j) a.push_back(m);
     a = as_pd(a, g.shoulder_kp, g.shoulder_kd);
     a[3].kp = g.elbow_kp;

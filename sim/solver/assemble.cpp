@@ -62,7 +62,7 @@ void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen:
     const Vec6 u = s.segment<6>(o);
     const JointRows& r2 = ws.rows2[j];
     if (ws.passive[j]) {  // free rows with nothing but actuation: U = Δt·force (z3 not needed)
-      F->segment<6>(o) = u - dt * d.joint_force[j];
+      F->segment<6>(o) = u - dt * ws.applied[j];
     } else {
       joint_rows_at_z3(model, d, static_cast<int>(j));
       const JointRows& r3 = ws.rows3[j];
@@ -75,7 +75,7 @@ void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen:
           const double coord = r < 3 ? r2.c(r) : d.joint_angle[j](r - 3);
           // armature: reflected rotor inertia on the row, a·(rate over [t2,t3] − rate over [t1,t2])
           (*F)(o + r) = u(r) + jt.damping[r] * dc + jt.armature[r] * (dc / dt - ws.joint_rate2[j](r)) +
-                        dt * jt.stiffness[r] * (coord - jt.spring_ref[r]) - dt * d.joint_force[j](r);
+                        dt * jt.stiffness[r] * (coord - jt.spring_ref[r]) - dt * ws.applied[j](r);
         }
       }
     }

@@ -1,0 +1,80 @@
+#include "sim/actuation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "sim/kinematics.hpp"
+
+namespace maxsim {
+
+const char* actuator_kind_name(Actuator::Kind kind) {
+  switch (kind) {
+    case Actuator::Kind::Motor: return "motor";
+    case Actuator::Kind::Position: return "position";
+    case Actuator::Kind::Velocity: return "velocity";
+    case Actuator::Kind::PD: return "pd";
+  }
+  return "?";
+}
+
+double actuator_force(const Actuator& a, double u, double q, double qd, double u_rate, double feedforward) {
+  if (a.ctrl_limited) u = std::clamp(u, a.ctrl_lower, a.ctrl_upper);
+  const double length = a.gear * q, velocity = a.gear * qd;
+  double f = 0;
+  switch (a.kind) {
+    case Actuator::Kind::Motor: f = u; break;
+    case Actuator::Kind::Position: f = a.kp * (u - length) - a.kv * velocity; break;
+    case Actuator::Kind::Velocity: f = a.kv * (u - velocity); break;
+    case Actuator::Kind::PD: f = a.kp * (u - length) + a.kv * (u_rate - velocity) + feedforward; break;
+  }
+  if (a.force_limited) f = std::clamp(f, a.force_lower, a.force_upper);
+  return f;
+}
+
+std::string validate_actuators(const Model& model) {
+  const int nj = static_cast<int>(model.joints.size());
+  for (const Actuator& a : model.actuators) {
+    const std::string who = "actuator '" + a.name + "'";
+    if (a.joint < 0 || a.joint >= nj) return who + ": joint index " + std::to_string(a.joint) + " out of range";
+    if (!row_has_coordinate(model.joints[a.joint], a.row))
+      return who + ": row " + std::to_string(a.row) + " of joint '" + model.joints[a.joint].name +
+             "' has no scalar coordinate";
+    if (!std::isfinite(a.gear) || !std::isfinite(a.kp) || !std::isfinite(a.kv))
+      return who + ": gear and gains must be finite";
+    if (a.ctrl_limited && !(a.ctrl_lower <= a.ctrl_upper)) return who + ": ctrl range lower > upper";
+    if (a.force_limited && !(a.force_lower <= a.force_upper)) return who + ": force range lower > upper";
+  }
+  return "";
+}
+
+void apply_actuation(const Model& model, Data& d) {
+  const size_t nu = model.actuators.size();
+  if (d.ctrl.size() < nu) d.ctrl.resize(nu, 0.0);
+  d.actuator_force.assign(nu, 0.0);
+  d.ws.applied = d.joint_force;
+  if (nu == 0 || !model.actuation) return;
+  bool limited = false;
+  for (size_t i = 0; i < nu; ++i) {
+    const Actuator& a = model.actuators[i];
+    if (!std::isfinite(d.ctrl[i]))
+      throw std::invalid_argument("ctrl of actuator '" + a.name + "' is not finite");
+    // (row_coordinate checks the joint and row)
+    const RowCoordinate rc = row_coordinate(model, d, a.joint, a.row);
+    d.actuator_force[i] = actuator_force(a, d.ctrl[i], rc.q, rc.qd);
+    d.ws.applied[a.joint](a.row) += a.gear * d.actuator_force[i];
+    limited = limited || model.joints[a.joint].effort[a.row] > 0;
+  }
+  if (!limited) return;
+  // the actuators' sum on a row within the row's effort (the user's joint_force is not limited)
+  for (const Actuator& a : model.actuators) {
+    const double effort = model.joints[a.joint].effort[a.row];
+    if (!(effort > 0)) continue;
+    double& f = d.ws.applied[a.joint](a.row);
+    const double own = d.joint_force[a.joint](a.row);
+    f = own + std::clamp(f - own, -effort, effort);
+  }
+}
+
+}  // namespace maxsim

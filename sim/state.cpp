@@ -1,0 +1,124 @@
+#include "sim/state.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "sim/kinematics.hpp"
+#include "sim/projection.hpp"
+
+namespace maxsim {
+
+namespace {
+
+// Calls f(joint, qpos offset, qvel offset) for every joint of the layout.
+template <class F>
+void for_each_coordinate_joint(const Model& model, F f) {
+  const std::vector<bool> tree = spanning_tree_joints(model);
+  int iq = 0, iv = 0;
+  for (size_t j = 0; j < model.joints.size(); ++j) {
+    if (!tree[j]) continue;
+    f(static_cast<int>(j), iq, iv);
+    iq += model.joints[j].nq();
+    iv += model.joints[j].dof();
+  }
+}
+
+void check_size(const char* what, size_t got, int expected) {
+  if (static_cast<int>(got) != expected)
+    throw std::invalid_argument(std::string(what) + " has " + std::to_string(got) + " values, the model has " +
+                                std::to_string(expected));
+}
+
+}  // namespace
+
+int qpos_size(const Model& model) {
+  int n = 0;
+  for_each_coordinate_joint(model, [&](int j, int, int) { n += model.joints[j].nq(); });
+  return n;
+}
+
+int qvel_size(const Model& model) {
+  int n = 0;
+  for_each_coordinate_joint(model, [&](int j, int, int) { n += model.joints[j].dof(); });
+  return n;
+}
+
+void get_qpos(const Model& model, const Data& data, std::span<double> qpos) {
+  check_size("qpos", qpos.size(), qpos_size(model));
+  double qd[6];
+  for_each_coordinate_joint(model, [&](int j, int iq, int) {
+    joint_coordinates(model, data, j, qpos.data() + iq, qd);
+    if (model.joints[j].nq() == 1) qpos[iq] += model.joints[j].ref;
+  });
+}
+
+void get_qvel(const Model& model, const Data& data, std::span<double> qvel) {
+  check_size("qvel", qvel.size(), qvel_size(model));
+  double q[7];
+  for_each_coordinate_joint(model, [&](int j, int, int iv) { joint_coordinates(model, data, j, q, qvel.data() + iv); });
+}
+
+std::vector<double> get_qpos(const Model& model, const Data& data) {
+  std::vector<double> out(qpos_size(model));
+  get_qpos(model, data, out);
+  return out;
+}
+
+std::vector<double> get_qvel(const Model& model, const Data& data) {
+  std::vector<double> out(qvel_size(model));
+  get_qvel(model, data, out);
+  return out;
+}
+
+void set_qpos_qvel(const Model& model, Data& data, std::span<const double> qpos, std::span<const double> qvel) {
+  check_size("qpos", qpos.size(), qpos_size(model));
+  check_size("qvel", qvel.size(), qvel_size(model));
+  for (double v : qpos)
+    if (!std::isfinite(v)) throw std::invalid_argument("qpos has a non-finite value");
+  for (double v : qvel)
+    if (!std::isfinite(v)) throw std::invalid_argument("qvel has a non-finite value");
+  std::vector<std::vector<double>> q(model.joints.size()), qd(model.joints.size());
+  for_each_coordinate_joint(model, [&](int j, int iq, int iv) {
+    const Joint& jt = model.joints[j];
+    q[j].assign(qpos.begin() + iq, qpos.begin() + iq + jt.nq());
+    qd[j].assign(qvel.begin() + iv, qvel.begin() + iv + jt.dof());
+    if (jt.nq() == 1) q[j][0] -= jt.ref;
+  });
+  set_coordinates(model, data, q, qd);
+  project_state(model, data);
+}
+
+void reset_data(const Model& model, Data& data) {
+  Data fresh(model);
+  fresh.controller = std::move(data.controller);
+  fresh.solver = data.solver;
+  fresh.interior_point = data.interior_point;
+  if (data.collide_setup) {
+    data.collide_setup(model, fresh);
+  } else {
+    fresh.collide = std::move(data.collide);  // a collide stage set by hand: kept as it is
+  }
+  data = std::move(fresh);
+}
+
+void reset_data(const Model& model, Data& data, int keyframe) {
+  if (keyframe < 0 || keyframe >= static_cast<int>(model.keyframes.size()))
+    throw std::invalid_argument("keyframe index " + std::to_string(keyframe) + " out of range (the model has " +
+                                std::to_string(model.keyframes.size()) + " keyframes)");
+  const Keyframe& key = model.keyframes[keyframe];
+  const size_t nj = model.joints.size();
+  std::vector<std::vector<double>> q(nj), qd(nj);
+  for (size_t j = 0; j < nj; ++j) {
+    if (j < key.joint_q.size()) q[j] = key.joint_q[j];
+    if (j < key.joint_qd.size()) qd[j] = key.joint_qd[j];
+  }
+  reset_data(model, data);
+  set_coordinates(model, data, q, qd);
+  project_state(model, data);
+  data.time = key.time;
+  for (size_t i = 0; i < key.ctrl.size() && i < data.ctrl.size(); ++i) data.ctrl[i] = key.ctrl[i];
+}
+
+}  // namespace maxsim

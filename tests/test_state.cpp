@@ -1,0 +1,108 @@
+// The state in MuJoCo's qpos/qvel layout, resets and keyframes (sim/state.hpp), on real files.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "models/load.hpp"
+#include "sim/contact_search.hpp"
+#include "sim/maxsim.hpp"
+
+using namespace maxsim;
+
+namespace {
+std::string repo(const std::string& rel) { return std::string(MAXSIM_SOURCE_DIR) + "/" + rel; }
+const char* kA1 = "robots/a1/menagerie_variant/a1.xml";
+
+// The bodies' maximal state, compared bitwise.
+void expect_same_state(const Data& a, const Data& b) {
+  ASSERT_EQ(a.x.size(), b.x.size());
+  EXPECT_EQ(a.time, b.time);
+  for (size_t i = 0; i < a.x.size(); ++i) {
+    EXPECT_EQ(a.x[i], b.x[i]) << "body " << i;
+    EXPECT_EQ(a.q[i], b.q[i]) << "body " << i;
+    EXPECT_EQ(a.v[i], b.v[i]) << "body " << i;
+    EXPECT_EQ(a.w[i], b.w[i]) << "body " << i;
+  }
+}
+}  // namespace
+
+// The A1's MJCF: a free joint and 12 hinges give MuJoCo's nq = 19, nv = 18; the "home"
+// keyframe's qpos comes back from get_qpos as written in the file, and its ctrl is the command.
+TEST(State, A1KeyframeInMujocoLayout) {
+  const Model m = load_model(repo(kA1));
+  EXPECT_EQ(qpos_size(m), 19);
+  EXPECT_EQ(qvel_size(m), 18);
+  const int home = m.keyframe_index("home");
+  ASSERT_GE(home, 0);
+  Data d(m);
+  reset_data(m, d, home);
+  const std::vector<double> file_qpos = {0, 0, 0.27, 1, 0, 0, 0, 0, 0.9, -1.8, 0, 0.9, -1.8,
+                                         0, 0.9, -1.8, 0, 0.9, -1.8};
+  const std::vector<double> qpos = get_qpos(m, d);
+  ASSERT_EQ(qpos.size(), file_qpos.size());
+  for (size_t i = 0; i < qpos.size(); ++i) EXPECT_NEAR(qpos[i], file_qpos[i], 1e-12) << "qpos[" << i << "]";
+  for (double v : get_qvel(m, d)) EXPECT_EQ(v, 0.0);
+  ASSERT_EQ(d.ctrl.size(), 12u);
+  EXPECT_EQ(d.ctrl[1], 0.9);
+  EXPECT_EQ(d.ctrl[2], -1.8);
+}
+
+// set_qpos_qvel then get_qpos/get_qvel returns what was set (a tree: no projection moves it),
+// including the hinge `ref` offsets of gym's reacher (its target slides have ref ±0.1).
+TEST(State, QposQvelRoundTrip) {
+  for (const char* file : {kA1, "tests/data/models/gym_mujoco/reacher.xml"}) {
+    SCOPED_TRACE(file);
+    const Model m = load_model(repo(file));
+    Data d(m);
+    std::vector<double> qpos = get_qpos(m, d), qvel(qvel_size(m));
+    // the zero configuration of the file is MuJoCo's qpos0: hinges and slides at their ref
+    for (size_t j = 0, k = 0; j < m.joints.size(); ++j)
+      if (m.joints[j].nq() == 1) EXPECT_NEAR(qpos[k++], m.joints[j].ref, 1e-14);
+      else k += m.joints[j].nq();
+    for (size_t i = 0; i < qvel.size(); ++i) qvel[i] = 0.1 * std::sin(1.0 + i);
+    for (size_t i = 0; i < qpos.size(); ++i)
+      if (m.joints.size() > 0 && m.joints[0].type != JointType::Floating) qpos[i] += 0.05 * std::cos(2.0 + i);
+    if (m.joints[0].type == JointType::Floating)
+      for (size_t i = 7; i < qpos.size(); ++i) qpos[i] += 0.05 * std::cos(2.0 + i);
+    set_qpos_qvel(m, d, qpos, qvel);
+    const std::vector<double> qpos2 = get_qpos(m, d), qvel2 = get_qvel(m, d);
+    for (size_t i = 0; i < qpos.size(); ++i) EXPECT_NEAR(qpos2[i], qpos[i], 1e-12) << "qpos[" << i << "]";
+    for (size_t i = 0; i < qvel.size(); ++i) EXPECT_NEAR(qvel2[i], qvel[i], 1e-12) << "qvel[" << i << "]";
+  }
+  const Model m = load_model(repo(kA1));
+  Data d(m);
+  EXPECT_THROW(set_qpos_qvel(m, d, std::vector<double>(18), std::vector<double>(18)), std::invalid_argument);
+  std::vector<double> bad = get_qpos(m, d);
+  bad[8] = std::nan("");
+  EXPECT_THROW(set_qpos_qvel(m, d, bad, std::vector<double>(18)), std::invalid_argument);
+  EXPECT_THROW(reset_data(m, d, 7), std::invalid_argument);
+}
+
+// A reset Data runs as a new one, to the last bit: the A1 dropped from its keyframe onto the
+// floor under its position servos (contacts, warm starts, the contact search's memory), run,
+// reset, run again. The servos hold the keyframe's stance: the trunk stays up.
+TEST(State, ResetRunsAsANewData) {
+  const Model m = load_model(repo(kA1));
+  const int home = m.keyframe_index("home");
+  auto run = [&](Data& d) {
+    for (int k = 0; k < 300; ++k) ASSERT_NE(step(m, d).status, StepStatus::Failed);
+  };
+  Data a(m);
+  enable_contacts(m, a);  // (a1.xml has no floor of its own: the ground half-space z >= 0)
+  reset_data(m, a, home);
+  run(a);
+  const Data first = a;
+  EXPECT_GT(first.x[0].z(), 0.2);  // standing on the servos (keyframe trunk height 0.27 m)
+  EXPECT_FALSE(first.contacts.empty());
+  reset_data(m, a, home);
+  EXPECT_EQ(a.time, 0.0);
+  EXPECT_TRUE(a.contacts.empty());
+  run(a);
+  expect_same_state(first, a);
+  // and a plain reset goes back to the model's pose with zero commands
+  reset_data(m, a);
+  EXPECT_EQ(a.ctrl, std::vector<double>(12, 0.0));
+  EXPECT_EQ(a.x[0], m.bodies[0].x0);
+}
