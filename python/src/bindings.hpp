@@ -39,6 +39,9 @@ struct PyData {
   PyData& operator=(const PyData&) = delete;
 
   void set_controller(py::object f);
+  // Sets this Data's state, inputs and warm start to those of `snapshot` (a Data of the same
+  // Model), in place: views stay valid; the controller and contact search stay this Data's own.
+  void restore(const PyData& snapshot);
 
   std::shared_ptr<Model> model;
   Data data;
@@ -91,6 +94,19 @@ void assign_rows(std::vector<V>& values, const py::handle& src, const char* what
   for (py::ssize_t i = 0; i < n; ++i)
     for (py::ssize_t j = 0; j < k; ++j) values[i](j) = p[i * k + j];
 }
+
+// A writable 1-D numpy view onto a vector of doubles (Data::ctrl, actuator_force), kept alive by
+// `owner`; and the copy into it on assignment.
+inline py::array_t<double> values_view(std::vector<double>& values, py::handle owner) {
+  return py::array_t<double>({static_cast<py::ssize_t>(values.size())}, {static_cast<py::ssize_t>(sizeof(double))},
+                             values.data(), owner);
+}
+void assign_values(std::vector<double>& values, const py::handle& src, const char* what);
+
+// dst = src for two Data of one Model without moving any of dst's arrays, so that the numpy views
+// onto dst stay valid: vector copy-assignment between equal sizes copies into the existing
+// storage. Checked (an internal error otherwise), since a moved array would leave dangling views.
+void assign_keeping_views(Data& dst, const Data& src);
 
 // A numpy array (a copy) of one small Eigen vector.
 template <class V>

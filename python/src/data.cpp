@@ -11,6 +11,7 @@
 
 #include "bindings.hpp"
 #include "sim/kinematics.hpp"
+#include "sim/state.hpp"
 
 namespace maxsim::python {
 
@@ -44,7 +45,69 @@ std::optional<ContactOptions> contact_options_from(const py::object& contacts, c
   throw std::invalid_argument("contacts: expected True, False, None or a ContactOptions");
 }
 
+void assign_values(std::vector<double>& values, const py::handle& src, const char* what) {
+  auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(src);
+  if (!a || a.ndim() > 1 || (a.ndim() == 1 && a.shape(0) != static_cast<py::ssize_t>(values.size())) ||
+      (a.ndim() == 0 && values.size() != 1))
+    throw std::invalid_argument(std::string(what) + ": expected " + std::to_string(values.size()) + " numbers");
+  std::copy(a.data(), a.data() + values.size(), values.begin());
+}
+
+void assign_keeping_views(Data& dst, const Data& src) {
+  const void* before[] = {dst.x.data(), dst.q.data(), dst.v.data(), dst.w.data(), dst.body_force.data(),
+                          dst.body_torque.data(), dst.joint_force.data(), dst.joint_impulse.data(),
+                          dst.joint_angle.data(), dst.ctrl.data(), dst.actuator_force.data()};
+  dst = src;
+  const void* after[] = {dst.x.data(), dst.q.data(), dst.v.data(), dst.w.data(), dst.body_force.data(),
+                         dst.body_torque.data(), dst.joint_force.data(), dst.joint_impulse.data(),
+                         dst.joint_angle.data(), dst.ctrl.data(), dst.actuator_force.data()};
+  if (!std::equal(std::begin(before), std::end(before), std::begin(after)))
+    throw std::logic_error("maxsim: a Data array moved while numpy views may point into it");
+}
+
+void PyData::restore(const PyData& snapshot) {
+  if (snapshot.model != model) throw std::invalid_argument("restore: the snapshot is of another Model");
+  if (&snapshot == this) return;
+  py::object own_controller = controller;
+  assign_keeping_views(data, snapshot.data);
+  // the snapshot's search and controller closure belong to the snapshot: this Data's own again
+  data.collide = nullptr;
+  data.collide_setup = nullptr;
+  if (contacts) enable_contacts(*model, data, *contacts);
+  set_controller(own_controller);
+}
+
 namespace {
+
+// The keyframe index from None (-1: the model's own state), an index or a name.
+int keyframe_from(const Model& model, const py::object& key) {
+  if (key.is_none()) return -1;
+  if (py::isinstance<py::str>(key)) {
+    const std::string name = key.cast<std::string>();
+    const int k = model.keyframe_index(name);
+    if (k < 0) throw std::invalid_argument("no keyframe named '" + name + "'");
+    return k;
+  }
+  const int k = key.cast<int>();
+  if (k < 0 || k >= static_cast<int>(model.keyframes.size()))
+    throw std::invalid_argument("keyframe index " + std::to_string(k) + " out of range (the model has " +
+                                std::to_string(model.keyframes.size()) + " keyframes)");
+  return k;
+}
+
+// qpos / qvel are computed from the maximal coordinates: arrays of their own, read-only so that
+// an in-place write (d.qpos[0] = 1, a no-op on a copy) fails loudly instead of doing nothing
+py::array_t<double> read_only(std::vector<double> values) {
+  py::array_t<double> a(static_cast<py::ssize_t>(values.size()), values.data());
+  a.attr("flags").attr("writeable") = false;
+  return a;
+}
+
+std::vector<double> as_values(const py::handle& src, std::size_t n, const char* what) {
+  std::vector<double> out(n);
+  assign_values(out, src, what);
+  return out;
+}
 
 // A property that views one of the engine's vectors and copies into it on assignment.
 template <class V>
@@ -153,6 +216,61 @@ void bind_data(py::module_& m) {
                       "(njoint, 6) the last step's row impulses [N s or N m s] (a view)");
   view_property<Vec3>(data, "joint_angle", &Data::joint_angle,
                       "(njoint, 3) unwrapped free rotation-row angles, rows 3..5 [rad] (a view)");
+  data.def_property(
+          "ctrl", [](py::object self) { return values_view(self.cast<PyData&>().data.ctrl, self); },
+          [](PyData& d, const py::object& v) { assign_values(d.data.ctrl, v, "ctrl"); },
+          "(nu,) one command per actuator, applied by every step (a view)")
+      .def_property(
+          "actuator_force", [](py::object self) { return values_view(self.cast<PyData&>().data.actuator_force, self); },
+          [](PyData& d, const py::object& v) { assign_values(d.data.actuator_force, v, "actuator_force"); },
+          "(nu,) each actuator's force over the last step, actuator space (a view)")
+      .def_property(
+          "qpos", [](const PyData& d) { return read_only(get_qpos(*d.model, d.data)); },
+          [](PyData& d, const py::object& v) {
+            const Model& m = *d.model;
+            set_qpos_qvel(m, d.data, as_values(v, qpos_size(m), "qpos"), get_qvel(m, d.data));
+          },
+          "(nq,) MuJoCo-layout joint positions (a read-only copy computed from the bodies; assign to set)")
+      .def_property(
+          "qvel", [](const PyData& d) { return read_only(get_qvel(*d.model, d.data)); },
+          [](PyData& d, const py::object& v) {
+            const Model& m = *d.model;
+            set_qpos_qvel(m, d.data, get_qpos(m, d.data), as_values(v, qvel_size(m), "qvel"));
+          },
+          "(nv,) MuJoCo-layout joint velocities (a read-only copy computed from the bodies; assign to set)")
+      .def("restore", &PyData::restore, py::arg("snapshot"),
+           "sets this Data to a snapshot (a copy() of a Data of the same Model): state, inputs, warm "
+           "start; keeps its own controller, contact options and views");
+
+  // ---- MuJoCo-layout state, resets (sim/state.hpp) ----
+  m.def("get_qpos", [](const Model& model, const PyData& d) { return read_only(get_qpos(model, checked(model, d).data)); },
+        py::arg("model"), py::arg("data"));
+  m.def("get_qvel", [](const Model& model, const PyData& d) { return read_only(get_qvel(model, checked(model, d).data)); },
+        py::arg("model"), py::arg("data"));
+  m.def(
+      "set_qpos_qvel",
+      [](const Model& model, PyData& d, const py::object& qpos, const py::object& qvel) {
+        set_qpos_qvel(model, checked(model, d).data, as_values(qpos, qpos_size(model), "qpos"),
+                      as_values(qvel, qvel_size(model), "qvel"));
+      },
+      py::arg("model"), py::arg("data"), py::arg("qpos"), py::arg("qvel"),
+      "places every body from MuJoCo-layout qpos and qvel and closes the loops");
+  m.def(
+      "reset",
+      [](const Model& model, PyData& d, const py::object& keyframe) {
+        checked(model, d);
+        const int k = keyframe_from(model, keyframe);
+        // reset_data replaces the Data by a fresh one (its arrays move): reset a copy and copy
+        // it back, so that the arrays — and the numpy views onto them — stay where they are
+        Data fresh = d.data;
+        if (k < 0) reset_data(model, fresh);
+        else reset_data(model, fresh, k);
+        assign_keeping_views(d.data, fresh);
+      },
+      py::arg("model"), py::arg("data"), py::arg("keyframe") = py::none(),
+      "The Data as a new one would be (time 0, the model's pose at rest, inputs and warm starts "
+      "cleared; controller, solver options and contact search kept), or at a keyframe (index or "
+      "name) with its time, coordinates, rates and ctrl.");
 
   // ---- joint coordinates (sim/kinematics.hpp) ----
   m.def(

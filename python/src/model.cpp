@@ -9,6 +9,8 @@
 #include "bindings.hpp"
 #include "models/load.hpp"
 #include "models/load_error.hpp"
+#include "sim/actuation.hpp"
+#include "sim/state.hpp"
 
 namespace maxsim::python {
 
@@ -26,16 +28,6 @@ py::array_t<double> row_array(const std::array<double, 6>& a) {
   py::array_t<double> out(6);
   for (int i = 0; i < 6; ++i) out.mutable_at(i) = a[i];
   return out;
-}
-
-const char* actuator_kind_name(Actuator::Kind k) {
-  switch (k) {
-    case Actuator::Kind::Motor: return "motor";
-    case Actuator::Kind::Position: return "position";
-    case Actuator::Kind::Velocity: return "velocity";
-    case Actuator::Kind::General: return "general";
-  }
-  return "?";
 }
 
 // load_model with the loader's report; the model is validated as the `maxsim` command does, and
@@ -122,6 +114,7 @@ void bind_model(py::module_& m) {
       .def_property_readonly("effort", [](const Joint& j) { return row_array(j.effort); })
       .def_property_readonly("friction", [](const Joint& j) { return row_array(j.friction); })
       .def_property_readonly("armature", [](const Joint& j) { return row_array(j.armature); })
+      .def_readonly("ref", &Joint::ref, "MuJoCo's qpos of the zero configuration (MJCF ref)")
       .def_readonly("has_limits", &Joint::has_limits)
       .def_readonly("actuated", &Joint::actuated)
       .def("__repr__", [](const Joint& j) { return "<maxsim.Joint '" + j.name + "' " + joint_type_name(j.type) + ">"; });
@@ -157,6 +150,8 @@ void bind_model(py::module_& m) {
       .def_property_readonly("nu", [](const Model& md) { return md.actuators.size(); }, "number of actuators")
       .def_property_readonly("nkey", [](const Model& md) { return md.keyframes.size(); })
       .def_property_readonly("dof", &Model::dof, "sum of the joints' free rows")
+      .def_property_readonly("nq", &qpos_size, "length of qpos (MuJoCo's nq)")
+      .def_property_readonly("nv", &qvel_size, "length of qvel (MuJoCo's nv)")
       .def_readonly("bodies", &Model::bodies)
       .def_readonly("joints", &Model::joints)
       .def_readonly("actuators", &Model::actuators)
@@ -186,6 +181,7 @@ void bind_model(py::module_& m) {
       .def_readonly("actuation", &Model::actuation)
       .def_property_readonly("total_mass", &Model::total_mass)
       .def("validate", &validate_model, "empty when valid, else what is wrong")
+      .def("validate_actuators", &validate_actuators, "empty when valid, else the actuator and what is wrong")
       .def("__copy__", [](const Model& md) { return std::make_shared<Model>(md); })
       .def("__deepcopy__", [](const Model& md, py::dict) { return std::make_shared<Model>(md); })
       .def("__repr__", [](const Model& md) {

@@ -13,7 +13,9 @@
 // fresh Data (as RolloutPool does), so rollout i is a pure function of its initial state and
 // controls, bitwise the same for any number of threads and equal to the serial Python loop
 //     d = Data(model, contacts); set_maximal_state(model, d, s0)
-//     for u in controls: d.joint_force = u; step(model, d); record get_maximal_state(model, d)
+//     for u in controls: d.ctrl = u; step(model, d); record get_maximal_state(model, d)
+// Controls are Data::ctrl per step (MuJoCo's rollout), or with control="joint_force" the
+// joint_force rows (njoint × 6) — for models without actuators.
 #include <cmath>
 #include <limits>
 
@@ -61,18 +63,23 @@ Array as_rows(const py::object& src, py::ssize_t width, const char* what) {
 }
 
 py::object rollout(std::shared_ptr<Model> model_ptr, const py::object& initial_states, const py::object& controls,
-                   int threads, const py::object& contacts, bool return_info) {
+                   int threads, const py::object& contacts, const std::string& control, bool return_info) {
   const Model& model = *model_ptr;
   const py::ssize_t ns = static_cast<py::ssize_t>(maximal_state_size(model));
-  const py::ssize_t nc = 6 * static_cast<py::ssize_t>(model.joints.size());
+  if (control != "ctrl" && control != "joint_force")
+    throw std::invalid_argument("rollout: control must be 'ctrl' or 'joint_force', not '" + control + "'");
+  const bool use_ctrl = control == "ctrl";
+  const py::ssize_t nc = use_ctrl ? static_cast<py::ssize_t>(model.actuators.size())
+                                  : 6 * static_cast<py::ssize_t>(model.joints.size());
+  const char* what = use_ctrl ? "): ctrl per step, one per actuator" : "): joint_force per step, njoint × 6";
   const Array init = as_rows(initial_states, ns, "initial_states");
   // controls: (batch, steps, nc), or (steps, nc) for the same controls in every rollout
   Array u = Array::ensure(controls);
   if (!u) throw std::invalid_argument("controls: expected an array of numbers");
   if (u.ndim() == 2) u = u.reshape({py::ssize_t(1), u.shape(0), u.shape(1)});
   if (u.ndim() != 3 || u.shape(2) != nc)
-    throw std::invalid_argument("controls: expected shape (batch, steps, " + std::to_string(nc) +
-                                ") or (steps, " + std::to_string(nc) + "): joint_force per step, njoint × 6");
+    throw std::invalid_argument("controls: expected shape (batch, steps, " + std::to_string(nc) + ") or (steps, " +
+                                std::to_string(nc) + what);
   const py::ssize_t batch = std::max(init.shape(0), u.shape(0));
   if ((init.shape(0) != 1 && init.shape(0) != batch) || (u.shape(0) != 1 && u.shape(0) != batch))
     throw std::invalid_argument("rollout: initial_states and controls have different batch sizes");
@@ -99,8 +106,11 @@ py::object rollout(std::shared_ptr<Model> model_ptr, const py::object& initial_s
       double* si = out + static_cast<py::ssize_t>(i) * steps * ns;
       int unconverged = 0, fail = 0;
       for (py::ssize_t t = 0; t < steps; ++t) {
-        for (std::size_t j = 0; j < d.joint_force.size(); ++j)
-          d.joint_force[j] = Eigen::Map<const Vec6>(ui + t * nc + 6 * static_cast<py::ssize_t>(j));
+        if (use_ctrl)
+          std::copy(ui + t * nc, ui + (t + 1) * nc, d.ctrl.begin());
+        else
+          for (std::size_t j = 0; j < d.joint_force.size(); ++j)
+            d.joint_force[j] = Eigen::Map<const Vec6>(ui + t * nc + 6 * static_cast<py::ssize_t>(j));
         const StepReport r = step(model, d);
         if (r.status == StepStatus::Failed) {  // no state after a failed step: NaN rows
           fail = 1;
@@ -143,10 +153,11 @@ void bind_rollout(py::module_& m) {
       },
       py::arg("model"), py::arg("data"), py::arg("state"), "sets time, x, q, v, w, joint_angle from a state vector");
   m.def("rollout", &rollout, py::arg("model"), py::arg("initial_states"), py::arg("controls"), py::arg("threads") = 0,
-        py::arg("contacts") = true, py::arg("return_info") = false,
+        py::arg("contacts") = true, py::arg("control") = "ctrl", py::arg("return_info") = false,
         "Runs batch rollouts on C++ threads (the GIL released), each in a fresh Data(model, contacts):\n"
         "initial_states (batch, n) or (n,) with n = maximal_state_size(model); controls (batch, steps,\n"
-        "6 njoint) or (steps, 6 njoint): joint_force per step. Returns the states after every step,\n"
+        "nu) or (steps, nu): ctrl per step (control='joint_force': 6 njoint values per step, the\n"
+        "joint_force rows). Returns the states after every step,\n"
         "(batch, steps, n); rows after a failed step are NaN. threads <= 0: OpenMP's default.\n"
         "return_info=True: (states, {'not_converged': counts, 'failed': 0/1}) per rollout.");
 }
