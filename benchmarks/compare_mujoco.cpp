@@ -142,7 +142,7 @@ std::string write_scene(const fs::path& dir, const std::string& name, const std:
 class PdTargets {
  public:
   // `names`: the engine's controlled hinges; `offset`: subtracted from every target angle (maxsim:
-  // the joint's qpos0, see mujoco_qpos0; MuJoCo: none).
+  // the joint's ref, Joint::ref; MuJoCo: none).
   PdTargets(const std::string& scenario, const JointPd& pd, const std::vector<std::string>& names,
             const std::vector<double>& offset)
       : q(names.size()), qd(names.size(), 0.0), pd_(pd), offset_(offset) {
@@ -190,49 +190,13 @@ mjModel* load_mujoco(const std::string& file) {
   return m;
 }
 
-// MuJoCo's qpos0 of a file: a hinge or slide joint's `ref` (maxsim's coordinates are measured
-// from the pose the file defines, MuJoCo's qpos from ref: q_maxsim = qpos − qpos0 on such joints).
-std::vector<double> mujoco_qpos0(const std::string& file) {
-  mjModel* m = load_mujoco(file);
-  std::vector<double> qpos0(m->qpos0, m->qpos0 + m->nq);
-  mj_deleteModel(m);
-  return qpos0;
-}
-
-// Splits a MuJoCo qpos into maxsim's per-joint coordinate vectors (same joint order; the joints
-// that close loops — MJCF <connect> equalities — have no qpos and are left to project_state).
-// `qpos0`: subtracted from 1-coordinate joints (see mujoco_qpos0); `address`: each joint's
-// first qpos index (-1 for loop joints).
-std::vector<std::vector<double>> split_qpos(const Model& m, const std::vector<double>& qpos,
-                                            const std::vector<double>& qpos0 = {},
-                                            std::vector<int>* address = nullptr) {
-  std::vector<std::vector<double>> q(m.joints.size());
-  if (address != nullptr) address->assign(m.joints.size(), -1);
-  const std::vector<bool> tree = spanning_tree_joints(m);
-  size_t k = 0;
-  for (size_t j = 0; j < m.joints.size(); ++j) {
-    if (!tree[j]) continue;
-    const int nq = m.joints[j].nq();
-    if (k + nq > qpos.size()) throw std::runtime_error("qpos shorter than the model's coordinates");
-    q[j].assign(qpos.begin() + k, qpos.begin() + k + nq);
-    if (nq == 1 && k < qpos0.size()) q[j][0] -= qpos0[k];
-    if (address != nullptr) (*address)[j] = static_cast<int>(k);
-    k += nq;
-  }
-  if (k != qpos.size()) throw std::runtime_error("qpos longer than the model's coordinates");
-  return q;
-}
-
 EngineResult run_maxsim(const Scenario& sc, FrictionCone cone) {
   EngineResult r;
   Model m = load_model(sc.file);
   if (sc.dt > 0) m.dt = sc.dt;
   Data d(m);
-  const std::vector<double> qpos0 = mujoco_qpos0(sc.file);
-  std::vector<int> address;
-  const std::vector<double>& qpos = sc.qpos.empty() ? qpos0 : sc.qpos;
-  const std::vector<std::vector<double>> q = split_qpos(m, qpos, qpos0, &address);
-  if (!sc.qpos.empty()) set_coordinates(m, d, q, std::vector<std::vector<double>>(m.joints.size()));
+  // (maxsim's MJCF joints are MuJoCo's in the same order; sim/state.hpp: qpos layout, Joint::ref)
+  if (!sc.qpos.empty()) set_coordinates(m, d, split_qpos(m, sc.qpos), std::vector<std::vector<double>>(m.joints.size()));
   const double lowest = lowest_collision_z(m, d);
   project_state(m, d);
   // A keyframe saved from a MuJoCo run leaves its loops open by its soft equality constraints
@@ -258,7 +222,7 @@ EngineResult run_maxsim(const Scenario& sc, FrictionCone cone) {
     std::vector<double> hinge_qpos0;  // maxsim's coordinates are measured from the file's pose
     for (int j : hinges) {
       hinge_names.push_back(m.joints[j].name);
-      hinge_qpos0.push_back(qpos0.at(address[j]));
+      hinge_qpos0.push_back(m.joints[j].ref);
     }
     targets = std::make_unique<PdTargets>(sc.name, sc.pd, hinge_names, hinge_qpos0);
     std::vector<char> ankle(hinges.size(), 0);
@@ -434,8 +398,7 @@ std::vector<double> mujoco_joint_values(const std::string& file, const std::vect
 std::vector<double> on_floor(const std::string& file, std::vector<double> qpos) {
   Model m = load_model(file);
   Data d(m);
-  const std::vector<double> qpos0 = mujoco_qpos0(file);
-  set_coordinates(m, d, split_qpos(m, qpos, qpos0), std::vector<std::vector<double>>(m.joints.size()));
+  set_coordinates(m, d, split_qpos(m, qpos), std::vector<std::vector<double>>(m.joints.size()));
   qpos[2] -= lowest_collision_z(m, d);
   return qpos;
 }

@@ -10,11 +10,20 @@ void ControlSchedule::apply(double t, std::vector<double>& ctrl) const {
   // the last row at or before t (the first row before the table starts)
   const size_t next = static_cast<size_t>(std::upper_bound(time.begin(), time.end(), t) - time.begin());
   const size_t row = next == 0 ? 0 : next - 1;
-  const bool exact = next == 0 || next == time.size() || time[row] == t;
-  const double w = exact ? 0.0 : (t - time[row]) / (time[next] - time[row]);
+  size_t at = row;  // a row whose values are taken as they are
+  double w = 0;
+  if (next > 0 && next < time.size()) {
+    // within 1e-9 of the interval of a row's time counts as that row's time: a step's time is a
+    // sum of Δt (of substeps, when a step was split) and may miss the row's decimal by an ulp
+    const double span = time[next] - time[row], from = t - time[row];
+    if (from > 1e-9 * span) {
+      if (span - from <= 1e-9 * span) at = next;
+      else w = from / span;
+    }
+  }
   for (size_t c = 0; c < actuators.size(); ++c) {
-    const double a = values[row][c];
-    ctrl[actuators[c]] = exact ? a : a + w * (values[next][c] - a);
+    const double a = values[at][c];
+    ctrl[actuators[c]] = w == 0 ? a : a + w * (values[next][c] - a);
   }
 }
 

@@ -18,8 +18,13 @@
 #include "sim/contact.hpp"
 #include "sim/diagnostics.hpp"
 
+// Where the build put the bundle, and where `cmake --install` puts it (CMakeLists.txt,
+// cmake/install.cmake); either may be empty.
 #ifndef MAXSIM_VIEWER_JS_PATH
 #define MAXSIM_VIEWER_JS_PATH ""
+#endif
+#ifndef MAXSIM_VIEWER_JS_INSTALLED
+#define MAXSIM_VIEWER_JS_INSTALLED ""
 #endif
 
 namespace maxsim::io {
@@ -285,19 +290,46 @@ void ReplayRecorder::record(const Model& model, const Data& d) {
 }
 
 // ---- the page --------------------------------------------------------------------------------------
+namespace {
+
+// The places the bundle may be, in order: the build tree's (a library used where it was built),
+// then the installed one — share/maxsim beside the running program's bin/ (an installed tree that
+// was moved, or installed with `cmake --install --prefix`), then the prefix the build was
+// configured with.
+std::vector<std::string> viewer_js_candidates() {
+  std::vector<std::string> paths;
+  if (*MAXSIM_VIEWER_JS_PATH) paths.emplace_back(MAXSIM_VIEWER_JS_PATH);
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec && !exe.empty())
+    paths.push_back((exe.parent_path().parent_path() / "share/maxsim/maxsim_viewer.js").string());
+  if (*MAXSIM_VIEWER_JS_INSTALLED) paths.emplace_back(MAXSIM_VIEWER_JS_INSTALLED);
+  return paths;
+}
+
+}  // namespace
+
 std::string viewer_js_path() {
   if (const char* env = std::getenv("MAXSIM_VIEWER_JS"); env && *env) return env;
-  return MAXSIM_VIEWER_JS_PATH;
+  for (const std::string& path : viewer_js_candidates()) {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(path, ec)) return path;
+  }
+  return {};
 }
 
 std::string load_viewer_js() {
   const std::string path = viewer_js_path();
   std::string js = path.empty() ? std::string() : read_file(path);
-  if (js.empty())
+  if (js.empty()) {
+    std::string tried = path;
+    if (path.empty())
+      for (const std::string& candidate : viewer_js_candidates()) tried += (tried.empty() ? "" : ", ") + candidate;
     throw Error("the viewer's JavaScript (three.js bundle) is missing" +
-                    (path.empty() ? std::string() : ": " + path + " not found") +
+                    (tried.empty() ? std::string() : ": not found at " + tried) +
                     ". Get it with `make deps` (runs `npm ci` in web/) and rebuild (`make build`; the build "
                     "bundles web/src/viewer.js with three.js), or set MAXSIM_VIEWER_JS to a built maxsim_viewer.js");
+  }
   return js;
 }
 

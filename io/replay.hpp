@@ -67,8 +67,10 @@ class ReplayRecorder {
 };
 
 // The viewer's JavaScript bundle: the file named by the environment variable MAXSIM_VIEWER_JS,
-// else the one the build made. Throws Error saying how to get it when it is missing.
+// else the one the build made, else the installed one (<prefix>/share/maxsim/maxsim_viewer.js).
+// Throws Error saying how to get it when it is missing.
 std::string load_viewer_js();
+// The file load_viewer_js reads ("" when there is none).
 std::string viewer_js_path();
 
 // The complete HTML page (viewer_js: the bundle's text; tests may pass a stub).

@@ -124,12 +124,16 @@ bool CsvWriter::write_row(const Model& model, const Data& d, const RowDiagnostic
   return true;
 }
 
-RowDiagnostics row_diagnostics(const Model& model, const Data& d, bool first) {
+bool RowDiagnostics::finite() const {
+  return std::isfinite(kinetic) && std::isfinite(potential) && std::isfinite(violation) && std::isfinite(penetration);
+}
+
+RowDiagnostics row_diagnostics(const Model& model, const Data& d, const WorldSurfaces& world, bool first) {
   RowDiagnostics r;
   r.kinetic = kinetic_energy(model, d);
   r.potential = potential_energy(model, d);
   r.violation = max_constraint_violation(model, d);
-  r.penetration = max_penetration(d);
+  r.penetration = max_world_penetration(model, d, world);
   r.iterations = first ? 0 : d.report.iterations;
   r.residual = first ? 0.0 : d.report.residual;
   return r;

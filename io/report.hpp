@@ -8,6 +8,7 @@
 
 #include "io/error.hpp"
 #include "sim/data.hpp"
+#include "sim/ground.hpp"
 #include "sim/model.hpp"
 
 namespace maxsim::io {
@@ -20,16 +21,21 @@ std::string format_double(double v);
 // then the seven diagnostics columns.
 std::vector<std::string> csv_columns(const Model& model);
 
-// Diagnostics that end a CSV row (computed by the caller).
+// Diagnostics that end a CSV row: energies, the constraint violation, penetration.max — the
+// deepest penetration of a body into the world's surfaces (the ground half-space when on, the
+// world's geoms) in the row's state, measured from the geometry alone (max_world_penetration,
+// sim/ground.hpp; the same number as the command's max_penetration) — and the last step's
+// iterations and residual.
 struct RowDiagnostics {
   double kinetic = 0, potential = 0, violation = 0, penetration = 0, residual = 0;
   int iterations = 0;
+  double total() const { return kinetic + potential; }
+  bool finite() const;  // the four state measures are finite
 };
 
-// The diagnostics of the current state for a program that steps on its own (the example
-// programs): energies, constraint violation, the last contact search's deepest penetration, the
-// last step's iterations and residual (`first`: the initial state, before any step: 0 and 0).
-RowDiagnostics row_diagnostics(const Model& model, const Data& data, bool first = false);
+// The diagnostics of the current state (`first`: the initial state, before any step: 0
+// iterations and residual 0). `world`: world_surfaces(model, ground) of the run, made once.
+RowDiagnostics row_diagnostics(const Model& model, const Data& data, const WorldSurfaces& world, bool first = false);
 
 // Trajectory writer. Opening fails with io::Error (the command's exit status 2) when the file cannot be
 // written or its header alone would exceed max_bytes; a write error later is reported by

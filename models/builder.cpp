@@ -245,6 +245,7 @@ void build_model(const std::vector<LinkSpec>& links, std::vector<JointSpec> join
     j.velocity = s.proto.velocity;
     j.friction = s.proto.friction;
     j.armature = s.proto.armature;
+    j.ref = s.proto.ref;
     j.has_limits = s.proto.has_limits;
     j.actuated = s.proto.actuated;
     const Vec4 qa = pb == kWorld ? quat_identity() : model->bodies[pb].q0;

@@ -45,6 +45,18 @@ int qvel_size(const Model& model) {
   return n;
 }
 
+std::vector<int> qpos_addresses(const Model& model) {
+  std::vector<int> out(model.joints.size(), -1);
+  for_each_coordinate_joint(model, [&](int j, int iq, int) { out[j] = iq; });
+  return out;
+}
+
+std::vector<int> qvel_addresses(const Model& model) {
+  std::vector<int> out(model.joints.size(), -1);
+  for_each_coordinate_joint(model, [&](int j, int, int iv) { out[j] = iv; });
+  return out;
+}
+
 void get_qpos(const Model& model, const Data& data, std::span<double> qpos) {
   check_size("qpos", qpos.size(), qpos_size(model));
   double qd[6];
@@ -72,6 +84,26 @@ std::vector<double> get_qvel(const Model& model, const Data& data) {
   return out;
 }
 
+std::vector<std::vector<double>> split_qpos(const Model& model, std::span<const double> qpos) {
+  check_size("qpos", qpos.size(), qpos_size(model));
+  std::vector<std::vector<double>> q(model.joints.size());
+  for_each_coordinate_joint(model, [&](int j, int iq, int) {
+    const Joint& jt = model.joints[j];
+    q[j].assign(qpos.begin() + iq, qpos.begin() + iq + jt.nq());
+    if (jt.nq() == 1) q[j][0] -= jt.ref;
+  });
+  return q;
+}
+
+std::vector<std::vector<double>> split_qvel(const Model& model, std::span<const double> qvel) {
+  check_size("qvel", qvel.size(), qvel_size(model));
+  std::vector<std::vector<double>> qd(model.joints.size());
+  for_each_coordinate_joint(model, [&](int j, int, int iv) {
+    qd[j].assign(qvel.begin() + iv, qvel.begin() + iv + model.joints[j].dof());
+  });
+  return qd;
+}
+
 void set_qpos_qvel(const Model& model, Data& data, std::span<const double> qpos, std::span<const double> qvel) {
   check_size("qpos", qpos.size(), qpos_size(model));
   check_size("qvel", qvel.size(), qvel_size(model));
@@ -79,13 +111,7 @@ void set_qpos_qvel(const Model& model, Data& data, std::span<const double> qpos,
     if (!std::isfinite(v)) throw std::invalid_argument("qpos has a non-finite value");
   for (double v : qvel)
     if (!std::isfinite(v)) throw std::invalid_argument("qvel has a non-finite value");
-  std::vector<std::vector<double>> q(model.joints.size()), qd(model.joints.size());
-  for_each_coordinate_joint(model, [&](int j, int iq, int iv) {
-    const Joint& jt = model.joints[j];
-    q[j].assign(qpos.begin() + iq, qpos.begin() + iq + jt.nq());
-    qd[j].assign(qvel.begin() + iv, qvel.begin() + iv + jt.dof());
-    if (jt.nq() == 1) q[j][0] -= jt.ref;
-  });
+  const std::vector<std::vector<double>> q = split_qpos(model, qpos), qd = split_qvel(model, qvel);
   set_coordinates(model, data, q, qd);
   project_state(model, data);
 }

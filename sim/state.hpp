@@ -21,11 +21,22 @@ namespace maxsim {
 int qpos_size(const Model& model);  // MuJoCo's nq
 int qvel_size(const Model& model);  // MuJoCo's nv
 
+// Per joint, the index of its first qpos / qvel entry (MuJoCo's jnt_qposadr, jnt_dofadr); -1 for
+// a joint without entries (a loop-closing joint; a fixed joint has nq = 0 and gets the next one).
+std::vector<int> qpos_addresses(const Model& model);
+std::vector<int> qvel_addresses(const Model& model);
+
 // The current qpos / qvel (the spans must have qpos_size / qvel_size entries).
 void get_qpos(const Model& model, const Data& data, std::span<double> qpos);
 void get_qvel(const Model& model, const Data& data, std::span<double> qvel);
 std::vector<double> get_qpos(const Model& model, const Data& data);
 std::vector<double> get_qvel(const Model& model, const Data& data);
+
+// qpos split into per-joint coordinate vectors as set_coordinates takes them (Joint::ref taken
+// off; loop joints get empty vectors); the same for qvel with split_qvel. Throws
+// std::invalid_argument on a wrong number of values.
+std::vector<std::vector<double>> split_qpos(const Model& model, std::span<const double> qpos);
+std::vector<std::vector<double>> split_qvel(const Model& model, std::span<const double> qvel);
 
 // Places every body from qpos and qvel (forward kinematics through the spanning tree) and closes
 // the loops (project_state). The time, the inputs and the last step's contacts are kept. Throws

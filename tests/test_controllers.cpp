@@ -13,6 +13,7 @@
 #include "controllers/actuator.hpp"
 #include "controllers/controller.hpp"
 #include "controllers/gait.hpp"
+#include "controllers/schedule.hpp"
 #include "controllers/joint_pd.hpp"
 #include "controllers/parameters.hpp"
 #include "controllers/reference.hpp"
@@ -464,4 +465,48 @@ TEST(Parameters, RoundTripExactlyAndRejectBadLines) {
   EXPECT_THROW(read_parameters(path), std::runtime_error);
   EXPECT_THROW(read_parameters(path + ".missing"), std::runtime_error);
   std::remove(path.c_str());
+}
+
+// A command table (controllers/schedule.hpp): held before the first and after the last row,
+// linear in between, a row's values exactly at its time (also one ulp off it), and checked.
+TEST(ControlSchedule, InterpolatesAndHolds) {
+  Model m = make_pendulum_chain(2, JointType::Revolute, 1.0, 1.0, 0.0, 0.01);
+  for (int j = 0; j < 2; ++j) {
+    Actuator a;
+    a.name = "m" + std::to_string(j);
+    a.joint = j;
+    a.row = 5;
+    m.actuators.push_back(a);
+  }
+  ControlSchedule s;
+  s.actuators = {1};
+  s.time = {0.1, 0.3};
+  s.values = {{1.0}, {3.0}};
+  ASSERT_EQ(validate_schedule(m, s), "");
+  std::vector<double> u = {7.0, 0.0};
+  s.apply(0.0, u);
+  EXPECT_EQ(u, (std::vector<double>{7.0, 1.0}));  // column 0 untouched, before the table: row 1
+  s.apply(0.2, u);
+  EXPECT_DOUBLE_EQ(u[1], 2.0);
+  s.apply(std::nextafter(0.3, 0.0), u);
+  EXPECT_EQ(u[1], 3.0);
+  s.apply(0.1 + 1e-17, u);
+  EXPECT_EQ(u[1], 1.0);
+  s.apply(5.0, u);
+  EXPECT_EQ(u[1], 3.0);
+  // driving a Data: the controller writes ctrl, the step applies it
+  Data d(m);
+  set_controller(d, std::make_shared<ScheduleController>(std::make_shared<ControlSchedule>(s)));
+  step(m, d);
+  EXPECT_EQ(d.ctrl[1], 1.0);
+  EXPECT_EQ(d.actuator_force[1], 1.0);
+  ControlSchedule bad = s;
+  bad.time = {0.3, 0.1};
+  EXPECT_NE(validate_schedule(m, bad).find("row 2: times must increase"), std::string::npos);
+  bad = s;
+  bad.actuators = {2};
+  EXPECT_NE(validate_schedule(m, bad).find("out of range"), std::string::npos);
+  bad = s;
+  bad.values[1][0] = std::nan("");
+  EXPECT_NE(validate_schedule(m, bad).find("row 2: the value for actuator 'm1' is not a finite number"), std::string::npos);
 }

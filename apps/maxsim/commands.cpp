@@ -39,31 +39,13 @@ struct StateCopy {
   }
 };
 
-struct Diagnostics {
-  double kinetic = 0, potential = 0, violation = 0, penetration = 0;
-  double total() const { return kinetic + potential; }
-  bool finite() const {
-    return std::isfinite(kinetic) && std::isfinite(potential) && std::isfinite(violation) &&
-           std::isfinite(penetration);
-  }
-};
-
-Diagnostics diagnose(const Model& m, const Data& d, const WorldSurfaces& world) {
-  Diagnostics g;
-  g.kinetic = kinetic_energy(m, d);
-  g.potential = potential_energy(m, d);
-  g.violation = max_constraint_violation(m, d);
-  g.penetration = max_world_penetration(m, d, world);
-  return g;
-}
-
 struct RunResult {
   long long steps_taken = 0, attempted = 0, failed = 0, not_converged = 0;
   long long relaxed = 0;  // converged with the relaxed-cone last resort (StepReport::relaxed)
   long long iterations_sum = 0;
   int iterations_max = 0;
   double wall = 0;
-  Diagnostics initial, final;
+  RowDiagnostics initial, final;
   double energy_max_drift = 0, max_violation = 0, max_penetration = 0;
   bool stopped = false;  // a Failed step (or a non-finite state) ended the run
   bool output_full = false;  // --max-output-bytes ended the run (stopped is then true too)
@@ -119,7 +101,7 @@ int run_simulate(const Options& o) {
 
   RunResult r;
   const WorldSurfaces world = world_surfaces(m, ground);  // (constant: measured every step)
-  r.initial = diagnose(m, d, world);
+  r.initial = io::row_diagnostics(m, d, world, true);
   if (!r.initial.finite()) throw SimulationError("the initial state has non-finite energy or violation");
   r.max_violation = r.initial.violation;
   r.max_penetration = r.initial.penetration;
@@ -138,11 +120,11 @@ int run_simulate(const Options& o) {
     else if (view.active() && !view.record(m, d)) output_full("replay", o.view);
   };
   if (csv.is_open() || view.active())
-    record(RowDiagnostics{r.initial.kinetic, r.initial.potential, r.initial.violation, r.initial.penetration, 0, 0});
+    record(r.initial);
 
   using Clock = std::chrono::steady_clock;
   StateCopy previous;
-  Diagnostics last = r.initial;
+  RowDiagnostics last = r.initial;
   const Clock::time_point run_start = Clock::now();
   for (long long k = 1; k <= steps && !r.output_full; ++k) {
     previous.save(d);
@@ -166,9 +148,9 @@ int run_simulate(const Options& o) {
       previous.restore(d);
       break;
     }
-    Diagnostics now;
+    RowDiagnostics now;
     const bool finite = state_finite(d) && std::isfinite(rep.residual);
-    if (finite && !bench) now = diagnose(m, d, world);
+    if (finite && !bench) now = io::row_diagnostics(m, d, world);
     if (!finite || !now.finite()) {
       ++r.failed;
       r.stopped = true;
@@ -193,14 +175,14 @@ int run_simulate(const Options& o) {
       r.max_violation = std::max(r.max_violation, now.violation);
       r.max_penetration = std::max(r.max_penetration, now.penetration);
       if ((csv.is_open() || view.active()) && k % o.every == 0)
-        record(RowDiagnostics{now.kinetic, now.potential, now.violation, now.penetration, rep.residual, rep.iterations});
+        record(now);
     }
   }
   if (!bench) r.wall = std::chrono::duration<double>(Clock::now() - run_start).count();
   csv.close();
   view.finish(m);
 
-  r.final = bench ? diagnose(m, d, world) : last;
+  r.final = bench ? io::row_diagnostics(m, d, world) : last;
   if (bench) {  // diagnostics at the two ends only: stepping alone is timed
     if (!r.final.finite()) {
       r.final = r.initial;  // cannot happen for a finite state; never print NaN

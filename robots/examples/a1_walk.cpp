@@ -107,9 +107,10 @@ int main(int argc, char** argv) {
       }
     }
     long long step_index = 0;
+    const WorldSurfaces world = world_surfaces(robot.model, robot.contacts.ground);
     auto observer = [&](const Model& m, const Data& d) {
       const bool record = step_index++ % every == 0;
-      if (csv.is_open() && record) csv.write_row(m, d, io::row_diagnostics(m, d, step_index == 1));
+      if (csv.is_open() && record) csv.write_row(m, d, io::row_diagnostics(m, d, world, step_index == 1));
       if (replay && record) replay->record(m, d);
     };
     const a1::Walk w = a1::walk(robot, gait, duration, observer);

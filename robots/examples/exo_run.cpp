@@ -123,8 +123,9 @@ int main(int argc, char** argv) {
     if (!view.empty()) recorder = std::make_unique<ReplayRecorder>(e.model);
     long long k = 0;
     const int frame_every = std::max(1, static_cast<int>(std::lround(1.0 / 30.0 / routine.dt)));  // 30 frames/s
+    const WorldSurfaces world = world_surfaces(e.model, false);  // (no contacts: hung on its frame)
     auto observer = [&](const Model& m, const Data& d) {
-      if (csv.is_open() && k % every == 0) csv.write_row(m, d, io::row_diagnostics(m, d, k == 0));
+      if (csv.is_open() && k % every == 0) csv.write_row(m, d, io::row_diagnostics(m, d, world, k == 0));
       if (recorder && k % frame_every == 0) recorder->record(m, d);
       ++k;
     };

@@ -1,0 +1,63 @@
+# cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DCXX=... -DINTREE=... -P run.cmake (ctest
+# install_outside_project): installs the build into BUILD_DIR/install-test/prefix, builds
+# tests/install against it twice — with CMake (find_package(maxsim)) and with the compiler and
+# `pkg-config --cflags --libs maxsim` — using the compiler's default flags, runs both on the A1
+# drop and requires their output to equal, to the last bit, that of INTREE (the same main.cpp
+# built with the build's flags).
+set(work ${BUILD_DIR}/install-test)
+set(prefix ${work}/prefix)
+set(model ${SOURCE_DIR}/robots/a1/urdf/a1.urdf)
+file(REMOVE_RECURSE ${work})
+file(MAKE_DIRECTORY ${work})
+
+function(run_step what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what} failed (${rc}):\n${out}\n${err}")
+  endif()
+  set(out "${out}" PARENT_SCOPE)
+endfunction()
+
+run_step("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+foreach(f include/maxsim/sim/maxsim.hpp include/maxsim/sim/solver/solve.hpp include/maxsim/models/load.hpp
+          include/maxsim/io/replay.hpp include/maxsim/controllers/joint_pd.hpp bin/maxsim)
+  if(NOT EXISTS ${prefix}/${f})
+    message(FATAL_ERROR "not installed: ${prefix}/${f}")
+  endif()
+endforeach()
+file(GLOB_RECURSE config ${prefix}/*/maxsimConfig.cmake)
+file(GLOB_RECURSE pc ${prefix}/*/maxsim.pc)
+if(NOT config OR NOT pc)
+  message(FATAL_ERROR "maxsimConfig.cmake or maxsim.pc not installed under ${prefix}")
+endif()
+run_step("installed maxsim info" ${prefix}/bin/maxsim info ${model})
+
+# 1. CMake: find_package(maxsim), Release (-O3 -DNDEBUG), nothing else
+run_step("configuring tests/install" ${CMAKE_COMMAND} -S ${SOURCE_DIR}/tests/install -B ${work}/cmake-build
+         -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=${prefix})
+run_step("building tests/install" ${CMAKE_COMMAND} --build ${work}/cmake-build)
+run_step("the CMake-built program" ${work}/cmake-build/install_check ${model})
+set(cmake_out "${out}")
+
+# 2. pkg-config, the compiler called directly
+find_program(PKG_CONFIG pkg-config REQUIRED)
+get_filename_component(pcdir ${pc} DIRECTORY)
+set(ENV{PKG_CONFIG_PATH} ${pcdir})
+run_step("pkg-config" ${PKG_CONFIG} --cflags --libs maxsim)
+separate_arguments(flags UNIX_COMMAND "${out}")
+run_step("compiling with pkg-config" ${CXX} -std=c++20 -O2 ${SOURCE_DIR}/tests/install/main.cpp ${flags}
+         -o ${work}/install_check_pc)
+run_step("the pkg-config-built program" ${work}/install_check_pc ${model})
+set(pc_out "${out}")
+
+run_step("the in-tree program" ${INTREE} ${model})
+set(intree_out "${out}")
+file(WRITE ${work}/intree.txt "${intree_out}")
+file(WRITE ${work}/cmake.txt "${cmake_out}")
+file(WRITE ${work}/pkgconfig.txt "${pc_out}")
+if(NOT cmake_out STREQUAL intree_out OR NOT pc_out STREQUAL intree_out)
+  message(FATAL_ERROR "the outside programs print other numbers than the in-tree one: compare "
+                      "${work}/intree.txt, cmake.txt and pkgconfig.txt")
+endif()
+string(REGEX MATCH "^[^\n]*" first "${intree_out}")
+message(STATUS "same output from the three programs: ${first}")
