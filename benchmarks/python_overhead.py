@@ -75,7 +75,7 @@ def main():
     home = a1.keyframes[a1.keyframe_index("home")]
     # the home keyframe with its ctrl: the A1 stands on its position servos (4 feet in contact)
     measure("A1 (menagerie scene.xml, home keyframe, standing)", a1,
-            lambda m, d: maxsim.reset(m, d, "home"), n=500, batch=8, ctrl=np.array(home.ctrl))
+            lambda m, d: maxsim.reset_data(m, d, "home"), n=500, batch=8, ctrl=np.array(home.ctrl))
 
 
 if __name__ == "__main__":

@@ -256,7 +256,7 @@ void bind_data(py::module_& m) {
       py::arg("model"), py::arg("data"), py::arg("qpos"), py::arg("qvel"),
       "places every body from MuJoCo-layout qpos and qvel and closes the loops");
   m.def(
-      "reset",
+      "reset_data",
       [](const Model& model, PyData& d, const py::object& keyframe) {
         checked(model, d);
         const int k = keyframe_from(model, keyframe);

@@ -3,10 +3,21 @@
 #include "io/plot.hpp"
 #include "io/replay.hpp"
 #include "io/report.hpp"
+#include "sim/ground.hpp"
 
 namespace maxsim::python {
 
 namespace {
+
+// The trajectory writer and the world surfaces its rows measure penetration against
+// (io::row_diagnostics), made at the first row from the Data's contact set-up: the ground
+// half-space when its contact search has it.
+struct PyCsvWriter {
+  io::CsvWriter writer;
+  std::optional<WorldSurfaces> world;
+};
+
+bool has_ground(const PyData& d) { return d.contacts && d.contacts->ground; }
 
 // A Replay from frame arrays: times (frames,) and poses (frames, nbody, 7) as x y z qw qx qy qz.
 io::Replay replay_from_arrays(const Model& model, const py::object& times, const py::object& poses) {
@@ -96,24 +107,34 @@ void bind_io(py::module_& m) {
 
   // ---- the trajectory CSV (DESIGN §8) ----
   m.def("csv_columns", &io::csv_columns, py::arg("model"));
-  py::class_<io::CsvWriter>(m, "CsvWriter", "The trajectory CSV of `maxsim simulate` (io/report.hpp).")
+  py::class_<PyCsvWriter>(m, "CsvWriter", "The trajectory CSV of `maxsim simulate` (io/report.hpp).")
       .def(py::init([](const std::string& path, const Model& model) {
-             auto w = std::make_unique<io::CsvWriter>();
-             w->open(path, model);
+             auto w = std::make_unique<PyCsvWriter>();
+             w->writer.open(path, model);
              return w;
            }),
            py::arg("path"), py::arg("model"))
       .def(
           "write_row",
-          [](io::CsvWriter& w, const Model& model, const PyData& d, bool first) {
+          [](PyCsvWriter& w, const Model& model, const PyData& d, bool first) {
             const Data& data = checked(model, d).data;
-            return w.write_row(model, data, io::row_diagnostics(model, data, first));
+            if (!w.world) w.world = world_surfaces(model, has_ground(d));
+            return w.writer.write_row(model, data, io::row_diagnostics(model, data, *w.world, first));
           },
           py::arg("model"), py::arg("data"), py::arg("first") = false,
-          "a row of the current state (first: the initial state, before any step)")
-      .def("close", &io::CsvWriter::close)
-      .def("__enter__", [](io::CsvWriter& w) -> io::CsvWriter& { return w; }, py::return_value_policy::reference)
-      .def("__exit__", [](io::CsvWriter& w, py::args) { w.close(); });
+          "a row of the current state (first: the initial state, before any step); False when the "
+          "file's size limit kept it out")
+      .def("close", [](PyCsvWriter& w) { w.writer.close(); })
+      .def("__enter__", [](PyCsvWriter& w) -> PyCsvWriter& { return w; }, py::return_value_policy::reference)
+      .def("__exit__", [](PyCsvWriter& w, py::args) { w.writer.close(); });
+  m.def(
+      "max_world_penetration",
+      [](const Model& model, const PyData& d) {
+        return max_world_penetration(model, checked(model, d).data, world_surfaces(model, has_ground(d)));
+      },
+      py::arg("model"), py::arg("data"),
+      "deepest penetration of a body into the world's surfaces (its planes and world geoms, the "
+      "ground when the Data's contacts have it), from the geometry of the current state [m]");
   m.def(
       "read_csv",
       [](const std::string& path) {

@@ -10,6 +10,7 @@
 #include "models/load.hpp"
 #include "models/load_error.hpp"
 #include "sim/actuation.hpp"
+#include "sim/kinematics.hpp"
 #include "sim/state.hpp"
 
 namespace maxsim::python {
@@ -94,9 +95,29 @@ void bind_model(py::module_& m) {
       .def_readonly("geoms", &Body::geoms)
       .def("__repr__", [](const Body& b) { return "<maxsim.Body '" + b.name + "' " + std::to_string(b.mass) + " kg>"; });
 
+  py::enum_<JointType>(m, "JointType", "The 16 joint prototypes (translational x rotational part, sim/model.hpp).")
+      .value("Fixed", JointType::Fixed)
+      .value("Prismatic", JointType::Prismatic)
+      .value("Planar", JointType::Planar)
+      .value("FixedOrientation", JointType::FixedOrientation)
+      .value("Revolute", JointType::Revolute)
+      .value("Cylindrical", JointType::Cylindrical)
+      .value("PlanarAxis", JointType::PlanarAxis)
+      .value("FreeRevolute", JointType::FreeRevolute)
+      .value("Orbital", JointType::Orbital)
+      .value("PrismaticOrbital", JointType::PrismaticOrbital)
+      .value("PlanarOrbital", JointType::PlanarOrbital)
+      .value("FreeOrbital", JointType::FreeOrbital)
+      .value("Spherical", JointType::Spherical)
+      .value("CylindricalFree", JointType::CylindricalFree)
+      .value("PlanarFree", JointType::PlanarFree)
+      .value("Floating", JointType::Floating);
+
   py::class_<Joint>(m, "Joint")
       .def_readonly("name", &Joint::name)
-      .def_property_readonly("type", [](const Joint& j) { return std::string(joint_type_name(j.type)); })
+      .def_readonly("type", &Joint::type)
+      .def_property_readonly("type_name", [](const Joint& j) { return std::string(joint_type_name(j.type)); },
+                             "the type's name as the descriptions' dialect writes it (\"revolute\", \"floating\", ...)")
       .def_readonly("parent", &Joint::parent, "parent body index, -1 for the world")
       .def_readonly("child", &Joint::child)
       .def_property_readonly("dof", &Joint::dof, "free rows: velocity coordinates")
@@ -128,9 +149,11 @@ void bind_model(py::module_& m) {
       .def_readonly("kp", &Actuator::kp)
       .def_readonly("kv", &Actuator::kv)
       .def_readonly("ctrl_limited", &Actuator::ctrl_limited)
-      .def_property_readonly("ctrl_range", [](const Actuator& a) { return py::make_tuple(a.ctrl_lower, a.ctrl_upper); })
+      .def_readonly("ctrl_lower", &Actuator::ctrl_lower)
+      .def_readonly("ctrl_upper", &Actuator::ctrl_upper)
       .def_readonly("force_limited", &Actuator::force_limited)
-      .def_property_readonly("force_range", [](const Actuator& a) { return py::make_tuple(a.force_lower, a.force_upper); })
+      .def_readonly("force_lower", &Actuator::force_lower, "actuator space (joint force = gear * force)")
+      .def_readonly("force_upper", &Actuator::force_upper)
       .def("__repr__", [](const Actuator& a) { return "<maxsim.Actuator '" + a.name + "' " + actuator_kind_name(a.kind) + ">"; });
 
   py::class_<Keyframe>(m, "Keyframe")
@@ -152,6 +175,10 @@ void bind_model(py::module_& m) {
       .def_property_readonly("dof", &Model::dof, "sum of the joints' free rows")
       .def_property_readonly("nq", &qpos_size, "length of qpos (MuJoCo's nq)")
       .def_property_readonly("nv", &qvel_size, "length of qvel (MuJoCo's nv)")
+      .def_property_readonly("qpos_addresses", &qpos_addresses,
+                             "per joint its first qpos index (MuJoCo's jnt_qposadr), -1 for a loop-closing joint")
+      .def_property_readonly("qvel_addresses", &qvel_addresses,
+                             "per joint its first qvel index (MuJoCo's jnt_dofadr), -1 for a loop-closing joint")
       .def_readonly("bodies", &Model::bodies)
       .def_readonly("joints", &Model::joints)
       .def_readonly("actuators", &Model::actuators)
@@ -192,6 +219,9 @@ void bind_model(py::module_& m) {
   // (the GIL is released while a large description or its meshes are read)
   m.def("_load", &load, py::arg("path"), py::arg("options") = LoadOptions(), py::call_guard<py::gil_scoped_release>(),
         "load_model(path, options) and the loader's report; raises LoadError");
+  m.def("spanning_tree_joints", &spanning_tree_joints, py::arg("model"),
+        "per joint: in the spanning tree that places the bodies (true) or closing a loop (false)");
+  m.def("loop_joints", &loop_joints, py::arg("model"), "per joint: on a closed kinematic loop");
   m.def("package_search_path", &package_search_path, py::arg("options") = LoadOptions());
 }
 

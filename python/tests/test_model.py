@@ -21,7 +21,7 @@ def test_pendulum_from_string_has_its_parts():
     assert m.joint_index("hinge") == 0 and m.joint_index("nope") == -1
     assert m.body_index("arm") == 0 and m.actuator_index("torque") == 0
     j = m.joints[0]
-    assert j.type == "revolute" and j.parent == -1 and j.child == 0 and j.dof == 1
+    assert j.type == maxsim.JointType.Revolute and j.type_name == "revolute" and j.parent == -1 and j.child == 0 and j.dof == 1
     a = m.actuators[0]
     assert a.kind == "motor" and a.joint == 0 and a.row == 5
     # the two geoms' masses add up
@@ -32,7 +32,7 @@ def test_pendulum_from_string_has_its_parts():
 def test_a1_mjcf_names_actuators_and_keyframe():
     m = maxsim.load(A1_SCENE, warn=False)
     assert m.nbody == 13 and m.nu == 12
-    assert m.joints[0].type == "floating" and m.joints[0].nq == 7
+    assert m.joints[0].type == maxsim.JointType.Floating and m.joints[0].nq == 7
     assert m.actuator_index("FR_hip") >= 0
     assert m.keyframe_names == ["home"]
     k = m.keyframes[m.keyframe_index("home")]
@@ -43,7 +43,7 @@ def test_a1_mjcf_names_actuators_and_keyframe():
 def test_load_options_reach_the_loader():
     free = maxsim.load(A1_SCENE, warn=False)
     fixed = maxsim.load(A1_SCENE, fixed_base=True, warn=False)
-    assert free.joints[0].type == "floating" and fixed.joints[0].type == "fixed"
+    assert free.joints[0].type == maxsim.JointType.Floating and fixed.joints[0].type == maxsim.JointType.Fixed
     urdf = maxsim.load(A1_URDF, warn=False)
     kept = maxsim.load(A1_URDF, merge_fixed_joints=False, warn=False)
     assert urdf.implicit_ground and kept.nbody > urdf.nbody

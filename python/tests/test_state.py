@@ -45,7 +45,7 @@ def test_a_position_servo_holds_its_target():
 def test_qpos_qvel_in_mujocos_layout(a1):
     d = maxsim.Data(a1)
     assert (a1.nq, a1.nv) == (19, 18)
-    maxsim.reset(a1, d, "home")
+    maxsim.reset_data(a1, d, "home")
     key = [0, 0, 0.27, 1, 0, 0, 0] + [0, 0.9, -1.8] * 4  # a1.xml's <key name="home" qpos=...>
     np.testing.assert_allclose(d.qpos, key, atol=1e-9)
     assert not d.qpos.flags.writeable  # computed from the bodies: in-place writes would be lost
@@ -66,32 +66,32 @@ def test_reset_to_a_keyframe_takes_its_ctrl_and_keeps_views(a1):
     d = maxsim.Data(a1)
     x = d.x  # a view taken before the reset
     maxsim.step(a1, d, 5)
-    maxsim.reset(a1, d, "home")
+    maxsim.reset_data(a1, d, "home")
     assert d.time == 0.0
     np.testing.assert_array_equal(x, d.x)  # the old view shows the reset state: same memory
     assert np.shares_memory(x, d.x)
     key = a1.keyframes[a1.keyframe_index("home")]
     np.testing.assert_array_equal(d.ctrl, key.ctrl)  # the keyframe's ctrl (servo targets)
     with pytest.raises(ValueError, match="no keyframe named"):
-        maxsim.reset(a1, d, "away")
+        maxsim.reset_data(a1, d, "away")
     with pytest.raises(ValueError, match="out of range"):
-        maxsim.reset(a1, d, 3)
+        maxsim.reset_data(a1, d, 3)
 
 
 def test_a_reset_data_runs_as_a_new_one(a1):
     d = maxsim.Data(a1)
-    maxsim.reset(a1, d, "home")
+    maxsim.reset_data(a1, d, "home")
     maxsim.step(a1, d, 30)  # contacts, warm starts, limit memory
-    maxsim.reset(a1, d, "home")
+    maxsim.reset_data(a1, d, "home")
     maxsim.step(a1, d, 30)
     fresh = maxsim.Data(a1)
-    maxsim.reset(a1, fresh, "home")
+    maxsim.reset_data(a1, fresh, "home")
     maxsim.step(a1, fresh, 30)
     np.testing.assert_array_equal(d.x, fresh.x)  # to the last bit
     np.testing.assert_array_equal(d.q, fresh.q)
     # standing on its servos (home ctrl): the trunk stays near its 0.27 m
     assert 0.2 < d.x[a1.body_index("trunk"), 2] < 0.35
-    maxsim.reset(a1, d)  # the model's own pose
+    maxsim.reset_data(a1, d)  # the model's own pose
     np.testing.assert_array_equal(d.x, maxsim.Data(a1).x)
     assert (d.ctrl == 0).all()
 
