@@ -12,7 +12,7 @@
 #include <stdexcept>
 
 #include "io/report.hpp"
-#include "apps/maxsim/setup.hpp"
+#include "run/setup.hpp"
 #include "controllers/actuator.hpp"
 #include "controllers/controller.hpp"
 #include "sim/ground.hpp"
@@ -24,8 +24,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using cli::fmt;
-using cli::g6;
+using run::fmt;
+using run::g6;
 // A height in the table: millimetres, without the "-0.000" of a tiny negative number.
 std::string height(double z) { return fmt("%.3f", std::abs(z) < 0.0005 ? 0.0 : z); }
 
@@ -207,7 +207,7 @@ int install_random_pd(Model& m, Data& d, const SweepOptions& o) {
 // The body whose height the table shows: the first body under the world that the file names —
 // maxsim's body 0, or the first after the virtual bodies the MJCF loader inserts for a body with
 // several joints (hopper's torso/rootx, torso/rootz before torso).
-int root_body(const cli::LoadedModel& l) {
+int root_body(const run::LoadedModel& l) {
   for (size_t b = 0; b < l.model.bodies.size(); ++b)
     if (std::find(l.report.virtual_bodies.begin(), l.report.virtual_bodies.end(), l.model.bodies[b].name) ==
         l.report.virtual_bodies.end())
@@ -222,14 +222,14 @@ SweepRow run_scenario(const std::string& root, const std::string& file, Kind kin
   SweepRow r;
   r.file = file;
   r.scenario = kind == Kind::Default ? "default" : kind == Kind::Keyframe ? "key:" + key : "pd";
-  cli::Options opt;  // `maxsim simulate FILE` with its defaults (and --keyframe KEY)
-  opt.command = cli::Command::Simulate;
+  run::Options opt;  // `maxsim simulate FILE` with its defaults (and --keyframe KEY)
+  opt.command = run::Command::Simulate;
   opt.model_path = (fs::path(root) / file).string();
   if (kind == Kind::Keyframe) opt.keyframe = key;
-  cli::RunSetup setup;
+  run::RunSetup setup;
   try {
-    setup = cli::setup_model(opt);
-  } catch (const cli::InputError& e) {
+    setup = run::setup_model(opt);
+  } catch (const run::InputError& e) {
     if (kind != Kind::Default) {  // it loaded for `default`: this scenario's own input is bad
       r.loaded = true;
       r.setup_error = first_line(e.what(), root);
@@ -249,7 +249,7 @@ SweepRow run_scenario(const std::string& root, const std::string& file, Kind kin
 
   Data d(m);
   try {
-    cli::setup_state(setup, opt, d);
+    run::setup_state(setup, opt, d);
     if (kind == Kind::Pd) r.pd_joints = install_random_pd(m, d, o);
   } catch (const std::exception& e) {  // no consistent initial state, a bad keyframe
     r.setup_error = first_line(e.what(), root);
@@ -270,7 +270,7 @@ SweepRow run_scenario(const std::string& root, const std::string& file, Kind kin
     ++attempted;
     iterations += rep.iterations;
     r.iterations_max = std::max(r.iterations_max, rep.iterations);
-    // as `maxsim simulate` counts them (apps/maxsim/commands.cpp)
+    // as `maxsim simulate` counts them (its commands.cpp)
     if (rep.status == StepStatus::Failed) {
       r.failed = 1;
       r.stop_message = "step " + std::to_string(k) + " (from t = " + g6(t_before) +
@@ -278,7 +278,7 @@ SweepRow run_scenario(const std::string& root, const std::string& file, Kind kin
                        std::to_string(rep.iterations) + " iterations); the run stopped";
       break;
     }
-    const double penetration = cli::state_finite(d) ? max_world_penetration(m, d, world) : NAN;
+    const double penetration = run::state_finite(d) ? max_world_penetration(m, d, world) : NAN;
     if (!std::isfinite(rep.residual) || !std::isfinite(penetration)) {
       r.failed = 1;
       r.stop_message = "step " + std::to_string(k) + " (from t = " + g6(t_before) +
@@ -397,9 +397,9 @@ std::vector<SweepRow> sweep_file(const std::string& root, const std::string& fil
   rows.push_back(run_scenario(root, file, Kind::Default, "", o));
   if (!rows[0].loaded) return rows;
   // the keyframes and actuators of the file (a second load: the scenarios share nothing)
-  cli::Options opt;
+  run::Options opt;
   opt.model_path = (fs::path(root) / file).string();
-  const cli::LoadedModel l = cli::load_for_run(opt);
+  const run::LoadedModel l = run::load_for_run(opt);
   for (const Keyframe& k : l.model.keyframes) rows.push_back(run_scenario(root, file, Kind::Keyframe, k.name, o));
   if (!l.model.actuators.empty()) rows.push_back(run_scenario(root, file, Kind::Pd, "", o));
   return rows;

@@ -1,5 +1,5 @@
 // The corpus sweep: every description file of the project's corpus, run as its authors meant it
-// — as `maxsim simulate FILE` runs it (apps/maxsim/setup.hpp: the file's time step or 0.01 s,
+// — as `maxsim simulate FILE` runs it (run/setup.hpp: the file's time step or 0.01 s,
 // `--ground auto`, contacts on, no actuator force) — from its own initial state, from each of
 // its keyframes and, for robots with actuators, under a joint PD toward random targets. One row
 // per (file, scenario) says whether the file loads (or why not), how many steps failed or did

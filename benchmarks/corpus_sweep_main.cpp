@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "apps/maxsim/options.hpp"
+#include "run/options.hpp"
 #include "benchmarks/corpus_sweep.hpp"
 
 namespace {
@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
         return 0;
       } else if (a == "--duration") {
         const std::string v = value();
-        if (!cli::parse_double(v, &options.duration) || !(options.duration > 0))
+        if (!run::parse_double(v, &options.duration) || !(options.duration > 0))
           throw Usage("--duration: '" + v + "' is not a positive number of seconds");
       } else if (a == "--quick") {
         options.duration = 0.5;

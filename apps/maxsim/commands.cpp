@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "apps/maxsim/setup.hpp"
+#include "run/setup.hpp"
 #include "apps/maxsim/view_command.hpp"
 #include "io/report.hpp"
 #include "sim/ground.hpp"

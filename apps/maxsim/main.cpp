@@ -6,10 +6,10 @@
 #include <string_view>
 
 #include "apps/maxsim/commands.hpp"
-#include "apps/maxsim/options.hpp"
 #include "apps/maxsim/plot_command.hpp"
 #include "apps/maxsim/view_command.hpp"
 #include "io/error.hpp"
+#include "run/options.hpp"
 
 int main(int argc, char** argv) {
   using namespace maxsim::cli;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "apps/maxsim/options.hpp"
+#include "run/options.hpp"
 #include "io/plot.hpp"
 #include "models/load.hpp"
 #include "models/load_error.hpp"

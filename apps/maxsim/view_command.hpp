@@ -5,6 +5,7 @@
 #include <string>
 
 #include "io/replay.hpp"
+#include "run/options.hpp"
 
 namespace maxsim {
 
@@ -15,6 +16,7 @@ namespace maxsim {
 int view_main(int argc, const char* const* argv);
 
 namespace cli {
+using namespace maxsim::run;  // InputError
 // `maxsim simulate --view OUT.html`: start() checks the bundle and the output file (throws
 // InputError), record() takes the frames simulate writes to its CSV, finish() writes the page.
 class SimulationView {

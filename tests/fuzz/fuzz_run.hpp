@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "apps/maxsim/options.hpp"
-#include "apps/maxsim/setup.hpp"
+#include "run/options.hpp"
+#include "run/setup.hpp"
 #include "models/load.hpp"
 #include "models/load_error.hpp"
 #include "sim/maxsim.hpp"
@@ -50,20 +50,20 @@ inline Outcome load_and_run(const std::string& path, const LoadLimits& limits, i
     out.refusal = e.what();
     return out;
   }
-  cli::Options o;
-  o.command = cli::Command::Simulate;
+  run::Options o;
+  o.command = run::Command::Simulate;
   o.model_path = path;
   o.limits = limits;
   o.steps = steps;
   try {
-    cli::RunSetup setup = cli::setup_model(o);
+    run::RunSetup setup = run::setup_model(o);
     Data d(setup.loaded.model);
-    cli::setup_state(setup, o, d);
+    run::setup_state(setup, o, d);
     for (int k = 0; k < steps; ++k)
       if (step(setup.loaded.model, d).status == StepStatus::Failed) break;
-  } catch (const cli::InputError& e) {
+  } catch (const run::InputError& e) {
     out.refusal = e.what();
-  } catch (const cli::SimulationError& e) {
+  } catch (const run::SimulationError& e) {
     out.refusal = e.what();
   }
   return out;

@@ -1,4 +1,4 @@
-#include "apps/maxsim/options.hpp"
+#include "run/options.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <string>
 #include <system_error>
 
-namespace maxsim::cli {
+namespace maxsim::run {
 
 const char* ground_name(Ground g) {
   switch (g) {
@@ -351,4 +351,4 @@ Options parse_args(int argc, const char* const* argv) {
   return o;
 }
 
-}  // namespace maxsim::cli
+}  // namespace maxsim::run

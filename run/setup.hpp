@@ -1,4 +1,5 @@
-// How a description file is set up for a run: the one implementation behind `maxsim simulate`,
+// The run/ library (namespace maxsim::run): the options of a run and how a description file is
+// set up for it — the one implementation behind `maxsim simulate`,
 // `maxsim bench` (DESIGN §8) and the corpus sweep (benchmarks/corpus_sweep.hpp), so that a
 // program that says "as `maxsim simulate FILE` runs it" means exactly that — the same loader
 // call and validation, the same ground rule, the same lift of a URDF base onto the ground, the
@@ -19,13 +20,13 @@
 #include <string>
 #include <vector>
 
-#include "apps/maxsim/options.hpp"
 #include "controllers/schedule.hpp"
 #include "models/load.hpp"
+#include "run/options.hpp"
 #include "sim/data.hpp"
 #include "sim/model.hpp"
 
-namespace maxsim::cli {
+namespace maxsim::run {
 
 // A description file as loaded for a run.
 struct LoadedModel {
@@ -83,4 +84,4 @@ std::string join(const std::vector<std::string>& items, const std::string& sep =
 // infinity has failed, whatever its report says).
 bool state_finite(const Data& data);
 
-}  // namespace maxsim::cli
+}  // namespace maxsim::run

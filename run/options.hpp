@@ -1,4 +1,5 @@
-// Command-line parsing of the `maxsim` tool (DESIGN §8): commands, options, strict numbers.
+// The options of a run (the run/ library, namespace maxsim::run) and their command-line parsing
+// for the `maxsim` tool (DESIGN §8): commands, options, strict numbers.
 #pragma once
 
 #include <array>
@@ -11,7 +12,7 @@
 #include "models/load.hpp"
 #include "sim/contact_search.hpp"
 
-namespace maxsim::cli {
+namespace maxsim::run {
 
 // Exit status 2: bad usage or bad input (options, model files, names that do not exist).
 struct InputError : std::runtime_error {
@@ -86,4 +87,4 @@ bool parse_integer(std::string_view s, long long* out);
 // item or a bad number.
 bool parse_double_list(std::string_view s, std::vector<double>* out);
 
-}  // namespace maxsim::cli
+}  // namespace maxsim::run

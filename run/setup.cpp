@@ -1,4 +1,4 @@
-#include "apps/maxsim/setup.hpp"
+#include "run/setup.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -17,7 +17,7 @@
 #include "sim/ground.hpp"
 #include "sim/maxsim.hpp"
 
-namespace maxsim::cli {
+namespace maxsim::run {
 
 std::string fmt(const char* format, double v) {
   char buf[64];
@@ -302,4 +302,4 @@ bool state_finite(const Data& d) {
   return std::isfinite(d.time);
 }
 
-}  // namespace maxsim::cli
+}  // namespace maxsim::run
