@@ -1,0 +1,312 @@
+// Data: the state and inputs of one simulation as numpy views (no copies) onto the engine's
+// vectors, its solver options, joint coordinates, copies.
+//
+// The views alias the std::vectors of the engine's Data: writing through a view changes what the
+// next step reads, and a step's results appear in views taken before it. This is safe because a
+// Data never resizes those vectors after construction (they are sized from the Model once), and
+// because each view holds a reference to its Python Data (numpy's `base`), which holds the Model.
+#include <pybind11/eigen.h>
+
+#include <cstdio>
+
+#include "bindings.hpp"
+#include "sim/kinematics.hpp"
+#include "sim/state.hpp"
+
+namespace maxsim::python {
+
+PyData::PyData(std::shared_ptr<Model> m, std::optional<ContactOptions> c)
+    : model(std::move(m)), data(*model), contacts(std::move(c)) {
+  if (contacts) enable_contacts(*model, data, *contacts);
+}
+
+// The engine's Data copies by value except for its contact search: `collide` is a closure over
+// one search object (Bullet's shapes, the broad phase's order, the start-overlap pairs) that two
+// Data must not share — nor two threads. The copy gets a search of its own from the same
+// options; it answers as the original's (the search is a function of the poses), except that
+// pairs overlapping at the copy's first step are judged anew as start overlaps
+// (ContactOptions::start_overlap). The Python controller is shared, bound to the copy.
+PyData::PyData(const PyData& other) : model(other.model), data(other.data), contacts(other.contacts) {
+  data.collide = nullptr;
+  data.controller = nullptr;
+  if (contacts) enable_contacts(*model, data, *contacts);
+  set_controller(other.controller);
+}
+
+std::optional<ContactOptions> contact_options_from(const py::object& contacts, const Model& model) {
+  if (contacts.is_none()) return std::nullopt;
+  if (py::isinstance<py::bool_>(contacts)) {
+    if (!contacts.cast<bool>()) return std::nullopt;
+    ContactOptions o;
+    o.ground = model.implicit_ground;  // URDF robots stand on z = 0; an MJCF file has its own floor
+    return o;
+  }
+  if (py::isinstance<ContactOptions>(contacts)) return contacts.cast<ContactOptions>();
+  throw std::invalid_argument("contacts: expected True, False, None or a ContactOptions");
+}
+
+void assign_values(std::vector<double>& values, const py::handle& src, const char* what) {
+  auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(src);
+  if (!a || a.ndim() > 1 || (a.ndim() == 1 && a.shape(0) != static_cast<py::ssize_t>(values.size())) ||
+      (a.ndim() == 0 && values.size() != 1))
+    throw std::invalid_argument(std::string(what) + ": expected " + std::to_string(values.size()) + " numbers");
+  std::copy(a.data(), a.data() + values.size(), values.begin());
+}
+
+void assign_keeping_views(Data& dst, const Data& src) {
+  const void* before[] = {dst.x.data(), dst.q.data(), dst.v.data(), dst.w.data(), dst.body_force.data(),
+                          dst.body_torque.data(), dst.joint_force.data(), dst.joint_impulse.data(),
+                          dst.joint_angle.data(), dst.ctrl.data(), dst.actuator_force.data()};
+  dst = src;
+  const void* after[] = {dst.x.data(), dst.q.data(), dst.v.data(), dst.w.data(), dst.body_force.data(),
+                         dst.body_torque.data(), dst.joint_force.data(), dst.joint_impulse.data(),
+                         dst.joint_angle.data(), dst.ctrl.data(), dst.actuator_force.data()};
+  if (!std::equal(std::begin(before), std::end(before), std::begin(after)))
+    throw std::logic_error("maxsim: a Data array moved while numpy views may point into it");
+}
+
+void PyData::restore(const PyData& snapshot) {
+  if (snapshot.model != model) throw std::invalid_argument("restore: the snapshot is of another Model");
+  if (&snapshot == this) return;
+  py::object own_controller = controller;
+  assign_keeping_views(data, snapshot.data);
+  // the snapshot's search and controller closure belong to the snapshot: this Data's own again
+  data.collide = nullptr;
+  data.collide_setup = nullptr;
+  if (contacts) enable_contacts(*model, data, *contacts);
+  set_controller(own_controller);
+}
+
+namespace {
+
+// The keyframe index from None (-1: the model's own state), an index or a name.
+int keyframe_from(const Model& model, const py::object& key) {
+  if (key.is_none()) return -1;
+  if (py::isinstance<py::str>(key)) {
+    const std::string name = key.cast<std::string>();
+    const int k = model.keyframe_index(name);
+    if (k < 0) throw std::invalid_argument("no keyframe named '" + name + "'");
+    return k;
+  }
+  const int k = key.cast<int>();
+  if (k < 0 || k >= static_cast<int>(model.keyframes.size()))
+    throw std::invalid_argument("keyframe index " + std::to_string(k) + " out of range (the model has " +
+                                std::to_string(model.keyframes.size()) + " keyframes)");
+  return k;
+}
+
+// qpos / qvel are computed from the maximal coordinates: arrays of their own, read-only so that
+// an in-place write (d.qpos[0] = 1, a no-op on a copy) fails loudly instead of doing nothing
+py::array_t<double> read_only(std::vector<double> values) {
+  py::array_t<double> a(static_cast<py::ssize_t>(values.size()), values.data());
+  a.attr("flags").attr("writeable") = false;
+  return a;
+}
+
+std::vector<double> as_values(const py::handle& src, std::size_t n, const char* what) {
+  std::vector<double> out(n);
+  assign_values(out, src, what);
+  return out;
+}
+
+// A property that views one of the engine's vectors and copies into it on assignment.
+template <class V>
+void view_property(py::class_<PyData>& c, const char* name, std::vector<V> Data::*member, const char* doc) {
+  c.def_property(
+      name, [member](py::object self) { return rows_view(self.cast<PyData&>().data.*member, self); },
+      [member, name](PyData& d, const py::object& value) { assign_rows(d.data.*member, value, name); }, doc);
+}
+
+}  // namespace
+
+void bind_data(py::module_& m) {
+  py::enum_<FrictionCone>(m, "FrictionCone")
+      .value("Nonlinear", FrictionCone::Nonlinear)
+      .value("Linear", FrictionCone::Linear)
+      .value("Relaxed", FrictionCone::Relaxed);
+
+  py::class_<ContactOptions>(m, "ContactOptions", "The contact search's options (sim/contact_search.hpp).")
+      .def(py::init<>())
+      .def_readwrite("ground", &ContactOptions::ground, "the half-space z >= 0")
+      .def_readwrite("friction", &ContactOptions::friction)
+      .def_readwrite("margin", &ContactOptions::margin)
+      .def_readwrite("adaptive_margin", &ContactOptions::adaptive_margin)
+      .def_readwrite("min_margin", &ContactOptions::min_margin)
+      .def_readwrite("exclude_joined", &ContactOptions::exclude_joined)
+      .def_readwrite("self_collision", &ContactOptions::self_collision)
+      .def_readwrite("recovery_speed", &ContactOptions::recovery_speed)
+      .def_readwrite("restitution", &ContactOptions::restitution)
+      .def_readwrite("bounce_threshold", &ContactOptions::bounce_threshold)
+      .def_readwrite("cone", &ContactOptions::cone)
+      .def_readwrite("start_overlap", &ContactOptions::start_overlap);
+
+  py::class_<SolverOptions>(m, "SolverOptions", "Newton solver settings (sim/data.hpp).")
+      .def_readwrite("tolerance", &SolverOptions::tolerance)
+      .def_readwrite("max_iterations", &SolverOptions::max_iterations)
+      .def_readwrite("stall_factor", &SolverOptions::stall_factor)
+      .def_readwrite("line_search_steps", &SolverOptions::line_search_steps)
+      .def_readwrite("max_retry_depth", &SolverOptions::max_retry_depth)
+      .def_readwrite("refinement_sweeps", &SolverOptions::refinement_sweeps)
+      .def_readwrite("compliant_loop_fallback", &SolverOptions::compliant_loop_fallback);
+
+  py::class_<InteriorPointOptions>(m, "InteriorPointOptions", "Interior-point settings for steps with contacts.")
+      .def_readwrite("complementarity_tolerance", &InteriorPointOptions::complementarity_tolerance)
+      .def_readwrite("max_iterations", &InteriorPointOptions::max_iterations)
+      .def_readwrite("warm_start", &InteriorPointOptions::warm_start)
+      .def_readwrite("mehrotra_corrector", &InteriorPointOptions::mehrotra_corrector)
+      .def_readwrite("relaxed_fallback", &InteriorPointOptions::relaxed_fallback);
+
+  py::enum_<StepStatus>(m, "StepStatus")
+      .value("Ok", StepStatus::Ok)
+      .value("NotConverged", StepStatus::NotConverged)
+      .value("Failed", StepStatus::Failed);
+
+  py::class_<StepReport>(m, "StepReport", "What the last step did (sim/data.hpp).")
+      .def_readonly("status", &StepReport::status)
+      .def_readonly("iterations", &StepReport::iterations)
+      .def_readonly("residual", &StepReport::residual)
+      .def_readonly("substeps", &StepReport::substeps)
+      .def_readonly("relaxed", &StepReport::relaxed)
+      .def_property_readonly("ok", [](const StepReport& r) { return r.status == StepStatus::Ok; })
+      .def("__repr__", [](const StepReport& r) {
+        char residual[32];
+        std::snprintf(residual, sizeof residual, "%.3g", r.residual);
+        return std::string("<maxsim.StepReport ") + step_status_name(r.status) + ", " + std::to_string(r.iterations) +
+               " iterations, residual " + residual + ">";
+      });
+
+  py::class_<PyData> data(m, "Data",
+                          "The state, inputs and workspace of one simulation of a Model (sim/data.hpp).\n"
+                          "Data(model, contacts=True): contacts=True sets up the contact search with the\n"
+                          "default ContactOptions and the ground where the description has none (URDF);\n"
+                          "False/None: no contacts; or a ContactOptions.");
+  data.def(py::init([](std::shared_ptr<Model> model, const py::object& contacts) {
+             auto c = contact_options_from(contacts, *model);
+             return std::make_unique<PyData>(std::move(model), std::move(c));
+           }),
+           py::arg("model"), py::arg("contacts") = true)
+      .def_property_readonly("model", [](const PyData& d) { return d.model; })
+      .def_property(
+          "time", [](const PyData& d) { return d.data.time; }, [](PyData& d, double t) { d.data.time = t; }, "[s]")
+      .def_property_readonly("contact_options", [](const PyData& d) { return d.contacts; },
+                             "the contact search's options (a copy), None without contacts")
+      .def_property_readonly("report", [](const PyData& d) { return d.data.report; }, "the last step's report")
+      .def_property_readonly(
+          "solver", [](PyData& d) -> SolverOptions& { return d.data.solver; }, py::return_value_policy::reference_internal)
+      .def_property_readonly(
+          "interior_point", [](PyData& d) -> InteriorPointOptions& { return d.data.interior_point; },
+          py::return_value_policy::reference_internal)
+      .def_property_readonly("min_candidate_distance", [](const PyData& d) { return d.data.min_candidate_distance; })
+      .def("copy", [](const PyData& d) { return std::make_unique<PyData>(d); },
+           "an independent copy (state, inputs, warm start; a contact search of its own)")
+      .def("__copy__", [](const PyData& d) { return std::make_unique<PyData>(d); })
+      .def("__deepcopy__", [](const PyData& d, py::dict) { return std::make_unique<PyData>(d); })
+      .def("__repr__", [](const PyData& d) {
+        return "<maxsim.Data t=" + std::to_string(d.data.time) + " for '" + d.model->name + "'>";
+      });
+  view_property<Vec3>(data, "x", &Data::x, "(nbody, 3) CoM positions, world [m] (a view)");
+  view_property<Vec4>(data, "q", &Data::q, "(nbody, 4) orientations body -> world, quaternions w x y z (a view)");
+  view_property<Vec3>(data, "v", &Data::v, "(nbody, 3) linear velocities, world [m/s] (a view)");
+  view_property<Vec3>(data, "w", &Data::w, "(nbody, 3) angular velocities, body frame [rad/s] (a view)");
+  view_property<Vec3>(data, "body_force", &Data::body_force, "(nbody, 3) external force at the CoM, world [N] (a view)");
+  view_property<Vec3>(data, "body_torque", &Data::body_torque, "(nbody, 3) external torque, body frame [N m] (a view)");
+  view_property<Vec6>(data, "joint_force", &Data::joint_force,
+                      "(njoint, 6) actuation per joint row, free rows only [N or N m] (a view)");
+  view_property<Vec6>(data, "joint_impulse", &Data::joint_impulse,
+                      "(njoint, 6) the last step's row impulses [N s or N m s] (a view)");
+  view_property<Vec3>(data, "joint_angle", &Data::joint_angle,
+                      "(njoint, 3) unwrapped free rotation-row angles, rows 3..5 [rad] (a view)");
+  data.def_property(
+          "ctrl", [](py::object self) { return values_view(self.cast<PyData&>().data.ctrl, self); },
+          [](PyData& d, const py::object& v) { assign_values(d.data.ctrl, v, "ctrl"); },
+          "(nu,) one command per actuator, applied by every step (a view)")
+      .def_property(
+          "actuator_force", [](py::object self) { return values_view(self.cast<PyData&>().data.actuator_force, self); },
+          [](PyData& d, const py::object& v) { assign_values(d.data.actuator_force, v, "actuator_force"); },
+          "(nu,) each actuator's force over the last step, actuator space (a view)")
+      .def_property(
+          "qpos", [](const PyData& d) { return read_only(get_qpos(*d.model, d.data)); },
+          [](PyData& d, const py::object& v) {
+            const Model& m = *d.model;
+            set_qpos_qvel(m, d.data, as_values(v, qpos_size(m), "qpos"), get_qvel(m, d.data));
+          },
+          "(nq,) MuJoCo-layout joint positions (a read-only copy computed from the bodies; assign to set)")
+      .def_property(
+          "qvel", [](const PyData& d) { return read_only(get_qvel(*d.model, d.data)); },
+          [](PyData& d, const py::object& v) {
+            const Model& m = *d.model;
+            set_qpos_qvel(m, d.data, get_qpos(m, d.data), as_values(v, qvel_size(m), "qvel"));
+          },
+          "(nv,) MuJoCo-layout joint velocities (a read-only copy computed from the bodies; assign to set)")
+      .def("restore", &PyData::restore, py::arg("snapshot"),
+           "sets this Data to a snapshot (a copy() of a Data of the same Model): state, inputs, warm "
+           "start; keeps its own controller, contact options and views");
+
+  // ---- MuJoCo-layout state, resets (sim/state.hpp) ----
+  m.def("get_qpos", [](const Model& model, const PyData& d) { return read_only(get_qpos(model, checked(model, d).data)); },
+        py::arg("model"), py::arg("data"));
+  m.def("get_qvel", [](const Model& model, const PyData& d) { return read_only(get_qvel(model, checked(model, d).data)); },
+        py::arg("model"), py::arg("data"));
+  m.def(
+      "set_qpos_qvel",
+      [](const Model& model, PyData& d, const py::object& qpos, const py::object& qvel) {
+        set_qpos_qvel(model, checked(model, d).data, as_values(qpos, qpos_size(model), "qpos"),
+                      as_values(qvel, qvel_size(model), "qvel"));
+      },
+      py::arg("model"), py::arg("data"), py::arg("qpos"), py::arg("qvel"),
+      "places every body from MuJoCo-layout qpos and qvel and closes the loops");
+  m.def(
+      "reset_data",
+      [](const Model& model, PyData& d, const py::object& keyframe) {
+        checked(model, d);
+        const int k = keyframe_from(model, keyframe);
+        // reset_data replaces the Data by a fresh one (its arrays move): reset a copy and copy
+        // it back, so that the arrays — and the numpy views onto them — stay where they are
+        Data fresh = d.data;
+        if (k < 0) reset_data(model, fresh);
+        else reset_data(model, fresh, k);
+        assign_keeping_views(d.data, fresh);
+      },
+      py::arg("model"), py::arg("data"), py::arg("keyframe") = py::none(),
+      "The Data as a new one would be (time 0, the model's pose at rest, inputs and warm starts "
+      "cleared; controller, solver options and contact search kept), or at a keyframe (index or "
+      "name) with its time, coordinates, rates and ctrl.");
+
+  // ---- joint coordinates (sim/kinematics.hpp) ----
+  m.def(
+      "joint_coordinates",
+      [](const Model& model, const PyData& d, int j) {
+        if (j < 0 || j >= static_cast<int>(model.joints.size())) throw py::index_error("joint index out of range");
+        checked(model, d);
+        py::array_t<double> q(model.joints[j].nq()), qd(model.joints[j].dof());
+        joint_coordinates(model, d.data, j, q.mutable_data(), qd.mutable_data());
+        return py::make_tuple(q, qd);
+      },
+      py::arg("model"), py::arg("data"), py::arg("joint"),
+      "(q, qd) of one joint: its position coordinates (nq) and rates (dof)");
+  m.def(
+      "get_coordinates",
+      [](const Model& model, const PyData& d) {
+        std::vector<std::vector<double>> q, qd;
+        get_coordinates(model, checked(model, d).data, &q, &qd);
+        return py::make_tuple(q, qd);
+      },
+      py::arg("model"), py::arg("data"), "(q, qd): per joint lists of its coordinates and rates");
+  m.def(
+      "set_coordinates",
+      [](const Model& model, PyData& d, const std::vector<std::vector<double>>& q,
+         const std::vector<std::vector<double>>& qd) { set_coordinates(model, checked(model, d).data, q, qd); },
+      py::arg("model"), py::arg("data"), py::arg("q"), py::arg("qd"),
+      "places every body by forward kinematics from per-joint coordinates (an empty list: the zero "
+      "configuration / rest for that joint)");
+  m.def(
+      "set_joint_coordinates",
+      [](const Model& model, PyData& d, int j, const std::vector<double>& q, const std::vector<double>& qd) {
+        if (j < 0 || j >= static_cast<int>(model.joints.size())) throw py::index_error("joint index out of range");
+        set_joint_coordinates(model, checked(model, d).data, j, q, qd);
+      },
+      py::arg("model"), py::arg("data"), py::arg("joint"), py::arg("q"), py::arg("qd"),
+      "sets one joint's coordinates, keeping the others, and re-runs forward kinematics");
+}
+
+}  // namespace maxsim::python

@@ -1,0 +1,228 @@
+// Model, its bodies, joints, actuators and keyframes, names and ids; loading URDF/MJCF files.
+//
+// A Model is held by shared_ptr: every Data made from it holds it too, so it lives as long as
+// any of its Data (step() takes both by reference and must never see a dead Model). Its parts
+// are exposed as copies (lists of read-only records), and only dt and gravity are writable: a
+// Data sizes its arrays from the Model once, so Python must not add bodies or joints under it.
+#include <pybind11/eigen.h>
+
+#include "bindings.hpp"
+#include "models/load.hpp"
+#include "models/load_error.hpp"
+#include "sim/actuation.hpp"
+#include "sim/kinematics.hpp"
+#include "sim/state.hpp"
+
+namespace maxsim::python {
+
+namespace {
+
+template <class T, class F>
+std::vector<std::string> names_of(const std::vector<T>& items, F name) {
+  std::vector<std::string> out;
+  out.reserve(items.size());
+  for (const T& i : items) out.push_back(name(i));
+  return out;
+}
+
+py::array_t<double> row_array(const std::array<double, 6>& a) {
+  py::array_t<double> out(6);
+  for (int i = 0; i < 6; ++i) out.mutable_at(i) = a[i];
+  return out;
+}
+
+// load_model with the loader's report; the model is validated as the `maxsim` command does, and
+// an invalid one is a LoadError naming the file.
+std::pair<std::shared_ptr<Model>, LoadReport> load(const std::string& path, const LoadOptions& options) {
+  LoadReport report;
+  auto model = std::make_shared<Model>(load_model(path, options, &report));
+  if (const std::string bad = validate_model(*model); !bad.empty()) throw LoadError(path, bad);
+  return {model, std::move(report)};
+}
+
+}  // namespace
+
+Vec3 vec3_from(const py::handle& src, const char* what) {
+  auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(src);
+  if (!a || a.size() != 3) throw std::invalid_argument(std::string(what) + ": expected three numbers");
+  return Vec3(a.data()[0], a.data()[1], a.data()[2]);
+}
+
+void bind_model(py::module_& m) {
+  py::class_<LoadLimits>(m, "LoadLimits", "Bounds on what a description may ask of the loader (models/load.hpp).")
+      .def(py::init<>())
+      .def_readwrite("file_bytes", &LoadLimits::file_bytes)
+      .def_readwrite("elements", &LoadLimits::elements)
+      .def_readwrite("bodies", &LoadLimits::bodies)
+      .def_readwrite("geoms", &LoadLimits::geoms)
+      .def_readwrite("mesh_vertices", &LoadLimits::mesh_vertices)
+      .def_readwrite("mass_min", &LoadLimits::mass_min)
+      .def_readwrite("mass_max", &LoadLimits::mass_max)
+      .def_readwrite("inertia_min", &LoadLimits::inertia_min)
+      .def_readwrite("inertia_max", &LoadLimits::inertia_max);
+
+  py::class_<LoadOptions>(m, "LoadOptions", "The loader's options (models/load.hpp).")
+      .def(py::init<>())
+      .def_readwrite("merge_fixed_joints", &LoadOptions::merge_fixed_joints)
+      .def_readwrite("fixed_base", &LoadOptions::fixed_base)
+      .def_readwrite("package_paths", &LoadOptions::package_paths)
+      .def_readwrite("limits", &LoadOptions::limits);
+
+  py::class_<LoadReport>(m, "LoadReport", "What the loader tells besides the model.")
+      .def_readonly("warnings", &LoadReport::warnings)
+      .def_readonly("merged", &LoadReport::merged)
+      .def_readonly("virtual_bodies", &LoadReport::virtual_bodies);
+
+  py::class_<Geom>(m, "Geom")
+      .def_readonly("name", &Geom::name)
+      .def_property_readonly("type", [](const Geom& g) { return std::string(geom_type_name(g.type)); })
+      .def_property_readonly("pos", [](const Geom& g) { return vector_copy(g.pos); })
+      .def_property_readonly("quat", [](const Geom& g) { return vector_copy(g.quat); })
+      .def_property_readonly("size", [](const Geom& g) { return vector_copy(g.size); })
+      .def_property_readonly("rgba", [](const Geom& g) { return vector_copy(g.rgba); })
+      .def_readonly("mesh_file", &Geom::mesh_file)
+      .def_readonly("collision", &Geom::collision)
+      .def_readonly("friction", &Geom::friction)
+      .def("__repr__", [](const Geom& g) { return "<maxsim.Geom '" + g.name + "' " + geom_type_name(g.type) + ">"; });
+
+  py::class_<Body>(m, "Body")
+      .def_readonly("name", &Body::name)
+      .def_readonly("mass", &Body::mass)
+      .def_readonly("inertia", &Body::inertia)
+      .def_property_readonly("x0", [](const Body& b) { return vector_copy(b.x0); })
+      .def_property_readonly("q0", [](const Body& b) { return vector_copy(b.q0); })
+      .def_property_readonly("link_origin", [](const Body& b) { return vector_copy(b.link_origin); })
+      .def_readonly("geoms", &Body::geoms)
+      .def("__repr__", [](const Body& b) { return "<maxsim.Body '" + b.name + "' " + std::to_string(b.mass) + " kg>"; });
+
+  py::enum_<JointType>(m, "JointType", "The 16 joint prototypes (translational x rotational part, sim/model.hpp).")
+      .value("Fixed", JointType::Fixed)
+      .value("Prismatic", JointType::Prismatic)
+      .value("Planar", JointType::Planar)
+      .value("FixedOrientation", JointType::FixedOrientation)
+      .value("Revolute", JointType::Revolute)
+      .value("Cylindrical", JointType::Cylindrical)
+      .value("PlanarAxis", JointType::PlanarAxis)
+      .value("FreeRevolute", JointType::FreeRevolute)
+      .value("Orbital", JointType::Orbital)
+      .value("PrismaticOrbital", JointType::PrismaticOrbital)
+      .value("PlanarOrbital", JointType::PlanarOrbital)
+      .value("FreeOrbital", JointType::FreeOrbital)
+      .value("Spherical", JointType::Spherical)
+      .value("CylindricalFree", JointType::CylindricalFree)
+      .value("PlanarFree", JointType::PlanarFree)
+      .value("Floating", JointType::Floating);
+
+  py::class_<Joint>(m, "Joint")
+      .def_readonly("name", &Joint::name)
+      .def_readonly("type", &Joint::type)
+      .def_property_readonly("type_name", [](const Joint& j) { return std::string(joint_type_name(j.type)); },
+                             "the type's name as the descriptions' dialect writes it (\"revolute\", \"floating\", ...)")
+      .def_readonly("parent", &Joint::parent, "parent body index, -1 for the world")
+      .def_readonly("child", &Joint::child)
+      .def_property_readonly("dof", &Joint::dof, "free rows: velocity coordinates")
+      .def_property_readonly("nq", &Joint::nq, "position coordinates (a free rotation is a quaternion)")
+      .def_property_readonly("free_rows", [](const Joint& j) {
+        const auto rows = j.free_rows();
+        return std::vector<int>(rows.begin(), rows.begin() + j.dof());
+      })
+      .def_property_readonly("parent_anchor", [](const Joint& j) { return vector_copy(j.parent_anchor); })
+      .def_property_readonly("child_anchor", [](const Joint& j) { return vector_copy(j.child_anchor); })
+      .def_property_readonly("stiffness", [](const Joint& j) { return row_array(j.stiffness); })
+      .def_property_readonly("damping", [](const Joint& j) { return row_array(j.damping); })
+      .def_property_readonly("lower", [](const Joint& j) { return row_array(j.lower); })
+      .def_property_readonly("upper", [](const Joint& j) { return row_array(j.upper); })
+      .def_property_readonly("effort", [](const Joint& j) { return row_array(j.effort); })
+      .def_property_readonly("friction", [](const Joint& j) { return row_array(j.friction); })
+      .def_property_readonly("armature", [](const Joint& j) { return row_array(j.armature); })
+      .def_readonly("ref", &Joint::ref, "MuJoCo's qpos of the zero configuration (MJCF ref)")
+      .def_readonly("has_limits", &Joint::has_limits)
+      .def_readonly("actuated", &Joint::actuated)
+      .def("__repr__", [](const Joint& j) { return "<maxsim.Joint '" + j.name + "' " + joint_type_name(j.type) + ">"; });
+
+  py::class_<Actuator>(m, "Actuator")
+      .def_readonly("name", &Actuator::name)
+      .def_property_readonly("kind", [](const Actuator& a) { return std::string(actuator_kind_name(a.kind)); })
+      .def_readonly("joint", &Actuator::joint)
+      .def_readonly("row", &Actuator::row)
+      .def_readonly("gear", &Actuator::gear)
+      .def_readonly("kp", &Actuator::kp)
+      .def_readonly("kv", &Actuator::kv)
+      .def_readonly("ctrl_limited", &Actuator::ctrl_limited)
+      .def_readonly("ctrl_lower", &Actuator::ctrl_lower)
+      .def_readonly("ctrl_upper", &Actuator::ctrl_upper)
+      .def_readonly("force_limited", &Actuator::force_limited)
+      .def_readonly("force_lower", &Actuator::force_lower, "actuator space (joint force = gear * force)")
+      .def_readonly("force_upper", &Actuator::force_upper)
+      .def("__repr__", [](const Actuator& a) { return "<maxsim.Actuator '" + a.name + "' " + actuator_kind_name(a.kind) + ">"; });
+
+  py::class_<Keyframe>(m, "Keyframe")
+      .def_readonly("name", &Keyframe::name)
+      .def_readonly("time", &Keyframe::time)
+      .def_readonly("joint_q", &Keyframe::joint_q, "per joint its position coordinates (empty: the zero configuration)")
+      .def_readonly("joint_qd", &Keyframe::joint_qd, "per joint its rates (empty: rest)")
+      .def_readonly("ctrl", &Keyframe::ctrl)
+      .def("__repr__", [](const Keyframe& k) { return "<maxsim.Keyframe '" + k.name + "'>"; });
+
+  py::class_<Model, std::shared_ptr<Model>>(m, "Model",
+                                            "The constant description of a mechanism (sim/model.hpp). Made by maxsim.load.")
+      .def_readonly("name", &Model::name)
+      .def_readonly("source_file", &Model::source_file)
+      .def_property_readonly("nbody", [](const Model& md) { return md.bodies.size(); })
+      .def_property_readonly("njoint", [](const Model& md) { return md.joints.size(); })
+      .def_property_readonly("nu", [](const Model& md) { return md.actuators.size(); }, "number of actuators")
+      .def_property_readonly("nkey", [](const Model& md) { return md.keyframes.size(); })
+      .def_property_readonly("dof", &Model::dof, "sum of the joints' free rows")
+      .def_property_readonly("nq", &qpos_size, "length of qpos (MuJoCo's nq)")
+      .def_property_readonly("nv", &qvel_size, "length of qvel (MuJoCo's nv)")
+      .def_property_readonly("qpos_addresses", &qpos_addresses,
+                             "per joint its first qpos index (MuJoCo's jnt_qposadr), -1 for a loop-closing joint")
+      .def_property_readonly("qvel_addresses", &qvel_addresses,
+                             "per joint its first qvel index (MuJoCo's jnt_dofadr), -1 for a loop-closing joint")
+      .def_readonly("bodies", &Model::bodies)
+      .def_readonly("joints", &Model::joints)
+      .def_readonly("actuators", &Model::actuators)
+      .def_readonly("keyframes", &Model::keyframes)
+      .def_property_readonly("body_names", [](const Model& md) { return names_of(md.bodies, [](const Body& b) { return b.name; }); })
+      .def_property_readonly("joint_names", [](const Model& md) { return names_of(md.joints, [](const Joint& j) { return j.name; }); })
+      .def_property_readonly("actuator_names", [](const Model& md) { return names_of(md.actuators, [](const Actuator& a) { return a.name; }); })
+      .def_property_readonly("keyframe_names", [](const Model& md) { return names_of(md.keyframes, [](const Keyframe& k) { return k.name; }); })
+      .def("body_index", &Model::body_index, py::arg("name"), "index of the body, -1 if absent")
+      .def("joint_index", &Model::joint_index, py::arg("name"), "index of the joint, -1 if absent")
+      .def("actuator_index", &Model::actuator_index, py::arg("name"), "index of the actuator, -1 if absent")
+      .def("keyframe_index", &Model::keyframe_index, py::arg("name"), "index of the keyframe, -1 if absent")
+      .def_property(
+          "dt", [](const Model& md) { return md.dt; },
+          [](Model& md, double dt) {
+            if (!(dt > 0) || !std::isfinite(dt)) throw std::invalid_argument("dt must be finite and > 0");
+            md.dt = dt;
+          },
+          "time step [s]")
+      .def_property(
+          "gravity", [](const Model& md) { return vector_copy(md.gravity); },
+          [](Model& md, const py::object& g) { md.gravity = vec3_from(g, "gravity"); }, "[m/s^2] (a copy; assign to change)")
+      .def_readonly("dt_from_file", &Model::dt_from_file)
+      .def_readonly("implicit_ground", &Model::implicit_ground,
+                    "the description stands on the ground z >= 0 (URDF); Data's default contacts add it")
+      .def_readonly("contacts", &Model::contacts, "false: the description switches contacts off")
+      .def_readonly("actuation", &Model::actuation)
+      .def_property_readonly("total_mass", &Model::total_mass)
+      .def("validate", &validate_model, "empty when valid, else what is wrong")
+      .def("validate_actuators", &validate_actuators, "empty when valid, else the actuator and what is wrong")
+      .def("__copy__", [](const Model& md) { return std::make_shared<Model>(md); })
+      .def("__deepcopy__", [](const Model& md, py::dict) { return std::make_shared<Model>(md); })
+      .def("__repr__", [](const Model& md) {
+        return "<maxsim.Model '" + md.name + "': " + std::to_string(md.bodies.size()) + " bodies, " +
+               std::to_string(md.joints.size()) + " joints, " + std::to_string(md.actuators.size()) + " actuators>";
+      });
+
+  // (the GIL is released while a large description or its meshes are read)
+  m.def("_load", &load, py::arg("path"), py::arg("options") = LoadOptions(), py::call_guard<py::gil_scoped_release>(),
+        "load_model(path, options) and the loader's report; raises LoadError");
+  m.def("spanning_tree_joints", &spanning_tree_joints, py::arg("model"),
+        "per joint: in the spanning tree that places the bodies (true) or closing a loop (false)");
+  m.def("loop_joints", &loop_joints, py::arg("model"), "per joint: on a closed kinematic loop");
+  m.def("package_search_path", &package_search_path, py::arg("options") = LoadOptions());
+}
+
+}  // namespace maxsim::python

@@ -1,0 +1,134 @@
+"""Data: numpy views that alias the engine's state, assignment, copies, coordinates."""
+
+import gc
+
+import numpy as np
+import pytest
+
+import maxsim
+from conftest import DROP_XML, PENDULUM_XML, hinge_angle
+
+
+def test_views_share_the_engines_memory(pendulum):
+    m, d = pendulum
+    x1, x2 = d.x, d.x
+    assert x1.shape == (1, 3) and d.q.shape == (1, 4) and d.joint_force.shape == (1, 6)
+    assert np.shares_memory(x1, x2)  # two views of one std::vector, not two copies
+    assert x1.flags.writeable and x1.base is not None
+
+
+def test_a_write_through_a_view_reaches_the_step(drop):
+    m, d = drop
+    box = m.body_index("box")
+    v = d.v  # taken before the write and the step
+    v[box] = [1.0, 0.0, 0.0]
+    x0 = d.x[box].copy()
+    maxsim.step(m, d)
+    # the box flies (no contact yet, 0.2 m above the floor): x advances by v dt exactly as the
+    # step's velocity update leaves v_x alone (gravity is along z)
+    assert d.x[box, 0] - x0[0] == pytest.approx(1.0 * m.dt, rel=1e-12)
+    assert v[box, 2] == pytest.approx(-9.81 * m.dt, rel=1e-9)  # the old view shows the new v
+
+
+def test_joint_force_through_a_view_drives_the_joint(pendulum):
+    m, d = pendulum
+    d.joint_force[0, 5] = 2.0  # the hinge's free row: a torque about its axis
+    maxsim.step(m, d, 100)
+    # from hanging straight down the torque turns the arm at tau / I, I ~ 0.2525 kg m^2 about the
+    # hinge: tau t^2 / (2 I) = 0.0396 rad after 0.1 s, less gravity's restoring moment as it
+    # rises (a factor 1 - w0^2 t^2 / 12 ~ 0.98 with w0^2 = m g l / I); 3 % covers both
+    inertia = 1.0 * 0.5 ** 2 + 0.4 * 1.0 * 0.05 ** 2 + 0.01 * 0.45 ** 2 / 3
+    assert hinge_angle(m, d) == pytest.approx(2.0 * 0.1 ** 2 / (2 * inertia), rel=0.03)
+
+
+def test_assignment_copies_into_the_same_memory(pendulum):
+    m, d = pendulum
+    view = d.w
+    d.w = [[0.0, 1.5, 0.0]]
+    assert view[0, 1] == 1.5 and np.shares_memory(view, d.w)
+    with pytest.raises(ValueError, match="shape"):
+        d.w = np.zeros((2, 3))
+
+
+def test_views_keep_data_and_model_alive():
+    m = maxsim.load_string(PENDULUM_XML)
+    d = maxsim.Data(m)
+    x = d.x
+    expected = x.copy()
+    del d, m
+    gc.collect()
+    np.testing.assert_array_equal(x, expected)  # still the Data's memory, not freed
+    x[0, 0] = 3.0  # and still writable
+
+
+def test_data_keeps_its_model(pendulum):
+    _, d = pendulum
+    m2 = maxsim.load_string(PENDULUM_XML)
+    with pytest.raises(ValueError, match="another Model"):
+        maxsim.step(m2, d)
+    assert d.model.name == "pendulum"
+
+
+def test_copy_is_independent_and_continues_identically(drop):
+    m, d = drop
+    maxsim.step(m, d, 60)  # the box has landed: contacts, warm starts
+    assert d.ncon > 0
+    c = d.copy()
+    assert not np.shares_memory(c.x, d.x)
+    maxsim.step(m, d, 20)
+    maxsim.step(m, c, 20)
+    np.testing.assert_array_equal(c.x, d.x)  # bitwise: same state, inputs, warm start
+    np.testing.assert_array_equal(c.q, d.q)
+    c.x[0, 0] += 1.0
+    assert c.x[0, 0] != d.x[0, 0]
+
+
+def test_joint_coordinates_round_trip(pendulum):
+    m, d = pendulum
+    maxsim.set_joint_coordinates(m, d, 0, [0.3], [0.2])
+    q, qd = maxsim.joint_coordinates(m, d, 0)
+    assert q[0] == pytest.approx(0.3, abs=1e-12) and qd[0] == pytest.approx(0.2, abs=1e-12)
+    # the ball's CoM swings on its 0.5 m circle about the hinge at z = 1
+    assert np.linalg.norm(d.x[0] - [0, 0, 1]) == pytest.approx(np.linalg.norm(m.bodies[0].x0 - [0, 0, 1]))
+    qs, qds = maxsim.get_coordinates(m, d)
+    assert qs == [[pytest.approx(0.3)]]
+    with pytest.raises(ValueError):
+        maxsim.set_joint_coordinates(m, d, 0, [0.1, 0.2], [])
+
+
+def test_maximal_state_round_trip(drop):
+    m, d = drop
+    n = maxsim.maximal_state_size(m)
+    assert n == 1 + 13 * m.nbody + 3 * m.njoint
+    maxsim.step(m, d, 3)
+    s = maxsim.get_maximal_state(m, d)
+    assert s[0] == pytest.approx(3 * m.dt)
+    e = maxsim.Data(m)
+    maxsim.set_maximal_state(m, e, s)
+    np.testing.assert_array_equal(e.x, d.x)
+    np.testing.assert_array_equal(e.w, d.w)
+    assert e.time == d.time
+
+
+def test_solver_options_are_the_datas(pendulum):
+    m, d = pendulum
+    d.solver.max_iterations = 7
+    assert d.solver.max_iterations == 7
+    assert maxsim.Data(m).solver.max_iterations == 50
+    assert d.contact_options is not None and not d.contact_options.ground  # MJCF: no implicit ground
+    assert maxsim.Data(m, contacts=False).contact_options is None
+
+
+def test_the_maximal_state_carries_the_unwrapped_joint_angles():
+    # a hinge with a spring: the spring acts on the unwrapped angle, which a step only advances by
+    # its wrapped change, so a state without it would restart the spring from angle 0
+    m = maxsim.load_string(PENDULUM_XML.replace('axis="0 1 0"/>', 'axis="0 1 0" stiffness="5"/>'))
+    d = maxsim.Data(m)
+    maxsim.set_joint_coordinates(m, d, 0, [0.5 + 2 * np.pi], [0.0])  # one turn plus 0.5 rad
+    assert d.joint_angle[0, 2] == pytest.approx(0.5 + 2 * np.pi)
+    e = maxsim.Data(m)
+    maxsim.set_maximal_state(m, e, maxsim.get_maximal_state(m, d))
+    maxsim.step(m, d, 100)
+    maxsim.step(m, e, 100)
+    np.testing.assert_array_equal(e.x, d.x)
+    np.testing.assert_array_equal(e.joint_angle, d.joint_angle)
