@@ -99,10 +99,14 @@ if(TARGET maxsim_models)
   add_executable(install_check ${CMAKE_SOURCE_DIR}/tests/install/main.cpp)
   target_link_libraries(install_check PRIVATE maxsim::maxsim)
   if(NOT MAXSIM_FUZZ AND NOT CMAKE_CXX_FLAGS MATCHES "-fsanitize")
+    set(MAXSIM_INSTALL_TEST_PYTHON "")
+    if(TARGET _maxsim)  # and `import maxsim` from the prefix
+      set(MAXSIM_INSTALL_TEST_PYTHON -DPYTHON=${Python3_EXECUTABLE} -DPYTHON_DIR=${MAXSIM_PYTHON_INSTALL_DIR})
+    endif()
     add_test(NAME install_outside_project
              COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${CMAKE_BINARY_DIR} -DSOURCE_DIR=${CMAKE_SOURCE_DIR}
                      -DCXX=${CMAKE_CXX_COMPILER} -DINTREE=$<TARGET_FILE:install_check>
-                     -P ${CMAKE_SOURCE_DIR}/tests/install/run.cmake)
+                     ${MAXSIM_INSTALL_TEST_PYTHON} -P ${CMAKE_SOURCE_DIR}/tests/install/run.cmake)
     set_tests_properties(install_outside_project PROPERTIES LABELS install TIMEOUT 600)
   endif()
 endif()

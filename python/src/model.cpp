@@ -205,7 +205,8 @@ void bind_model(py::module_& m) {
       .def_readonly("implicit_ground", &Model::implicit_ground,
                     "the description stands on the ground z >= 0 (URDF); Data's default contacts add it")
       .def_readonly("contacts", &Model::contacts, "false: the description switches contacts off")
-      .def_readonly("actuation", &Model::actuation)
+      .def_readwrite("actuation", &Model::actuation,
+                     "false: the actuators apply no force (ctrl ignored); joint_force still acts")
       .def_property_readonly("total_mass", &Model::total_mass)
       .def("validate", &validate_model, "empty when valid, else what is wrong")
       .def("validate_actuators", &validate_actuators, "empty when valid, else the actuator and what is wrong")

@@ -61,3 +61,17 @@ if(NOT cmake_out STREQUAL intree_out OR NOT pc_out STREQUAL intree_out)
 endif()
 string(REGEX MATCH "^[^\n]*" first "${intree_out}")
 message(STATUS "same output from the three programs: ${first}")
+
+# 3. the Python package from the prefix (PYTHON: the interpreter the module was built for), run
+# from outside the build tree: it loads, steps and finds the A1 of maxsim.env
+if(PYTHON)
+  get_filename_component(pyparent ${prefix}/${PYTHON_DIR} DIRECTORY)
+  set(ENV{PYTHONPATH} ${pyparent})
+  execute_process(COMMAND ${PYTHON} -c
+    "import maxsim, maxsim.env, os; assert os.path.dirname(maxsim.__file__).startswith('${prefix}'), maxsim.__file__; m = maxsim.load('${model}', warn=False); d = maxsim.Data(m); maxsim.step(m, d, 10); e = maxsim.env.A1WalkEnv(); o, _ = e.reset(seed=0); print('python from the prefix:', maxsim.__file__, d.time, o.shape)"
+    WORKING_DIRECTORY ${work} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "import maxsim from ${pyparent} failed (${rc}):\n${out}\n${err}")
+  endif()
+  message(STATUS "${out}")
+endif()
