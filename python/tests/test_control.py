@@ -60,19 +60,20 @@ def test_one_control_sequence_three_ways_bitwise():
     d = maxsim.Data(m)
     maxsim.reset_data(m, d, home)
     s0 = maxsim.get_maximal_state(m, d)
-    times = []
+    times, xs = [], []
     for u in controls:
         times.append(d.time)
         d.ctrl[:] = u
         maxsim.step(m, d, 1)
+        xs.append(np.array(d.x))
     x_loop = np.array(d.x)
 
     # rollout(): the same start and controls on C++ threads
     states = maxsim.rollout(m, s0, controls, threads=2)
     nb = len(m.bodies)
     assert states.shape[-2:] == (steps, maxsim.maximal_state_size(m))
-    x_rollout = states.reshape(-1, states.shape[-1])[-1, 1:1 + 3 * nb].reshape(nb, 3)
-    assert np.array_equal(x_rollout, x_loop)
+    x_rollout = states.reshape(steps, -1)[:, 1:1 + 3 * nb].reshape(steps, nb, 3)
+    assert np.array_equal(x_rollout, np.array(xs))  # every step
 
     # the command line: the same sequence as a --ctrl-file at the step times
     tmp = os.path.join(BINARY_DIR, "python_ctrl_file")
@@ -83,12 +84,12 @@ def test_one_control_sequence_three_ways_bitwise():
         for t, u in zip(times, controls):
             f.write(repr(t) + "," + ",".join(repr(float(v)) for v in u) + "\n")
     r = subprocess.run([os.path.join(BINARY_DIR, "maxsim"), "simulate", SCENE, "--keyframe", "home",
-                        "--ctrl-file", table, "--steps", str(steps), "--every", str(steps), "--output", out],
+                        "--ctrl-file", table, "--steps", str(steps), "--output", out],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     with open(out) as f:
         rows = list(csv.DictReader(f))
-    last = rows[-1]
-    x_cli = np.array([[float(last[f"{b.name}.{c}"]) for c in "xyz"] for b in m.bodies])
-    assert np.array_equal(x_cli, x_loop)
+    assert len(rows) == steps + 1  # t = 0, then every step
+    x_cli = np.array([[[float(r[f"{b.name}.{c}"]) for c in "xyz"] for b in m.bodies] for r in rows[1:]])
+    assert np.array_equal(x_cli, np.array(xs))  # every step, to the last bit
     assert x_loop[m.body_index("trunk"), 2] > 0.2  # and the robot is still up
