@@ -60,8 +60,11 @@ void apply_actuation(const Model& model, Data& d) {
     const Actuator& a = model.actuators[i];
     if (!std::isfinite(d.ctrl[i]))
       throw std::invalid_argument("ctrl of actuator '" + a.name + "' is not finite");
-    // (row_coordinate checks the joint and row)
-    const RowCoordinate rc = row_coordinate(model, d, a.joint, a.row);
+    // (row_coordinate checks the joint and row; a motor's force needs neither coordinate, so
+    // it is checked without computing them)
+    const bool motor = a.kind == Actuator::Kind::Motor && a.joint >= 0 &&
+                       a.joint < static_cast<int>(model.joints.size()) && row_has_coordinate(model.joints[a.joint], a.row);
+    const RowCoordinate rc = motor ? RowCoordinate{} : row_coordinate(model, d, a.joint, a.row);
     d.actuator_force[i] = actuator_force(a, d.ctrl[i], rc.q, rc.qd);
     d.ws.applied[a.joint](a.row) += a.gear * d.actuator_force[i];
     limited = limited || model.joints[a.joint].effort[a.row] > 0;
