@@ -126,7 +126,7 @@ void reset_data(const Model& model, Data& data) {
   } else {
     fresh.collide = std::move(data.collide);  // a collide stage set by hand: kept as it is
   }
-  data = std::move(fresh);
+  data = fresh;  // copy-assigned: every array keeps its storage (views onto it stay valid)
 }
 
 void reset_data(const Model& model, Data& data, int keyframe) {

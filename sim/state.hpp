@@ -46,7 +46,7 @@ void set_qpos_qvel(const Model& model, Data& data, std::span<const double> qpos,
 // The Data as a fresh Data(model) would be — time 0, the model's pose at rest, ctrl and every
 // input zero, no contacts, warm starts and limit memory gone — keeping its controller, its solver
 // options and its contact search (set up anew with the same options, so a run after a reset is
-// the run of a new Data to the last bit). With a keyframe (index into Model::keyframes): its
+// the run of a new Data to the last bit); its arrays stay where they are. With a keyframe (index into Model::keyframes): its
 // time, joint coordinates and rates (loops closed by project_state) and its ctrl (MJCF <key
 // ctrl>). Throws std::invalid_argument for a keyframe index out of range.
 void reset_data(const Model& model, Data& data);

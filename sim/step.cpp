@@ -1,7 +1,5 @@
 #include "sim/step.hpp"
 
-#include "sim/actuation.hpp"
-
 #include <algorithm>
 #include <cmath>
 

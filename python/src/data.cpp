@@ -7,6 +7,7 @@
 // because each view holds a reference to its Python Data (numpy's `base`), which holds the Model.
 #include <pybind11/eigen.h>
 
+#include <array>
 #include <cstdio>
 
 #include "bindings.hpp"
@@ -53,16 +54,25 @@ void assign_values(std::vector<double>& values, const py::handle& src, const cha
   std::copy(a.data(), a.data() + values.size(), values.begin());
 }
 
+namespace {
+
+// Runs change(), which must leave every array of d where it is (numpy views point into them).
+template <class Change>
+void keeping_views(Data& d, Change change) {
+  auto arrays = [&d] {
+    return std::array<const void*, 11>{d.x.data(), d.q.data(), d.v.data(), d.w.data(), d.body_force.data(),
+                                       d.body_torque.data(), d.joint_force.data(), d.joint_impulse.data(),
+                                       d.joint_angle.data(), d.ctrl.data(), d.actuator_force.data()};
+  };
+  const auto before = arrays();
+  change();
+  if (arrays() != before) throw std::logic_error("maxsim: a Data array moved while numpy views may point into it");
+}
+
+}  // namespace
+
 void assign_keeping_views(Data& dst, const Data& src) {
-  const void* before[] = {dst.x.data(), dst.q.data(), dst.v.data(), dst.w.data(), dst.body_force.data(),
-                          dst.body_torque.data(), dst.joint_force.data(), dst.joint_impulse.data(),
-                          dst.joint_angle.data(), dst.ctrl.data(), dst.actuator_force.data()};
-  dst = src;
-  const void* after[] = {dst.x.data(), dst.q.data(), dst.v.data(), dst.w.data(), dst.body_force.data(),
-                         dst.body_torque.data(), dst.joint_force.data(), dst.joint_impulse.data(),
-                         dst.joint_angle.data(), dst.ctrl.data(), dst.actuator_force.data()};
-  if (!std::equal(std::begin(before), std::end(before), std::begin(after)))
-    throw std::logic_error("maxsim: a Data array moved while numpy views may point into it");
+  keeping_views(dst, [&] { dst = src; });
 }
 
 void PyData::restore(const PyData& snapshot) {
@@ -260,12 +270,11 @@ void bind_data(py::module_& m) {
       [](const Model& model, PyData& d, const py::object& keyframe) {
         checked(model, d);
         const int k = keyframe_from(model, keyframe);
-        // reset_data replaces the Data by a fresh one (its arrays move): reset a copy and copy
-        // it back, so that the arrays — and the numpy views onto them — stay where they are
-        Data fresh = d.data;
-        if (k < 0) reset_data(model, fresh);
-        else reset_data(model, fresh, k);
-        assign_keeping_views(d.data, fresh);
+        // (reset_data keeps the arrays where they are, and the numpy views onto them valid)
+        keeping_views(d.data, [&] {
+          if (k < 0) reset_data(model, d.data);
+          else reset_data(model, d.data, k);
+        });
       },
       py::arg("model"), py::arg("data"), py::arg("keyframe") = py::none(),
       "The Data as a new one would be (time 0, the model's pose at rest, inputs and warm starts "
