@@ -12,9 +12,15 @@
 //
 // The objective is maximized (a walking distance); it is called concurrently from the pool's
 // threads, so it must be thread-safe and a pure function of the parameters for the search to be
-// reproducible. Non-finite values count as −∞ (a failed rollout). All random numbers come from
-// one 64-bit Mersenne Twister seeded with `seed`, drawn on the calling thread before each
-// episode's evaluations, so the search is identical for any number of threads.
+// reproducible. Non-finite values count as −∞ (a failed rollout) and are reported on stderr with
+// their parameters. All random numbers come from one 64-bit Mersenne Twister seeded with `seed`,
+// drawn on the calling thread before each episode's evaluations, which an Evaluator runs
+// (controllers/evaluator.hpp: threads, or MPI ranks with tuning/), so the search is identical
+// for any number of threads and ranks.
+//
+// An evaluation that throws stops the search: SearchResult::error names the episode, the sample
+// and its parameters, and the result holds the best found before it (the best file is already
+// written). NLopt's optimizers run under the same options, log and result (tuning/).
 //
 // Output: a progress bar on stderr (when stderr is a terminal, or when asked); a CSV log with a
 // row per episode (episode 0 = the initial parameters):
@@ -26,9 +32,11 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "controllers/evaluator.hpp"
 #include "controllers/parameters.hpp"
 
 namespace maxsim {
@@ -69,15 +77,53 @@ struct SearchResult {
   std::vector<double> history;   // best value after episode 0 (initial), 1, ..., episodes
   int evaluations = 0;
   int improvements = 0;
+  int non_finite = 0;            // evaluations whose value was NaN or ±∞ (counted as −∞)
+  std::string error;             // why the search stopped early ("" : it ran to the end)
   NamedValues named() const;     // best parameters with their names (filled by sample_search)
   std::vector<std::string> names;
 };
 
-using Objective = std::function<double(const std::vector<double>& parameters)>;
-
-// Runs the search; throws std::invalid_argument on an empty parameter list, a scale <= 0, bounds
-// that exclude the initial value, negative episodes or samples < 1.
+// Runs the search on `evaluator`; throws std::invalid_argument on an empty parameter list, a
+// scale <= 0, bounds that exclude the initial value, negative episodes or samples < 1.
+SearchResult sample_search(const std::vector<SearchParameter>& parameters, Evaluator& evaluator,
+                           const SearchOptions& options = {});
+// The same on a ThreadEvaluator of options.threads threads.
 SearchResult sample_search(const std::vector<SearchParameter>& parameters, const Objective& objective,
                            const SearchOptions& options = {});
+
+// The bookkeeping every search shares (sample_search here, NLopt's in tuning/): evaluations
+// through the evaluator with non-finite values reported and counted as −∞, the best so far, the
+// CSV log row per episode, the best file after every improvement, the progress bar and
+// on_episode. The log's `radius` column is 0 for searches without one.
+class SearchRecord {
+ public:
+  // Checks the parameters (see sample_search), opens the log; result().best = initial values.
+  SearchRecord(const std::vector<SearchParameter>& parameters, const SearchOptions& options, int episodes);
+  ~SearchRecord();
+  SearchRecord(const SearchRecord&) = delete;
+  SearchRecord& operator=(const SearchRecord&) = delete;
+
+  // Evaluates the batch for `episode`; values are finite or −∞. Throws EvaluationError after
+  // writing result().error.
+  std::vector<double> evaluate(Evaluator& evaluator, const std::vector<std::vector<double>>& points, int episode);
+  // Episode 0: `value` is the initial parameters' value (from evaluate()); writes the best file.
+  void start(double value, double radius);
+  // Takes `point` as the new best if `value` beats the best strictly; writes the best file.
+  bool offer(const std::vector<double>& point, double value);
+  // Ends an episode: history, log row, progress, on_episode.
+  void end_episode(int episode, double episode_value, double radius, bool improved);
+  SearchResult& result() { return result_; }
+  const std::vector<SearchParameter>& parameters() const { return parameters_; }
+
+ private:
+  void write_best() const;
+  std::string describe(const std::vector<double>& point) const;
+  std::vector<SearchParameter> parameters_;
+  const SearchOptions& options_;
+  int episodes_;
+  SearchResult result_;
+  struct Log;
+  std::unique_ptr<Log> log_;
+};
 
 }  // namespace maxsim

@@ -12,12 +12,17 @@
 // offsets; the hips hold 0 and the trot's phases are fixed (controllers/gait.hpp). The start is
 // a gentle trot in place (2 Hz, ±0.05 rad).
 //
-//   a1_learn [--episodes N] [--samples S] [--threads T] [--seed K] [--duration S]
+//   [mpirun -np K] a1_learn [--episodes N] [--samples S] [--threads T] [--seed K] [--duration S]
 //            [--conditions N] [--init FILE] [--params OUT] [--log OUT.csv] [--progress]
+//            [--optimizer sample|nlopt:ALGORITHM]
 //
 // Writes the best parameters to OUT (default a1_gait.params; rewritten after every improvement)
 // and the best distance per episode to the CSV log (default a1_learn.csv); prints one line per
-// episode. robots/a1/gait.params is a checked-in result of this program.
+// episode. robots/a1/gait.params is a checked-in result of this program. Under mpirun the
+// episodes' samples spread over the ranks (T threads each) and the files are byte for byte those
+// of the run without mpirun (tuning/cluster.hpp); --optimizer picks NLopt instead of the sampling
+// search (tuning/optimize.hpp). Exit status: 0 done, 1 an evaluation threw (reported with its
+// parameters; the files hold the best before it), 2 bad input.
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -25,17 +30,24 @@
 #include <string>
 #include <vector>
 
+#include <chrono>
+
 #include "controllers/search.hpp"
 #include "robots/a1/a1_gait.hpp"
+#include "tuning/optimize.hpp"
 
 using namespace maxsim;
 
 namespace {
 
+bool g_quiet = false;  // ranks other than 0 print nothing
+
 int usage(const std::string& msg) {
+  if (g_quiet) return 2;
   std::fprintf(stderr,
-               "a1_learn: %s\nusage: a1_learn [--episodes N] [--samples S] [--threads T] [--seed K] [--duration S]\n"
-               "                [--conditions N] [--init FILE] [--params OUT] [--log OUT.csv] [--progress]\n",
+               "a1_learn: %s\nusage: [mpirun -np K] a1_learn [--episodes N] [--samples S] [--threads T] [--seed K]\n"
+               "                [--duration S] [--conditions N] [--init FILE] [--params OUT] [--log OUT.csv]\n"
+               "                [--progress] [--optimizer sample|nlopt:ALGORITHM]\n",
                msg.c_str());
   return 2;
 }
@@ -49,8 +61,11 @@ bool parse_number(const char* s, double* out) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
+  Cluster cluster(argc, argv);
+  g_quiet = !cluster.root();
   SearchOptions o;
+  std::string optimizer = "sample";
   o.episodes = 100;
   o.samples = 2;
   o.radius = 1.0;
@@ -71,9 +86,9 @@ int main(int argc, char** argv) {
       continue;
     }
     ++i;
-    if (a == "--init" || a == "--params" || a == "--log") {
-      if (!v) return usage(a + " needs a file");
-      (a == "--init" ? init : a == "--params" ? o.best_file : o.log_csv) = v;
+    if (a == "--init" || a == "--params" || a == "--log" || a == "--optimizer") {
+      if (!v) return usage(a + (a == "--optimizer" ? " needs a name" : " needs a file"));
+      (a == "--init" ? init : a == "--params" ? o.best_file : a == "--log" ? o.log_csv : optimizer) = v;
     } else if (a == "--episodes" || a == "--samples" || a == "--threads" || a == "--seed") {
       if (!parse_number(v, &x) || x < 0 || x != static_cast<long long>(x)) return usage(a + " needs a whole number");
       if (a == "--episodes") o.episodes = static_cast<int>(x);
@@ -90,6 +105,11 @@ int main(int argc, char** argv) {
     }
   }
   if (o.samples < 1) return usage("--samples must be at least 1");
+  try {
+    check_optimizer(optimizer);
+  } catch (const std::exception& e) {
+    return usage(e.what());
+  }
 
   try {
     const a1::Robot robot = a1::load_robot(MAXSIM_SOURCE_DIR);
@@ -132,21 +152,36 @@ int main(int argc, char** argv) {
                             "10 s episodes at dt = 0.001 s, friction 0.8; objective: forward distance in m (-10 if fallen),",
                             "the worst over a1::learning_conditions (nominal, mu 0.6 + push, mu 1.0 + push)"};
     o.on_episode = [&](int episode, double best, const std::vector<double>&) {
-      std::printf("episode %3d: best %.3f m\n", episode, best);
+      std::printf("%s %3d: best %.3f m\n", optimizer == "sample" ? "episode" : "evaluation", episode, best);
       std::fflush(stdout);
     };
-    std::printf("a1_learn: %d episodes x %d samples x %d conditions of %.1f s, %d threads\n", o.episodes, o.samples,
-                variants, duration, RolloutPool(o.threads).threads());
-    const SearchResult r = sample_search(params, objective, o);
+    if (cluster.root())
+      std::printf("a1_learn: %s, %d episodes x %d samples x %d conditions of %.1f s, %d rank(s) x %d threads\n",
+                  optimizer.c_str(), o.episodes, o.samples, variants, duration, cluster.size(),
+                  RolloutPool(o.threads).threads());
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::optional<SearchResult> result = optimize(cluster, optimizer, params, objective, o);
+    if (!result) return 0;  // a rank that evaluated for rank 0
+    const SearchResult& r = *result;
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("%d evaluations in %.1f s: %.3f evaluations/s on %d rank(s)\n", r.evaluations, wall,
+                r.evaluations / wall, cluster.size());
 
     const a1::Walk w = a1::walk(robot, gait_of(r.best), duration);
     std::printf("best after %d evaluations: %.3f m in %.1f s, fell %s, not converged steps %d\n", r.evaluations,
                 w.distance, w.duration, w.fell ? "yes" : "no", w.not_converged_steps);
     for (size_t k = 0; k < params.size(); ++k) std::printf("  %s %.6f\n", params[k].name.c_str(), r.best[k]);
     std::printf("parameters: %s, log: %s\n", o.best_file.c_str(), o.log_csv.c_str());
+    if (!r.error.empty()) {
+      std::fprintf(stderr, "a1_learn: %s\n", r.error.c_str());
+      return 1;
+    }
     return 0;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "a1_learn: %s\n", e.what());
+    if (!g_quiet) std::fprintf(stderr, "a1_learn: %s\n", e.what());
     return 2;
   }
+} catch (const std::exception& e) {  // joining the MPI job
+  std::fprintf(stderr, "a1_learn: %s\n", e.what());
+  return 2;
 }

@@ -12,8 +12,11 @@
 // margin to the limit; a routine with a failed step scores −∞). The search starts from the
 // clinical gains (exo::clinical_gains), which exceed the limit for the spastic patient.
 //
-//   exo_tune [--episodes N] [--samples S] [--threads T] [--seed K] [--params OUT]
-//            [--log OUT.csv] [--progress]
+//   [mpirun -np K] exo_tune [--episodes N] [--samples S] [--threads T] [--seed K] [--params OUT]
+//            [--log OUT.csv] [--progress] [--optimizer sample|nlopt:ALGORITHM]
+//
+// Under mpirun the samples spread over the ranks with the same files as without
+// (tuning/cluster.hpp); --optimizer picks one of NLopt's algorithms (tuning/optimize.hpp).
 //
 // Writes the best gains to OUT (default exo_gains.params, rewritten after every improvement and at
 // the end with the measured torques and errors as comments) and a CSV row per episode to the log
@@ -21,7 +24,8 @@
 // robots/exoskeleton/gains_tuned.params is a checked-in result (see its header for the command).
 //
 // Exit status: 0 the tuned gains meet the torque limit and the tracking bound for both patients;
-// 1 they do not; 2 bad input.
+// 1 they do not, or an evaluation threw (reported with its gains; the files hold the best before
+// it); 2 bad input.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -32,15 +36,19 @@
 
 #include "controllers/search.hpp"
 #include "robots/exoskeleton/exoskeleton.hpp"
+#include "tuning/optimize.hpp"
 
 using namespace maxsim;
 
 namespace {
 
+bool g_quiet = false;  // ranks other than 0 print nothing
+
 int usage(const std::string& msg) {
+  if (g_quiet) return 2;
   std::fprintf(stderr,
-               "exo_tune: %s\nusage: exo_tune [--episodes N] [--samples S] [--threads T] [--seed K] [--params OUT]\n"
-               "                [--log OUT.csv] [--progress]\n",
+               "exo_tune: %s\nusage: [mpirun -np K] exo_tune [--episodes N] [--samples S] [--threads T] [--seed K]\n"
+               "                [--params OUT] [--log OUT.csv] [--progress] [--optimizer sample|nlopt:ALGORITHM]\n",
                msg.c_str());
   return 2;
 }
@@ -62,7 +70,10 @@ double objective_value(const exo::Summary& h, const exo::Summary& s) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
+  Cluster cluster(argc, argv);
+  g_quiet = !cluster.root();
+  std::string optimizer = "sample";
   SearchOptions o;
   o.episodes = 30;
   o.samples = 8;
@@ -100,6 +111,10 @@ int main(int argc, char** argv) {
       if (!v || !*v) return usage("--log needs a file");
       o.log_csv = v;
       ++i;
+    } else if (a == "--optimizer") {
+      if (!v || !*v) return usage("--optimizer needs a name");
+      optimizer = v;
+      ++i;
     } else if (a == "--progress") {
       o.progress = ProgressBar::Always;
     } else {
@@ -107,6 +122,11 @@ int main(int argc, char** argv) {
     }
   }
 
+  try {
+    check_optimizer(optimizer);
+  } catch (const std::exception& e) {
+    return usage(e.what());
+  }
   const std::string source = MAXSIM_SOURCE_DIR;
   const exo::Routine routine;
   exo::Exoskeleton healthy, spastic;
@@ -114,7 +134,7 @@ int main(int argc, char** argv) {
     healthy = exo::load_exoskeleton(source, exo::healthy_patient(), routine.dt);
     spastic = exo::load_exoskeleton(source, exo::spastic_patient(), routine.dt);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "exo_tune: %s\n", e.what());
+    if (!g_quiet) std::fprintf(stderr, "exo_tune: %s\n", e.what());
     return 2;
   }
 
@@ -138,15 +158,19 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
   };
 
-  std::printf("exo_tune: %d episodes x %d samples, 2 routines each (%g s at dt = %g s), seed %llu\n", o.episodes,
-              o.samples, routine.duration, routine.dt, static_cast<unsigned long long>(o.seed));
+  if (cluster.root())
+    std::printf("exo_tune: %s, %d episodes x %d samples, 2 routines each (%g s at dt = %g s), seed %llu, %d rank(s)\n",
+                optimizer.c_str(), o.episodes, o.samples, routine.duration, routine.dt,
+                static_cast<unsigned long long>(o.seed), cluster.size());
   std::fflush(stdout);
   const auto t0 = std::chrono::steady_clock::now();
   SearchResult r;
   try {
-    r = sample_search(params, objective, o);
+    std::optional<SearchResult> result = optimize(cluster, optimizer, params, objective, o);
+    if (!result) return 0;  // a rank that evaluated for rank 0
+    r = std::move(*result);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "exo_tune: %s\n", e.what());
+    if (!g_quiet) std::fprintf(stderr, "exo_tune: %s\n", e.what());
     return 2;
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -155,8 +179,8 @@ int main(int argc, char** argv) {
   const exo::Summary h = exo::run_routine(healthy, best, routine), s = exo::run_routine(spastic, best, routine);
   const exo::Summary h0 = exo::run_routine(healthy, g0, routine), s0 = exo::run_routine(spastic, g0, routine);
   char line[4][256];
-  std::snprintf(line[0], sizeof line[0], "search: %d episodes x %d samples, seed %llu, %d evaluations, %.0f s wall time",
-                o.episodes, o.samples, static_cast<unsigned long long>(o.seed), r.evaluations, wall);
+  std::snprintf(line[0], sizeof line[0], "search: %s, %d episodes x %d samples, seed %llu, %d evaluations",
+                optimizer.c_str(), o.episodes, o.samples, static_cast<unsigned long long>(o.seed), r.evaluations);
   std::snprintf(line[1], sizeof line[1], "healthy: max elbow torque %.3f N m, RMS tracking error %.4f rad", h.max_elbow_torque,
                 h.rms_tracking_error);
   std::snprintf(line[2], sizeof line[2], "spastic: max elbow torque %.3f N m, RMS tracking error %.4f rad", s.max_elbow_torque,
@@ -173,6 +197,7 @@ int main(int argc, char** argv) {
     }
   }
   for (const char* l : line) std::printf("%s\n", l);
+  std::printf("%.1f s wall time on %d rank(s) x %d threads\n", wall, cluster.size(), RolloutPool(o.threads).threads());
   const bool ok = h.max_elbow_torque < exo::kComfortTorque && s.max_elbow_torque < exo::kComfortTorque &&
                   h.rms_tracking_error < exo::kTrackingBound && s.rms_tracking_error < exo::kTrackingBound &&
                   h.failed_steps == 0 && s.failed_steps == 0;
@@ -186,5 +211,12 @@ int main(int argc, char** argv) {
               r.best_value, best.shoulder_kp, best.shoulder_kd, best.elbow_kp, best.elbow_kd, h.max_elbow_torque,
               h.rms_tracking_error, s.max_elbow_torque, s.rms_tracking_error, r.evaluations, r.improvements, wall,
               ok ? "true" : "false");
+  if (!r.error.empty()) {
+    std::fprintf(stderr, "exo_tune: %s\n", r.error.c_str());
+    return 1;
+  }
   return ok ? 0 : 1;
+} catch (const std::exception& e) {  // joining the MPI job
+  std::fprintf(stderr, "exo_tune: %s\n", e.what());
+  return 2;
 }
