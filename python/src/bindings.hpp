@@ -126,5 +126,6 @@ void bind_step(py::module_& m);       // step.cpp: step (GIL released), controll
 void bind_contacts(py::module_& m);   // contacts.cpp: contacts, energies, momenta, violation
 void bind_rollout(py::module_& m);    // rollout.cpp: batched rollouts on C++ threads
 void bind_io(py::module_& m);         // io.cpp: replays, plots, trajectory CSV
+void bind_tuning(py::module_& m);     // tuning.cpp: the programs' objectives, C++ searches
 
 }  // namespace maxsim::python

@@ -33,6 +33,7 @@ PYBIND11_MODULE(_maxsim, m) {
   bind_contacts(m);
   bind_rollout(m);
   bind_io(m);
+  bind_tuning(m);
 }
 
 }  // namespace maxsim::python

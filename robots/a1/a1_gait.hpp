@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -188,5 +189,59 @@ inline GaitParameters read_gait(const std::string& path, GaitParameters base = {
   for (const auto& [name, value] : read_parameters(path)) gait_parameter(base, name) = value;
   return base;
 }
+
+// The five searched parameters of the seed's example (stride frequency, thigh and calf amplitudes
+// and offsets): name, sampling scale at radius 1, bounds (joint limits, a sane frequency range).
+struct SearchedParameter {
+  const char* name;
+  double scale, lower, upper;
+};
+inline std::vector<SearchedParameter> searched_parameters() {
+  return {{"frequency", 0.25, 0.5, 5.0},
+          {"thigh_amplitude", 0.04, 0.0, 0.8},
+          {"thigh_offset", 0.05, 0.0, 1.6},
+          {"calf_amplitude", 0.04, 0.0, 0.8},
+          {"calf_offset", 0.05, -2.5, -1.0}};
+}
+
+// The search start: a gentle trot in place (2 Hz, ±0.05 rad).
+inline GaitParameters search_start() {
+  GaitParameters start;
+  start.frequency = 2.0;
+  start.amplitude = {0.0, 0.05, 0.05};
+  return start;
+}
+
+// The learning objective of a1_learn, also bound in Python (maxsim.A1GaitObjective): the worst
+// score over the first `conditions` of learning_conditions() of `duration`-second walks of the
+// gait `start` with the searched parameters replaced by p (searched_parameters() order). The
+// worst, so that a gait must walk on a slipperier and a grippier floor and recover from a push,
+// not just follow one lucky trajectory; a condition with a negative score (a fall, or walking
+// backwards) ends the evaluation, since it is already worse than any walking gait. Thread-safe
+// and a pure function of p.
+struct GaitObjective {
+  const Robot* robot = nullptr;
+  GaitParameters start = search_start();
+  double duration = 10.0;
+  int conditions = 3;
+
+  GaitParameters gait(const std::vector<double>& p) const {
+    const std::vector<SearchedParameter> names = searched_parameters();
+    if (p.size() != names.size()) throw std::invalid_argument("A1 gait objective: 5 parameters expected");
+    GaitParameters g = start;
+    for (size_t k = 0; k < names.size(); ++k) gait_parameter(g, names[k].name) = p[k];
+    return g;
+  }
+  double operator()(const std::vector<double>& p) const {
+    std::vector<Perturbation> all = learning_conditions();
+    all.resize(conditions);
+    double worst = std::numeric_limits<double>::infinity();
+    for (const Perturbation& c : all) {
+      worst = std::min(worst, score(walk(*robot, gait(p), duration, {}, c)));
+      if (worst < 0) break;
+    }
+    return worst;
+  }
+};
 
 }  // namespace maxsim::a1

@@ -113,41 +113,11 @@ int main(int argc, char** argv) try {
 
   try {
     const a1::Robot robot = a1::load_robot(MAXSIM_SOURCE_DIR);
-    GaitParameters start;
-    start.frequency = 2.0;
-    start.amplitude = {0.0, 0.05, 0.05};
-    if (!init.empty()) start = a1::read_gait(init, start);
-
-    // name, scale (the sampling step at radius 1), bounds (joint limits, a sane frequency range)
-    struct Spec {
-      const char* name;
-      double scale, lower, upper;
-    };
-    const Spec specs[] = {{"frequency", 0.25, 0.5, 5.0},
-                          {"thigh_amplitude", 0.04, 0.0, 0.8},
-                          {"thigh_offset", 0.05, 0.0, 1.6},
-                          {"calf_amplitude", 0.04, 0.0, 0.8},
-                          {"calf_offset", 0.05, -2.5, -1.0}};
+    a1::GaitObjective objective{&robot, a1::search_start(), duration, variants};
+    if (!init.empty()) objective.start = a1::read_gait(init, objective.start);
     std::vector<SearchParameter> params;
-    for (const Spec& s : specs) params.push_back({s.name, gait_parameter(start, s.name), s.scale, s.lower, s.upper});
-
-    auto gait_of = [&](const std::vector<double>& p) {
-      GaitParameters g = start;
-      for (size_t k = 0; k < params.size(); ++k) gait_parameter(g, params[k].name) = p[k];
-      return g;
-    };
-    // the worst score over the conditions: a gait must walk on a slipperier and a grippier floor
-    // and recover from a push, not just follow one lucky trajectory
-    std::vector<a1::Perturbation> conditions = a1::learning_conditions();
-    conditions.resize(variants);
-    const Objective objective = [&](const std::vector<double>& p) {
-      double worst = std::numeric_limits<double>::infinity();
-      for (const a1::Perturbation& c : conditions) {
-        worst = std::min(worst, a1::score(a1::walk(robot, gait_of(p), duration, {}, c)));
-        if (worst < 0) break;  // fell or went backwards: already worse than any walking gait
-      }
-      return worst;
-    };
+    for (const a1::SearchedParameter& s : a1::searched_parameters())
+      params.push_back({s.name, gait_parameter(objective.start, s.name), s.scale, s.lower, s.upper});
     o.best_file_comments = {"A1 trot gait parameters (controllers/gait.hpp names), learned by a1_learn",
                             "10 s episodes at dt = 0.001 s, friction 0.8; objective: forward distance in m (-10 if fallen),",
                             "the worst over a1::learning_conditions (nominal, mu 0.6 + push, mu 1.0 + push)"};
@@ -167,7 +137,7 @@ int main(int argc, char** argv) try {
     std::printf("%d evaluations in %.1f s: %.3f evaluations/s on %d rank(s)\n", r.evaluations, wall,
                 r.evaluations / wall, cluster.size());
 
-    const a1::Walk w = a1::walk(robot, gait_of(r.best), duration);
+    const a1::Walk w = a1::walk(robot, objective.gait(r.best), duration);
     std::printf("best after %d evaluations: %.3f m in %.1f s, fell %s, not converged steps %d\n", r.evaluations,
                 w.distance, w.duration, w.fell ? "yes" : "no", w.not_converged_steps);
     for (size_t k = 0; k < params.size(); ++k) std::printf("  %s %.6f\n", params[k].name.c_str(), r.best[k]);

@@ -60,14 +60,6 @@ bool parse_int(const char* s, long lo, long hi, long* out) {
   return *end == '\0' && *out >= lo && *out <= hi;
 }
 
-constexpr double kTorqueTarget = 4.9;  // N·m: the 5 N·m limit with 2 % margin
-
-double objective_value(const exo::Summary& h, const exo::Summary& s) {
-  if (h.failed_steps > 0 || s.failed_steps > 0) return -std::numeric_limits<double>::infinity();
-  return -(h.rms_tracking_error + s.rms_tracking_error) / 2 -
-         10.0 * (std::max(0.0, h.max_elbow_torque - kTorqueTarget) + std::max(0.0, s.max_elbow_torque - kTorqueTarget));
-}
-
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -139,17 +131,10 @@ int main(int argc, char** argv) try {
   }
 
   const exo::Gains g0 = exo::clinical_gains();
-  const std::vector<SearchParameter> params = {
-      {"shoulder_kp", g0.shoulder_kp, 100.0, 10.0, 2000.0},
-      {"shoulder_kd", g0.shoulder_kd, 5.0, 0.5, 100.0},
-      {"elbow_kp", g0.elbow_kp, 20.0, 1.0, 400.0},
-      {"elbow_kd", g0.elbow_kd, 0.5, 0.05, 10.0},
-  };
+  std::vector<SearchParameter> params;
+  for (const exo::SearchedGain& g : exo::searched_gains()) params.push_back({g.name, g.value, g.scale, g.lower, g.upper});
   auto gains_of = [](const std::vector<double>& p) { return exo::Gains{p[0], p[1], p[2], p[3]}; };
-  Objective objective = [&](const std::vector<double>& p) {
-    const exo::Gains g = gains_of(p);
-    return objective_value(exo::run_routine(healthy, g, routine), exo::run_routine(spastic, g, routine));
-  };
+  const Objective objective = exo::GainsObjective{&healthy, &spastic, routine};
   o.best_file_comments = {"arm exoskeleton PD gains found by exo_tune (robots/examples/exo_tune.cpp)",
                           "objective: -(rms_healthy + rms_spastic)/2 - 10 * sum max(0, elbow torque - 4.9 N m)"};
   o.on_episode = [&](int episode, double best, const std::vector<double>& p) {

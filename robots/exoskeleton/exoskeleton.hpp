@@ -47,6 +47,7 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -377,5 +378,44 @@ inline std::string summary_json(const Summary& s, const Routine& r) {
                 s.gains.elbow_kp, s.gains.elbow_kd, s.wall_time);
   return buf;
 }
+
+// ---- gain tuning (exo_tune, and Python's maxsim.exo_gains_objective) ---------------------------
+constexpr double kTorqueTarget = 4.9;  // N·m: the 5 N·m limit with 2 % margin
+
+// The searched gains in Gains order: name, initial value (clinical), sampling scale at radius 1,
+// bounds.
+struct SearchedGain {
+  const char* name;
+  double value, scale, lower, upper;
+};
+inline std::vector<SearchedGain> searched_gains() {
+  const Gains g = clinical_gains();
+  return {{"shoulder_kp", g.shoulder_kp, 100.0, 10.0, 2000.0},
+          {"shoulder_kd", g.shoulder_kd, 5.0, 0.5, 100.0},
+          {"elbow_kp", g.elbow_kp, 20.0, 1.0, 400.0},
+          {"elbow_kd", g.elbow_kd, 0.5, 0.05, 10.0}};
+}
+
+// exo_tune's objective (maximized) from the two patients' routines:
+//     − (rms_healthy + rms_spastic) / 2 − 10 · Σ_patients max(0, max_elbow_torque − 4.9 N·m),
+// −∞ when a routine has a failed step.
+inline double gains_objective_value(const Summary& h, const Summary& s) {
+  if (h.failed_steps > 0 || s.failed_steps > 0) return -std::numeric_limits<double>::infinity();
+  return -(h.rms_tracking_error + s.rms_tracking_error) / 2 -
+         10.0 * (std::max(0.0, h.max_elbow_torque - kTorqueTarget) + std::max(0.0, s.max_elbow_torque - kTorqueTarget));
+}
+
+// The objective of gains p (searched_gains() order): the full routine for both patients.
+// Thread-safe and a pure function of p.
+struct GainsObjective {
+  const Exoskeleton* healthy = nullptr;
+  const Exoskeleton* spastic = nullptr;
+  Routine routine;
+  double operator()(const std::vector<double>& p) const {
+    if (p.size() != 4) throw std::invalid_argument("exoskeleton gains objective: 4 gains expected");
+    const Gains g{p[0], p[1], p[2], p[3]};
+    return gains_objective_value(run_routine(*healthy, g, routine), run_routine(*spastic, g, routine));
+  }
+};
 
 }  // namespace maxsim::exo
