@@ -2,9 +2,9 @@
 # a CMake package (find_package(maxsim) -> maxsim::maxsim and one target per part) and a
 # pkg-config file (maxsim.pc). README "Use maxsim from your own C++ project". Layout under the
 # prefix:
-#   include/maxsim/{sim,sim/solver,models,controllers,io}/*.hpp   ("sim/data.hpp" resolves from
-#                                                                  include/maxsim)
-#   <libdir>/libmaxsim_{sim,models,controllers,report,plot,view}.a
+#   include/maxsim/{sim,sim/solver,models,controllers,tuning,io}/*.hpp   ("sim/data.hpp" resolves
+#                                                                         from include/maxsim)
+#   <libdir>/libmaxsim_{sim,models,controllers,tuning,report,plot,view}.a
 #   <libdir>/cmake/maxsim/   maxsimConfig.cmake, maxsimConfigVersion.cmake, maxsimTargets*.cmake
 #   <libdir>/pkgconfig/maxsim.pc
 #   bin/maxsim, share/maxsim/maxsim_viewer.js
@@ -17,7 +17,7 @@ include(CMakePackageConfigHelpers)
 set(MAXSIM_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/maxsim)
 
 # The parts, each exported as maxsim::<part>; maxsim::maxsim links them all.
-set(MAXSIM_PARTS sim controllers report plot view)
+set(MAXSIM_PARTS sim controllers tuning report plot view)
 if(TARGET maxsim_models)
   list(INSERT MAXSIM_PARTS 1 models)
 endif()
@@ -36,8 +36,8 @@ target_include_directories(maxsim_plot INTERFACE $<INSTALL_INTERFACE:${CMAKE_INS
 
 install(TARGETS ${MAXSIM_INSTALL_TARGETS} maxsim_all EXPORT maxsimTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(DIRECTORY ${CMAKE_SOURCE_DIR}/sim ${CMAKE_SOURCE_DIR}/controllers ${CMAKE_SOURCE_DIR}/io
-        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/maxsim FILES_MATCHING PATTERN "*.hpp")
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/sim ${CMAKE_SOURCE_DIR}/controllers ${CMAKE_SOURCE_DIR}/tuning
+        ${CMAKE_SOURCE_DIR}/io DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/maxsim FILES_MATCHING PATTERN "*.hpp")
 if(TARGET maxsim_models)
   install(DIRECTORY ${CMAKE_SOURCE_DIR}/models
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/maxsim FILES_MATCHING PATTERN "*.hpp")
@@ -61,6 +61,17 @@ if(TARGET maxsim_models)
   list(APPEND MAXSIM_PKG_DEPENDENCIES "TINYXML2=tinyxml2" "URDFDOM=urdfdom" "ASSIMP=assimp")
   string(APPEND MAXSIM_PC_REQUIRES " tinyxml2 urdfdom assimp")
 endif()
+# tuning/ links MPI and NLopt when the build found them (their find_package in maxsimConfig.cmake)
+set(MAXSIM_WITH_MPI FALSE)
+set(MAXSIM_WITH_NLOPT FALSE)
+if(MPI_CXX_FOUND)
+  set(MAXSIM_WITH_MPI TRUE)
+  string(APPEND MAXSIM_PC_REQUIRES " ompi-c")
+endif()
+if(NLopt_FOUND)
+  set(MAXSIM_WITH_NLOPT TRUE)
+  string(APPEND MAXSIM_PC_REQUIRES " nlopt")
+endif()
 install(EXPORT maxsimTargets NAMESPACE maxsim:: DESTINATION ${MAXSIM_INSTALL_CMAKEDIR})
 configure_package_config_file(${CMAKE_SOURCE_DIR}/cmake/maxsimConfig.cmake.in
   ${CMAKE_BINARY_DIR}/maxsimConfig.cmake INSTALL_DESTINATION ${MAXSIM_INSTALL_CMAKEDIR})
@@ -76,7 +87,7 @@ file(RELATIVE_PATH MAXSIM_PC_PREFIX_FROM_PCDIR
      ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
 string(REGEX REPLACE "/$" "" MAXSIM_PC_PREFIX_FROM_PCDIR "${MAXSIM_PC_PREFIX_FROM_PCDIR}")
 set(MAXSIM_PC_LIBS "")
-foreach(part view report plot controllers models sim)  # each before the parts it uses
+foreach(part view report plot tuning controllers models sim)  # each before the parts it uses
   if(part IN_LIST MAXSIM_PARTS)
     string(APPEND MAXSIM_PC_LIBS " -lmaxsim_${part}")
   endif()
