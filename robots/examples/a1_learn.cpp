@@ -14,7 +14,7 @@
 //
 //   [mpirun -np K] a1_learn [--episodes N] [--samples S] [--threads T] [--seed K] [--duration S]
 //            [--conditions N] [--init FILE] [--params OUT] [--log OUT.csv] [--progress]
-//            [--optimizer sample|nlopt:ALGORITHM]
+//            [--optimizer sample|nlopt:ALGORITHM|list]
 //
 // Writes the best parameters to OUT (default a1_gait.params; rewritten after every improvement)
 // and the best distance per episode to the CSV log (default a1_learn.csv); prints one line per
@@ -47,7 +47,7 @@ int usage(const std::string& msg) {
   std::fprintf(stderr,
                "a1_learn: %s\nusage: [mpirun -np K] a1_learn [--episodes N] [--samples S] [--threads T] [--seed K]\n"
                "                [--duration S] [--conditions N] [--init FILE] [--params OUT] [--log OUT.csv]\n"
-               "                [--progress] [--optimizer sample|nlopt:ALGORITHM]\n",
+               "                [--progress] [--optimizer sample|nlopt:ALGORITHM|list]\n",
                msg.c_str());
   return 2;
 }
@@ -105,6 +105,11 @@ int main(int argc, char** argv) try {
     }
   }
   if (o.samples < 1) return usage("--samples must be at least 1");
+  if (optimizer == "list") {  // --optimizer list: the names this build knows
+    if (cluster.root())
+      for (const std::string& name : optimizer_names()) std::printf("%s\n", name.c_str());
+    return 0;
+  }
   try {
     check_optimizer(optimizer);
   } catch (const std::exception& e) {

@@ -13,7 +13,7 @@
 // clinical gains (exo::clinical_gains), which exceed the limit for the spastic patient.
 //
 //   [mpirun -np K] exo_tune [--episodes N] [--samples S] [--threads T] [--seed K] [--params OUT]
-//            [--log OUT.csv] [--progress] [--optimizer sample|nlopt:ALGORITHM]
+//            [--log OUT.csv] [--progress] [--optimizer sample|nlopt:ALGORITHM|list]
 //
 // Under mpirun the samples spread over the ranks with the same files as without
 // (tuning/cluster.hpp); --optimizer picks one of NLopt's algorithms (tuning/optimize.hpp).
@@ -48,7 +48,7 @@ int usage(const std::string& msg) {
   if (g_quiet) return 2;
   std::fprintf(stderr,
                "exo_tune: %s\nusage: [mpirun -np K] exo_tune [--episodes N] [--samples S] [--threads T] [--seed K]\n"
-               "                [--params OUT] [--log OUT.csv] [--progress] [--optimizer sample|nlopt:ALGORITHM]\n",
+               "                [--params OUT] [--log OUT.csv] [--progress] [--optimizer sample|nlopt:ALGORITHM|list]\n",
                msg.c_str());
   return 2;
 }
@@ -114,6 +114,11 @@ int main(int argc, char** argv) try {
     }
   }
 
+  if (optimizer == "list") {  // --optimizer list: the names this build knows
+    if (cluster.root())
+      for (const std::string& name : optimizer_names()) std::printf("%s\n", name.c_str());
+    return 0;
+  }
   try {
     check_optimizer(optimizer);
   } catch (const std::exception& e) {
