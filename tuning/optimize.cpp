@@ -1,5 +1,6 @@
 #include "tuning/optimize.hpp"
 
+#include <cstdio>
 #include <stdexcept>
 
 #ifdef MAXSIM_HAVE_NLOPT
@@ -39,6 +40,16 @@ void check_optimizer(const std::string& optimizer) {
   if (optimizer.rfind("nlopt:", 0) == 0 && !built_with_nlopt())
     throw std::invalid_argument("optimizer '" + optimizer + "': this maxsim was built without NLopt (install libnlopt-cxx-dev and rebuild)");
   throw std::invalid_argument("unknown optimizer '" + optimizer + "' (known: " + known + ")");
+}
+
+bool optimizer_option(const Cluster& cluster, const std::string& optimizer) {
+  if (optimizer != "list") {
+    check_optimizer(optimizer);
+    return true;
+  }
+  if (cluster.root())
+    for (const std::string& name : optimizer_names()) std::printf("%s\n", name.c_str());
+  return false;
 }
 
 SearchResult optimize(const std::string& optimizer, const std::vector<SearchParameter>& parameters,

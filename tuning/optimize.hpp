@@ -30,6 +30,9 @@ std::vector<std::string> optimizer_names();
 bool built_with_nlopt();
 // Throws std::invalid_argument naming the known optimizers when `optimizer` is not one of them.
 void check_optimizer(const std::string& optimizer);
+// A program's --optimizer value: "list" prints the known names (on rank 0) and returns false
+// (nothing to run); any other name is checked (check_optimizer) and returns true.
+bool optimizer_option(const Cluster& cluster, const std::string& optimizer);
 
 // Runs `optimizer` (see above); throws std::invalid_argument naming the problem for an unknown
 // optimizer, one that needs derivatives, a global one with infinite bounds, and whatever

@@ -105,13 +105,8 @@ int main(int argc, char** argv) try {
     }
   }
   if (o.samples < 1) return usage("--samples must be at least 1");
-  if (optimizer == "list") {  // --optimizer list: the names this build knows
-    if (cluster.root())
-      for (const std::string& name : optimizer_names()) std::printf("%s\n", name.c_str());
-    return 0;
-  }
   try {
-    check_optimizer(optimizer);
+    if (!optimizer_option(cluster, optimizer)) return 0;  // --optimizer list
   } catch (const std::exception& e) {
     return usage(e.what());
   }
