@@ -57,7 +57,8 @@ class Cluster {
   // same as RolloutPool::run). Only the results' scalars cross the network.
   std::vector<RolloutResult> run_rollouts(const Model& model, const RolloutTask& task, int count, int threads) const;
 
-  // Bytes this process sent and received through the cluster's calls so far (payload only).
+  // Bytes this process sent and received through the cluster's calls so far (payload only; on
+  // rank 0 of a search: every batch's header and points to each other rank, their values back).
   double bytes_communicated() const;
 
   static bool launched_by_mpirun();

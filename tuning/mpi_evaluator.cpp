@@ -16,6 +16,7 @@ namespace {
 
 std::atomic<double> g_bytes{0};
 
+// payload bytes this process sent or received (only the main thread calls MPI)
 void count(double bytes) { g_bytes.store(g_bytes.load() + bytes); }
 
 void check(int code, const char* what) {
@@ -131,7 +132,7 @@ std::vector<double> MpiEvaluator::evaluate(const std::vector<std::vector<double>
   for (int i = 0; i < k; ++i)
     for (int j = 0; j < n; ++j) flat[static_cast<size_t>(i) * n + j] = points[i][j];
   check(MPI_Bcast(flat.data(), k * n, MPI_DOUBLE, 0, MPI_COMM_WORLD), "bcast");
-  count(8.0 * k * n * (size_ - 1));
+  count((8.0 + 8.0 * k * n) * (size_ - 1));  // header and points to every other rank
   std::string error;
   int error_index = -1;
   std::vector<double> values = evaluate_share(points, &error, &error_index);
@@ -193,6 +194,7 @@ std::vector<double> MpiEvaluator::evaluate_share(const std::vector<std::vector<d
     }
     return {};
   }
+  count(8.0 * (k - static_cast<double>(local.size())) + 4.0 * (size_ - 1));  // the others' values and error flags
   std::vector<double> out(k);
   for (int r = 0; r < size_; ++r)
     for (int j = 0; j < counts[r]; ++j) out[r + j * size_] = gathered[displs[r] + j];

@@ -134,8 +134,9 @@ int main(int argc, char** argv) try {
     if (!result) return 0;  // a rank that evaluated for rank 0
     const SearchResult& r = *result;
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("%d evaluations in %.1f s: %.3f evaluations/s on %d rank(s)\n", r.evaluations, wall,
-                r.evaluations / wall, cluster.size());
+    std::printf("%d evaluations in %.1f s: %.3f evaluations/s on %d rank(s); rank 0 exchanged %.0f bytes (%.0f per "
+                "episode)\n", r.evaluations, wall, r.evaluations / wall, cluster.size(), cluster.bytes_communicated(),
+                cluster.bytes_communicated() / std::max(1, static_cast<int>(r.history.size())));
 
     const a1::Walk w = a1::walk(robot, objective.gait(r.best), duration);
     std::printf("best after %d evaluations: %.3f m in %.1f s, fell %s, not converged steps %d\n", r.evaluations,
