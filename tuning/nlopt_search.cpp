@@ -2,6 +2,7 @@
 #include <nlopt.h>
 
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <stdexcept>
 
@@ -22,11 +23,25 @@ struct Run {
   int budget;  // evaluations after the initial one
   int episode = 0;
   bool failed = false;
+  std::exception_ptr pending = nullptr;  // an exception of the record (a best file that cannot be written)
 };
 
+double evaluate(unsigned n, const double* x, Run& run);
+
+// NLopt is C: no exception may cross it, so one is kept and rethrown after nlopt_optimize.
 double callback(unsigned n, const double* x, double* gradient, void* data) {
   (void)gradient;  // derivative-free algorithms only
   Run& run = *static_cast<Run*>(data);
+  try {
+    return evaluate(n, x, run);
+  } catch (...) {
+    run.pending = std::current_exception();
+    nlopt_force_stop(run.opt);
+    return kFailedValue;
+  }
+}
+
+double evaluate(unsigned n, const double* x, Run& run) {
   std::vector<double> point(x, x + n);
   if (point == run.initial) return std::isfinite(run.initial_value) ? run.initial_value : kFailedValue;
   if (run.episode >= run.budget) {
@@ -95,6 +110,7 @@ SearchResult nlopt_search(const std::string& algorithm, const std::vector<Search
   double best = 0;
   if (budget > 0) nlopt_optimize(opt, x.data(), &best);  // its result is the record's best
   nlopt_destroy(opt);
+  if (run.pending) std::rethrow_exception(run.pending);
   return result;
 }
 

@@ -63,7 +63,12 @@ Objective python_objective(const py::object& f) {
   auto held = std::make_shared<py::object>(f);
   return [held](const std::vector<double>& p) {
     py::gil_scoped_acquire gil;
-    return py::cast<double>((*held)(py::array_t<double>(static_cast<py::ssize_t>(p.size()), p.data())));
+    try {
+      return py::cast<double>((*held)(py::array_t<double>(static_cast<py::ssize_t>(p.size()), p.data())));
+    } catch (py::error_already_set& e) {
+      // the search reports the message; the Python error object must not outlive the GIL
+      throw std::runtime_error(e.what());
+    }
   };
 }
 
