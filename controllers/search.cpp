@@ -80,7 +80,7 @@ struct SearchRecord::Log {
 };
 
 SearchRecord::SearchRecord(const std::vector<SearchParameter>& params, const SearchOptions& o, int episodes)
-    : parameters_(params), options_(o), episodes_(episodes) {
+    : parameters_(params), options_(o) {
   if (params.empty()) throw std::invalid_argument(o.label + ": no parameters");
   for (const SearchParameter& p : params) {
     if (!(p.scale > 0)) throw std::invalid_argument(o.label + ": parameter '" + p.name + "' needs a scale > 0");

@@ -97,7 +97,8 @@ SearchResult sample_search(const std::vector<SearchParameter>& parameters, const
 // on_episode. The log's `radius` column is 0 for searches without one.
 class SearchRecord {
  public:
-  // Checks the parameters (see sample_search), opens the log; result().best = initial values.
+  // Checks the parameters (see sample_search), opens the log; result().best = initial values;
+  // `episodes` is the progress bar's total.
   SearchRecord(const std::vector<SearchParameter>& parameters, const SearchOptions& options, int episodes);
   ~SearchRecord();
   SearchRecord(const SearchRecord&) = delete;
@@ -120,7 +121,6 @@ class SearchRecord {
   std::string describe(const std::vector<double>& point) const;
   std::vector<SearchParameter> parameters_;
   const SearchOptions& options_;
-  int episodes_;
   SearchResult result_;
   struct Log;
   std::unique_ptr<Log> log_;
