@@ -101,10 +101,10 @@ SearchRecord::~SearchRecord() { log_->progress.done(); }
 
 std::string SearchRecord::describe(const std::vector<double>& point) const {
   std::string s;
-  char buf[64];
+  char number[32];
   for (size_t k = 0; k < point.size() && k < parameters_.size(); ++k) {
-    std::snprintf(buf, sizeof buf, "%s%s %.17g", k ? ", " : "", parameters_[k].name.c_str(), point[k]);
-    s += buf;
+    std::snprintf(number, sizeof number, " %.17g", point[k]);
+    s += (k ? ", " : "") + parameters_[k].name + number;
   }
   return s;
 }

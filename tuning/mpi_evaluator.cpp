@@ -102,6 +102,8 @@ std::vector<double> MpiEvaluator::evaluate(const std::vector<std::vector<double>
   if (finished_) throw std::logic_error("MpiEvaluator::evaluate after finish()");
   const int k = static_cast<int>(points.size());
   const int n = k ? static_cast<int>(points[0].size()) : 0;
+  for (const std::vector<double>& p : points)
+    if (static_cast<int>(p.size()) != n) throw std::invalid_argument("MpiEvaluator: points of different sizes");
   // the report mpirun's SIGTERM would print for this batch
   {
     const int spare = g_shown.load() == 0 ? 1 : 0;
