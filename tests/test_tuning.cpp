@@ -165,10 +165,17 @@ TEST(Tuning, RejectsBadOptimizers) {
     EXPECT_NO_THROW(optimize("nlopt:LN_SBPLX", unbounded, e, o));  // local: bounds optional
   }
   try {
-    check_optimizer("nlopt:NOPE");
+    check_optimizer("annealing");
     FAIL();
   } catch (const std::invalid_argument& err) {
     EXPECT_NE(std::string(err.what()).find("sample"), std::string::npos) << err.what();  // lists the known ones
+  }
+  try {
+    check_optimizer("nlopt:NOPE");
+    FAIL();
+  } catch (const std::invalid_argument& err) {  // an unknown name, or a build without NLopt: said so
+    const std::string what = err.what();
+    EXPECT_NE(what.find(built_with_nlopt() ? "unknown optimizer" : "built without NLopt"), std::string::npos) << what;
   }
 }
 
