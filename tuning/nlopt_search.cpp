@@ -67,11 +67,8 @@ double evaluate(unsigned n, const double* x, Run& run) {
 
 SearchResult nlopt_search(const std::string& algorithm, const std::vector<SearchParameter>& params,
                           Evaluator& evaluator, const SearchOptions& o) {
+  check_optimizer("nlopt:" + algorithm);  // one of optimizer_names(): derivative-free, runs alone
   const nlopt_algorithm a = nlopt_algorithm_from_string(algorithm.c_str());
-  if (static_cast<int>(a) < 0 || (algorithm.rfind("GN_", 0) != 0 && algorithm.rfind("LN_", 0) != 0) ||
-      algorithm.find("MLSL") != std::string::npos || algorithm.find("AUGLAG") != std::string::npos)
-    throw std::invalid_argument("nlopt:" + algorithm +
-                                " is not one of NLopt's derivative-free algorithms that run alone (see optimizer_names())");
   if (o.episodes < 0 || o.samples < 1) throw std::invalid_argument(o.label + ": episodes >= 0 and samples >= 1 needed");
   const bool global = algorithm.rfind("GN_", 0) == 0;
   for (const SearchParameter& p : params)

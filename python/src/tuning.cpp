@@ -40,11 +40,7 @@ PyObjective a1_gait_objective(const std::string& source_dir, int conditions, dou
   if (!(duration > 0)) throw std::invalid_argument("duration: a positive number of seconds");
   auto robot = std::make_shared<a1::Robot>(a1::load_robot(source_dir));
   const a1::GaitObjective objective{robot.get(), a1::search_start(), duration, conditions};
-  PyObjective o{"A1 gait", {}, objective, robot};
-  GaitParameters start = objective.start;
-  for (const a1::SearchedParameter& s : a1::searched_parameters())
-    o.parameters.push_back({s.name, gait_parameter(start, s.name), s.scale, s.lower, s.upper});
-  return o;
+  return PyObjective{"A1 gait", objective.parameters(), objective, robot};
 }
 
 PyObjective exo_gains_objective(const std::string& source_dir) {
@@ -52,9 +48,8 @@ PyObjective exo_gains_objective(const std::string& source_dir) {
   auto both = std::make_shared<std::pair<exo::Exoskeleton, exo::Exoskeleton>>(
       exo::load_exoskeleton(source_dir, exo::healthy_patient(), routine.dt),
       exo::load_exoskeleton(source_dir, exo::spastic_patient(), routine.dt));
-  PyObjective o{"exoskeleton gains", {}, exo::GainsObjective{&both->first, &both->second, routine}, both};
-  for (const exo::SearchedGain& g : exo::searched_gains()) o.parameters.push_back({g.name, g.value, g.scale, g.lower, g.upper});
-  return o;
+  return PyObjective{"exoskeleton gains", exo::searched_gains(), exo::GainsObjective{&both->first, &both->second, routine},
+                     both};
 }
 
 // A Python callable as an Objective: each call takes the GIL (the search's threads serialize on

@@ -25,6 +25,7 @@
 #include "controllers/gait.hpp"
 #include "controllers/parameters.hpp"
 #include "controllers/rollout.hpp"
+#include "controllers/search.hpp"
 #include "models/load.hpp"
 #include "sim/contact_search.hpp"
 #include "sim/ground.hpp"
@@ -225,6 +226,14 @@ struct GaitObjective {
   double duration = 10.0;
   int conditions = 3;
 
+  // The searched parameters with their values in `start`, for a search.
+  std::vector<SearchParameter> parameters() const {
+    std::vector<SearchParameter> out;
+    GaitParameters g = start;
+    for (const SearchedParameter& s : searched_parameters())
+      out.push_back({s.name, gait_parameter(g, s.name), s.scale, s.lower, s.upper});
+    return out;
+  }
   GaitParameters gait(const std::vector<double>& p) const {
     const std::vector<SearchedParameter> names = searched_parameters();
     if (p.size() != names.size()) throw std::invalid_argument("A1 gait objective: 5 parameters expected");

@@ -115,9 +115,7 @@ int main(int argc, char** argv) try {
     const a1::Robot robot = a1::load_robot(MAXSIM_SOURCE_DIR);
     a1::GaitObjective objective{&robot, a1::search_start(), duration, variants};
     if (!init.empty()) objective.start = a1::read_gait(init, objective.start);
-    std::vector<SearchParameter> params;
-    for (const a1::SearchedParameter& s : a1::searched_parameters())
-      params.push_back({s.name, gait_parameter(objective.start, s.name), s.scale, s.lower, s.upper});
+    const std::vector<SearchParameter> params = objective.parameters();
     o.best_file_comments = {"A1 trot gait parameters (controllers/gait.hpp names), learned by a1_learn",
                             "10 s episodes at dt = 0.001 s, friction 0.8; objective: forward distance in m (-10 if fallen),",
                             "the worst over a1::learning_conditions (nominal, mu 0.6 + push, mu 1.0 + push)"};

@@ -131,8 +131,7 @@ int main(int argc, char** argv) try {
   }
 
   const exo::Gains g0 = exo::clinical_gains();
-  std::vector<SearchParameter> params;
-  for (const exo::SearchedGain& g : exo::searched_gains()) params.push_back({g.name, g.value, g.scale, g.lower, g.upper});
+  const std::vector<SearchParameter> params = exo::searched_gains();
   auto gains_of = [](const std::vector<double>& p) { return exo::Gains{p[0], p[1], p[2], p[3]}; };
   const Objective objective = exo::GainsObjective{&healthy, &spastic, routine};
   o.best_file_comments = {"arm exoskeleton PD gains found by exo_tune (robots/examples/exo_tune.cpp)",

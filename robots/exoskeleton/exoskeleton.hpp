@@ -57,6 +57,7 @@
 #include "controllers/joint_pd.hpp"
 #include "controllers/parameters.hpp"
 #include "controllers/rollout.hpp"
+#include "controllers/search.hpp"
 #include "models/load.hpp"
 #include "sim/maxsim.hpp"
 
@@ -384,11 +385,7 @@ constexpr double kTorqueTarget = 4.9;  // N·m: the 5 N·m limit with 2 % margin
 
 // The searched gains in Gains order: name, initial value (clinical), sampling scale at radius 1,
 // bounds.
-struct SearchedGain {
-  const char* name;
-  double value, scale, lower, upper;
-};
-inline std::vector<SearchedGain> searched_gains() {
+inline std::vector<SearchParameter> searched_gains() {
   const Gains g = clinical_gains();
   return {{"shoulder_kp", g.shoulder_kp, 100.0, 10.0, 2000.0},
           {"shoulder_kd", g.shoulder_kd, 5.0, 0.5, 100.0},
