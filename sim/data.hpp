@@ -122,6 +122,7 @@ struct StepReport {
   double residual = 0;  // ‖residual‖∞ at the end of the solve
   bool substeps = false; // the step was retried as smaller substeps
   bool relaxed = false;  // (a substep of) it was solved with the relaxed cone (relaxed_fallback)
+  const char* reason = nullptr;  // a Failed step the integrator refused: why (integrator_support)
 };
 
 struct Data {

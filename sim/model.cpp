@@ -126,6 +126,50 @@ int Model::add_joint(const Joint& joint) {
   return static_cast<int>(joints.size()) - 1;
 }
 
+int Model::add_nonholonomic(const NonholonomicConstraint& constraint) {
+  NonholonomicConstraint c = constraint;
+  if (c.axis.norm() > 0) c.axis.normalize();
+  if (c.direction.norm() > 0) c.direction.normalize();
+  nonholonomic.push_back(c);
+  return static_cast<int>(nonholonomic.size()) - 1;
+}
+
+const char* integrator_name(Integrator i) {
+  return i == Integrator::EnergyMomentum ? "energy-momentum" : "variational";
+}
+
+bool integrator_from_name(const std::string& name, Integrator* out) {
+  if (name == "variational") *out = Integrator::Variational;
+  else if (name == "energy-momentum") *out = Integrator::EnergyMomentum;
+  else return false;
+  return true;
+}
+
+namespace {
+constexpr const char* kNonholonomicNames[] = {"rolling_disk", "rolling_ball", "knife_edge", "angular_velocity"};
+}
+
+const char* nonholonomic_kind_name(NonholonomicKind k) { return kNonholonomicNames[static_cast<int>(k)]; }
+
+bool nonholonomic_kind_from_name(const std::string& name, NonholonomicKind* out) {
+  for (int k = 0; k < 4; ++k)
+    if (name == kNonholonomicNames[k]) {
+      *out = static_cast<NonholonomicKind>(k);
+      return true;
+    }
+  return false;
+}
+
+int NonholonomicConstraint::rows() const {
+  switch (kind) {
+    case NonholonomicKind::RollingDisk: return 4;  // height, upright, two rolling rows
+    case NonholonomicKind::RollingBall: return 3;  // height, two rolling rows
+    case NonholonomicKind::KnifeEdge: return 1;
+    case NonholonomicKind::AngularVelocity: return 1;
+  }
+  return 0;
+}
+
 namespace {
 template <class T>
 int index_by_name(const std::vector<T>& items, const std::string& name) {
@@ -231,6 +275,28 @@ std::string validate_model(const Model& model) {
         err << "joint '" << j.name << "': stiffness and damping must be finite and >= 0";
         return err.str();
       }
+    }
+  }
+  for (const auto& c : model.nonholonomic) {
+    const char* kind = nonholonomic_kind_name(c.kind);
+    if (c.body < 0 || c.body >= nb) {
+      err << kind << " constraint '" << c.name << "': body index out of range";
+      return err.str();
+    }
+    const bool rolling = c.kind == NonholonomicKind::RollingDisk || c.kind == NonholonomicKind::RollingBall;
+    if (rolling && !(c.radius > 0 && std::isfinite(c.radius))) {
+      err << kind << " constraint '" << c.name << "': radius must be positive and finite (got " << c.radius << ")";
+      return err.str();
+    }
+    const bool axis = c.kind == NonholonomicKind::RollingDisk || c.kind == NonholonomicKind::AngularVelocity;
+    if (axis && !(finite3(c.axis) && c.axis.norm() > 1e-12)) {
+      err << kind << " constraint '" << c.name << "': axis must be a finite non-zero vector";
+      return err.str();
+    }
+    if (c.kind == NonholonomicKind::KnifeEdge &&
+        !(finite3(c.point) && finite3(c.direction) && c.direction.norm() > 1e-12)) {
+      err << kind << " constraint '" << c.name << "': point must be finite and direction a finite non-zero vector";
+      return err.str();
     }
   }
   return "";

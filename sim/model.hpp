@@ -171,6 +171,58 @@ enum class CollisionFilter {
   ParentChild,
 };
 
+// ---- integrators -----------------------------------------------------------------------------
+// How a step advances the state (DESIGN §3). Both solve their step equations with the same
+// Newton method over the same system graph.
+enum class Integrator {
+  // seed 003's first-order variational integrator: Data::v, Data::w are the velocities over the
+  // last interval. Contacts, joint limits and joint friction are its inequalities.
+  Variational,
+  // a second-order energy–momentum scheme (seeds 000/001; sim/energy_momentum.hpp): Data::v,
+  // Data::w are the velocities at the knot. Conservative systems keep their total energy and the
+  // momentum maps of their symmetries to solver tolerance. Equalities only: a model or Data with
+  // contacts, joint limits or joint friction is refused (integrator_support).
+  EnergyMomentum,
+};
+
+const char* integrator_name(Integrator i);  // "variational", "energy-momentum"
+bool integrator_from_name(const std::string& name, Integrator* out);
+
+// ---- nonholonomic constraints (seed 002) ----------------------------------------------------
+// Constraints on a body's velocity that no position constraint implies. The ground of the
+// rolling kinds is the plane z = 0 of the world, with the contact point straight below the CoM.
+enum class NonholonomicKind {
+  // A disk of `radius` with its axis `axis` (body frame) horizontal, rolling upright without
+  // slipping (the unicycle of seed 002 §2): CoM height = radius, axis ⟂ e_z, contact point at rest.
+  RollingDisk,
+  // A ball of `radius` rolling without slipping (Chaplygin's ball when the inertia is uneven):
+  // CoM height = radius, contact point at rest.
+  RollingBall,
+  // A blade at `point` (body frame, from the CoM) along `direction` (body frame) that cannot move
+  // sideways in the ground plane: the Chaplygin sleigh of seed 002 §4.2 (hold the body in the
+  // plane with a PlanarAxis joint to the world).
+  KnifeEdge,
+  // The body's angular velocity has no component along `axis` (body frame): the Suslov problem
+  // of seed 002 §4.3.
+  AngularVelocity,
+};
+
+const char* nonholonomic_kind_name(NonholonomicKind k);  // "rolling_disk", "rolling_ball", "knife_edge", "angular_velocity"
+bool nonholonomic_kind_from_name(const std::string& name, NonholonomicKind* out);
+
+struct NonholonomicConstraint {
+  std::string name;
+  NonholonomicKind kind = NonholonomicKind::RollingDisk;
+  int body = 0;
+  double radius = 0;                 // rolling kinds
+  Vec3 axis = Vec3(1, 0, 0);         // rolling disk: its axis; angular velocity: the blocked axis
+  Vec3 point = Vec3::Zero();         // knife edge: the blade's contact point
+  Vec3 direction = Vec3(1, 0, 0);    // knife edge: the blade's direction
+  // Rows the step solves for it: the velocity rows, and the position rows the kind implies
+  // (rolling: the height; upright disk: its axis horizontal), which are held like joint rows.
+  int rows() const;
+};
+
 // ---- the model ------------------------------------------------------------------------------
 struct Model {
   std::string name;
@@ -198,9 +250,13 @@ struct Model {
   Vec3 gravity = Vec3(0, 0, -9.81);
   double dt = 0.01;
   bool dt_from_file = false;           // the description set the time step
+  Integrator integrator = Integrator::Variational;
+  std::vector<NonholonomicConstraint> nonholonomic;
 
   int add_body(const Body& body);      // returns the body index
   int add_joint(const Joint& joint);   // returns the joint index
+  // returns the constraint's index; its axis and direction are normalized
+  int add_nonholonomic(const NonholonomicConstraint& constraint);
   // look-ups by name, -1 if absent (the first of equal names)
   int body_index(const std::string& name) const;
   int joint_index(const std::string& name) const;

@@ -245,6 +245,24 @@ StepReport step_with_retry(const Model& model, Data& d, int depth) {
 }
 }  // namespace
 
+std::string integrator_support(const Model& model, const Data& d) {
+  if (model.integrator != Integrator::EnergyMomentum) return "";
+  std::string what;
+  if (d.collide) what = "contacts";
+  for (const Joint& jt : model.joints) {
+    bool friction = false;
+    for (double f : jt.friction) friction = friction || f != 0;
+    if (jt.has_limits || friction) {
+      what += std::string(what.empty() ? "" : ", ") + "joint " + (jt.has_limits ? "limits" : "friction") +
+              " (joint '" + jt.name + "')";
+      break;
+    }
+  }
+  if (what.empty()) return "";
+  return "the energy-momentum integrator handles equality constraints only, not " + what +
+         "; use the variational integrator, or switch them off";
+}
+
 StepReport step(const Model& model, Data& d) {
   // control: the controller reads the state at t and sets the inputs held over [t, t + dt]
   // (once per step, also when the failure policy splits the step into substeps)

@@ -7,6 +7,8 @@
 // Constraints are imposed on z3, so they hold to solver tolerance after every step (no drift).
 #pragma once
 
+#include <string>
+
 #include "sim/data.hpp"
 #include "sim/model.hpp"
 #include "sim/solver/assemble.hpp"  // step_prepare, step_residual, step_jacobian (tests)
@@ -18,5 +20,12 @@ namespace maxsim {
 // on) and the report says by how much the residual missed. Failed means the solve produced no
 // usable iterate (singular matrix, non-finite numbers): the state is left unchanged.
 StepReport step(const Model& model, Data& data);
+
+// Whether step() can advance this model and Data with model.integrator: an empty string, or a
+// message naming what the integrator does not handle. The energy–momentum integrator takes
+// equalities only: no contact search (Data::collide), joint limits or joint friction. step()
+// itself refuses such a step (StepStatus::Failed with StepReport::reason) when its collide stage
+// produces an inequality.
+std::string integrator_support(const Model& model, const Data& data);
 
 }  // namespace maxsim
