@@ -33,6 +33,7 @@ Data::Data(const Model& model) {
   ws.applied = joint_force;
   joint_impulse.assign(nj, Vec6::Zero());
   joint_angle.assign(nj, Vec3::Zero());
+  nonholonomic_impulse.assign(model.nonholonomic.size(), Vec6::Zero());
 
   build_graph(model, *this);
 }
@@ -89,11 +90,18 @@ void build_graph(const Model& model, Data& d) {
     ws.child_edge[j] = static_cast<int>(ws.edges.size());
     ws.edges.emplace_back(nb + j, jt.child);
   }
+  // nonholonomic constraints: a multiplier node of its rows on its body
+  const int nn = static_cast<int>(model.nonholonomic.size());
+  ws.nonholonomic_edge.assign(nn, -1);
+  for (int k = 0; k < nn; ++k) {
+    ws.nonholonomic_edge[k] = static_cast<int>(ws.edges.size());
+    ws.edges.emplace_back(nb + nj + k, model.nonholonomic[k].body);
+  }
   ws.contact_bodies.resize(nc);
   ws.contact_node.assign(nc, -1);
   ws.contact_edge_a.assign(nc, -1);
   ws.contact_edge_b.assign(nc, -1);
-  int n = nb + nj;
+  int n = nb + nj + nn;
   for (int c = 0; c < nc; ++c) {
     const Contact& ct = d.contacts[c];
     ws.contact_bodies[c] = {ct.body_a, ct.body_b};
@@ -120,6 +128,11 @@ void build_graph(const Model& model, Data& d) {
       if (model.joints[j].row_constrained(r)) mask |= 1u << r;
     ws.ldu.set_regularized_rows(nb + j, mask);
   }
+  for (int k = 0; k < nn; ++k) {
+    const int rows = model.nonholonomic[k].rows();
+    ws.ldu.set_node_size(nb + nj + k, rows);
+    ws.ldu.set_regularized_rows(nb + nj + k, (1u << rows) - 1);
+  }
   for (int c = 0; c < nc; ++c)  // redundant contacts
     if (ws.contact_node[c] >= 0) ws.ldu.set_regularized_rows(ws.contact_node[c], 0b1111, true);
   ws.rows2.resize(nj);
@@ -127,6 +140,11 @@ void build_graph(const Model& model, Data& d) {
   ws.joint_rate2.resize(nj);
   ws.x3.resize(nb);
   ws.q3.resize(nb);
+  ws.em_interval.resize(nb);
+  ws.em_row_torque.resize(nb);
+  ws.em_map_a.resize(nj);
+  ws.em_map_b.resize(nj);
+  ws.nonholonomic_rows.resize(nn);
   ws.contact_map_a.resize(nc);
   ws.contact_map_b.resize(nc);
   ws.contact_kin.resize(nc);

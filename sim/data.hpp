@@ -8,9 +8,11 @@
 #include <vector>
 
 #include "sim/contact.hpp"
+#include "sim/energy_momentum.hpp"
 #include "sim/joint.hpp"
 #include "sim/ldu.hpp"
 #include "sim/model.hpp"
+#include "sim/nonholonomic.hpp"
 
 namespace maxsim {
 
@@ -129,6 +131,7 @@ struct Data {
   explicit Data(const Model& model);
 
   // ---- state: the current knot z2 = (x, q) and the velocities (v, w) over [t1, t2] --------
+  // (Integrator::EnergyMomentum: v, w are the velocities at the knot z2 itself)
   double time = 0;
   std::vector<Vec3> x;   // CoM positions (world)
   std::vector<Vec4> q;   // orientations (body -> world)
@@ -151,6 +154,9 @@ struct Data {
                                     // constrained rows, spring+damper+actuation+dry friction on
                                     // free rows
   std::vector<Vec3> joint_angle;    // unwrapped free rotation-row angles (rows 3..5)
+  // per nonholonomic constraint (Model::nonholonomic): its row impulses over the step, in the
+  // order of its rows (sim/nonholonomic.hpp); entries beyond NonholonomicConstraint::rows() are 0
+  std::vector<Vec6> nonholonomic_impulse;
   std::vector<double> actuator_force;  // per actuator: its force f over the last step (actuator space)
   std::vector<Contact> contacts;     // the active contacts of the last step (with their impulses)
   // Per joint of a closed loop, the limit sides (bit 2·row + (side < 0)) its coordinate was
@@ -189,6 +195,14 @@ struct Data {
     std::vector<char> passive;
     std::vector<JointRows> rows2, rows3;     // joint rows at z2 (impulse maps) and at z3
     std::vector<Vec6> joint_rate2;           // joint row rates over [t1, t2]
+    // energy–momentum integrator: per body its interval at the iterate and R2ᵀ Σ T of its rows'
+    // spatial torques (em_body_jacobian), per joint its force maps (em_joint_force_maps)
+    std::vector<EmInterval> em_interval;
+    std::vector<Vec3> em_row_torque;
+    std::vector<Mat6> em_map_a, em_map_b;
+    // nonholonomic constraints: graph edge to their body, rows at the iterate
+    std::vector<int> nonholonomic_edge;
+    std::vector<NonholonomicRows> nonholonomic_rows;
     // contacts: graph edges, impulse maps at z2, kinematics at z3, eliminated variables' steps
     std::vector<const InequalityKind*> kinds;          // per contact: its kind (set by collide)
     std::vector<std::pair<int, int>> contact_bodies;  // (a, b) of the contacts the graph was built for
@@ -216,7 +230,7 @@ struct Data {
     double time = 0;
     std::vector<Vec3> x, v, w;
     std::vector<Vec4> q;
-    std::vector<Vec6> joint_impulse;
+    std::vector<Vec6> joint_impulse, nonholonomic_impulse;
     std::vector<Vec3> joint_angle;
   };
   std::vector<SavedState> saved;
@@ -228,6 +242,10 @@ struct Data {
   int num_nodes() const { return ws.ldu.num_nodes(); }  // of the system graph (bodies, joints, contacts)
 };
 
+// Graph node of nonholonomic constraint k (after the bodies and joints, before the contacts).
+inline int nonholonomic_node(const Model& model, int k) {
+  return static_cast<int>(model.bodies.size() + model.joints.size()) + k;
+}
 // (Re)builds the system graph and its symbolic LDU for the model's bodies and joints and the
 // data's current contacts, whose kinds ws.kinds holds (called by the constructor, and by step()
 // after its collide stage when graph_matches is false).

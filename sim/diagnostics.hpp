@@ -1,9 +1,12 @@
 // Physical diagnostics of a state: energies, momenta, constraint violation.
 //
-// Velocities in Data are those over the last interval [t1, t2] and positions are the knot z2;
-// energies combine them as the discrete Lagrangian does: kinetic energy of the interval's
-// velocity, gravity's potential averaged over the interval's two knots (springs at the knot). Momenta are the discrete momentum maps the
-// integrator conserves exactly without external wrenches.
+// Variational integrator: velocities in Data are those over the last interval [t1, t2] and
+// positions are the knot z2; energies combine them as the discrete Lagrangian does: kinetic
+// energy of the interval's velocity, gravity's potential averaged over the interval's two knots
+// (springs at the knot). Momenta are the discrete momentum maps the integrator conserves exactly
+// without external wrenches.
+// Energy–momentum integrator: velocities and positions are both the knot's, and these are the
+// physical energy and momenta, which it conserves exactly.
 #pragma once
 
 #include "sim/data.hpp"
@@ -20,5 +23,7 @@ Vec3 linear_momentum(const Model& model, const Data& data);
 Vec3 angular_momentum(const Model& model, const Data& data);  // about the world origin
 // Largest |c_r| over the constrained rows of all joints (m for translation, rad for rotation).
 double max_constraint_violation(const Model& model, const Data& data);
+// Largest |row| of the nonholonomic constraints (m, rad, m/s, rad/s; sim/nonholonomic.hpp).
+double max_nonholonomic_violation(const Model& model, const Data& data);
 
 }  // namespace maxsim

@@ -14,7 +14,8 @@ Vec4 joint_relative_rotation(const Joint& joint, const Vec4& qa, const Vec4& qb)
   return quat_mul(quat_conj(quat_mul(qa, joint.parent_frame)), quat_mul(qb, joint.child_frame));
 }
 
-void joint_rows(const Joint& j, const Pose& a, const Pose& b, JointRows* out, const Vec4* free_reference) {
+void joint_rows(const Joint& j, const Pose& a, const Pose& b, JointRows* out, const Vec4* free_reference,
+                bool energy_momentum) {
   const Mat3 Ra = quat_to_rot(a.q);
   const Mat3 Rb = quat_to_rot(b.q);
   const Mat3 Rpf = quat_to_rot(j.parent_frame);
@@ -46,7 +47,13 @@ void joint_rows(const Joint& j, const Pose& a, const Pose& b, JointRows* out, co
   out->Jb.block<3, 3>(3, 0).setZero();
   for (int k = 0; k < 3; ++k) {
     Eigen::RowVector4d dc = Eigen::RowVector4d::Zero();
-    if (j.row_constrained(3 + k)) {
+    if (j.row_constrained(3 + k) && energy_momentum) {
+      out->c(3 + k) = 2.0 * qr(0) * qr(1 + k);
+      dc(0) = 2.0 * qr(1 + k);
+      dc(1 + k) = 2.0 * qr(0);
+      out->Ja.block<1, 3>(3 + k, 3) = dc * dq_dtha;
+      out->Jb.block<1, 3>(3 + k, 3) = dc * dq_dthb;
+    } else if (j.row_constrained(3 + k)) {
       out->c(3 + k) = 2.0 * qr(1 + k);
       dc(1 + k) = 2.0;
       out->Ja.block<1, 3>(3 + k, 3) = dc * dq_dtha;

@@ -45,8 +45,13 @@ struct JointRows {
 // rows carry only increments (dampers, dry friction, armature, accumulated angles), so the
 // reference changes nothing else. Without a reference they are measured from the identity (and
 // a row at its singular point reads 0 with a zero Jacobian row).
+//
+// `energy_momentum`: constrained rotation rows read c = 2 w v_k of q_rel instead of 2 v_k (the
+// same zero set near the identity). 2 w v_k = ½(R_rel[j,i] − R_rel[i,j]) is bilinear in the
+// bodies' rotation matrices, which gives the energy–momentum integrator its exact discrete
+// gradient (sim/energy_momentum.hpp).
 void joint_rows(const Joint& joint, const Pose& a, const Pose& b, JointRows* out,
-                const Vec4* free_reference = nullptr);
+                const Vec4* free_reference = nullptr, bool energy_momentum = false);
 
 // Relative rotation of the child joint frame with respect to the parent joint frame.
 Vec4 joint_relative_rotation(const Joint& joint, const Vec4& qa, const Vec4& qb);

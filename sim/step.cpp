@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "sim/actuation.hpp"
+#include "sim/energy_momentum.hpp"
 #include "sim/joint_limits.hpp"
 #include "sim/kinematics.hpp"
 #include "sim/solver/assemble.hpp"
@@ -14,17 +15,27 @@ namespace maxsim {
 
 namespace {
 
+constexpr const char* kEnergyMomentumRefusal =
+    "the energy-momentum integrator handles equality constraints only: no contacts, joint limits or "
+    "joint friction (integrator_support names them)";
+
 // z3 becomes the current knot, (v, ω) over [t2, t3] the current velocities.
 void advance(const Model& model, Data& d) {
   const int nb = static_cast<int>(model.bodies.size());
   const int nj = static_cast<int>(model.joints.size());
   const auto& ws = d.ws;
   const Eigen::VectorXd& s = ws.unknowns;
+  const bool em = model.integrator == Integrator::EnergyMomentum;
   for (int i = 0; i < nb; ++i) {
     d.x[i] = ws.x3[i];
     d.q[i] = ws.q3[i];
-    d.v[i] = s.segment<3>(6 * i);
-    d.w[i] = s.segment<3>(6 * i + 3);
+    if (em) {  // the knot velocities at z3 (seed 001 eq. 72a)
+      d.v[i] = em_linear_velocity(d.v[i], s.segment<3>(6 * i));
+      d.w[i] = em_angular_velocity(d.w[i], s.segment<3>(6 * i + 3), ws.dt);
+    } else {
+      d.v[i] = s.segment<3>(6 * i);
+      d.w[i] = s.segment<3>(6 * i + 3);
+    }
   }
   for (int j = 0; j < nj; ++j) {
     d.joint_impulse[j] = s.segment<6>(6 * (nb + j));
@@ -32,6 +43,8 @@ void advance(const Model& model, Data& d) {
     for (int k = 0; k < 3; ++k)
       d.joint_angle[j](k) += wrap_angle(ws.rows3[j].c(3 + k) - ws.rows2[j].c(3 + k));
   }
+  for (size_t k = 0; k < model.nonholonomic.size(); ++k)
+    d.nonholonomic_impulse[k] = s.segment<6>(6 * nonholonomic_node(model, static_cast<int>(k)));
   d.time += d.ws.dt;
 }
 
@@ -95,10 +108,13 @@ void warm_start(const Model& model, Data& d) {
   const int nb = static_cast<int>(model.bodies.size());
   const int nj = static_cast<int>(model.joints.size());
   Eigen::VectorXd& s = d.ws.unknowns;
-  for (int i = 0; i < nb; ++i) {
+  const bool em = model.integrator == Integrator::EnergyMomentum;
+  for (int i = 0; i < nb; ++i) {  // (energy–momentum: the knot velocities held over the step)
     s.segment<3>(6 * i) = d.v[i];
-    s.segment<3>(6 * i + 3) = d.w[i];
+    s.segment<3>(6 * i + 3) = em ? em_omega_from_rate(d.w[i], d.ws.dt) : d.w[i];
   }
+  for (size_t k = 0; k < model.nonholonomic.size(); ++k)
+    s.segment<6>(6 * nonholonomic_node(model, static_cast<int>(k))) = d.nonholonomic_impulse[k];
   for (int j = 0; j < nj; ++j)  // (a passive joint's impulses are known: Δt·force)
     s.segment<6>(6 * (nb + j)) = d.ws.passive[j] ? Vec6(d.ws.dt * d.ws.applied[j]) : d.joint_impulse[j];
 }
@@ -115,6 +131,7 @@ void save_state(const Data& d, Data::SavedState* s) {  // copy-assignments: no a
   s->w = d.w;
   s->q = d.q;
   s->joint_impulse = d.joint_impulse;
+  s->nonholonomic_impulse = d.nonholonomic_impulse;
   s->joint_angle = d.joint_angle;
 }
 
@@ -125,6 +142,7 @@ void restore_state(const Data::SavedState& s, Data& d) {
   d.w = s.w;
   d.q = s.q;
   d.joint_impulse = s.joint_impulse;
+  d.nonholonomic_impulse = s.nonholonomic_impulse;
   d.joint_angle = s.joint_angle;
 }
 
@@ -269,6 +287,13 @@ StepReport step(const Model& model, Data& d) {
   if (d.controller) d.controller(model, d);
   apply_actuation(model, d);  // Data::ctrl → row forces, from the state at t like the controller's
   d.ws.dt = model.dt;
+  if (model.integrator == Integrator::EnergyMomentum && !integrator_support(model, d).empty()) {
+    StepReport refused;
+    refused.status = StepStatus::Failed;
+    refused.reason = kEnergyMomentumRefusal;
+    d.report = refused;
+    return refused;
+  }
   return step_with_retry(model, d, d.solver.max_retry_depth);
 }
 

@@ -139,7 +139,7 @@ StepReport solve_interior_point(const Model& model, Data& d) {
   // that only lowered μ (the earlier rule) let iterates walk off to large equality residuals on
   // robots with many contacts.
   auto merit_eq = [&]() {
-    double m = F.head(6 * (nb + nj)).norm();
+    double m = F.head(6 * (nb + nj + static_cast<int>(model.nonholonomic.size()))).norm();
     for (int c = 0; c < nc; ++c) ws.kinds[c]->add_equality_merit(d.contacts[c], ws.contact_kin[c], dt, &m);
     return m;
   };

@@ -23,6 +23,11 @@ bool EqualityTest::operator()(const Eigen::VectorXd& r) const {
       const double tol = model->joints[j].row_constrained(k) ? tol_position : tol_impulse;
       if (!(std::abs(r(6 * (nb + j) + k)) < tol)) return false;
     }
+  // nonholonomic rows: positions (m, rad) and rates (m/s, rad/s) both against the constraint
+  // tolerance
+  for (size_t c = 0; c < model->nonholonomic.size(); ++c)
+    for (int k = 0; k < model->nonholonomic[c].rows(); ++k)
+      if (!(std::abs(r(6 * (nb + nj + static_cast<int>(c)) + k)) < tol_position)) return false;
   return true;
 }
 

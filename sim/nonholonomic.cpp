@@ -1,0 +1,149 @@
+#include "sim/nonholonomic.hpp"
+
+#include "sim/energy_momentum.hpp"
+
+namespace maxsim {
+
+namespace {
+
+using Row6 = Eigen::Matrix<double, 1, 6>;
+
+Row6 row6(const Vec3& a, const Vec3& b) {
+  Row6 r;
+  r << a.transpose(), b.transpose();
+  return r;
+}
+
+// W-orthogonal to the midpoint velocity (see the header): the force does no work over the step
+Row6 workless(const Row6& f, const Body& body, const Vec3& vbar, const Vec3& rate_bar) {
+  const Vec3 pv = body.mass * vbar, pw = body.inertia * rate_bar;
+  const double energy = vbar.dot(pv) + rate_bar.dot(pw);
+  if (!(energy > 1e-300)) return f;
+  const double power = f.head<3>().dot(vbar) + f.tail<3>().dot(rate_bar);
+  return f - (power / energy) * row6(pv, pw);
+}
+
+}  // namespace
+
+void nonholonomic_rows(const NonholonomicConstraint& c, const Body& body, Integrator integrator,
+                       const NonholonomicStep& s, NonholonomicRows* out) {
+  const double h = s.dt;
+  const Vec3 e3(0, 0, 1);
+  const Mat3 R2 = quat_to_rot(s.q2), R3 = quat_to_rot(s.q3);
+  const Mat3 dth = dtheta3_domega(s.omega, h);
+  out->n = c.rows();
+  out->position = 0;
+  out->c.setZero();
+  out->J.setZero();
+  out->M.setZero();
+  int r = 0;
+  // position rows (both integrators: at z3; VI maps at z2, EM maps exact discrete gradients)
+  const bool em = integrator == Integrator::EnergyMomentum;
+  const Vec3 w = em ? em_cayley(s.omega, h) : Vec3::Zero();
+  const Mat3 Rbar = 0.5 * (R2 + R3);
+  auto body_torque = [&](const Vec3& T) -> Vec3 { return em_torque_map(w) * (R2.transpose() * T); };
+  if (c.kind == NonholonomicKind::RollingDisk || c.kind == NonholonomicKind::RollingBall) {
+    out->c(r) = s.x3.z() - c.radius;  // height
+    out->J.row(r) = row6(h * e3, Vec3::Zero());
+    out->M.row(r) = row6(e3, Vec3::Zero());
+    out->position |= 1u << r;
+    ++r;
+  }
+  if (c.kind == NonholonomicKind::RollingDisk) {
+    // upright: e3·(R n) = 0; δ(e3·R n) = δθ·(n × Rᵀe3); EM: Δ(e3·R n) = (R2 w)·((R̄ n) × e3)
+    out->c(r) = e3.dot(R3 * c.axis);
+    out->J.row(r) = row6(Vec3::Zero(), dth.transpose() * c.axis.cross(R3.transpose() * e3));
+    out->M.row(r) = em ? row6(Vec3::Zero(), body_torque((Rbar * c.axis).cross(e3)))
+                       : row6(Vec3::Zero(), c.axis.cross(R2.transpose() * e3));
+    out->position |= 1u << r;
+    ++r;
+  }
+  const int first_rate = r;
+  if (!em) {
+    // discrete Lagrange–d'Alembert rows on the interval velocity, directions at z2
+    if (c.kind == NonholonomicKind::RollingDisk || c.kind == NonholonomicKind::RollingBall) {
+      // contact point velocity v + (R2 ω) × (−r e3) = v + r e3 × (R2 ω), its x and y
+      const Mat3 A = c.radius * skew(e3) * R2;
+      for (int k = 0; k < 2; ++k, ++r) out->J.row(r) = row6(Vec3::Unit(k), A.row(k).transpose());
+    } else if (c.kind == NonholonomicKind::KnifeEdge) {
+      const Vec3 n = e3.cross(R2 * c.direction);  // the blade's sideways direction
+      out->J.row(r++) = row6(n, c.point.cross(R2.transpose() * n));
+    } else {
+      out->J.row(r++) = row6(Vec3::Zero(), c.axis);
+    }
+    for (int k = first_rate; k < r; ++k) {
+      out->c(k) = out->J.row(k).head<3>().dot(s.v) + out->J.row(k).tail<3>().dot(s.omega);
+      out->M.row(k) = out->J.row(k);
+    }
+    return;
+  }
+  // energy–momentum: rows at the new knot, with the knot velocities u3 = 2v̄ − u2, Ω3 = 2w/Δt − Ω2
+  const Vec3 u3 = em_linear_velocity(s.u2, s.v);
+  const Vec3 rate3 = em_angular_velocity(s.rate2, s.omega, h);
+  const Mat3 drate3 = (2.0 / h) * em_cayley_jacobian(s.omega, h);  // ∂Ω3/∂ω
+  const Vec3 rate_bar = w / h;
+  if (c.kind == NonholonomicKind::RollingDisk || c.kind == NonholonomicKind::RollingBall) {
+    // e_k·(u3 + r e3 × R3 Ω3); δ(R3 Ω3) = R3 (−Ω̂3 δθ3 + δΩ3)
+    const Vec3 slip = u3 + c.radius * e3.cross(R3 * rate3);
+    const Mat3 dslip = c.radius * skew(e3) * R3 * (-skew(rate3) * dth + drate3);
+    for (int k = 0; k < 2; ++k, ++r) {
+      out->c(r) = slip(k);
+      out->J.row(r) = row6(2.0 * Vec3::Unit(k), dslip.row(k).transpose());
+      // a force at the contact point, lever −r e3 from the CoM
+      out->M.row(r) = workless(row6(Vec3::Unit(k), body_torque((-c.radius * e3).cross(Vec3::Unit(k)))), body,
+                               s.v, rate_bar);
+    }
+  } else if (c.kind == NonholonomicKind::KnifeEdge) {
+    const Vec3 d3 = R3 * c.direction, n3 = e3.cross(d3);
+    const Vec3 a = u3 + R3 * rate3.cross(c.point);  // the blade point's velocity
+    out->c(r) = n3.dot(a);
+    const Vec3 jw = (-(a.transpose() * skew(e3) * R3 * skew(c.direction)) * dth -
+                     (n3.transpose() * R3) * (skew(rate3.cross(c.point)) * dth + skew(c.point) * drate3))
+                        .transpose();
+    out->J.row(r) = row6(2.0 * n3, jw);
+    const Vec3 nbar = e3.cross(Rbar * c.direction);
+    out->M.row(r) = workless(row6(nbar, body_torque((Rbar * c.point).cross(nbar))), body, s.v, rate_bar);
+    ++r;
+  } else {
+    out->c(r) = c.axis.dot(rate3);
+    out->J.row(r) = row6(Vec3::Zero(), drate3.transpose() * c.axis);
+    out->M.row(r) = workless(row6(Vec3::Zero(), c.axis), body, s.v, rate_bar);
+    ++r;
+  }
+}
+
+double nonholonomic_violation(const Model& model, const std::vector<Vec3>& x, const std::vector<Vec4>& q,
+                              const std::vector<Vec3>& v, const std::vector<Vec3>& w, double dt) {
+  double m = 0;
+  const Vec3 e3(0, 0, 1);
+  const bool em = model.integrator == Integrator::EnergyMomentum;
+  for (const NonholonomicConstraint& c : model.nonholonomic) {
+    const int b = c.body;
+    const Mat3 R = quat_to_rot(q[b]);
+    // the rate rows' orientation: the knot's (EM), or the interval's start (VI)
+    const Mat3 Rr = em ? R : quat_to_rot(quat_mul(q[b], quat_conj(omega_step_quat(w[b], dt))));
+    const Vec3 rate = em ? Vec3(R * w[b]) : Vec3(Rr * w[b]);  // spatial angular velocity
+    auto keep = [&m](double value) { m = std::max(m, std::abs(value)); };
+    switch (c.kind) {
+      case NonholonomicKind::RollingDisk:
+        keep(e3.dot(R * c.axis));
+        [[fallthrough]];
+      case NonholonomicKind::RollingBall: {
+        keep(x[b].z() - c.radius);
+        const Vec3 slip = v[b] + c.radius * e3.cross(rate);
+        keep(slip.x());
+        keep(slip.y());
+        break;
+      }
+      case NonholonomicKind::KnifeEdge:
+        keep(e3.cross(Rr * c.direction).dot(v[b] + rate.cross(Rr * c.point)));
+        break;
+      case NonholonomicKind::AngularVelocity:
+        keep(c.axis.dot(w[b]));
+        break;
+    }
+  }
+  return m;
+}
+
+}  // namespace maxsim

@@ -1,0 +1,56 @@
+// Nonholonomic constraints (seed 002; Model::nonholonomic): their rows in the step equations of
+// either integrator.
+//
+// A constraint acts on one body through up to four rows: its velocity rows (no slip, no sideways
+// motion of a blade, a blocked rotation axis) and the position rows its kind implies (a rolling
+// body's height, an upright disk's horizontal axis), which are held at z3 like joint rows.
+//
+// Variational integrator (discrete Lagrange–d'Alembert, first order): a velocity row is
+// μ(z2) ν = 0 on the interval velocity ν = (v, ω) and its force is μ(z2)ᵀ U, constant over the
+// step like the joints' maps at z2.
+//
+// Energy–momentum integrator: a velocity row holds at the new knot, μ(z3) ν3 = 0 with the knot
+// velocities ν3 = (u3, Ω3) (sim/energy_momentum.hpp), so the constraint never drifts. Its force
+// is the row's direction evaluated with the averaged geometry of the step (R̄, as the joints' rows)
+// made W-orthogonal to the midpoint velocity ν̄ = (v̄, Ω̄), W = diag(m I, J):
+//   f ← f − (f·ν̄ / ν̄ᵀWν̄) W ν̄,
+// so that it does no work over the step and the energy is conserved exactly (the discrete
+// gradient idea of seed 002 §3 applied to the constraint force: its eq. 15 keeps the energy with
+// midpoint rows, but those let the knot constraint drift). The correction is O(Δt²) once the
+// knot rows hold (μ̄ν̄ = O(Δt²)), so the scheme stays second order. Position rows use their
+// exact discrete gradients (no correction).
+#pragma once
+
+#include "sim/joint.hpp"
+#include "sim/model.hpp"
+
+namespace maxsim {
+
+struct NonholonomicRows {
+  int n = 0;             // rows in use (NonholonomicConstraint::rows())
+  unsigned position = 0; // bit r: row r is a position row (m or rad), else a rate (m/s, rad/s)
+  Vec6 c = Vec6::Zero(); // row values
+  Mat6 J = Mat6::Zero(); // ∂c/∂(the body's unknowns: v or v̄, ω); rows ≥ n zero
+  Mat6 M = Mat6::Zero(); // force map: row r = (world force, body torque) per unit impulse of row r
+};
+
+// The step's quantities of one body for a constraint's rows: the knot z2 with its velocities
+// (Data::v, Data::w: interval velocities for the variational integrator, knot velocities for the
+// energy–momentum one), the unknowns (v, ω) and the z3 they give.
+struct NonholonomicStep {
+  Vec3 x2, u2, rate2, v, omega, x3;
+  Vec4 q2, q3;
+  double dt;
+};
+
+// The rows of constraint `c` on `body` at the unknowns of `s`, for the model's integrator.
+void nonholonomic_rows(const NonholonomicConstraint& c, const Body& body, Integrator integrator,
+                       const NonholonomicStep& s, NonholonomicRows* out);
+
+// Largest |row| of the model's nonholonomic constraints in the state of `data` (for the
+// variational integrator: the interval velocities with the orientation at the interval's start,
+// as the step imposed them).
+double nonholonomic_violation(const Model& model, const std::vector<Vec3>& x, const std::vector<Vec4>& q,
+                              const std::vector<Vec3>& v, const std::vector<Vec3>& w, double dt);
+
+}  // namespace maxsim
