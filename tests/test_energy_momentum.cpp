@@ -13,6 +13,7 @@
 
 #include "sim/body_dynamics.hpp"
 #include "sim/builders.hpp"
+#include "sim/contact_search.hpp"
 #include "sim/diagnostics.hpp"
 #include "sim/energy_momentum.hpp"
 #include "sim/maxsim.hpp"
@@ -445,6 +446,38 @@ TEST(EnergyMomentum, RefusesJointLimitsAndFriction) {
   EXPECT_EQ(d.time, 0.0);
   ex.model.integrator = Integrator::Variational;
   EXPECT_EQ(integrator_support(ex.model, d), "");
+}
+
+// With the variational integrator a nonholonomic node sits beside the interior point's contact
+// nodes: a rolling disk and a box dropped onto the ground in one model.
+TEST(Nonholonomic, VariationalStepsWithContactsElsewhere) {
+  SeedExample ex = make_rolling_disk(0.01);
+  Body box;
+  box.name = "box";
+  box.mass = 1;
+  box.inertia = inertia_box(1, Vec3(0.25, 0.25, 0.25));
+  box.x0 = Vec3(5, 5, 0.65);
+  box.geoms.push_back(make_geom(GeomType::Box, Vec3(0.25, 0.25, 0.25)));
+  ex.model.add_body(box);
+  ex.v0.push_back(Vec3::Zero());
+  ex.w0.push_back(Vec3::Zero());
+  Data d(ex.model);
+  enable_contacts(ex.model, d, {});
+  start_seed_example(ex, d);
+  double rows = 0;
+  for (int k = 0; k < 300; ++k) {
+    ASSERT_EQ(step(ex.model, d).status, StepStatus::Ok) << "step " << k;
+    rows = std::max(rows, max_nonholonomic_violation(ex.model, d));
+  }
+  EXPECT_LT(rows, 1e-9);
+  EXPECT_NEAR(d.x[1].z(), 0.25, 1e-4);  // the box rests on the ground
+  EXPECT_FALSE(d.contacts.empty());
+  // the energy–momentum integrator refuses the contacts
+  ex.model.integrator = Integrator::EnergyMomentum;
+  Data em(ex.model);
+  enable_contacts(ex.model, em, {});
+  EXPECT_NE(integrator_support(ex.model, em).find("contacts"), std::string::npos);
+  EXPECT_EQ(step(ex.model, em).status, StepStatus::Failed);
 }
 
 // ---- the engine's mechanisms ---------------------------------------------------------------
