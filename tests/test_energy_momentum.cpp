@@ -245,16 +245,19 @@ TEST(EnergyMomentum, FreeRigidBodyConvergesAtSecondOrder) {
 // ---- seed 001 §5.4: the heavy top ----------------------------------------------------------
 
 // h = 0.01 on [0, 2]. Only the momentum about the vertical through the pivot is a momentum map.
-// Measured: energy 3.7e-11 (EM) against the variational integrator's bounded 9e-4; L3 4e-13.
+// Measured: energy 3.7e-11 (EM) against the variational integrator's bounded 8.5e-4 (at h/2);
+// L3 9e-13.
 TEST(EnergyMomentum, HeavyTopConservesEnergyAndVerticalMomentum) {
   const Conservation em = run(make_heavy_top(0.01), Integrator::EnergyMomentum, 2.0);
   EXPECT_EQ(em.not_ok, 0);
   EXPECT_LT(em.energy, 1e-9);
   EXPECT_LT(em.momentum_error.z(), 1e-9);
   EXPECT_LT(em.constraint, 1e-9);
-  const Conservation vi = run(make_heavy_top(0.01), Integrator::Variational, 2.0);
+  // the variational integrator at h/2: at h = 0.01 (1.36 rad per step) the failure policy splits
+  // every one of its steps into halves (seed_examples' table), at h = 0.005 none
+  const Conservation vi = run(make_heavy_top(0.005), Integrator::Variational, 2.0);
   EXPECT_EQ(vi.not_ok, 0);
-  EXPECT_LT(vi.energy, 5e-3);   // bounded oscillation (9e-4 measured) ...
+  EXPECT_LT(vi.energy, 5e-3);   // bounded oscillation (8.5e-4 measured) ...
   EXPECT_GT(vi.energy, 1e-5);   // ... which is not conservation
   std::printf("heavy top: energy error EM %.2e, variational %.2e; L3 error EM %.2e\n", em.energy, vi.energy,
               em.momentum_error.z());
