@@ -29,6 +29,15 @@ Pose compose(const Pose& a, const Pose& b) {
   r.q = quat_normalize(quat_mul(a.q, b.q));
   return r;
 }
+
+// A link's frame in the frame of the body it is part of (the world's frame for the world). The one
+// conversion of link-frame data — joint anchors and frames, nonholonomic constraints — to bodies.
+Pose link_in_body(const std::vector<LinkSpec>& links, const BuildResult& built, const Model& model, int l) {
+  const int b = built.link_body[l];
+  if (b == kWorld) return Pose{links[l].pos, links[l].quat};
+  const Body& body = model.bodies[b];
+  return relative(Pose{body.x0, body.q0}, Pose{links[l].pos, links[l].quat});
+}
 }  // namespace
 
 void build_model(const std::vector<LinkSpec>& links, std::vector<JointSpec> joints,
@@ -130,7 +139,6 @@ void build_model(const std::vector<LinkSpec>& links, std::vector<JointSpec> join
 
   // Bodies.
   result->link_body.assign(n, kWorld);
-  std::vector<Pose> body_pose;  // body frame in the world (origin at the CoM)
   for (int r = 0; r < n; ++r) {
     if (group[r] != r) continue;
     const Pose rep{links[r].pos, links[r].quat};
@@ -178,7 +186,6 @@ void build_model(const std::vector<LinkSpec>& links, std::vector<JointSpec> join
       }
     }
     result->link_body[r] = model->add_body(b);
-    body_pose.push_back(bp);
   }
   for (int m = 0; m < n; ++m) {
     if (group[m] == m) continue;
@@ -202,11 +209,7 @@ void build_model(const std::vector<LinkSpec>& links, std::vector<JointSpec> join
   std::set<std::string> names;
   for (const auto& s : joints)
     if (!s.proto.name.empty()) names.insert(s.proto.name);
-  auto link_in_body = [&](int l) {  // link frame in its body frame
-    const int b = result->link_body[l];
-    if (b == kWorld) return Pose{links[l].pos, links[l].quat};
-    return relative(body_pose[b], Pose{links[l].pos, links[l].quat});
-  };
+  auto link_in_body = [&](int l) { return maxsim::link_in_body(links, *result, *model, l); };
   result->spec_joint.assign(joints.size(), -1);
   for (int si = 0; si < static_cast<int>(joints.size()); ++si) {
     JointSpec s = joints[si];
@@ -279,6 +282,48 @@ void build_model(const std::vector<LinkSpec>& links, std::vector<JointSpec> join
       }
     }
     result->spec_joint[si] = model->add_joint(j);
+  }
+}
+
+ParameterUse nonholonomic_parameter(NonholonomicKind kind, const std::string& key) {
+  using K = NonholonomicKind;
+  const bool rolling = kind == K::RollingDisk || kind == K::RollingBall;
+  if (key == "radius") return rolling ? ParameterUse::Required : ParameterUse::None;
+  if (key == "axis") return kind == K::RollingDisk || kind == K::AngularVelocity ? ParameterUse::Required : ParameterUse::None;
+  if (key == "point") return kind == K::KnifeEdge ? ParameterUse::Optional : ParameterUse::None;  // default: the CoM
+  if (key == "direction") return kind == K::KnifeEdge ? ParameterUse::Required : ParameterUse::None;
+  return ParameterUse::None;
+}
+
+std::string nonholonomic_kind_list() {
+  std::string out;
+  for (auto k : {NonholonomicKind::RollingDisk, NonholonomicKind::RollingBall, NonholonomicKind::KnifeEdge,
+                 NonholonomicKind::AngularVelocity})
+    out += (out.empty() ? "" : ", ") + std::string(nonholonomic_kind_name(k));
+  return out;
+}
+
+void add_nonholonomic(const std::vector<LinkSpec>& links, const BuildResult& built,
+                      const std::vector<NonholonomicSpec>& specs, Model* model) {
+  std::set<std::string> names;
+  for (const NonholonomicSpec& s : specs) {
+    const std::string what = std::string(nonholonomic_kind_name(s.proto.kind)) + " constraint '" + s.proto.name + "'";
+    if (!names.insert(s.proto.name).second)
+      throw LoadError(s.file, s.line, what + ": a nonholonomic constraint of this name is declared twice");
+    if (built.link_body[s.link] == kWorld)
+      throw LoadError(s.file, s.line, what + ": '" + links[s.link].name +
+                                          "' is part of the world (fixed to it, or without mass); it cannot roll or slide");
+    // as the FrameRule::Explicit joints: compose(link_in_body, pose in the link frame)
+    const Pose in_body = link_in_body(links, built, *model, s.link);
+    const Mat3 R = quat_to_rot(in_body.q);
+    // (the parameters the kind does not take keep their defaults)
+    auto takes = [&](const char* key) { return nonholonomic_parameter(s.proto.kind, key) != ParameterUse::None; };
+    NonholonomicConstraint c = s.proto;
+    c.body = built.link_body[s.link];
+    if (takes("point")) c.point = compose(in_body, Pose{s.proto.point, quat_identity()}).p;
+    if (takes("axis")) c.axis = R * s.proto.axis;
+    if (takes("direction")) c.direction = R * s.proto.direction;
+    model->add_nonholonomic(c);
   }
 }
 

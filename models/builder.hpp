@@ -51,6 +51,23 @@ struct JointSpec {
   int line = 0;
 };
 
+// A nonholonomic constraint as a description declares it: on a link, with proto's point, axis and
+// direction in that link's frame (proto.body is set by add_nonholonomic).
+struct NonholonomicSpec {
+  NonholonomicConstraint proto;
+  int link = -1;
+  std::string file;
+  int line = 0;
+};
+
+// The parameters a description gives for a constraint kind: a loader refuses the ones a kind does
+// not take (a parameter that is silently ignored would be a surprise) and the required ones when
+// they are missing. `key` is "radius", "axis", "point" or "direction".
+enum class ParameterUse { None, Optional, Required };
+ParameterUse nonholonomic_parameter(NonholonomicKind kind, const std::string& key);
+// "rolling_disk, rolling_ball, knife_edge, angular_velocity" (messages)
+std::string nonholonomic_kind_list();
+
 struct BuildResult {
   std::vector<int> link_body;   // per link: body index, or kWorld when part of the world
   std::vector<int> spec_joint;  // per joint spec: joint index, or -1 when merged away
@@ -62,6 +79,13 @@ struct BuildResult {
 // a body that can move but has no mass.
 void build_model(const std::vector<LinkSpec>& links, std::vector<JointSpec> joints,
                  const LoadOptions& options, Model* model, BuildResult* result, LoadReport* report);
+
+// Adds the constraints to the model build_model made from `links`, each on the body its link is
+// part of, with its vectors converted from the link frame to the body frame (origin at the CoM)
+// as build_model converts the anchors and frames of FrameRule::Explicit joints. LoadError at the
+// spec's line for a link that is part of the world or a name used twice.
+void add_nonholonomic(const std::vector<LinkSpec>& links, const BuildResult& built,
+                      const std::vector<NonholonomicSpec>& specs, Model* model);
 
 // validate_model, as a LoadError naming the file.
 void validate_or_throw(const Model& model, const std::string& file);

@@ -146,6 +146,8 @@ class MjcfReader {
   void read_actuators(const XMLElement* e, Model* model);
   void set_collision_filter(const BuildResult& built, Model* model) const;
   void read_keyframes(const XMLElement* e, Model* model);
+  void read_custom(const XMLElement* e, Model* model);
+  NonholonomicSpec read_nonholonomic(const XMLElement* e, const std::string& name, const std::string& data) const;
 
   std::string path_, dir_;
   LoadOptions options_;
@@ -200,6 +202,9 @@ class MjcfReader {
   } flags_;
   std::string collision_ = "all";  // <option collision>: all, predefined or dynamic
   std::vector<const XMLElement*> keyframe_elems_;
+  // <custom><text name="maxsim:..."> (read_custom)
+  std::vector<NonholonomicSpec> nonholonomic_;
+  const XMLElement* integrator_elem_ = nullptr;
 };
 
 // ---- XML helpers ----------------------------------------------------------------------------
@@ -1277,6 +1282,95 @@ void MjcfReader::read_keyframes(const XMLElement* kf, Model* model) {
 
 // ---- the whole file -------------------------------------------------------------------------
 
+// ---- maxsim's own declarations -------------------------------------------------------------
+// MuJoCo refuses elements it does not know, but stores <custom><text name data> without reading
+// it: maxsim's declarations live there, so that one file loads in both. Names that do not start
+// with "maxsim:" and <numeric>/<tuple> stay MuJoCo's.
+void MjcfReader::read_custom(const XMLElement* e, Model* model) {
+  for (const XMLElement* x : children(e)) {
+    if (std::strcmp(x->Name(), "text") != 0) continue;
+    const std::string name = xml_.text(x, "name");
+    if (name.rfind("maxsim:", 0) != 0) continue;
+    const char* data = x->Attribute("data");
+    if (!data) fail(x, name + ": needs a data attribute");
+    if (name == "maxsim:integrator") {
+      if (integrator_elem_)
+        fail(x, "maxsim:integrator is declared twice (first at line " + std::to_string(integrator_elem_->GetLineNum()) + ")");
+      integrator_elem_ = x;
+      std::istringstream words(data);
+      std::string value, extra;
+      words >> value >> extra;
+      if (!extra.empty() || !integrator_from_name(value, &model->integrator))
+        fail(x, std::string("maxsim:integrator: '") + data + "' is not one of variational, energy-momentum");
+    } else if (name.rfind("maxsim:nonholonomic:", 0) == 0) {
+      nonholonomic_.push_back(read_nonholonomic(x, name, data));
+    } else {
+      fail(x, "unknown maxsim declaration '" + name + "' (maxsim:integrator, maxsim:nonholonomic:NAME)");
+    }
+  }
+}
+
+// data="KIND body=BODY key=value ...", vectors as x,y,z in the MJCF body's frame.
+NonholonomicSpec MjcfReader::read_nonholonomic(const XMLElement* e, const std::string& name,
+                                               const std::string& data) const {
+  NonholonomicSpec s;
+  s.proto.name = name.substr(std::strlen("maxsim:nonholonomic:"));
+  s.file = xml_.file_of(e);
+  s.line = e->GetLineNum();
+  if (s.proto.name.empty()) fail(e, name + ": the constraint needs a name (maxsim:nonholonomic:NAME)");
+  std::istringstream words(data);
+  std::string kind;
+  words >> kind;
+  if (kind.empty())
+    fail(e, name + ": data is empty; expected \"KIND body=BODY ...\" with KIND one of " + nonholonomic_kind_list());
+  if (!nonholonomic_kind_from_name(kind, &s.proto.kind))
+    fail(e, name + ": unknown kind '" + kind + "' (" + nonholonomic_kind_list() + ")");
+  std::set<std::string> given;
+  for (std::string word; words >> word;) {
+    const size_t eq = word.find('=');
+    if (eq == std::string::npos || eq == 0)
+      fail(e, name + ": '" + word + "' is not key=value");
+    const std::string key = word.substr(0, eq), value = word.substr(eq + 1);
+    if (!given.insert(key).second) fail(e, name + ": " + key + " is given twice");
+    if (key == "body") {
+      const auto it = body_link_.find(value);
+      if (it == body_link_.end()) fail(e, name + ": unknown body '" + value + "'");
+      s.link = it->second;
+      continue;
+    }
+    if (key != "radius" && key != "axis" && key != "point" && key != "direction")
+      fail(e, name + ": unknown key '" + key + "' (body, radius, axis, point, direction)");
+    if (nonholonomic_parameter(s.proto.kind, key) == ParameterUse::None)
+      fail(e, name + ": " + kind + " takes no " + key);
+    if (key == "radius") {
+      if (!parse::parse_number(value, &s.proto.radius))
+        fail(e, name + ": radius '" + value + "' is not a (finite) number");
+      if (!(s.proto.radius > 0)) fail(e, name + ": radius must be positive (got " + value + ")");
+      continue;
+    }
+    // x,y,z: three finite numbers separated by commas (no blanks: the words are split at them)
+    Vec3 v;
+    bool ok = std::count(value.begin(), value.end(), ',') == 2;
+    for (size_t k = 0, start = 0; ok && k < 3; ++k) {
+      const size_t end = std::min(value.find(',', start), value.size());
+      ok = parse::parse_number(std::string_view(value).substr(start, end - start), &v(k));
+      start = end + 1;
+    }
+    if (!ok) fail(e, name + ": " + key + " '" + value + "' is not three finite numbers x,y,z");
+    if (key == "point") {
+      s.proto.point = v;
+    } else {
+      if (!(v.norm() > 0)) fail(e, name + ": " + key + " must not be zero");
+      (key == "axis" ? s.proto.axis : s.proto.direction) = parse::scaled(v);
+    }
+  }
+  if (s.link < 0) fail(e, name + ": needs body=BODY");
+  for (const char* key : {"radius", "axis", "direction"})
+    if (nonholonomic_parameter(s.proto.kind, key) == ParameterUse::Required && !given.count(key))
+      fail(e, name + ": " + kind + " needs " + key + "=" + (key[0] == 'r' ? "R" : "x,y,z"));
+  return s;
+}
+
 Model MjcfReader::load() {
   tinyxml2::XMLDocument& doc = xml_.load(path_);
   const XMLElement* root = doc.RootElement();
@@ -1432,8 +1526,10 @@ Model MjcfReader::load() {
         const int i1 = built.link_body[l1->second], i2 = built.link_body[l2->second];
         if (i1 != i2) model.contact_excludes.emplace_back(i1, i2);
       }
+    } else if (n == "custom") {
+      read_custom(c, &model);
     } else if (n == "tendon" || n == "sensor" || n == "deformable" || n == "extension" ||
-               n == "custom" || n == "visual" || n == "statistic" || n == "size" ||
+               n == "visual" || n == "statistic" || n == "size" ||
                n == "keyframe" || n == "compiler" || n == "option" || n == "default" ||
                n == "asset" || n == "worldbody" || n == "equality") {
       if (n == "tendon" || n == "sensor" || n == "deformable")
@@ -1452,6 +1548,7 @@ Model MjcfReader::load() {
     if (!flags_.clampctrl) a.ctrl_limited = false;  // <flag clampctrl="disable"/>
   }
   set_collision_filter(built, &model);
+  add_nonholonomic(links_, built, nonholonomic_, &model);
   for (const XMLElement* c : top)
     if (std::strcmp(c->Name(), "keyframe") == 0) read_keyframes(c, &model);
 

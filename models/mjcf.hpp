@@ -59,6 +59,12 @@
 //    linear velocity, body angular velocity), in MuJoCo's order of the file's joints; ctrl follows
 //    the loaded actuators.
 //  * condim is not represented (Geom has no field): the sliding friction coefficient is kept.
+//  * maxsim's own declarations, in <custom><text name data> (MuJoCo stores it unread, so the file
+//    stays a MuJoCo file): name="maxsim:integrator" data="variational|energy-momentum" sets
+//    Model::integrator; name="maxsim:nonholonomic:NAME" data="KIND body=BODY radius=R axis=x,y,z
+//    point=x,y,z direction=x,y,z" (the keys KIND takes: models/builder.hpp
+//    nonholonomic_parameter) adds a Model::nonholonomic constraint, vectors in the MJCF body's
+//    frame. Other <custom> entries are MuJoCo's and are skipped; a bad maxsim:* one is an error.
 #pragma once
 
 #include <string>

@@ -133,6 +133,13 @@ struct LoopXml {
   double lower = 0, upper = 0;
 };
 
+// A robot-level <nonholonomic> (read_nonholonomic): the constraint with its vectors in the link frame.
+struct NonholonomicXml {
+  const XMLElement* e = nullptr;
+  std::string link;
+  NonholonomicConstraint proto;
+};
+
 class UrdfReader {
  public:
   UrdfReader(const std::string& path, const LoadOptions& options, LoadReport* report)
@@ -148,6 +155,8 @@ class UrdfReader {
   void check_link(const XMLElement* e, LinkXml* info);
   void check_joint(const XMLElement* e, JointXml* info);
   void read_loop(const XMLElement* e);
+  void read_nonholonomic(const XMLElement* e);
+  void read_maxsim(const XMLElement* e);
   void check_tree();
 
   std::vector<Geom> link_geoms(const urdf::Link& link, const LinkXml& info);
@@ -162,6 +171,9 @@ class UrdfReader {
   std::vector<std::string> joint_order_;
   std::map<std::string, JointXml> joints_;
   std::vector<LoopXml> loops_;
+  std::vector<NonholonomicXml> nonholonomic_;
+  const XMLElement* maxsim_elem_ = nullptr;  // <maxsim integrator=...>
+  Integrator integrator_ = Integrator::Variational;
   std::map<std::string, MaterialDef> materials_;
   bool rewrite_for_urdfdom_ = false;  // dialect joints, missing limits, capsules, repeated materials
   std::vector<std::string> zero_axis_, no_limit_;  // joints, for one warning each
@@ -407,6 +419,68 @@ void UrdfReader::read_loop(const XMLElement* e) {
   loops_.push_back(L);
 }
 
+// <nonholonomic name type> with <link name/>, <radius value/>, <axis xyz/>, <origin xyz/> (a knife
+// edge's point) and <direction xyz/>, the vectors in the link frame; nothing else (a parameter
+// the kind does not take is refused rather than ignored).
+void UrdfReader::read_nonholonomic(const XMLElement* e) {
+  NonholonomicXml N;
+  N.e = e;
+  N.proto.name = attr_or(e, "name");
+  const std::string what = "nonholonomic constraint '" + N.proto.name + "'";
+  if (N.proto.name.empty()) xml_.fail(e, "<nonholonomic> needs a name");
+  const std::string type = attr_or(e, "type");
+  if (type.empty()) xml_.fail(e, what + " has no type (" + nonholonomic_kind_list() + ")");
+  if (!nonholonomic_kind_from_name(type, &N.proto.kind))
+    xml_.fail(e, what + ": unknown type '" + type + "' (" + nonholonomic_kind_list() + ")");
+  std::set<std::string> given;
+  for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+    const std::string n = c->Name();
+    if (!given.insert(n).second) xml_.fail(c, what + ": <" + n + "> is given twice");
+    if (n == "link") {
+      N.link = attr_or(c, "name");
+      if (N.link.empty()) xml_.fail(c, what + ": <link> needs a name");
+      continue;
+    }
+    const std::string key = n == "origin" ? "point" : n;
+    if (key != "radius" && key != "axis" && key != "point" && key != "direction")
+      xml_.fail(c, what + ": unknown element <" + n + "> (link, radius, axis, origin, direction)");
+    if (nonholonomic_parameter(N.proto.kind, key) == ParameterUse::None)
+      xml_.fail(c, what + ": " + type + " takes no <" + n + ">");
+    if (key == "radius") {
+      const auto r = xml_.number(c, "value");
+      if (!r) xml_.fail(c, what + ": <radius> needs a 'value' attribute");
+      if (!(*r > 0)) xml_.fail(c, what + ": radius must be positive (got " + xml_.text(c, "value") + ")");
+      N.proto.radius = *r;
+    } else if (key == "point") {
+      if (c->Attribute("rpy")) xml_.fail(c, what + ": <origin> of a nonholonomic constraint takes xyz only (a point)");
+      N.proto.point = xml_.vec3(c, "xyz").value_or(Vec3::Zero());
+    } else {
+      const auto v = xml_.vec3(c, "xyz");
+      if (!v) xml_.fail(c, what + ": <" + n + "> needs an 'xyz' attribute");
+      if (!(v->norm() > 0)) xml_.fail(c, what + ": zero " + n);
+      (key == "axis" ? N.proto.axis : N.proto.direction) = parse::scaled(*v);
+    }
+  }
+  if (N.link.empty()) xml_.fail(e, what + " needs <link name=...>");
+  for (const char* key : {"radius", "axis", "direction"})
+    if (nonholonomic_parameter(N.proto.kind, key) == ParameterUse::Required && !given.count(key))
+      xml_.fail(e, what + ": " + type + " needs <" + key + (key[0] == 'r' ? " value=...>" : " xyz=...>"));
+  nonholonomic_.push_back(N);
+}
+
+// <maxsim integrator="variational|energy-momentum"/>: the model's options that URDF has no place for.
+void UrdfReader::read_maxsim(const XMLElement* e) {
+  if (maxsim_elem_)
+    xml_.fail(e, "<maxsim> is given twice (first at line " + std::to_string(maxsim_elem_->GetLineNum()) + ")");
+  maxsim_elem_ = e;
+  for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next())
+    if (std::strcmp(a->Name(), "integrator") != 0)
+      xml_.fail(e, std::string("<maxsim>: unknown attribute '") + a->Name() + "' (integrator)");
+  const std::string value = attr_or(e, "integrator", "variational");
+  if (!integrator_from_name(value, &integrator_))
+    xml_.fail(e, "<maxsim>: integrator '" + value + "' is not one of variational, energy-momentum");
+}
+
 void UrdfReader::prepass(const XMLElement* robot) {
   // Joint types first: an unknown type is the most basic problem of a file.
   for (const XMLElement* c = robot->FirstChildElement("joint"); c; c = c->NextSiblingElement("joint")) {
@@ -468,6 +542,10 @@ void UrdfReader::prepass(const XMLElement* robot) {
       rewrite_for_urdfdom_ = true;
     } else if (n == "loop_joint") {
       read_loop(c);
+    } else if (n == "nonholonomic") {
+      read_nonholonomic(c);
+    } else if (n == "maxsim") {
+      read_maxsim(c);
     } else {
       ++ignored_["<" + n + ">"];
     }
@@ -500,6 +578,10 @@ void UrdfReader::prepass(const XMLElement* robot) {
       if (!links_.count(*ln))
         xml_.fail(L.e, "loop joint '" + L.name + "' refers to undefined link '" + *ln + "'");
   }
+  for (const auto& N : nonholonomic_)
+    if (!links_.count(N.link))
+      xml_.fail(N.e->FirstChildElement("link"),
+                "nonholonomic constraint '" + N.proto.name + "' refers to undefined link '" + N.link + "'");
 }
 
 void UrdfReader::check_tree() {
@@ -920,6 +1002,11 @@ Model UrdfReader::load() {
 
   BuildResult built;
   build_model(links, specs, options_, &model, &built, report_);
+  model.integrator = integrator_;
+  std::vector<NonholonomicSpec> nonholonomic;
+  for (const NonholonomicXml& N : nonholonomic_)
+    nonholonomic.push_back(NonholonomicSpec{N.proto, index[N.link], path_, N.e->GetLineNum()});
+  add_nonholonomic(links, built, nonholonomic, &model);
 
   // Actuators: one motor per movable single-coordinate joint.
   for (size_t si = 0; si < specs.size(); ++si) {

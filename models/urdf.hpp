@@ -35,6 +35,11 @@
 // the model still loads with a warning giving the gap (no threshold: ConstrainedDynamics'
 // four-bar is open by ~1 m at its zero configuration and is meant to be assembled by the
 // projection onto the constraints at the simulation start); the joint frames stay the file's.
+// <nonholonomic name type><link name/><radius value/><axis xyz/><origin xyz/><direction xyz/>
+// </nonholonomic> (type rolling_disk, rolling_ball, knife_edge, angular_velocity; origin: the knife
+// edge's point) is a Model::nonholonomic constraint on the body of that link, its vectors given in
+// the link frame; a parameter the type does not take is an error. <maxsim integrator/> sets
+// Model::integrator ("variational", "energy-momentum"). urdfdom ignores both elements.
 //
 // Inertia checks happen per link with the line of its <inertia>: negative mass is always an
 // error; an inertia that is not positive definite or violates the triangle inequality is an error

@@ -55,6 +55,9 @@ const char* usage_text() {
          "  --fixed-base          weld the floating base to the world\n"
          "  --tol EPS             Newton solver tolerance (default 1e-10)\n"
          "  --cone nonlinear|linear|relaxed  friction cone model (default nonlinear)\n"
+         "  --integrator variational|energy-momentum  time stepping (default: the model's, else\n"
+         "                        variational); energy-momentum takes no contacts, joint limits or\n"
+         "                        joint friction (--contacts off)\n"
          "  --max-output-bytes N  stop the run before the CSV (or --view's recorded frames) would\n"
          "                        grow beyond N bytes (default 2e9)\n"
          "  --limit NAME=VALUE    a bound of the model loader (info, simulate, bench; repeatable):\n") +
@@ -137,6 +140,7 @@ constexpr OptionSpec kOptions[] = {
     {"--contacts", true, kRun},    {"--restitution", true, kRun},
     {"--view", true, kSimulate},   {"--max-output-bytes", true, kSimulate},
     {"--limit", true, kAll},       {"--ctrl", true, kRun},       {"--ctrl-file", true, kRun},
+    {"--integrator", true, kRun},
 };
 
 const char* command_name(Command c) {
@@ -321,6 +325,10 @@ Options parse_args(int argc, const char* const* argv) {
       else fail("--ground: " + quoted(value) + " is not one of auto, on, off");
     } else if (name == "--cone") {
       if (!friction_cone_from_name(value, &o.cone)) fail("--cone: " + quoted(value) + " is not one of nonlinear, linear, relaxed");
+    } else if (name == "--integrator") {
+      Integrator i;
+      if (!integrator_from_name(value, &i)) fail("--integrator: " + quoted(value) + " is not one of variational, energy-momentum");
+      o.integrator = i;
     } else if (name == "--contacts") {
       if (value == "on") o.contacts = true;
       else if (value == "off") o.contacts = false;

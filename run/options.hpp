@@ -11,6 +11,7 @@
 
 #include "models/load.hpp"
 #include "sim/contact_search.hpp"
+#include "sim/model.hpp"
 
 namespace maxsim::run {
 
@@ -66,6 +67,7 @@ struct Options {
   bool contacts = true;   // --contacts on|off: hard contacts (ground, world geoms, bodies)
   std::optional<double> restitution;  // --restitution E for geom pairs that declare none
   LoadLimits limits;      // --limit NAME=VALUE (repeatable): the loader's bounds
+  std::optional<Integrator> integrator;  // --integrator; none: the model's (the file's, else variational)
 };
 
 // Parses argv (argv[0] is the program). Throws InputError with a message naming the problem.

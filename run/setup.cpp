@@ -12,6 +12,7 @@
 
 #include "io/error.hpp"
 #include "io/plot.hpp"
+#include "models/builder.hpp"  // nonholonomic_parameter
 #include "models/load_error.hpp"
 #include "sim/contact_search.hpp"
 #include "sim/ground.hpp"
@@ -250,6 +251,7 @@ RunSetup setup_model(const Options& o) {
   s.loaded = load_for_run(o);
   Model& m = s.loaded.model;
   if (o.gravity) m.gravity = Vec3((*o.gravity)[0], (*o.gravity)[1], (*o.gravity)[2]);
+  if (o.integrator) m.integrator = *o.integrator;
   s.dt = o.dt ? *o.dt : (m.dt_from_file ? m.dt : 0.01);
   if (!(std::isfinite(s.dt) && s.dt > 0)) throw InputError(o.model_path + ": the model's time step is not positive");
   m.dt = s.dt;
@@ -277,6 +279,13 @@ void setup_state(RunSetup& s, const Options& o, Data& d) {
   }
   d.ctrl = s.ctrl0;
   if (s.schedule) set_controller(d, std::make_shared<ScheduleController>(s.schedule));
+  // (checked on the Data as it will be stepped: the contact search is installed by now)
+  if (const std::string refused = integrator_support(m, d); !refused.empty()) {
+    std::string hint = o.integrator ? "--integrator variational" : "--integrator variational (the file asks for " +
+                                                                       std::string(integrator_name(m.integrator)) + ")";
+    if (d.collide) hint += ", or --contacts off to step without contacts";
+    throw InputError(o.model_path + ": " + refused + " (options: " + hint + ")");
+  }
 }
 
 double lift_to_ground(Model& m, Data& d) {
@@ -294,6 +303,18 @@ double lift_to_ground(Model& m, Data& d) {
   // the weld moves with the robot (its world-side anchor is in the world frame)
   if (base->type == JointType::Fixed) (base->parent == kWorld ? base->parent_anchor : base->child_anchor).z() += depth;
   return depth;
+}
+
+std::string nonholonomic_parameters(const NonholonomicConstraint& c) {
+  auto vec = [](const Vec3& v) { return g6(v.x()) + " " + g6(v.y()) + " " + g6(v.z()); };
+  std::vector<std::string> parts;
+  // (the parameters the loaders read for the kind, in their order)
+  auto takes = [&](const char* key) { return nonholonomic_parameter(c.kind, key) != ParameterUse::None; };
+  if (takes("radius")) parts.push_back("radius " + g6(c.radius));
+  if (takes("axis")) parts.push_back("axis " + vec(c.axis));
+  if (takes("point")) parts.push_back("point " + vec(c.point));
+  if (takes("direction")) parts.push_back("direction " + vec(c.direction));
+  return join(parts);
 }
 
 bool state_finite(const Data& d) {

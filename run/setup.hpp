@@ -52,7 +52,7 @@ struct RunSetup {
   double lifted = 0;        // set by setup_state: how far the base was lifted onto the ground [m]
 };
 
-// The first half: load_for_run, --gravity, the time step, the ground and contact switches, the
+// The first half: load_for_run, --gravity, --integrator, the time step, the ground and contact switches, the
 // initial joint coordinates and commands (InputError on an unknown keyframe, joint or actuator,
 // a wrong value count, a joint that closes a loop, a zero quaternion, a --ctrl-file that cannot
 // be read or does not fit the model).
@@ -63,7 +63,9 @@ RunSetup setup_model(const Options& options);
 // 0, then with contacts on: the lift onto the ground (lift_to_ground; it moves a welded base's
 // world anchor in setup.loaded.model) and the contact search (enable_contacts with the default
 // ContactOptions but for --friction, --restitution, --cone and the ground switch); the commands
-// ctrl0 and, with --ctrl-file, a ScheduleController as the Data's controller.
+// ctrl0 and, with --ctrl-file, a ScheduleController as the Data's controller. Last, InputError
+// when the model's integrator cannot step this Data (integrator_support: the energy-momentum
+// integrator with contacts, joint limits or joint friction), with the options that help.
 void setup_state(RunSetup& setup, const Options& options, Data& data);
 
 // URDF floating bases load at the origin, half inside the ground. A robot hung on a single
@@ -79,6 +81,10 @@ double lift_to_ground(Model& model, Data& data);
 std::string fmt(const char* format, double v);
 std::string g6(double v);
 std::string join(const std::vector<std::string>& items, const std::string& sep = ", ");
+
+// A nonholonomic constraint's parameters in words, for listings: "radius 0.5, axis 0 1 0" (body
+// frame), the ones its kind takes.
+std::string nonholonomic_parameters(const NonholonomicConstraint& c);
 
 // Every body's pose and velocity and the time are finite numbers (a step that produced NaN or
 // infinity has failed, whatever its report says).

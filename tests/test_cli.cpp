@@ -31,6 +31,9 @@ const std::string kA1Xml = repo("robots/a1/xml/a1.xml");
 const std::string kFourbar = repo("tests/data/models/dojo_fourbar/fourbar.urdf");
 const std::string kAnt = repo("tests/data/models/gym_mujoco/ant.xml");
 const std::string kCassie = repo("tests/data/models/agility_cassie/cassie.xml");
+const std::string kSleighXml = repo("tests/data/nonholonomic/sleigh.xml");    // energy-momentum, 2 constraints
+const std::string kSleighUrdf = repo("tests/data/nonholonomic/sleigh.urdf");
+const std::string kDiskXml = repo("tests/data/nonholonomic/disk.xml");        // variational, 2 constraints
 
 const char* const kSummaryKeys[] = {
     "model", "steps", "dt", "sim_time", "wall_time_s", "steps_per_s", "energy_initial", "energy_final",
@@ -544,6 +547,55 @@ TEST_F(Cli, GravityToleranceAndModelOptions) {
   EXPECT_EQ(r.json.at("fixed_base").text, "true");
 }
 
+// ---- the integrator and nonholonomic constraints (issue 18) -------------------------------------
+TEST_F(Cli, InfoListsNonholonomicConstraintsAndIntegrator) {
+  for (const std::string& file : {kSleighXml, kSleighUrdf}) {
+    const Result r = run("info " + quote(file));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("integrator: energy-momentum\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("nonholonomic constraints: 2\n"), std::string::npos) << r.out;
+    // in the body frame: the runner's point and direction as the sleigh's body sees them
+    EXPECT_NE(r.out.find("  blade  knife_edge  body sleigh  point 0.3 0.2 0, direction "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  suslov  angular_velocity  body top  axis 0 0 1\n"), std::string::npos) << r.out;
+  }
+  const Result d = run("info " + quote(kDiskXml));
+  ASSERT_EQ(d.status, 0) << d.err;
+  EXPECT_NE(d.out.find("integrator: variational\n"), std::string::npos) << d.out;
+  EXPECT_NE(d.out.find("  roll  rolling_disk  body disk  radius 0.5, axis 0 1 0\n"), std::string::npos) << d.out;
+  EXPECT_NE(d.out.find("  ball_roll  rolling_ball  body ball  radius 0.2\n"), std::string::npos) << d.out;
+  const Result a1 = run("info " + quote(kA1Urdf));
+  EXPECT_NE(a1.out.find("nonholonomic constraints: 0\n"), std::string::npos) << a1.out;
+
+  const Result j = run("info " + quote(kSleighXml) + " --json");
+  ASSERT_EQ(j.status, 0) << j.err;
+  ASSERT_TRUE(j.has_json) << j.out;
+  EXPECT_EQ(j.json.at("integrator").text, "energy-momentum");
+  const std::string& nh = j.json.at("nonholonomic").text;  // (an array: kept raw)
+  EXPECT_EQ(nh.rfind("[{\"name\":\"blade\",\"kind\":\"knife_edge\",\"body\":\"sleigh\",\"point\":[0.3,0.2,0],", 0), 0u) << nh;
+  EXPECT_NE(nh.find("{\"name\":\"suslov\",\"kind\":\"angular_velocity\",\"body\":\"top\",\"axis\":[0,0,1]}]"),
+            std::string::npos) << nh;
+}
+
+TEST_F(Cli, IntegratorOption) {
+  // the file's integrator by default; --integrator overrides it; the summary names it
+  const Result em = run("simulate " + quote(kSleighXml) + " --steps 5 --contacts off --json");
+  ASSERT_EQ(em.status, 0) << em.err;
+  expect_summary(em);
+  EXPECT_EQ(em.json.at("integrator").text, "energy-momentum");
+  const Result var = run("simulate " + quote(kSleighXml) + " --steps 5 --integrator variational --json");
+  ASSERT_EQ(var.status, 0) << var.err;
+  EXPECT_EQ(var.json.at("integrator").text, "variational");
+  const Result a1 = run("simulate " + quote(kA1Urdf) + " --steps 5 --json --contacts off");
+  ASSERT_EQ(a1.status, 0) << a1.err;
+  EXPECT_EQ(a1.json.at("integrator").text, "variational");  // nothing declared
+  const Result disk = run("simulate " + quote(kDiskXml) + " --steps 5 --integrator=energy-momentum --contacts off");
+  ASSERT_EQ(disk.status, 0) << disk.err;
+  EXPECT_NE(disk.out.find("  integrator: energy-momentum\n"), std::string::npos) << disk.out;
+  const Result bench = run("bench " + quote(kSleighUrdf) + " --steps 5 --contacts off --json");
+  ASSERT_EQ(bench.status, 0) << bench.err;
+  EXPECT_EQ(bench.json.at("integrator").text, "energy-momentum");
+}
+
 // ---- bench --------------------------------------------------------------------------------------
 TEST_F(Cli, BenchJson) {
   const Result r = run("bench " + quote(kA1Urdf) + " --steps 20 --json");
@@ -622,6 +674,19 @@ TEST_F(Cli, BadInputExitsTwo) {
       {"info " + a1 + " --steps 3", "info does not take the option --steps"},
       {"simulate", "missing MODEL"},
       {sim + a1, "unexpected argument"},
+      {sim + "--integrator rk4", "--integrator: 'rk4' is not one of variational, energy-momentum"},
+      {sim + "--integrator", "--integrator needs a value"},
+      {"info " + a1 + " --integrator variational", "info does not take the option --integrator"},
+      // the energy-momentum integrator takes equalities only: the message names what it meets and
+      // the options that help
+      {"simulate " + quote(kSleighXml) + " --steps 2",
+       "handles equality constraints only, not contacts; use the variational integrator, or switch them off "
+       "(options: --integrator variational (the file asks for energy-momentum), or --contacts off to step without contacts)"},
+      {"bench " + quote(kSleighUrdf) + " --steps 2", "not contacts"},
+      {sim + "--integrator energy-momentum --contacts off",
+       "not joint limits (joint 'FR_hip_joint'); use the variational integrator, or switch them off (options: "
+       "--integrator variational)"},
+      {sim + "--integrator energy-momentum", "not contacts, joint limits"},
   };
   for (const BadCase& c : cases) {
     const Result r = run(c.args);

@@ -11,6 +11,7 @@
 #include "run/setup.hpp"
 #include "apps/maxsim/view_command.hpp"
 #include "io/report.hpp"
+#include "models/builder.hpp"  // nonholonomic_parameter
 #include "sim/ground.hpp"
 #include "sim/maxsim.hpp"
 
@@ -54,7 +55,7 @@ struct RunResult {
   double first_nc_residual = 0;
 };
 
-std::string gravity_json(const Vec3& g) {
+std::string vec3_json(const Vec3& g) {
   std::string s = "[";
   for (int k = 0; k < 3; ++k) {
     if (k) s += ',';
@@ -225,9 +226,10 @@ int run_simulate(const Options& o) {
         .add("ground", ground)
         .add("cone", friction_cone_name(o.cone))
         .add("tolerance", d.solver.tolerance)
-        .add_raw("gravity", gravity_json(m.gravity))
+        .add_raw("gravity", vec3_json(m.gravity))
         .add("fixed_base", o.fixed_base)
         .add("contacts", contacts)
+        .add("integrator", integrator_name(m.integrator))
         .add("lifted_m", lifted)
         .add("load_warnings", static_cast<long long>(l.report.warnings.size()));
     if (o.restitution) j.add("restitution", *o.restitution);
@@ -254,6 +256,7 @@ int run_simulate(const Options& o) {
     if (lifted > 0) std::printf("  the base was lifted by %s m to stand on the ground\n", g6(lifted).c_str());
     std::printf("  Newton iterations mean %s, max %d; failed steps %lld\n", fmt("%.3g", iterations_mean).c_str(),
                 r.iterations_max, r.failed);
+    std::printf("  integrator: %s\n", integrator_name(m.integrator));
     if (r.relaxed > 0)
       std::printf("  %lld steps needed the relaxed friction cone (the solver's last resort)\n", r.relaxed);
     if (csv.is_open() || !o.output.empty()) std::printf("  trajectory: %s\n", o.output.c_str());
@@ -313,6 +316,22 @@ int run_info(const Options& o) {
       }
       return s + "]";
     };
+    // [{"name", "kind", "body", and the parameters its kind takes (body frame)}, ...]
+    auto nonholonomic_json = [&] {
+      std::string s = "[";
+      for (const NonholonomicConstraint& c : m.nonholonomic) {
+        JsonObject j;
+        j.add("name", c.name).add("kind", nonholonomic_kind_name(c.kind)).add("body", body_name(c.body));
+        auto takes = [&](const char* key) { return nonholonomic_parameter(c.kind, key) != ParameterUse::None; };
+        if (takes("radius")) j.add("radius", c.radius);
+        if (takes("axis")) j.add_raw("axis", vec3_json(c.axis));
+        if (takes("point")) j.add_raw("point", vec3_json(c.point));
+        if (takes("direction")) j.add_raw("direction", vec3_json(c.direction));
+        if (s.size() > 1) s += ',';
+        s += j.str();
+      }
+      return s + "]";
+    };
     auto shapes_json = [](const std::map<std::string, int>& s) {
       JsonObject j;
       for (const auto& [name, n] : s) j.add(name, n);
@@ -337,13 +356,15 @@ int run_info(const Options& o) {
         .add("total_mass", m.total_mass())
         .add("dt", dt)
         .add("dt_from_file", m.dt_from_file)
-        .add_raw("gravity", gravity_json(m.gravity))
+        .add_raw("gravity", vec3_json(m.gravity))
         .add_raw("collision_shapes", shapes_json(shapes))
         .add_raw("world_collision_shapes", shapes_json(world_shapes))
         .add("ground_auto", ground_auto)
         .add("contacts", m.contacts)
         .add("collision_filter", m.collision_filter == CollisionFilter::ParentChild ? "parent-child" : "any-joint")
         .add("actuators", static_cast<long long>(m.actuators.size()))
+        .add("integrator", integrator_name(m.integrator))
+        .add_raw("nonholonomic", nonholonomic_json())
         .add_raw("body_names", names_json(bodies))
         .add_raw("joint_names", names_json(joints))
         .add_raw("loop_joint_names", names_json(loop_names))
@@ -408,6 +429,11 @@ int run_info(const Options& o) {
   std::printf("time step: %s s (%s)\n", g6(dt).c_str(), m.dt_from_file ? "from the file" : "default");
   std::printf("gravity: %s %s %s\n", g6(m.gravity.x()).c_str(), g6(m.gravity.y()).c_str(), g6(m.gravity.z()).c_str());
   std::printf("actuators: %zu\n", m.actuators.size());
+  std::printf("integrator: %s\n", integrator_name(m.integrator));
+  std::printf("nonholonomic constraints: %zu\n", m.nonholonomic.size());
+  for (const NonholonomicConstraint& c : m.nonholonomic)
+    std::printf("  %s  %s  body %s  %s\n", c.name.c_str(), nonholonomic_kind_name(c.kind), body_name(c.body).c_str(),
+                nonholonomic_parameters(c).c_str());
   std::vector<std::string> keys;
   for (const Keyframe& k : m.keyframes) keys.push_back(k.name);
   std::printf("keyframes: %s\n", keys.empty() ? "none" : join(keys).c_str());

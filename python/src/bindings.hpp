@@ -46,6 +46,9 @@ struct PyData {
   std::shared_ptr<Model> model;
   Data data;
   std::optional<ContactOptions> contacts;
+  // the Model's nonholonomic constraints when this Data was made: Model.add_nonholonomic may add
+  // some later, and the engine may size a Data by them, so checked() refuses a Data that is older
+  std::size_t nonholonomic = 0;
   py::object controller = py::none();
 };
 
@@ -59,6 +62,10 @@ struct PythonControllerError : std::exception {
 // (array sizes): the bindings check it (ValueError otherwise).
 inline PyData& checked(const Model& model, PyData& d) {
   if (d.model.get() != &model) throw std::invalid_argument("this Data was made for another Model");
+  if (d.nonholonomic != model.nonholonomic.size())
+    throw std::invalid_argument("this Data was made before the Model's nonholonomic constraints changed (" +
+                                std::to_string(d.nonholonomic) + " then, " + std::to_string(model.nonholonomic.size()) +
+                                " now): make a new Data(model)");
   return d;
 }
 inline const PyData& checked(const Model& model, const PyData& d) { return checked(model, const_cast<PyData&>(d)); }

@@ -17,7 +17,7 @@
 namespace maxsim::python {
 
 PyData::PyData(std::shared_ptr<Model> m, std::optional<ContactOptions> c)
-    : model(std::move(m)), data(*model), contacts(std::move(c)) {
+    : model(std::move(m)), data(*model), contacts(std::move(c)), nonholonomic(model->nonholonomic.size()) {
   if (contacts) enable_contacts(*model, data, *contacts);
 }
 
@@ -27,7 +27,8 @@ PyData::PyData(std::shared_ptr<Model> m, std::optional<ContactOptions> c)
 // options; it answers as the original's (the search is a function of the poses), except that
 // pairs overlapping at the copy's first step are judged anew as start overlaps
 // (ContactOptions::start_overlap). The Python controller is shared, bound to the copy.
-PyData::PyData(const PyData& other) : model(other.model), data(other.data), contacts(other.contacts) {
+PyData::PyData(const PyData& other)
+    : model(other.model), data(other.data), contacts(other.contacts), nonholonomic(other.nonholonomic) {
   data.collide = nullptr;
   data.controller = nullptr;
   if (contacts) enable_contacts(*model, data, *contacts);
@@ -177,6 +178,9 @@ void bind_data(py::module_& m) {
       .def_readonly("residual", &StepReport::residual)
       .def_readonly("substeps", &StepReport::substeps)
       .def_readonly("relaxed", &StepReport::relaxed)
+      .def_property_readonly(
+          "reason", [](const StepReport& r) { return r.reason ? py::object(py::str(r.reason)) : py::object(py::none()); },
+          "a Failed step the integrator refused: why (None otherwise)")
       .def_property_readonly("ok", [](const StepReport& r) { return r.status == StepStatus::Ok; })
       .def("__repr__", [](const StepReport& r) {
         char residual[32];

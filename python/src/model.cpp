@@ -2,12 +2,15 @@
 //
 // A Model is held by shared_ptr: every Data made from it holds it too, so it lives as long as
 // any of its Data (step() takes both by reference and must never see a dead Model). Its parts
-// are exposed as copies (lists of read-only records), and only dt and gravity are writable: a
-// Data sizes its arrays from the Model once, so Python must not add bodies or joints under it.
+// are exposed as copies (lists of read-only records), and only dt, gravity, actuation and the
+// integrator are writable: a Data sizes its arrays from the Model once, so Python must not add
+// bodies or joints under it. Nonholonomic constraints can be added (add_nonholonomic); a Data
+// made before then refuses to be used (checked(), bindings.hpp).
 #include <pybind11/eigen.h>
 
 #include "bindings.hpp"
 #include "models/load.hpp"
+#include "models/builder.hpp"  // nonholonomic_kind_list
 #include "models/load_error.hpp"
 #include "sim/actuation.hpp"
 #include "sim/kinematics.hpp"
@@ -38,6 +41,55 @@ std::pair<std::shared_ptr<Model>, LoadReport> load(const std::string& path, cons
   auto model = std::make_shared<Model>(load_model(path, options, &report));
   if (const std::string bad = validate_model(*model); !bad.empty()) throw LoadError(path, bad);
   return {model, std::move(report)};
+}
+
+// A kind from a NonholonomicKind or its name ("rolling_disk", ...).
+NonholonomicKind kind_from(const py::handle& kind) {
+  if (py::isinstance<NonholonomicKind>(kind)) return kind.cast<NonholonomicKind>();
+  NonholonomicKind k;
+  if (py::isinstance<py::str>(kind) && nonholonomic_kind_from_name(kind.cast<std::string>(), &k)) return k;
+  throw std::invalid_argument("kind: expected a NonholonomicKind or one of " + nonholonomic_kind_list() + " (got " +
+                              std::string(py::str(kind)) + ")");
+}
+
+// A body index from an index or a name (ValueError when the model has no such body).
+int body_from(const Model& md, const py::handle& body) {
+  if (py::isinstance<py::str>(body)) {
+    const std::string name = body.cast<std::string>();
+    const int b = md.body_index(name);
+    if (b < 0) throw std::invalid_argument("unknown body '" + name + "'");
+    return b;
+  }
+  const long long b = body.cast<long long>();
+  if (b < 0 || b >= static_cast<long long>(md.bodies.size()))
+    throw std::invalid_argument("body index " + std::to_string(b) + " out of range (the model has " +
+                                std::to_string(md.bodies.size()) + " bodies)");
+  return static_cast<int>(b);
+}
+
+// Model.add_nonholonomic: a NonholonomicConstraint, changed by any keyword given; the model is
+// validated with it (ValueError naming the problem, and the model stays as it was).
+int add_nonholonomic(Model& md, const py::object& constraint, const py::kwargs& kw) {
+  NonholonomicConstraint c;
+  if (!constraint.is_none()) c = constraint.cast<NonholonomicConstraint>();
+  for (const auto& [key_handle, value] : kw) {
+    const std::string key = key_handle.cast<std::string>();
+    if (key == "name") c.name = value.cast<std::string>();
+    else if (key == "kind") c.kind = kind_from(value);
+    else if (key == "body") c.body = body_from(md, value);
+    else if (key == "radius") c.radius = value.cast<double>();
+    else if (key == "axis") c.axis = vec3_from(value, "axis");
+    else if (key == "point") c.point = vec3_from(value, "point");
+    else if (key == "direction") c.direction = vec3_from(value, "direction");
+    else throw py::type_error("add_nonholonomic: unexpected keyword '" + key + "' (name, kind, body, radius, axis, point, direction)");
+  }
+  body_from(md, py::int_(c.body));  // (a constraint passed in may bring any index)
+  const int index = md.add_nonholonomic(c);
+  if (const std::string bad = validate_model(md); !bad.empty()) {
+    md.nonholonomic.pop_back();
+    throw std::invalid_argument("add_nonholonomic: " + bad);
+  }
+  return index;
 }
 
 }  // namespace
@@ -164,6 +216,62 @@ void bind_model(py::module_& m) {
       .def_readonly("ctrl", &Keyframe::ctrl)
       .def("__repr__", [](const Keyframe& k) { return "<maxsim.Keyframe '" + k.name + "'>"; });
 
+  py::enum_<Integrator>(m, "Integrator", "How a step advances the state (sim/model.hpp).")
+      .value("Variational", Integrator::Variational)
+      .value("EnergyMomentum", Integrator::EnergyMomentum);
+  m.def("integrator_name", [](Integrator i) { return std::string(integrator_name(i)); }, py::arg("integrator"),
+        "\"variational\" or \"energy-momentum\" (the files' and the command's spelling)");
+
+  py::enum_<NonholonomicKind>(m, "NonholonomicKind", "Kinds of nonholonomic constraints (sim/model.hpp).")
+      .value("RollingDisk", NonholonomicKind::RollingDisk)
+      .value("RollingBall", NonholonomicKind::RollingBall)
+      .value("KnifeEdge", NonholonomicKind::KnifeEdge)
+      .value("AngularVelocity", NonholonomicKind::AngularVelocity);
+
+  py::class_<NonholonomicConstraint>(m, "NonholonomicConstraint",
+                                     "A constraint on a body's velocity (sim/model.hpp); vectors in the body frame\n"
+                                     "(origin at the CoM). Add one with Model.add_nonholonomic.")
+      .def(py::init([](const std::string& name, const py::object& kind, int body, double radius, const py::object& axis,
+                       const py::object& point, const py::object& direction) {
+             NonholonomicConstraint c;
+             c.name = name;
+             c.kind = kind_from(kind);
+             c.body = body;
+             c.radius = radius;
+             c.axis = vec3_from(axis, "axis");
+             c.point = vec3_from(point, "point");
+             c.direction = vec3_from(direction, "direction");
+             return c;
+           }),
+           py::arg("name") = "", py::arg("kind") = NonholonomicKind::RollingDisk, py::arg("body") = 0,
+           py::arg("radius") = 0.0, py::arg("axis") = py::make_tuple(1.0, 0.0, 0.0),
+           py::arg("point") = py::make_tuple(0.0, 0.0, 0.0), py::arg("direction") = py::make_tuple(1.0, 0.0, 0.0))
+      .def_readwrite("name", &NonholonomicConstraint::name)
+      .def_property(
+          "kind", [](const NonholonomicConstraint& c) { return c.kind; },
+          [](NonholonomicConstraint& c, const py::object& k) { c.kind = kind_from(k); }, "a NonholonomicKind (or its name)")
+      .def_property_readonly("kind_name", [](const NonholonomicConstraint& c) { return std::string(nonholonomic_kind_name(c.kind)); },
+                             "\"rolling_disk\", \"rolling_ball\", \"knife_edge\" or \"angular_velocity\"")
+      .def_readwrite("body", &NonholonomicConstraint::body, "body index")
+      .def_readwrite("radius", &NonholonomicConstraint::radius, "rolling kinds [m]")
+      .def_property(
+          "axis", [](const NonholonomicConstraint& c) { return vector_copy(c.axis); },
+          [](NonholonomicConstraint& c, const py::object& v) { c.axis = vec3_from(v, "axis"); },
+          "rolling disk: its axis; angular velocity: the blocked axis (body frame; a copy)")
+      .def_property(
+          "point", [](const NonholonomicConstraint& c) { return vector_copy(c.point); },
+          [](NonholonomicConstraint& c, const py::object& v) { c.point = vec3_from(v, "point"); },
+          "knife edge: the blade's contact point (body frame, from the CoM; a copy)")
+      .def_property(
+          "direction", [](const NonholonomicConstraint& c) { return vector_copy(c.direction); },
+          [](NonholonomicConstraint& c, const py::object& v) { c.direction = vec3_from(v, "direction"); },
+          "knife edge: the blade's direction (body frame; a copy)")
+      .def_property_readonly("rows", &NonholonomicConstraint::rows, "rows the step solves for it")
+      .def("__repr__", [](const NonholonomicConstraint& c) {
+        return "<maxsim.NonholonomicConstraint '" + c.name + "' " + nonholonomic_kind_name(c.kind) + " on body " +
+               std::to_string(c.body) + ">";
+      });
+
   py::class_<Model, std::shared_ptr<Model>>(m, "Model",
                                             "The constant description of a mechanism (sim/model.hpp). Made by maxsim.load.")
       .def_readonly("name", &Model::name)
@@ -205,6 +313,25 @@ void bind_model(py::module_& m) {
       .def_readonly("implicit_ground", &Model::implicit_ground,
                     "the description stands on the ground z >= 0 (URDF); Data's default contacts add it")
       .def_readonly("contacts", &Model::contacts, "false: the description switches contacts off")
+      .def_property(
+          "integrator", [](const Model& md) { return md.integrator; },
+          [](Model& md, const py::object& i) {
+            if (py::isinstance<Integrator>(i)) {
+              md.integrator = i.cast<Integrator>();
+            } else if (!py::isinstance<py::str>(i) || !integrator_from_name(i.cast<std::string>(), &md.integrator)) {
+              throw std::invalid_argument("integrator: expected an Integrator or 'variational', 'energy-momentum' (got " +
+                                          std::string(py::str(i)) + ")");
+            }
+          },
+          "Integrator.Variational or Integrator.EnergyMomentum (or its name); the file's, else Variational")
+      // (by value: the constraints' fields are writable, and def_readonly would hand out references)
+      .def_property_readonly("nonholonomic", [](const Model& md) { return md.nonholonomic; },
+                             "the nonholonomic constraints (copies; add one with add_nonholonomic)")
+      .def("add_nonholonomic", &add_nonholonomic, py::arg("constraint") = py::none(),
+           "add_nonholonomic(constraint=None, *, name, kind, body, radius, axis, point, direction) -> index\n"
+           "Adds a NonholonomicConstraint (keywords change its fields; body by index or name, kind by\n"
+           "NonholonomicKind or name; vectors in the body frame). Raises ValueError for an unknown body or\n"
+           "an invalid constraint. A Data made before refuses to step: make a new Data(model).")
       .def_readwrite("actuation", &Model::actuation,
                      "false: the actuators apply no force (ctrl ignored); joint_force still acts")
       .def_property_readonly("total_mass", &Model::total_mass)

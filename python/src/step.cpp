@@ -47,6 +47,8 @@ void bind_step(py::module_& m) {
       [](const Model& model, PyData& d, int n) {
         checked(model, d);
         if (n < 0) throw std::invalid_argument("step: n must be >= 0");
+        if (const std::string refused = integrator_support(model, d.data); !refused.empty())
+          throw std::invalid_argument("step: " + refused + " (Data(model, contacts=False) steps without contacts)");
         StepReport r = d.data.report;
         py::gil_scoped_release release;
         for (int k = 0; k < n; ++k) {
@@ -58,7 +60,13 @@ void bind_step(py::module_& m) {
       },
       py::arg("model"), py::arg("data"), py::arg("n") = 1,
       "Advances data by n steps of model.dt (the GIL released). Returns the last step's report; "
-      "stops early at a Failed step (whose state is unchanged).");
+      "stops early at a Failed step (whose state is unchanged). Raises ValueError when model.integrator "
+      "cannot step this Data (integrator_support).");
+  m.def(
+      "integrator_support", [](const Model& model, const PyData& d) { return integrator_support(model, checked(model, d).data); },
+      py::arg("model"), py::arg("data"),
+      "'' when model.integrator can step this Data, else what it does not handle (the energy-momentum "
+      "integrator: contacts, joint limits, joint friction)");
 }
 
 }  // namespace maxsim::python

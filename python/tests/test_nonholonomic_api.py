@@ -1,0 +1,128 @@
+"""Issue 18's interfaces in Python: Model.integrator, NonholonomicConstraint, Model.add_nonholonomic,
+Model.nonholonomic, integrator_support and the step's refusal. (The engine's use of them is tested
+with the engine; these tests cover the plumbing.)"""
+
+import numpy as np
+import pytest
+
+import maxsim
+from conftest import PENDULUM_XML, SOURCE_DIR
+
+DATA = SOURCE_DIR / "tests/data/nonholonomic"
+
+
+def test_enums_and_names():
+    assert maxsim.Integrator.Variational != maxsim.Integrator.EnergyMomentum
+    assert maxsim.integrator_name(maxsim.Integrator.EnergyMomentum) == "energy-momentum"
+    assert {k.name for k in maxsim.NonholonomicKind.__members__.values()} == {
+        "RollingDisk", "RollingBall", "KnifeEdge", "AngularVelocity"}
+
+
+@pytest.mark.parametrize("file", ["sleigh.xml", "sleigh.urdf"])
+def test_loaded_constraints_and_integrator(file):
+    m = maxsim.load(DATA / file)
+    assert m.integrator == maxsim.Integrator.EnergyMomentum
+    blade, suslov = m.nonholonomic
+    assert (blade.name, blade.kind, blade.kind_name, blade.body) == (
+        "blade", maxsim.NonholonomicKind.KnifeEdge, "knife_edge", m.body_index("sleigh"))
+    # the runner's blade in the sleigh's body frame (origin at the CoM): see tests/data/nonholonomic
+    np.testing.assert_allclose(blade.point, [0.3, 0.2, 0], atol=1e-15)
+    np.testing.assert_allclose(blade.direction, [0, 1, 0], atol=1e-15)
+    assert blade.rows == 1
+    assert (suslov.kind, suslov.body) == (maxsim.NonholonomicKind.AngularVelocity, m.body_index("top"))
+    np.testing.assert_array_equal(suslov.axis, [0, 0, 1])
+
+
+def test_integrator_is_writable():
+    m = maxsim.load(DATA / "disk.xml")
+    assert m.integrator == maxsim.Integrator.Variational  # (not declared)
+    m.integrator = maxsim.Integrator.EnergyMomentum
+    assert m.integrator == maxsim.Integrator.EnergyMomentum
+    m.integrator = "variational"  # the files' spelling works too
+    assert m.integrator == maxsim.Integrator.Variational
+    with pytest.raises(ValueError, match="'variational', 'energy-momentum'"):
+        m.integrator = "rk4"
+
+
+def test_add_nonholonomic_by_keywords_and_by_constraint():
+    m = maxsim.load_string(PENDULUM_XML)
+    assert m.nonholonomic == []
+    i = m.add_nonholonomic(name="blade", kind="knife_edge", body="arm", point=(0, 0, -0.5), direction=(0, 0, 2))
+    assert i == 0
+    c = m.nonholonomic[0]
+    assert (c.name, c.kind, c.body) == ("blade", maxsim.NonholonomicKind.KnifeEdge, 0)
+    np.testing.assert_array_equal(c.point, [0, 0, -0.5])
+    np.testing.assert_array_equal(c.direction, [0, 0, 1])  # normalized
+    disk = maxsim.NonholonomicConstraint(name="roll", kind=maxsim.NonholonomicKind.RollingDisk, body=0, radius=0.05,
+                                         axis=[0, 3, 0])
+    assert m.add_nonholonomic(disk) == 1
+    # keywords change the constraint passed in
+    assert m.add_nonholonomic(disk, name="roll2", radius=0.1) == 2
+    got = m.nonholonomic
+    assert [x.name for x in got] == ["blade", "roll", "roll2"]
+    assert (got[1].radius, got[2].radius) == (0.05, 0.1)
+    np.testing.assert_array_equal(got[1].axis, [0, 1, 0])
+    assert disk.radius == 0.05  # (the caller's constraint is not changed)
+    assert m.validate() == ""
+    # Model.nonholonomic holds copies: changing one changes nothing in the model
+    got[0].radius = 7
+    assert m.nonholonomic[0].radius == 0
+
+
+def test_add_nonholonomic_refuses_bad_input():
+    m = maxsim.load_string(PENDULUM_XML)
+    with pytest.raises(ValueError, match="unknown body 'nope'"):
+        m.add_nonholonomic(kind="rolling_ball", body="nope", radius=0.1)
+    with pytest.raises(ValueError, match=r"body index 5 out of range \(the model has 1 bodies\)"):
+        m.add_nonholonomic(kind="rolling_ball", body=5, radius=0.1)
+    with pytest.raises(ValueError, match="body index -1 out of range"):
+        m.add_nonholonomic(maxsim.NonholonomicConstraint(kind="rolling_ball", body=-1, radius=0.1))
+    with pytest.raises(ValueError, match="kind: expected a NonholonomicKind or one of rolling_disk"):
+        m.add_nonholonomic(kind="wheel", body=0)
+    with pytest.raises(ValueError, match="radius must be positive"):
+        m.add_nonholonomic(kind="rolling_ball", body=0, radius=0)
+    with pytest.raises(ValueError, match="axis must be a finite non-zero vector"):
+        m.add_nonholonomic(kind="angular_velocity", body=0, axis=(0, 0, 0))
+    with pytest.raises(ValueError, match="axis: expected three numbers"):
+        m.add_nonholonomic(kind="angular_velocity", body=0, axis=(0, 1))
+    with pytest.raises(TypeError, match="unexpected keyword 'speed'"):
+        m.add_nonholonomic(kind="rolling_ball", body=0, radius=1, speed=2)
+    assert m.nonholonomic == []  # nothing was added by the refused calls
+
+
+def test_data_made_before_a_new_constraint_is_refused():
+    m = maxsim.load_string(PENDULUM_XML)
+    old = maxsim.Data(m)
+    m.add_nonholonomic(kind="angular_velocity", body="arm", axis=(1, 0, 0))
+    with pytest.raises(ValueError, match=r"made before the Model's nonholonomic constraints changed \(0 then, 1 now\)"):
+        maxsim.step(m, old)
+    d = maxsim.Data(m)
+    assert maxsim.step(m, d).status != maxsim.StepStatus.Failed
+
+
+def test_energy_momentum_refuses_contacts():
+    m = maxsim.load(DATA / "sleigh.xml")  # energy-momentum, with a collision geom
+    d = maxsim.Data(m)  # contacts as the description asks
+    msg = maxsim.integrator_support(m, d)
+    assert "handles equality constraints only, not contacts" in msg
+    t0 = d.time
+    with pytest.raises(ValueError, match="not contacts.*contacts=False"):
+        maxsim.step(m, d)
+    assert d.time == t0  # nothing stepped
+    quiet = maxsim.Data(m, contacts=False)
+    assert maxsim.integrator_support(m, quiet) == ""
+    r = maxsim.step(m, quiet, 3)
+    assert r.status != maxsim.StepStatus.Failed and r.reason is None
+    # the same model under the variational integrator takes the contacts
+    m.integrator = maxsim.Integrator.Variational
+    assert maxsim.integrator_support(m, d) == ""
+    maxsim.step(m, d)
+
+
+def test_rollout_refuses_what_the_integrator_cannot_step():
+    m = maxsim.load(DATA / "sleigh.xml")
+    s0 = maxsim.get_maximal_state(m, maxsim.Data(m, contacts=False))
+    with pytest.raises(ValueError, match="rollout: .*not contacts"):
+        maxsim.rollout(m, s0, np.zeros((2, m.njoint * 6)), control="joint_force")
+    states = maxsim.rollout(m, s0, np.zeros((2, m.njoint * 6)), control="joint_force", contacts=False)
+    assert states.shape == (1, 2, maxsim.maximal_state_size(m))
