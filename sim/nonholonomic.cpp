@@ -112,6 +112,36 @@ void nonholonomic_rows(const NonholonomicConstraint& c, const Body& body, Integr
   }
 }
 
+void nonholonomic_rows_at(const NonholonomicConstraint& c, const Vec3& x, const Vec4& q, NonholonomicRows* out) {
+  const Vec3 e3(0, 0, 1);
+  const Mat3 R = quat_to_rot(q);
+  out->n = c.rows();
+  out->position = 0;
+  out->c.setZero();
+  out->J.setZero();
+  out->M.setZero();
+  int r = 0;
+  if (c.kind == NonholonomicKind::RollingDisk || c.kind == NonholonomicKind::RollingBall) {
+    out->c(r) = x.z() - c.radius;
+    out->J.row(r) = row6(e3, Vec3::Zero());
+    out->position |= 1u << r++;
+  }
+  if (c.kind == NonholonomicKind::RollingDisk) {
+    out->c(r) = e3.dot(R * c.axis);
+    out->J.row(r) = row6(Vec3::Zero(), c.axis.cross(R.transpose() * e3));
+    out->position |= 1u << r++;
+  }
+  if (c.kind == NonholonomicKind::RollingDisk || c.kind == NonholonomicKind::RollingBall) {
+    const Mat3 A = c.radius * skew(e3) * R;
+    for (int k = 0; k < 2; ++k) out->J.row(r++) = row6(Vec3::Unit(k), A.row(k).transpose());
+  } else if (c.kind == NonholonomicKind::KnifeEdge) {
+    const Vec3 n = e3.cross(R * c.direction);
+    out->J.row(r++) = row6(n, c.point.cross(R.transpose() * n));
+  } else {
+    out->J.row(r++) = row6(Vec3::Zero(), c.axis);
+  }
+}
+
 double nonholonomic_violation(const Model& model, const std::vector<Vec3>& x, const std::vector<Vec4>& q,
                               const std::vector<Vec3>& v, const std::vector<Vec3>& w, double dt) {
   double m = 0;

@@ -47,6 +47,12 @@ struct NonholonomicStep {
 void nonholonomic_rows(const NonholonomicConstraint& c, const Body& body, Integrator integrator,
                        const NonholonomicStep& s, NonholonomicRows* out);
 
+// The rows of constraint `c` at one pose z = (x, q), for consistent initial states
+// (sim/projection.hpp): position rows give c(z) and ∂c/∂(δx, δθ); velocity rows give c = 0 and
+// their map μ(z) of the body velocity ν = (v world, ω body). `position` marks the position rows.
+// M is left zero.
+void nonholonomic_rows_at(const NonholonomicConstraint& c, const Vec3& x, const Vec4& q, NonholonomicRows* out);
+
 // Largest |row| of the model's nonholonomic constraints in the state of `data` (for the
 // variational integrator: the interval velocities with the orientation at the interval's start,
 // as the step imposed them).

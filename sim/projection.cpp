@@ -7,8 +7,9 @@ namespace maxsim {
 namespace {
 
 // [M  −Jᵀ; J  0] with J the constrained rows of every joint at the current poses
-// (free rows are identity rows with zero right-hand side, i.e. no multiplier).
-void assemble_projection(const Model& model, Data& d) {
+// (free rows are identity rows with zero right-hand side, i.e. no multiplier), and the rows of the
+// nonholonomic constraints: their position rows always, their velocity rows with `velocities`.
+void assemble_projection(const Model& model, Data& d, bool velocities) {
   const int nb = static_cast<int>(model.bodies.size());
   auto& ws = d.ws;
   BlockLdu& A = ws.ldu;
@@ -37,6 +38,21 @@ void assemble_projection(const Model& model, Data& d) {
       A.block(A.lower_id(ws.parent_edge[j])) = -rows.Ja.transpose();
     }
   }
+  for (size_t k = 0; k < model.nonholonomic.size(); ++k) {
+    const NonholonomicConstraint& c = model.nonholonomic[k];
+    NonholonomicRows& rows = ws.nonholonomic_rows[k];
+    nonholonomic_rows_at(c, d.x[c.body], d.q[c.body], &rows);
+    Block& D = A.diag(nonholonomic_node(model, static_cast<int>(k)));
+    D.setIdentity();
+    for (int r = 0; r < rows.n; ++r) {
+      if (velocities || (rows.position >> r) & 1u)
+        D(r, r) = 0.0;
+      else
+        rows.J.row(r).setZero();
+    }
+    A.block(A.upper_id(ws.nonholonomic_edge[k])) = rows.J;
+    A.block(A.lower_id(ws.nonholonomic_edge[k])) = -rows.J.transpose();
+  }
 }
 
 }  // namespace
@@ -49,7 +65,7 @@ ProjectionReport project_state(const Model& model, Data& d, double tolerance, in
 
   // positions: minimal mass-weighted correction onto c(z) = 0, Gauss–Newton
   for (rep.iterations = 0; rep.iterations <= max_iterations; ++rep.iterations) {
-    assemble_projection(model, d);
+    assemble_projection(model, d, false);
     rep.violation = 0;
     rep.worst_joint = rep.worst_row = -1;
     rhs.setZero();
@@ -64,6 +80,13 @@ ProjectionReport project_state(const Model& model, Data& d, double tolerance, in
           }
           rhs(6 * (nb + static_cast<int>(j)) + r) = -c;
         }
+    for (size_t k = 0; k < model.nonholonomic.size(); ++k) {  // (no worst joint: not a joint)
+      const NonholonomicRows& rows = ws.nonholonomic_rows[k];
+      for (int r = 0; r < rows.n; ++r) {
+        rep.violation = std::max(rep.violation, std::abs(rows.c(r)));
+        rhs(6 * nonholonomic_node(model, static_cast<int>(k)) + r) = -rows.c(r);
+      }
+    }
     if (rep.violation < tolerance) {
       rep.converged = true;
       break;
@@ -88,13 +111,19 @@ ProjectionReport project_state(const Model& model, Data& d, double tolerance, in
   }
   if (!rep.converged) return rep;
 
-  // velocities: minimal mass-weighted change onto J ν = 0 (the matrix is already at the final z)
+  // velocities: minimal mass-weighted change onto J ν = 0, the nonholonomic rows included
+  if (!model.nonholonomic.empty()) assemble_projection(model, d, true);
   rhs.setZero();
   for (size_t j = 0; j < model.joints.size(); ++j) {
     const Joint& jt = model.joints[j];
     Vec6 rate = ws.rows2[j].Jb * (Vec6() << d.v[jt.child], d.w[jt.child]).finished();
     if (jt.parent != kWorld) rate += ws.rows2[j].Ja * (Vec6() << d.v[jt.parent], d.w[jt.parent]).finished();
     rhs.segment<6>(6 * (nb + static_cast<int>(j))) = -rate;  // free rows of J are zero
+  }
+  for (size_t k = 0; k < model.nonholonomic.size(); ++k) {
+    const int body = model.nonholonomic[k].body;
+    rhs.segment<6>(6 * nonholonomic_node(model, static_cast<int>(k))) =
+        -ws.nonholonomic_rows[k].J * (Vec6() << d.v[body], d.w[body]).finished();
   }
   if (!ws.ldu.factor()) {
     rep.converged = false;

@@ -567,3 +567,20 @@ TEST(EnergyMomentum, DampersDissipate) {
   EXPECT_TRUE(r.energy_never_rises);
   EXPECT_LT(total_energy(m, d), e0 - 0.1);
 }
+
+// project_state puts a state onto the nonholonomic constraints too: a disk started too high,
+// tilted and slipping gets the nearest consistent pose and velocity (mass-weighted).
+TEST(Nonholonomic, ProjectionMakesTheInitialStateConsistent) {
+  SeedExample ex = make_rolling_disk(0.01);
+  Data d(ex.model);
+  start_seed_example(ex, d);
+  d.x[0].z() += 0.01;
+  d.q[0] = quat_mul(quat_axis_angle(Vec3::UnitY(), 0.05), d.q[0]);
+  d.v[0] += Vec3(0.3, -0.2, 0.1);
+  EXPECT_GT(max_nonholonomic_violation(ex.model, d), 0.01);
+  ASSERT_TRUE(project_state(ex.model, d).converged);
+  NonholonomicRows rows;
+  nonholonomic_rows_at(ex.model.nonholonomic[0], d.x[0], d.q[0], &rows);
+  EXPECT_LT(rows.c.cwiseAbs().maxCoeff(), 1e-9);
+  EXPECT_LT((rows.J * (Vec6() << d.v[0], d.w[0]).finished()).cwiseAbs().maxCoeff(), 1e-9);
+}

@@ -144,8 +144,11 @@ int run_simulate(const Options& o) {
     if (rep.status == StepStatus::Failed) {
       ++r.failed;
       r.stopped = true;
-      r.stop_message = "step " + std::to_string(k) + " (from t = " + g6(t_before) + " s) failed: the solver produced no usable iterate (residual " +
-                       g6(rep.residual) + " after " + std::to_string(rep.iterations) + " iterations); the run stopped";
+      r.stop_message = "step " + std::to_string(k) + " (from t = " + g6(t_before) + " s) failed: " +
+                       (rep.reason ? std::string(rep.reason)
+                                   : "the solver produced no usable iterate (residual " + g6(rep.residual) + " after " +
+                                         std::to_string(rep.iterations) + " iterations)") +
+                       "; the run stopped";
       previous.restore(d);
       break;
     }
