@@ -62,25 +62,35 @@ def test_n_steps_equal_n_single_steps(pendulum):
 
 def test_step_releases_the_gil(pendulum):
     m, d = pendulum
-    window = {}
 
-    def run():
-        window["enter"] = time.perf_counter()
-        maxsim.step(m, d, 100000)  # a few tenths of a second of C++
-        window["exit"] = time.perf_counter()
+    def measure(steps):
+        window = {}
 
-    worker = threading.Thread(target=run)
-    stamps = []
-    worker.start()
-    while worker.is_alive():  # this thread keeps running Python meanwhile ...
-        stamps.append(time.perf_counter())
-    worker.join()
-    inside = [t for t in stamps if window["enter"] < t < window["exit"]]
-    span = window["exit"] - window["enter"]
+        def run():
+            window["enter"] = time.perf_counter()
+            maxsim.step(m, d, steps)
+            window["exit"] = time.perf_counter()
+
+        worker = threading.Thread(target=run)
+        stamps = []
+        worker.start()
+        while worker.is_alive():  # this thread keeps running Python meanwhile ...
+            stamps.append(time.perf_counter())
+        worker.join()
+        inside = [t for t in stamps if window["enter"] < t < window["exit"]]
+        return window["exit"] - window["enter"], inside
+
+    # a call long against the switch interval: a pendulum at rest steps without Newton
+    # iterations, so the number of steps grows until the call lasts 50 ms on this machine
+    steps = 100000
+    span, inside = measure(steps)
+    while span < 0.05 and steps < 100000 * 4**5:
+        steps *= 4
+        span, inside = measure(steps)
+    assert span > 0.05
     # ... through the whole call: with the GIL held by step this thread could run at most one
     # switch interval (5 ms) of it, between the worker's clock reading and the call; released,
     # its clock readings cover the call end to end (half of it asked, for a loaded machine)
-    assert span > 0.05
     assert inside and inside[-1] - inside[0] > 0.5 * span, (span, len(inside))
 
 
