@@ -99,6 +99,10 @@ void bind_contacts(py::module_& m) {
   m.def("max_constraint_violation",
         [](const Model& model, const PyData& d) { return max_constraint_violation(model, checked(model, d).data); },
         py::arg("model"), py::arg("data"), "largest |c| over the joints' constrained rows [m or rad]");
+  m.def("max_nonholonomic_violation",
+        [](const Model& model, const PyData& d) { return max_nonholonomic_violation(model, checked(model, d).data); },
+        py::arg("model"), py::arg("data"),
+        "largest |row| over the nonholonomic constraints [m, rad, m/s or rad/s]");
   m.def("max_penetration", [](const PyData& d) { return max_penetration(d.data); }, py::arg("data"),
         "deepest contact candidate of the last search [m] (>= 0)");
 }

@@ -61,9 +61,10 @@ namespace {
 template <class Change>
 void keeping_views(Data& d, Change change) {
   auto arrays = [&d] {
-    return std::array<const void*, 11>{d.x.data(), d.q.data(), d.v.data(), d.w.data(), d.body_force.data(),
+    return std::array<const void*, 12>{d.x.data(), d.q.data(), d.v.data(), d.w.data(), d.body_force.data(),
                                        d.body_torque.data(), d.joint_force.data(), d.joint_impulse.data(),
-                                       d.joint_angle.data(), d.ctrl.data(), d.actuator_force.data()};
+                                       d.joint_angle.data(), d.ctrl.data(), d.actuator_force.data(),
+                                       d.nonholonomic_impulse.data()};
   };
   const auto before = arrays();
   change();
@@ -220,14 +221,19 @@ void bind_data(py::module_& m) {
       });
   view_property<Vec3>(data, "x", &Data::x, "(nbody, 3) CoM positions, world [m] (a view)");
   view_property<Vec4>(data, "q", &Data::q, "(nbody, 4) orientations body -> world, quaternions w x y z (a view)");
-  view_property<Vec3>(data, "v", &Data::v, "(nbody, 3) linear velocities, world [m/s] (a view)");
-  view_property<Vec3>(data, "w", &Data::w, "(nbody, 3) angular velocities, body frame [rad/s] (a view)");
+  view_property<Vec3>(data, "v", &Data::v,
+                      "(nbody, 3) linear velocities, world [m/s] (a view): over the last interval (variational "
+                      "integrator) or at the knot (energy-momentum)");
+  view_property<Vec3>(data, "w", &Data::w, "(nbody, 3) angular velocities, body frame [rad/s] (a view), as v");
   view_property<Vec3>(data, "body_force", &Data::body_force, "(nbody, 3) external force at the CoM, world [N] (a view)");
   view_property<Vec3>(data, "body_torque", &Data::body_torque, "(nbody, 3) external torque, body frame [N m] (a view)");
   view_property<Vec6>(data, "joint_force", &Data::joint_force,
                       "(njoint, 6) actuation per joint row, free rows only [N or N m] (a view)");
   view_property<Vec6>(data, "joint_impulse", &Data::joint_impulse,
                       "(njoint, 6) the last step's row impulses [N s or N m s] (a view)");
+  view_property<Vec6>(data, "nonholonomic_impulse", &Data::nonholonomic_impulse,
+                      "(nconstraint, 6) the last step's row impulses of the nonholonomic constraints, in the order "
+                      "of their rows (a view)");
   view_property<Vec3>(data, "joint_angle", &Data::joint_angle,
                       "(njoint, 3) unwrapped free rotation-row angles, rows 3..5 [rad] (a view)");
   data.def_property(
