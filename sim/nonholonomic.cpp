@@ -1,5 +1,7 @@
 #include "sim/nonholonomic.hpp"
 
+#include <bit>
+
 #include "sim/energy_momentum.hpp"
 
 namespace maxsim {
@@ -29,55 +31,41 @@ void nonholonomic_rows(const NonholonomicConstraint& c, const Body& body, Integr
                        const NonholonomicStep& s, NonholonomicRows* out) {
   const double h = s.dt;
   const Vec3 e3(0, 0, 1);
-  const Mat3 R2 = quat_to_rot(s.q2), R3 = quat_to_rot(s.q3);
   const Mat3 dth = dtheta3_domega(s.omega, h);
-  out->n = c.rows();
-  out->position = 0;
+  // position rows: at z3 in both integrators, their Jacobian through ∂z3/∂(v, ω) = diag(Δt I, ∂θ3/∂ω)
+  NonholonomicRows at3;
+  nonholonomic_rows_at(c, s.x3, s.q3, &at3);
+  out->n = at3.n;
+  out->position = at3.position;
   out->c.setZero();
   out->J.setZero();
-  out->M.setZero();
-  int r = 0;
-  // position rows (both integrators: at z3; VI maps at z2, EM maps exact discrete gradients)
-  const bool em = integrator == Integrator::EnergyMomentum;
-  const Vec3 w = em ? em_cayley(s.omega, h) : Vec3::Zero();
-  const Mat3 Rbar = 0.5 * (R2 + R3);
-  auto body_torque = [&](const Vec3& T) -> Vec3 { return em_torque_map(w) * (R2.transpose() * T); };
-  if (c.kind == NonholonomicKind::RollingDisk || c.kind == NonholonomicKind::RollingBall) {
-    out->c(r) = s.x3.z() - c.radius;  // height
-    out->J.row(r) = row6(h * e3, Vec3::Zero());
-    out->M.row(r) = row6(e3, Vec3::Zero());
-    out->position |= 1u << r;
-    ++r;
+  for (int r = 0; r < at3.n && ((at3.position >> r) & 1u); ++r) {
+    out->c(r) = at3.c(r);
+    out->J.row(r) << h * at3.J.row(r).head<3>(), at3.J.row(r).tail<3>() * dth;
   }
-  if (c.kind == NonholonomicKind::RollingDisk) {
-    // upright: e3·(R n) = 0; δ(e3·R n) = δθ·(n × Rᵀe3); EM: Δ(e3·R n) = (R2 w)·((R̄ n) × e3)
-    out->c(r) = e3.dot(R3 * c.axis);
-    out->J.row(r) = row6(Vec3::Zero(), dth.transpose() * c.axis.cross(R3.transpose() * e3));
-    out->M.row(r) = em ? row6(Vec3::Zero(), body_torque((Rbar * c.axis).cross(e3)))
-                       : row6(Vec3::Zero(), c.axis.cross(R2.transpose() * e3));
-    out->position |= 1u << r;
-    ++r;
-  }
-  const int first_rate = r;
-  if (!em) {
-    // discrete Lagrange–d'Alembert rows on the interval velocity, directions at z2
-    if (c.kind == NonholonomicKind::RollingDisk || c.kind == NonholonomicKind::RollingBall) {
-      // contact point velocity v + (R2 ω) × (−r e3) = v + r e3 × (R2 ω), its x and y
-      const Mat3 A = c.radius * skew(e3) * R2;
-      for (int k = 0; k < 2; ++k, ++r) out->J.row(r) = row6(Vec3::Unit(k), A.row(k).transpose());
-    } else if (c.kind == NonholonomicKind::KnifeEdge) {
-      const Vec3 n = e3.cross(R2 * c.direction);  // the blade's sideways direction
-      out->J.row(r++) = row6(n, c.point.cross(R2.transpose() * n));
-    } else {
-      out->J.row(r++) = row6(Vec3::Zero(), c.axis);
-    }
-    for (int k = first_rate; k < r; ++k) {
-      out->c(k) = out->J.row(k).head<3>().dot(s.v) + out->J.row(k).tail<3>().dot(s.omega);
-      out->M.row(k) = out->J.row(k);
+  const int first_rate = std::popcount(at3.position);
+  if (integrator == Integrator::Variational) {
+    // discrete Lagrange–d'Alembert: everything maps at z2, velocity rows on the interval velocity
+    NonholonomicRows at2;
+    nonholonomic_rows_at(c, s.x2, s.q2, &at2);
+    out->M = at2.J;
+    for (int r = first_rate; r < out->n; ++r) {
+      out->J.row(r) = at2.J.row(r);
+      out->c(r) = out->J.row(r).head<3>().dot(s.v) + out->J.row(r).tail<3>().dot(s.omega);
     }
     return;
   }
-  // energy–momentum: rows at the new knot, with the knot velocities u3 = 2v̄ − u2, Ω3 = 2w/Δt − Ω2
+  // energy–momentum: position rows act through their exact discrete gradients (height: linear;
+  // upright: Δ(e3·R n) = (R2 w)·((R̄ n) × e3)); velocity rows hold at the new knot with the knot
+  // velocities u3 = 2v̄ − u2, Ω3 = 2w/Δt − Ω2 and act through W-orthogonal forces
+  const Mat3 R2 = quat_to_rot(s.q2), R3 = quat_to_rot(s.q3), Rbar = 0.5 * (R2 + R3);
+  const Vec3 w = em_cayley(s.omega, h);
+  auto body_torque = [&](const Vec3& T) -> Vec3 { return em_torque_map(w) * (R2.transpose() * T); };
+  out->M.setZero();
+  int r = 0;
+  if (c.kind == NonholonomicKind::RollingDisk || c.kind == NonholonomicKind::RollingBall)
+    out->M.row(r++) = row6(e3, Vec3::Zero());
+  if (c.kind == NonholonomicKind::RollingDisk) out->M.row(r++) = row6(Vec3::Zero(), body_torque((Rbar * c.axis).cross(e3)));
   const Vec3 u3 = em_linear_velocity(s.u2, s.v);
   const Vec3 rate3 = em_angular_velocity(s.rate2, s.omega, h);
   const Mat3 drate3 = (2.0 / h) * em_cayley_jacobian(s.omega, h);  // ∂Ω3/∂ω
@@ -145,32 +133,17 @@ void nonholonomic_rows_at(const NonholonomicConstraint& c, const Vec3& x, const 
 double nonholonomic_violation(const Model& model, const std::vector<Vec3>& x, const std::vector<Vec4>& q,
                               const std::vector<Vec3>& v, const std::vector<Vec3>& w, double dt) {
   double m = 0;
-  const Vec3 e3(0, 0, 1);
   const bool em = model.integrator == Integrator::EnergyMomentum;
+  NonholonomicRows at, rate_rows;
   for (const NonholonomicConstraint& c : model.nonholonomic) {
     const int b = c.body;
-    const Mat3 R = quat_to_rot(q[b]);
-    // the rate rows' orientation: the knot's (EM), or the interval's start (VI)
-    const Mat3 Rr = em ? R : quat_to_rot(quat_mul(q[b], quat_conj(omega_step_quat(w[b], dt))));
-    const Vec3 rate = em ? Vec3(R * w[b]) : Vec3(Rr * w[b]);  // spatial angular velocity
-    auto keep = [&m](double value) { m = std::max(m, std::abs(value)); };
-    switch (c.kind) {
-      case NonholonomicKind::RollingDisk:
-        keep(e3.dot(R * c.axis));
-        [[fallthrough]];
-      case NonholonomicKind::RollingBall: {
-        keep(x[b].z() - c.radius);
-        const Vec3 slip = v[b] + c.radius * e3.cross(rate);
-        keep(slip.x());
-        keep(slip.y());
-        break;
-      }
-      case NonholonomicKind::KnifeEdge:
-        keep(e3.cross(Rr * c.direction).dot(v[b] + rate.cross(Rr * c.point)));
-        break;
-      case NonholonomicKind::AngularVelocity:
-        keep(c.axis.dot(w[b]));
-        break;
+    nonholonomic_rows_at(c, x[b], q[b], &at);
+    // the velocity rows' geometry: the knot's (EM), or the interval's start (VI)
+    if (!em) nonholonomic_rows_at(c, x[b], quat_mul(q[b], quat_conj(omega_step_quat(w[b], dt))), &rate_rows);
+    const Vec6 nu = (Vec6() << v[b], w[b]).finished();
+    for (int r = 0; r < at.n; ++r) {
+      const bool position = (at.position >> r) & 1u;
+      m = std::max(m, std::abs(position ? at.c(r) : (em ? at : rate_rows).J.row(r).dot(nu)));
     }
   }
   return m;

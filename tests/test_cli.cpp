@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/suite_directory.hpp"
 #include "models/load.hpp"
 #include "sim/model.hpp"
 #include "tests/hostile_models.hpp"
@@ -179,18 +180,11 @@ struct Result {
   bool has_json = false;
 };
 
-class Cli : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    dir_ = fs::temp_directory_path() / ("maxsim_test_cli_" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  static void TearDownTestSuite() {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  static fs::path path(const std::string& name) { return dir_ / name; }
+class Cli : public SuiteDirectory<Cli> {
+ public:
+  static constexpr const char* kDirectory = "cli";
 
+ protected:
   // Runs `maxsim ARGS` (ARGS already shell-quoted where needed), stdout and stderr to files.
   static Result run(const std::string& args) {
     static int counter = 0;
@@ -213,9 +207,7 @@ class Cli : public ::testing::Test {
     return r;
   }
 
-  static fs::path dir_;
 };
-fs::path Cli::dir_;
 
 void expect_summary(const Result& r) {
   ASSERT_TRUE(r.has_json) << "stdout: " << r.out << "\nstderr: " << r.err;

@@ -65,22 +65,41 @@ Conservation run(SeedExample ex, Integrator integrator, double duration, double 
   return r;
 }
 
-// ratios of successive errors for step sizes dt, dt/2, dt/4
-std::vector<double> ratios(const std::vector<double>& errors) {
-  std::vector<double> out;
-  for (size_t i = 1; i < errors.size(); ++i) out.push_back(errors[i - 1] / errors[i]);
-  return out;
+// The error `error(data)` after `duration` for each step size in `steps` (solver tolerance
+// 1e-13, so that the solver's error stays below the discretization's).
+std::vector<double> errors_by_step(const std::function<SeedExample(double)>& make, Integrator integrator,
+                                   const std::vector<double>& steps, double duration,
+                                   const std::function<double(const Data&)>& error) {
+  std::vector<double> errors;
+  for (double h : steps) {
+    SeedExample ex = make(h);
+    ex.model.integrator = integrator;
+    Data d(ex.model);
+    d.solver.tolerance = 1e-13;
+    start_seed_example(ex, d);
+    for (int k = 0; k < static_cast<int>(std::lround(duration / h)); ++k)
+      EXPECT_EQ(step(ex.model, d).status, StepStatus::Ok);
+    errors.push_back(error(d));
+  }
+  return errors;
 }
 
-Mat3 orientation_at(SeedExample ex, Integrator integrator, double t) {
-  ex.model.integrator = integrator;
-  Data d(ex.model);
-  d.solver.tolerance = 1e-13;
-  start_seed_example(ex, d);
-  const int n = static_cast<int>(std::lround(t / ex.model.dt));
-  for (int k = 0; k < n; ++k) EXPECT_EQ(step(ex.model, d).status, StepStatus::Ok);
-  return quat_to_rot(d.q[0]);
+// Errors for h, h/2, h/4: the energy–momentum integrator's fall 4× per halving (second order);
+// the variational integrator's only have to converge (the README's table reports its ratios).
+void expect_order(const char* name, Integrator integrator, const std::vector<double>& errors) {
+  std::printf("%s %s: errors %.3e %.3e %.3e\n", name, integrator_name(integrator), errors[0], errors[1], errors[2]);
+  for (size_t i = 1; i < errors.size(); ++i) {
+    const double ratio = errors[i - 1] / errors[i];
+    if (integrator == Integrator::EnergyMomentum) {
+      EXPECT_GT(ratio, 3.5) << name;
+      EXPECT_LT(ratio, 4.5) << name;
+    } else {
+      EXPECT_GT(ratio, 1.7) << name;
+    }
+  }
 }
+
+const Integrator kBoth[] = {Integrator::EnergyMomentum, Integrator::Variational};
 
 }  // namespace
 
@@ -224,21 +243,15 @@ TEST(EnergyMomentum, FreeRigidBodyConservesEnergyAndMomentum) {
 // h = 0.05 the error is not yet asymptotic: |Ω|h = 1.5 rad per step); the variational
 // integrator's beside it.
 TEST(EnergyMomentum, FreeRigidBodyConvergesAtSecondOrder) {
-  for (Integrator integrator : {Integrator::EnergyMomentum, Integrator::Variational}) {
-    const Mat3 ref = orientation_at(make_free_rigid_body(0.01 / 64), integrator, 0.5);
-    std::vector<double> errors;
-    for (double h : {0.01, 0.005, 0.0025})
-      errors.push_back((orientation_at(make_free_rigid_body(h), integrator, 0.5) - ref).norm());
-    for (double ratio : ratios(errors)) {
-      if (integrator == Integrator::EnergyMomentum) {
-        EXPECT_GT(ratio, 3.5);
-        EXPECT_LT(ratio, 4.5);
-      } else {
-        EXPECT_GT(ratio, 1.7);
-      }
-    }
-    std::printf("free body %s: orientation errors %.3e %.3e %.3e\n", integrator_name(integrator), errors[0],
-                errors[1], errors[2]);
+  for (Integrator integrator : kBoth) {
+    Mat3 ref;  // the orientation at h = 0.01/64
+    errors_by_step(make_free_rigid_body, integrator, {0.01 / 64}, 0.5, [&](const Data& d) {
+      ref = quat_to_rot(d.q[0]);
+      return 0.0;
+    });
+    expect_order("free body orientation", integrator,
+                 errors_by_step(make_free_rigid_body, integrator, {0.01, 0.005, 0.0025}, 0.5,
+                                [&](const Data& d) { return (quat_to_rot(d.q[0]) - ref).norm(); }));
   }
 }
 
@@ -266,28 +279,10 @@ TEST(EnergyMomentum, HeavyTopConservesEnergyAndVerticalMomentum) {
 // Steady precession is an exact solution (seed 001 eq. 120): the CoM error at t = 0.1 falls 4×
 // per halving of h for EM (seed 001 Fig. 13).
 TEST(EnergyMomentum, HeavyTopConvergesAtSecondOrder) {
-  for (Integrator integrator : {Integrator::EnergyMomentum, Integrator::Variational}) {
-    std::vector<double> errors;
-    for (double h : {0.004, 0.002, 0.001}) {
-      SeedExample ex = make_heavy_top(h);
-      ex.model.integrator = integrator;
-      Data d(ex.model);
-      d.solver.tolerance = 1e-13;
-      start_seed_example(ex, d);
-      for (int k = 0; k < static_cast<int>(std::lround(0.1 / h)); ++k) step(ex.model, d);
-      errors.push_back((d.x[0] - heavy_top_com(d.time)).norm());
-    }
-    std::printf("heavy top %s: CoM errors at t = 0.1: %.3e %.3e %.3e\n", integrator_name(integrator), errors[0],
-                errors[1], errors[2]);
-    for (double ratio : ratios(errors)) {
-      if (integrator == Integrator::EnergyMomentum) {
-        EXPECT_GT(ratio, 3.5);
-        EXPECT_LT(ratio, 4.5);
-      } else {
-        EXPECT_GT(ratio, 1.7);  // converges (its order is what the table reports)
-      }
-    }
-  }
+  for (Integrator integrator : kBoth)
+    expect_order("heavy top CoM", integrator,
+                 errors_by_step(make_heavy_top, integrator, {0.004, 0.002, 0.001}, 0.1,
+                                [](const Data& d) { return (d.x[0] - heavy_top_com(d.time)).norm(); }));
 }
 
 // ---- seed 001 §5.5: the loaded closed loop -------------------------------------------------
@@ -328,28 +323,10 @@ TEST(Nonholonomic, RollingDiskKeepsEnergyAndConstraintsOver10000Steps) {
 
 // The disk's CoM at t = 2 against the exact circle: second order for EM.
 TEST(Nonholonomic, RollingDiskConvergesAtSecondOrder) {
-  for (Integrator integrator : {Integrator::EnergyMomentum, Integrator::Variational}) {
-    std::vector<double> errors;
-    for (double h : {0.05, 0.025, 0.0125}) {
-      SeedExample ex = make_rolling_disk(h);
-      ex.model.integrator = integrator;
-      Data d(ex.model);
-      d.solver.tolerance = 1e-13;
-      start_seed_example(ex, d);
-      for (int k = 0; k < static_cast<int>(std::lround(2.0 / h)); ++k) step(ex.model, d);
-      errors.push_back((d.x[0] - rolling_disk_com(d.time)).norm());
-    }
-    std::printf("rolling disk %s: CoM errors at t = 2: %.3e %.3e %.3e\n", integrator_name(integrator), errors[0],
-                errors[1], errors[2]);
-    for (double ratio : ratios(errors)) {
-      if (integrator == Integrator::EnergyMomentum) {
-        EXPECT_GT(ratio, 3.5);
-        EXPECT_LT(ratio, 4.5);
-      } else {
-        EXPECT_GT(ratio, 1.7);  // converges (its order is what the table reports)
-      }
-    }
-  }
+  for (Integrator integrator : kBoth)
+    expect_order("rolling disk CoM", integrator,
+                 errors_by_step(make_rolling_disk, integrator, {0.05, 0.025, 0.0125}, 2.0,
+                                [](const Data& d) { return (d.x[0] - rolling_disk_com(d.time)).norm(); }));
 }
 
 // The Chaplygin sleigh with seed 002 Fig. 3's parameters (h = 0.5, 400 steps): from near the
@@ -411,28 +388,10 @@ TEST(Nonholonomic, SuslovConvergesAtSecondOrder) {
     const Eigen::Vector2d k1 = rhs(w), k2 = rhs(w + 0.5 * hr * k1), k3 = rhs(w + 0.5 * hr * k2), k4 = rhs(w + hr * k3);
     w += hr / 6 * (k1 + 2 * k2 + 2 * k3 + k4);
   }
-  for (Integrator integrator : {Integrator::EnergyMomentum, Integrator::Variational}) {
-    std::vector<double> errors;
-    for (double h : {0.05, 0.025, 0.0125}) {
-      SeedExample ex = make_suslov(h);
-      ex.model.integrator = integrator;
-      Data d(ex.model);
-      d.solver.tolerance = 1e-13;
-      start_seed_example(ex, d);
-      for (int k = 0; k < static_cast<int>(std::lround(T / h)); ++k) step(ex.model, d);
-      errors.push_back((d.w[0].head<2>() - w).norm());
-    }
-    std::printf("suslov %s: Ω errors at t = 2: %.3e %.3e %.3e\n", integrator_name(integrator), errors[0], errors[1],
-                errors[2]);
-    for (double ratio : ratios(errors)) {
-      if (integrator == Integrator::EnergyMomentum) {
-        EXPECT_GT(ratio, 3.5);
-        EXPECT_LT(ratio, 4.5);
-      } else {
-        EXPECT_GT(ratio, 1.7);  // converges (its order is what the table reports)
-      }
-    }
-  }
+  for (Integrator integrator : kBoth)
+    expect_order("suslov rate", integrator,
+                 errors_by_step(make_suslov, integrator, {0.05, 0.025, 0.0125}, T,
+                                [&](const Data& d) { return (d.w[0].head<2>() - w).norm(); }));
 }
 
 // ---- what the energy–momentum integrator refuses --------------------------------------------

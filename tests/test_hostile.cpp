@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/suite_directory.hpp"
 #include "models/load.hpp"
 #include "models/load_error.hpp"
 #include "sim/builders.hpp"
@@ -34,25 +35,18 @@ namespace fs = std::filesystem;
 
 fs::path repo(const std::string& rel) { return fs::path(MAXSIM_SOURCE_DIR) / rel; }
 
-class Hostile : public ::testing::Test {
+class Hostile : public SuiteDirectory<Hostile> {
+ public:
+  static constexpr const char* kDirectory = "hostile";
+
  protected:
-  static void SetUpTestSuite() {
-    dir_ = fs::temp_directory_path() / ("maxsim_test_hostile_" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  static void TearDownTestSuite() {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
   static std::string file(const std::string& name, const std::string& text) {
     const fs::path p = dir_ / name;
     fs::create_directories(p.parent_path());
     hostile::write_text(p, text);
     return p.string();
   }
-  static fs::path dir_;
 };
-fs::path Hostile::dir_;
 
 LoadOptions with(const std::function<void(LoadLimits&)>& set) {
   LoadOptions o;

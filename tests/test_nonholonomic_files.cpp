@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/suite_directory.hpp"
 #include "models/load.hpp"
 #include "models/load_error.hpp"
 #include "sim/model.hpp"
@@ -106,25 +107,12 @@ TEST(NonholonomicFiles, OtherCustomElementsStayIgnored) {
 }
 
 // ---- errors -----------------------------------------------------------------------------------
-class NonholonomicErrors : public ::testing::Test {
+class NonholonomicErrors : public SuiteDirectory<NonholonomicErrors> {
+ public:
+  static constexpr const char* kDirectory = "nonholonomic";
+
  protected:
-  static void SetUpTestSuite() {
-    dir_ = fs::temp_directory_path() / ("maxsim_test_nonholonomic_" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  static void TearDownTestSuite() {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  // Writes `text` to a file of the test's directory; returns its path.
-  static std::string write(const std::string& name, const std::string& text) {
-    const fs::path p = dir_ / name;
-    std::ofstream(p) << text;
-    return p.string();
-  }
-  static fs::path dir_;
 };
-fs::path NonholonomicErrors::dir_;
 
 // An MJCF file with `line` as line 4 (inside <custom>).
 std::string mjcf_with(const std::string& line) {

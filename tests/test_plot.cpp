@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/suite_directory.hpp"
 #include "apps/maxsim/plot_command.hpp"
 #include "io/plot.hpp"
 
@@ -25,25 +26,13 @@ namespace fs = std::filesystem;
 using tinyxml2::XMLDocument;
 using tinyxml2::XMLElement;
 
-class PlotTest : public ::testing::Test {
+class PlotTest : public SuiteDirectory<PlotTest> {
+ public:
+  static constexpr const char* kDirectory = "plot";
+
  protected:
-  static void SetUpTestSuite() {
-    dir_ = fs::temp_directory_path() / ("maxsim_test_plot_" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  static void TearDownTestSuite() {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  static std::string write(const std::string& name, const std::string& text) {
-    const fs::path p = dir_ / name;
-    std::ofstream(p, std::ios::binary) << text;
-    return p.string();
-  }
   static std::string path(const std::string& name) { return (dir_ / name).string(); }
-  static fs::path dir_;
 };
-fs::path PlotTest::dir_;
 
 std::string read_file(const std::string& p) {
   std::ifstream in(p, std::ios::binary);

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "tests/suite_directory.hpp"
 #include "controllers/actuator.hpp"
 #include "models/load.hpp"
 #include "models/load_error.hpp"
@@ -54,24 +55,11 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
-class World : public ::testing::Test {
+class World : public SuiteDirectory<World> {
+ public:
+  static constexpr const char* kDirectory = "world";
+
  protected:
-  static void SetUpTestSuite() {
-    dir_ = fs::temp_directory_path() / ("maxsim_test_world_" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  static void TearDownTestSuite() {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
-  // Writes an MJCF file into the test's directory; returns its path.
-  static std::string write(const std::string& name, const std::string& text) {
-    const fs::path p = dir_ / name;
-    std::ofstream(p) << text;
-    return p.string();
-  }
-
   // One `maxsim simulate` run with --json and --output: its exit status, the summary's raw
   // values and the trajectory.
   struct Run {
@@ -121,9 +109,7 @@ class World : public ::testing::Test {
     return r;
   }
 
-  static fs::path dir_;
 };
-fs::path World::dir_;
 
 // A model loaded and made ready to step as `maxsim simulate` does: the file's time step, the
 // ground only where the description asks for it (Model::implicit_ground), contacts as the model
