@@ -58,6 +58,7 @@ bool graph_matches(const Model& model, const Data& d) {
         (ws.contact_node[c] >= 0) != ws.kinds[c]->has_node())
       return false;
   if (ws.passive.size() != model.joints.size()) return false;
+  if (ws.nonholonomic_edge.size() != model.nonholonomic.size()) return false;  // (added after the Data)
   for (size_t j = 0; j < model.joints.size(); ++j)
     if (static_cast<bool>(ws.passive[j]) != passive_floating(model.joints[j])) return false;
   return true;
@@ -92,6 +93,7 @@ void build_graph(const Model& model, Data& d) {
   }
   // nonholonomic constraints: a multiplier node of its rows on its body
   const int nn = static_cast<int>(model.nonholonomic.size());
+  d.nonholonomic_impulse.resize(nn, Vec6::Zero());
   ws.nonholonomic_edge.assign(nn, -1);
   for (int k = 0; k < nn; ++k) {
     ws.nonholonomic_edge[k] = static_cast<int>(ws.edges.size());

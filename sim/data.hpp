@@ -251,7 +251,7 @@ inline int nonholonomic_node(const Model& model, int k) {
 // after its collide stage when graph_matches is false).
 void build_graph(const Model& model, Data& data);
 // Whether the graph built last still fits: the same contact pairs with the same kinds of node,
-// and the same passive floating joints (a damper, spring, armature, friction or limit set on the
+// the same number of nonholonomic constraints, and the same passive floating joints (a damper, spring, armature, friction or limit set on the
 // Model after the Data was made turns a passive joint into a graph edge, and back).
 bool graph_matches(const Model& model, const Data& data);
 

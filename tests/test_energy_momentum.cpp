@@ -543,3 +543,17 @@ TEST(Nonholonomic, ProjectionMakesTheInitialStateConsistent) {
   EXPECT_LT(rows.c.cwiseAbs().maxCoeff(), 1e-9);
   EXPECT_LT((rows.J * (Vec6() << d.v[0], d.w[0]).finished()).cwiseAbs().maxCoeff(), 1e-9);
 }
+
+// A constraint added to the model after its Data was made takes effect at the next step (the
+// graph is rebuilt for it), as a contact set that changes shape does.
+TEST(Nonholonomic, ConstraintAddedAfterTheDataTakesEffect) {
+  SeedExample ex = make_rolling_disk(0.01);
+  NonholonomicConstraint c = ex.model.nonholonomic[0];
+  ex.model.nonholonomic.clear();
+  Data d(ex.model);
+  start_seed_example(ex, d);
+  ex.model.add_nonholonomic(c);
+  for (int k = 0; k < 10; ++k) ASSERT_EQ(step(ex.model, d).status, StepStatus::Ok);
+  EXPECT_LT(max_nonholonomic_violation(ex.model, d), 1e-9);
+  EXPECT_NEAR(d.x[0].z(), 0.5, 1e-9);  // (it would fall without the constraint)
+}
