@@ -1,5 +1,7 @@
 #include "sim/data.hpp"
 
+#include <map>
+
 #include "sim/solver/inequality.hpp"
 
 namespace maxsim {
@@ -59,6 +61,7 @@ bool graph_matches(const Model& model, const Data& d) {
       return false;
   if (ws.passive.size() != model.joints.size()) return false;
   if (ws.nonholonomic_edge.size() != model.nonholonomic.size()) return false;  // (added after the Data)
+  if (ws.graph_integrator != model.integrator) return false;
   for (size_t j = 0; j < model.joints.size(); ++j)
     if (static_cast<bool>(ws.passive[j]) != passive_floating(model.joints[j])) return false;
   return true;
@@ -90,6 +93,23 @@ void build_graph(const Model& model, Data& d) {
     }
     ws.child_edge[j] = static_cast<int>(ws.edges.size());
     ws.edges.emplace_back(nb + j, jt.child);
+  }
+  // energy–momentum: a joint's force maps depend on both its bodies (em_joint_force_jacobian), a
+  // coupling between the bodies that the Newton matrix carries on an edge of its own
+  ws.graph_integrator = model.integrator;
+  ws.body_edge.assign(nj, -1);
+  ws.body_edge_forward.assign(nj, 1);
+  if (model.integrator == Integrator::EnergyMomentum) {
+    std::map<std::pair<int, int>, int> pair_edge;
+    for (int j = 0; j < nj; ++j) {
+      const Joint& jt = model.joints[j];
+      if (ws.passive[j] || jt.parent == kWorld) continue;
+      const std::pair<int, int> key(std::min(jt.parent, jt.child), std::max(jt.parent, jt.child));
+      auto [it, added] = pair_edge.emplace(key, static_cast<int>(ws.edges.size()));
+      if (added) ws.edges.emplace_back(jt.parent, jt.child);
+      ws.body_edge[j] = it->second;
+      ws.body_edge_forward[j] = ws.edges[it->second].first == jt.parent;
+    }
   }
   // nonholonomic constraints: a multiplier node of its rows on its body
   const int nn = static_cast<int>(model.nonholonomic.size());

@@ -200,6 +200,12 @@ struct Data {
     std::vector<EmInterval> em_interval;
     std::vector<Vec3> em_row_torque;
     std::vector<Mat6> em_map_a, em_map_b;
+    // energy–momentum: per joint between two bodies, the graph edge between its bodies that
+    // carries the force maps' cross derivatives (-1: none), and whether that edge runs
+    // (parent, child); joints between the same two bodies share one edge
+    std::vector<int> body_edge;
+    std::vector<char> body_edge_forward;
+    Integrator graph_integrator = Integrator::Variational;  // the integrator the graph was built for
     // nonholonomic constraints: graph edge to their body, rows at the iterate
     std::vector<int> nonholonomic_edge;
     std::vector<NonholonomicRows> nonholonomic_rows;
@@ -251,7 +257,7 @@ inline int nonholonomic_node(const Model& model, int k) {
 // after its collide stage when graph_matches is false).
 void build_graph(const Model& model, Data& data);
 // Whether the graph built last still fits: the same contact pairs with the same kinds of node,
-// the same number of nonholonomic constraints, and the same passive floating joints (a damper, spring, armature, friction or limit set on the
+// the same number of nonholonomic constraints, the same integrator, and the same passive floating joints (a damper, spring, armature, friction or limit set on the
 // Model after the Data was made turns a passive joint into a graph edge, and back).
 bool graph_matches(const Model& model, const Data& data);
 

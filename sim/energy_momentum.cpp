@@ -39,6 +39,7 @@ EmInterval em_interval(const Vec3& x2, const Vec4& q2, const Vec3& x3, const Vec
   iv.w = em_cayley(omega, dt);
   iv.x2 = x2;
   iv.x3 = x3;
+  iv.dtheta = dtheta3_domega(omega, dt);
   return iv;
 }
 
@@ -85,6 +86,59 @@ void em_joint_force_maps(const Joint& j, const EmInterval& a, const EmInterval& 
     Ma->row(r) = wrench(a, Vec3::Zero(), Ta).transpose();
     Mb->row(r) = wrench(b, Vec3::Zero(), -Ta).transpose();
   }
+}
+
+void em_joint_force_jacobian(const Joint& j, const EmInterval& a, const EmInterval& b, const Vec6& u, double dt,
+                             EmForceJacobian* out) {
+  const Mat3 Rpf = quat_to_rot(j.parent_frame);
+  const Mat3 Rcf = quat_to_rot(j.child_frame);
+  const Mat3 R3a = 2.0 * a.Rbar - a.R, R3b = 2.0 * b.Rbar - b.R;
+  // δ(R̄ p) = ½ δR3 p = −½ R3 p̂ ∂θ3/∂ω δω
+  auto Pa = [&](const Vec3& p) -> Mat3 { return -0.5 * R3a * skew(p) * a.dtheta; };
+  auto Pb = [&](const Vec3& p) -> Mat3 { return -0.5 * R3b * skew(p) * b.dtheta; };
+  // spatial torques' derivatives, by body and unknown (ω; the v̄ terms are written directly)
+  Mat3 Ta_wa = Mat3::Zero(), Ta_wb = Mat3::Zero(), Tb_wa = Mat3::Zero(), Tb_wb = Mat3::Zero();
+  // translational rows: f = R̄a Rpf U (the force on b), T_b = (R̄b pb) × f,
+  // T_a = f × r̄ − (R̄a pa) × f (em_joint_force_maps)
+  const Vec3 g = Rpf * u.head<3>();
+  const Vec3 f = a.Rbar * g;
+  const Mat3 df_wa = Pa(g);
+  const Vec3 pa_bar = a.Rbar * j.parent_anchor, pb_bar = b.Rbar * j.child_anchor;
+  const Vec3 r2 = b.x2 + b.R * j.child_anchor - a.x2 - a.R * j.parent_anchor;
+  const Vec3 r3 = b.x3 + R3b * j.child_anchor - a.x3 - R3a * j.parent_anchor;
+  const Vec3 r_bar = 0.5 * (r2 + r3);
+  Tb_wb += -skew(f) * Pb(j.child_anchor);
+  Tb_wa += skew(pb_bar) * df_wa;
+  Ta_wa += -(skew(r_bar) + skew(pa_bar)) * df_wa;  // (f × δr̄ and −δ(R̄a pa) × f cancel in ω_a)
+  Ta_wb += skew(f) * Pb(j.child_anchor);
+  // rotation rows k: T_a = ½ U_k (A_j × B_i − A_i × B_j), T_b = −T_a
+  const Mat3 A = a.Rbar * Rpf, B = b.Rbar * Rcf;
+  for (int k = 0; k < 3; ++k) {
+    if (!j.row_constrained(3 + k)) continue;
+    const int i = (k + 1) % 3, jj = (k + 2) % 3;
+    const double half_u = 0.5 * u(3 + k);
+    const Mat3 d_wa = half_u * (-skew(B.col(i)) * Pa(Rpf.col(jj)) + skew(B.col(jj)) * Pa(Rpf.col(i)));
+    const Mat3 d_wb = half_u * (skew(A.col(jj)) * Pb(Rcf.col(i)) - skew(A.col(i)) * Pb(Rcf.col(jj)));
+    Ta_wa += d_wa;
+    Ta_wb += d_wb;
+    Tb_wa -= d_wa;
+    Tb_wb -= d_wb;
+  }
+  // wrenches: (F, (I − ŵ/2) R2ᵀ T)
+  const Mat3 Ma = em_torque_map(a.w) * a.R.transpose(), Mb = em_torque_map(b.w) * b.R.transpose();
+  out->aa.setZero();
+  out->ab.setZero();
+  out->ba.setZero();
+  out->bb.setZero();
+  out->aa.block<3, 3>(0, 3) = -df_wa;  // F_a = −f
+  out->ba.block<3, 3>(0, 3) = df_wa;   // F_b = f
+  // T_a's r̄ term: f × δr̄, δr̄ = ½Δt (δv̄_b − δv̄_a) + ... (the ω parts are in Ta_w*)
+  out->aa.block<3, 3>(3, 0) = Ma * (-0.5 * dt * skew(f));
+  out->ab.block<3, 3>(3, 0) = Ma * (0.5 * dt * skew(f));
+  out->aa.block<3, 3>(3, 3) = Ma * Ta_wa;
+  out->ab.block<3, 3>(3, 3) = Ma * Ta_wb;
+  out->ba.block<3, 3>(3, 3) = Mb * Tb_wa;
+  out->bb.block<3, 3>(3, 3) = Mb * Tb_wb;
 }
 
 }  // namespace maxsim

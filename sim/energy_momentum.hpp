@@ -64,6 +64,7 @@ struct EmInterval {
   Mat3 Rbar = Mat3::Identity();  // ½ (Rot(q2) + Rot(q3))
   Vec3 w = Vec3::Zero();
   Vec3 x2 = Vec3::Zero(), x3 = Vec3::Zero();
+  Mat3 dtheta = Mat3::Zero();    // ∂θ3/∂ω (zero for the world: nothing moves)
 };
 
 EmInterval em_interval(const Vec3& x2, const Vec4& q2, const Vec3& x3, const Vec4& q3, const Vec3& omega, double dt);
@@ -74,6 +75,17 @@ EmInterval em_interval(const Vec3& x2, const Vec4& q2, const Vec3& x3, const Vec
 // springs, act through the mean ½(J2 + J3) of the engine's row Jacobians.
 void em_joint_force_maps(const Joint& joint, const EmInterval& a, const EmInterval& b,
                          const JointRows& rows2, const JointRows& rows3, Mat6* Ma, Mat6* Mb);
+
+// Derivatives of the wrenches (world force, body torque) that a joint's row impulses u apply to
+// its bodies through em_joint_force_maps, with respect to the bodies' unknowns (v̄, ω) at fixed u:
+// xy = ∂(wrench on x)/∂(unknowns of y). Left out: the change of the torque map (I − ŵ/2) with
+// the body's own w (em_body_jacobian has it) and of the free rotation rows' mean maps (their
+// impulses are dampers and actuation, small beside the constraint impulses).
+struct EmForceJacobian {
+  Mat6 aa, ab, ba, bb;
+};
+void em_joint_force_jacobian(const Joint& joint, const EmInterval& a, const EmInterval& b, const Vec6& u, double dt,
+                             EmForceJacobian* out);
 
 // The body torque τ = (I − ŵ/2) R2ᵀ T of a spatial torque T, inverted: R2ᵀ T = R2ᵀ R̄ τ (what
 // em_body_jacobian's `row_torque` sums).

@@ -36,7 +36,7 @@ using namespace maxsim::io;
 
 namespace {
 
-constexpr double kTolerance = 1e-12;  // the solver tolerance of the conservation tests
+constexpr double kTolerance = 1e-13;  // the solver tolerance of the conservation tests
 constexpr size_t kMaxPoints = 2000;   // per plotted series, to keep the SVGs small
 const Integrator kIntegrators[] = {Integrator::Variational, Integrator::EnergyMomentum};
 const char* short_name(Integrator i) { return i == Integrator::Variational ? "VI" : "EM"; }

@@ -29,6 +29,27 @@ NonholonomicStep nonholonomic_step(const Data& d, const Eigen::VectorXd& s, int 
                           d.ws.x3[i], d.q[i], d.ws.q3[i], d.ws.dt};
 }
 
+// Energy–momentum: the change of joint j's force maps with its bodies' unknowns at the iterate's
+// impulses (em_joint_force_jacobian): into the bodies' diagonal blocks and their edge.
+void add_force_jacobian(const Model& model, Data& d, const Eigen::VectorXd& s, int j) {
+  const Joint& jt = model.joints[j];
+  auto& ws = d.ws;
+  BlockLdu& A = ws.ldu;
+  const int nb = static_cast<int>(model.bodies.size());
+  const EmInterval world;
+  const EmInterval& a = jt.parent == kWorld ? world : ws.em_interval[jt.parent];
+  EmForceJacobian K;
+  em_joint_force_jacobian(jt, a, ws.em_interval[jt.child], s.segment<6>(6 * (nb + j)), ws.dt, &K);
+  // the residual holds −(wrench); ∂/∂ω through ω's own unknown: the blocks act on (v̄, ω) directly
+  A.diag(jt.child) -= K.bb;
+  if (jt.parent == kWorld) return;
+  A.diag(jt.parent) -= K.aa;
+  const int e = ws.body_edge[j];
+  // edge (p, c): upper = ∂(residual of p)/∂(unknowns of c); (c, p) the other way round
+  A.block(ws.body_edge_forward[j] ? A.upper_id(e) : A.lower_id(e)) -= K.ab;
+  A.block(ws.body_edge_forward[j] ? A.lower_id(e) : A.upper_id(e)) -= K.ba;
+}
+
 }  // namespace
 
 void step_prepare(const Model& model, Data& d) {
@@ -160,8 +181,15 @@ void step_jacobian(const Model& model, Data& d, const Eigen::VectorXd& s) {
     A.diag(i) = em ? em_body_jacobian(model.bodies[i], s.segment<3>(6 * i + 3), ws.em_row_torque[i], dt)
                    : body_jacobian(model.bodies[i], s.segment<3>(6 * i + 3), dt);
 
+  if (em)  // the bodies' coupling through the joints' force maps, summed over joints below
+    for (size_t j = 0; j < model.joints.size(); ++j)
+      if (ws.body_edge[j] >= 0) {
+        A.block(A.upper_id(ws.body_edge[j])).setZero();
+        A.block(A.lower_id(ws.body_edge[j])).setZero();
+      }
   for (size_t j = 0; j < model.joints.size(); ++j) {
     const Joint& jt = model.joints[j];
+    if (em && !ws.passive[j]) add_force_jacobian(model, d, s, static_cast<int>(j));
     // constrained rows: zero diagonal (the LDU regularizes a pivot made singular by redundant
     // constraints, see BlockLdu::set_regularized_rows); free rows: the row impulse itself
     Block& D = A.diag(nb + static_cast<int>(j));
