@@ -10,6 +10,15 @@ void start_seed_example(const SeedExample& ex, Data& d) {
   d.controller = ex.load;
 }
 
+Eigen::VectorXd body_poses(const Data& d) {
+  Eigen::VectorXd z(12 * d.x.size());
+  for (size_t i = 0; i < d.x.size(); ++i) {
+    z.segment<3>(12 * i) = d.x[i];
+    z.segment<9>(12 * i + 3) = Eigen::Map<const Eigen::Matrix<double, 9, 1>>(quat_to_rot(d.q[i]).data());
+  }
+  return z;
+}
+
 SeedExample make_free_rigid_body(double dt) {
   SeedExample ex;
   ex.model.name = "free_rigid_body";

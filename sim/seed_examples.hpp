@@ -23,6 +23,10 @@ struct SeedExample {
 // Sets the example's initial velocities and load in `data` (made from example.model).
 void start_seed_example(const SeedExample& example, Data& data);
 
+// The poses of all bodies as one vector (per body its position and rotation matrix): what the
+// order measurements compare where no exact solution is known.
+Eigen::VectorXd body_poses(const Data& data);
+
 // Seed 001 §5.3: a torque-free rigid body, J = diag(6, 8, 3), Ω(0) = (10, 20, 20), no gravity.
 SeedExample make_free_rigid_body(double dt = 0.05);
 

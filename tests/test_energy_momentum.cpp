@@ -635,3 +635,30 @@ TEST(Nonholonomic, ConstraintAddedAfterTheDataTakesEffect) {
   EXPECT_LT(max_nonholonomic_violation(ex.model, d), 1e-9);
   EXPECT_NEAR(d.x[0].z(), 0.5, 1e-9);  // (it would fall without the constraint)
 }
+
+// Where no exact solution is known, the order against the same integrator at h/64 (Richardson):
+// the closed loop's poses at t = 2 (through its load), the sleigh's at t = 20, the ball's at t = 2.
+TEST(EnergyMomentum, LoopSleighAndBallConvergeAtSecondOrder) {
+
+  struct Case {
+    const char* name;
+    std::function<SeedExample(double)> make;
+    std::vector<double> steps;
+    double duration;
+  };
+  const Case cases[] = {
+      {"closed loop poses", [](double h) { return make_seed_closed_loop(h); }, {0.1, 0.05, 0.025}, 2.0},
+      {"sleigh pose", [](double h) { return make_chaplygin_sleigh(0.001, h); }, {0.5, 0.25, 0.125}, 20.0},
+      {"ball pose", [](double h) { return make_rolling_ball(h); }, {0.05, 0.025, 0.0125}, 2.0},
+  };
+  for (const Case& c : cases) {
+    Eigen::VectorXd ref;
+    errors_by_step(c.make, Integrator::EnergyMomentum, {c.steps.back() / 64}, c.duration, [&](const Data& d) {
+      ref = body_poses(d);
+      return 0.0;
+    });
+    expect_order(c.name, Integrator::EnergyMomentum,
+                 errors_by_step(c.make, Integrator::EnergyMomentum, c.steps, c.duration,
+                                [&](const Data& d) { return (body_poses(d) - ref).norm(); }));
+  }
+}

@@ -8,7 +8,7 @@
 //                                      angular momentum about its contact point)
 //   OUT/em_<example>_constraints.svg   joint and nonholonomic violations (top, loop, disk, sleigh)
 //   OUT/em_sleigh_trajectory.svg, OUT/em_sleigh_rho.svg   the sleigh of seed 002 Fig. 3
-//   OUT/em_order.svg                   error against step size (top, disk, Suslov)
+//   OUT/em_order.svg                   error against step size (every example)
 // and prints a Markdown table: per example and integrator the maxima of the relative energy error,
 // the momentum-map error and the violations, Newton iterations per step, steps not Ok, steps the
 // solver retried as substeps (their diagnostics are the last substep's), and the measured orders.
@@ -233,6 +233,8 @@ int main(int argc, char** argv) {
     e.constraint_plot = e.name == "heavy_top" || e.name == "closed_loop" || e.name == "rolling_disk" || e.name == "sleigh";
 
   // ---- the orders: errors for h, h/2, h/4 against exact solutions or a reference ----
+  // error: against an exact solution; or (error empty) the distance of `state` from the same
+  // integrator's state at step h_min/64, where no exact solution is known (Richardson's test)
   struct Order {
     std::string example, label;
     std::vector<double> h;
@@ -240,6 +242,7 @@ int main(int argc, char** argv) {
     double T;
     std::function<double(const Data&)> error;
     std::vector<double> errors[2];  // per integrator
+    std::function<Eigen::VectorXd(const Data&)> state = {};
   };
   const Eigen::Vector2d suslov_ref = suslov_reference(2.0);
   std::vector<Order> orders = {
@@ -249,13 +252,30 @@ int main(int argc, char** argv) {
        [](const Data& d) { return (d.x[0] - rolling_disk_com(d.time)).norm(); }, {}},
       {"suslov", "Suslov Ω t=2", {0.05, 0.025, 0.0125}, [](double h) { return make_suslov(h); }, 2.0,
        [&](const Data& d) { return (d.w[0].head<2>() - suslov_ref).norm(); }, {}},
+      {"free_body", "free body pose t=0.5", {0.01, 0.005, 0.0025}, [](double h) { return make_free_rigid_body(h); },
+       0.5, {}, {}, body_poses},
+      {"closed_loop", "loop poses t=2", {0.1, 0.05, 0.025}, [](double h) { return make_seed_closed_loop(h); }, 2.0, {},
+       {}, body_poses},
+      {"sleigh", "sleigh pose t=20", {0.5, 0.25, 0.125}, [](double h) { return make_chaplygin_sleigh(0.001, h); }, 20.0,
+       {}, {}, body_poses},
+      {"rolling_ball", "ball pose t=2", {0.05, 0.025, 0.0125}, [](double h) { return make_rolling_ball(h); }, 2.0, {},
+       {}, body_poses},
   };
   Plot order_plot = plot("order: error against step size", "log10 h", "log10 error");
   for (Order& o : orders) {
     for (int i = 0; i < 2; ++i) {
       PlotSeries s{o.label + " " + short_name(kIntegrators[i]), {}, {}, ""};
+      std::function<double(const Data&)> error = o.error;
+      if (o.state) {
+        Eigen::VectorXd ref;
+        error_at(o.make(o.h.back() / 64), kIntegrators[i], o.T, [&](const Data& d) {
+          ref = o.state(d);
+          return 0.0;
+        });
+        error = [&o, ref](const Data& d) { return (o.state(d) - ref).norm(); };
+      }
       for (double h : o.h) {
-        o.errors[i].push_back(error_at(o.make(h), kIntegrators[i], o.T, o.error));
+        o.errors[i].push_back(error_at(o.make(h), kIntegrators[i], o.T, error));
         s.x.push_back(std::log10(h));
         s.y.push_back(std::log10(o.errors[i].back()));
       }
