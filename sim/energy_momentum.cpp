@@ -80,9 +80,11 @@ void em_joint_force_maps(const Joint& j, const EmInterval& a, const EmInterval& 
       Mb->row(r) = 0.5 * (rows2.Jb.row(r) + rows3.Jb.row(r));
       continue;
     }
-    // c_k = ½[(Ra ja_j)·(Rb jb_i) − (Ra ja_i)·(Rb jb_j)], (i, j, k) cyclic: 2 q0 v_k of q_rel
-    const int i = (k + 1) % 3, jj = (k + 2) % 3;
-    const Vec3 Ta = 0.5 * (ja_bar.col(jj).cross(jb_bar.col(i)) - ja_bar.col(i).cross(jb_bar.col(jj)));
+    // c = Σ sign (Ra ja_p)·(Rb jb_q) (rotation_row_terms): per term the couple
+    // T_a = sign (R̄a ja_p) × (R̄b jb_q), T_b = −T_a
+    const RotationRowTerms t = rotation_row_terms(j, k);
+    Vec3 Ta = Vec3::Zero();
+    for (int n = 0; n < t.count; ++n) Ta += t.sign[n] * ja_bar.col(t.p[n]).cross(jb_bar.col(t.q[n]));
     Ma->row(r) = wrench(a, Vec3::Zero(), Ta).transpose();
     Mb->row(r) = wrench(b, Vec3::Zero(), -Ta).transpose();
   }
@@ -111,18 +113,20 @@ void em_joint_force_jacobian(const Joint& j, const EmInterval& a, const EmInterv
   Tb_wa += skew(pb_bar) * df_wa;
   Ta_wa += -(skew(r_bar) + skew(pa_bar)) * df_wa;  // (f × δr̄ and −δ(R̄a pa) × f cancel in ω_a)
   Ta_wb += skew(f) * Pb(j.child_anchor);
-  // rotation rows k: T_a = ½ U_k (A_j × B_i − A_i × B_j), T_b = −T_a
+  // rotation rows: T_a = Σ sign U_k A_p × B_q (A = R̄a Rpf, B = R̄b Rcf), T_b = −T_a
   const Mat3 A = a.Rbar * Rpf, B = b.Rbar * Rcf;
   for (int k = 0; k < 3; ++k) {
     if (!j.row_constrained(3 + k)) continue;
-    const int i = (k + 1) % 3, jj = (k + 2) % 3;
-    const double half_u = 0.5 * u(3 + k);
-    const Mat3 d_wa = half_u * (-skew(B.col(i)) * Pa(Rpf.col(jj)) + skew(B.col(jj)) * Pa(Rpf.col(i)));
-    const Mat3 d_wb = half_u * (skew(A.col(jj)) * Pb(Rcf.col(i)) - skew(A.col(i)) * Pb(Rcf.col(jj)));
-    Ta_wa += d_wa;
-    Ta_wb += d_wb;
-    Tb_wa -= d_wa;
-    Tb_wb -= d_wb;
+    const RotationRowTerms t = rotation_row_terms(j, k);
+    for (int n = 0; n < t.count; ++n) {
+      const double su = t.sign[n] * u(3 + k);
+      const Mat3 d_wa = su * (-skew(B.col(t.q[n])) * Pa(Rpf.col(t.p[n])));
+      const Mat3 d_wb = su * (skew(A.col(t.p[n])) * Pb(Rcf.col(t.q[n])));
+      Ta_wa += d_wa;
+      Ta_wb += d_wb;
+      Tb_wa -= d_wa;
+      Tb_wb -= d_wb;
+    }
   }
   // wrenches: (F, (I − ŵ/2) R2ᵀ T)
   const Mat3 Ma = em_torque_map(a.w) * a.R.transpose(), Mb = em_torque_map(b.w) * b.R.transpose();

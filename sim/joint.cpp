@@ -10,6 +10,26 @@ double wrap_angle(double a) {
   return a - M_PI;
 }
 
+RotationRowTerms rotation_row_terms(const Joint& joint, int k) {
+  RotationRowTerms t;
+  if (rot_kind(joint.type) == RotKind::Revolute) {  // rows x, y: the z axes aligned
+    t.count = 1;
+    t.sign[0] = k == 0 ? 1.0 : -1.0;
+    t.p[0] = 2;
+    t.q[0] = k == 0 ? 1 : 0;
+    return t;
+  }
+  const int i = (k + 1) % 3, jj = (k + 2) % 3;
+  t.count = 2;
+  t.sign[0] = 0.5;
+  t.p[0] = jj;
+  t.q[0] = i;
+  t.sign[1] = -0.5;
+  t.p[1] = i;
+  t.q[1] = jj;
+  return t;
+}
+
 Vec4 joint_relative_rotation(const Joint& joint, const Vec4& qa, const Vec4& qb) {
   return quat_mul(quat_conj(quat_mul(qa, joint.parent_frame)), quat_mul(qb, joint.child_frame));
 }
@@ -48,11 +68,17 @@ void joint_rows(const Joint& j, const Pose& a, const Pose& b, JointRows* out, co
   for (int k = 0; k < 3; ++k) {
     Eigen::RowVector4d dc = Eigen::RowVector4d::Zero();
     if (j.row_constrained(3 + k) && energy_momentum) {
-      out->c(3 + k) = 2.0 * qr(0) * qr(1 + k);
-      dc(0) = 2.0 * qr(1 + k);
-      dc(1 + k) = 2.0 * qr(0);
-      out->Ja.block<1, 3>(3 + k, 3) = dc * dq_dtha;
-      out->Jb.block<1, 3>(3 + k, 3) = dc * dq_dthb;
+      // c = Σ sign R_rel[p, q]; right perturbations: δR_rel = R_rel [Rcfᵀ δθb]× − [Rpfᵀ δθa]× R_rel
+      const RotationRowTerms t = rotation_row_terms(j, k);
+      const Mat3 R_rel = quat_to_rot(qr);
+      out->c(3 + k) = 0;
+      out->Ja.block<1, 3>(3 + k, 3).setZero();
+      out->Jb.block<1, 3>(3 + k, 3).setZero();
+      for (int n = 0; n < t.count; ++n) {
+        out->c(3 + k) += t.sign[n] * R_rel(t.p[n], t.q[n]);
+        out->Jb.block<1, 3>(3 + k, 3) -= t.sign[n] * R_rel.row(t.p[n]) * skew(Vec3::Unit(t.q[n])) * Rcf.transpose();
+        out->Ja.block<1, 3>(3 + k, 3) -= t.sign[n] * R_rel.col(t.q[n]).cross(Vec3::Unit(t.p[n])).transpose() * Rpf.transpose();
+      }
     } else if (j.row_constrained(3 + k)) {
       out->c(3 + k) = 2.0 * qr(1 + k);
       dc(1 + k) = 2.0;

@@ -46,12 +46,25 @@ struct JointRows {
 // reference changes nothing else. Without a reference they are measured from the identity (and
 // a row at its singular point reads 0 with a zero Jacobian row).
 //
-// `energy_momentum`: constrained rotation rows read c = 2 w v_k of q_rel instead of 2 v_k (the
-// same zero set near the identity). 2 w v_k = ½(R_rel[j,i] − R_rel[i,j]) is bilinear in the
-// bodies' rotation matrices, which gives the energy–momentum integrator its exact discrete
-// gradient (sim/energy_momentum.hpp).
+// `energy_momentum`: constrained rotation rows are sums of entries of R_rel = (Ra Rpf)ᵀ(Rb Rcf),
+// i.e. of products (Ra ja_p)·(Rb jb_q) of the joint frames' axes, bilinear in the bodies'
+// rotation matrices, which gives the energy–momentum integrator its exact discrete gradient
+// (sim/energy_momentum.hpp): rotation_row_terms. Near the identity they equal the engine's rows
+// to first order.
 void joint_rows(const Joint& joint, const Pose& a, const Pose& b, JointRows* out,
                 const Vec4* free_reference = nullptr, bool energy_momentum = false);
+
+// The energy–momentum form of constrained rotation row 3 + k: c = Σ sign·R_rel[p, q] over at most
+// two terms (count). A revolute joint (free about z) aligns the axes, c_x = R_rel[z, y],
+// c_y = −R_rel[z, x]: zero whenever the child's z axis is the parent's, whatever the angle about
+// it. Other constrained rows: c_k = ½(R_rel[j, i] − R_rel[i, j]) = 2 w v_k of q_rel ((i, j, k)
+// cyclic), which vanishes only near the identity and at half turns.
+struct RotationRowTerms {
+  int count = 0;
+  double sign[2];
+  int p[2], q[2];
+};
+RotationRowTerms rotation_row_terms(const Joint& joint, int k);
 
 // Relative rotation of the child joint frame with respect to the parent joint frame.
 Vec4 joint_relative_rotation(const Joint& joint, const Vec4& qa, const Vec4& qb);
