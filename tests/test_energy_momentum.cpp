@@ -171,13 +171,17 @@ TEST(EnergyMomentum, ForceMapJacobiansMatchFiniteDifferences) {
     jt.parent_frame = quat_exp(vec());
     jt.child_frame = quat_exp(vec());
     Vec6 u;
-    u << vec(), vec();
+    u.head<3>() = vec();
+    u.tail<3>() = vec();
     for (int r = 3; r < 6; ++r)
       if (!jt.row_constrained(r)) u(r) = 0;  // (free rotation rows' mean maps: not differentiated)
     const Vec3 x2[2] = {vec(), vec()};
     const Vec4 q2[2] = {quat_exp(vec()), quat_exp(vec())};
-    Eigen::Matrix<double, 12, 1> z;
-    z << 3 * vec(), 5 * vec(), 3 * vec(), 5 * vec();  // (v̄, ω) of both bodies
+    Eigen::Matrix<double, 12, 1> z;  // (v̄, ω) of both bodies
+    for (int b = 0; b < 2; ++b) {
+      z.segment<3>(6 * b) = 3 * vec();
+      z.segment<3>(6 * b + 3) = 5 * vec();
+    }
     auto wrenches = [&](const Eigen::Matrix<double, 12, 1>& unknowns) {
       EmInterval iv[2];
       Vec3 x3;
@@ -186,10 +190,12 @@ TEST(EnergyMomentum, ForceMapJacobiansMatchFiniteDifferences) {
         next_pose(x2[b], q2[b], unknowns.segment<3>(6 * b), unknowns.segment<3>(6 * b + 3), dt, &x3, &q3);
         iv[b] = em_interval(x2[b], q2[b], x3, q3, unknowns.segment<3>(6 * b + 3), dt);
       }
-      JointRows r2, r3;  // (used by free rotation rows only)
+      JointRows r2;  // (used by free rotation rows only, whose impulses are 0 here)
+      r2.c.setZero();
       r2.Ja.setZero();
       r2.Jb.setZero();
-      r3 = r2;
+      r2.q_rel = quat_identity();
+      const JointRows r3 = r2;
       Mat6 Ma, Mb;
       em_joint_force_maps(jt, iv[0], iv[1], r2, r3, &Ma, &Mb);
       // the torque map's own change is em_body_jacobian's: take it out by mapping with w fixed
@@ -243,14 +249,20 @@ TEST(EnergyMomentum, RotationRowJacobianMatchesFiniteDifferences) {
     bm.q = quat_mul(b.q, quat_exp(-eps * Vec3::Unit(k)));
     joint_rows(jt, a, bp, &plus, nullptr, true);
     joint_rows(jt, a, bm, &minus, nullptr, true);
-    for (int r = 3; r < 6; ++r)
-      if (jt.row_constrained(r)) EXPECT_NEAR(rows.Jb(r, 3 + k), (plus.c(r) - minus.c(r)) / (2 * eps), 1e-8);
+    for (int r = 3; r < 6; ++r) {
+      if (jt.row_constrained(r)) {
+        EXPECT_NEAR(rows.Jb(r, 3 + k), (plus.c(r) - minus.c(r)) / (2 * eps), 1e-8);
+      }
+    }
     ap.q = quat_mul(a.q, quat_exp(eps * Vec3::Unit(k)));
     am.q = quat_mul(a.q, quat_exp(-eps * Vec3::Unit(k)));
     joint_rows(jt, ap, b, &plus, nullptr, true);
     joint_rows(jt, am, b, &minus, nullptr, true);
-    for (int r = 3; r < 6; ++r)
-      if (jt.row_constrained(r)) EXPECT_NEAR(rows.Ja(r, 3 + k), (plus.c(r) - minus.c(r)) / (2 * eps), 1e-8);
+    for (int r = 3; r < 6; ++r) {
+      if (jt.row_constrained(r)) {
+        EXPECT_NEAR(rows.Ja(r, 3 + k), (plus.c(r) - minus.c(r)) / (2 * eps), 1e-8);
+      }
+    }
   }
   }
 }
