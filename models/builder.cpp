@@ -285,22 +285,10 @@ void build_model(const std::vector<LinkSpec>& links, std::vector<JointSpec> join
   }
 }
 
-ParameterUse nonholonomic_parameter(NonholonomicKind kind, const std::string& key) {
-  using K = NonholonomicKind;
-  const bool rolling = kind == K::RollingDisk || kind == K::RollingBall;
-  if (key == "radius") return rolling ? ParameterUse::Required : ParameterUse::None;
-  if (key == "axis") return kind == K::RollingDisk || kind == K::AngularVelocity ? ParameterUse::Required : ParameterUse::None;
-  if (key == "point") return kind == K::KnifeEdge ? ParameterUse::Optional : ParameterUse::None;  // default: the CoM
-  if (key == "direction") return kind == K::KnifeEdge ? ParameterUse::Required : ParameterUse::None;
-  return ParameterUse::None;
-}
-
-std::string nonholonomic_kind_list() {
-  std::string out;
-  for (auto k : {NonholonomicKind::RollingDisk, NonholonomicKind::RollingBall, NonholonomicKind::KnifeEdge,
-                 NonholonomicKind::AngularVelocity})
-    out += (out.empty() ? "" : ", ") + std::string(nonholonomic_kind_name(k));
-  return out;
+const char* missing_nonholonomic_parameter(NonholonomicKind kind, const std::set<std::string>& given) {
+  for (const char* key : {"radius", "axis", "direction"})
+    if (nonholonomic_parameter(kind, key) == ParameterUse::Required && !given.count(key)) return key;
+  return nullptr;
 }
 
 void add_nonholonomic(const std::vector<LinkSpec>& links, const BuildResult& built,
@@ -317,12 +305,11 @@ void add_nonholonomic(const std::vector<LinkSpec>& links, const BuildResult& bui
     const Pose in_body = link_in_body(links, built, *model, s.link);
     const Mat3 R = quat_to_rot(in_body.q);
     // (the parameters the kind does not take keep their defaults)
-    auto takes = [&](const char* key) { return nonholonomic_parameter(s.proto.kind, key) != ParameterUse::None; };
     NonholonomicConstraint c = s.proto;
     c.body = built.link_body[s.link];
-    if (takes("point")) c.point = compose(in_body, Pose{s.proto.point, quat_identity()}).p;
-    if (takes("axis")) c.axis = R * s.proto.axis;
-    if (takes("direction")) c.direction = R * s.proto.direction;
+    if (nonholonomic_takes(s.proto.kind, "point")) c.point = compose(in_body, Pose{s.proto.point, quat_identity()}).p;
+    if (nonholonomic_takes(s.proto.kind, "axis")) c.axis = R * s.proto.axis;
+    if (nonholonomic_takes(s.proto.kind, "direction")) c.direction = R * s.proto.direction;
     model->add_nonholonomic(c);
   }
 }

@@ -3,6 +3,7 @@
 // merging, massless roots, floating bases, body frames at the centre of mass, make_joint.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -60,13 +61,9 @@ struct NonholonomicSpec {
   int line = 0;
 };
 
-// The parameters a description gives for a constraint kind: a loader refuses the ones a kind does
-// not take (a parameter that is silently ignored would be a surprise) and the required ones when
-// they are missing. `key` is "radius", "axis", "point" or "direction".
-enum class ParameterUse { None, Optional, Required };
-ParameterUse nonholonomic_parameter(NonholonomicKind kind, const std::string& key);
-// "rolling_disk, rolling_ball, knife_edge, angular_velocity" (messages)
-std::string nonholonomic_kind_list();
+// The first parameter (nonholonomic_parameter) that `kind` requires and `given` lacks, or null: a
+// loader refuses a declaration without it.
+const char* missing_nonholonomic_parameter(NonholonomicKind kind, const std::set<std::string>& given);
 
 struct BuildResult {
   std::vector<int> link_body;   // per link: body index, or kWorld when part of the world

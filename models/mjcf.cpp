@@ -1349,14 +1349,12 @@ NonholonomicSpec MjcfReader::read_nonholonomic(const XMLElement* e, const std::s
       continue;
     }
     // x,y,z: three finite numbers separated by commas (no blanks: the words are split at them)
-    Vec3 v;
-    bool ok = std::count(value.begin(), value.end(), ',') == 2;
-    for (size_t k = 0, start = 0; ok && k < 3; ++k) {
-      const size_t end = std::min(value.find(',', start), value.size());
-      ok = parse::parse_number(std::string_view(value).substr(start, end - start), &v(k));
-      start = end + 1;
-    }
-    if (!ok) fail(e, name + ": " + key + " '" + value + "' is not three finite numbers x,y,z");
+    std::string spaced = value;
+    std::replace(spaced.begin(), spaced.end(), ',', ' ');
+    std::vector<double> numbers;
+    if (std::count(value.begin(), value.end(), ',') != 2 || !parse::parse_numbers(spaced, &numbers) || numbers.size() != 3)
+      fail(e, name + ": " + key + " '" + value + "' is not three finite numbers x,y,z");
+    const Vec3 v(numbers[0], numbers[1], numbers[2]);
     if (key == "point") {
       s.proto.point = v;
     } else {
@@ -1365,9 +1363,8 @@ NonholonomicSpec MjcfReader::read_nonholonomic(const XMLElement* e, const std::s
     }
   }
   if (s.link < 0) fail(e, name + ": needs body=BODY");
-  for (const char* key : {"radius", "axis", "direction"})
-    if (nonholonomic_parameter(s.proto.kind, key) == ParameterUse::Required && !given.count(key))
-      fail(e, name + ": " + kind + " needs " + key + "=" + (key[0] == 'r' ? "R" : "x,y,z"));
+  if (const char* key = missing_nonholonomic_parameter(s.proto.kind, given))
+    fail(e, name + ": " + kind + " needs " + key + "=" + (key[0] == 'r' ? "R" : "x,y,z"));
   return s;
 }
 

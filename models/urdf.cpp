@@ -462,9 +462,8 @@ void UrdfReader::read_nonholonomic(const XMLElement* e) {
     }
   }
   if (N.link.empty()) xml_.fail(e, what + " needs <link name=...>");
-  for (const char* key : {"radius", "axis", "direction"})
-    if (nonholonomic_parameter(N.proto.kind, key) == ParameterUse::Required && !given.count(key))
-      xml_.fail(e, what + ": " + type + " needs <" + key + (key[0] == 'r' ? " value=...>" : " xyz=...>"));
+  if (const char* key = missing_nonholonomic_parameter(N.proto.kind, given))
+    xml_.fail(e, what + ": " + type + " needs <" + key + (key[0] == 'r' ? " value=...>" : " xyz=...>"));
   nonholonomic_.push_back(N);
 }
 

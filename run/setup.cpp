@@ -12,7 +12,6 @@
 
 #include "io/error.hpp"
 #include "io/plot.hpp"
-#include "models/builder.hpp"  // nonholonomic_parameter
 #include "models/load_error.hpp"
 #include "sim/contact_search.hpp"
 #include "sim/ground.hpp"
@@ -309,11 +308,10 @@ std::string nonholonomic_parameters(const NonholonomicConstraint& c) {
   auto vec = [](const Vec3& v) { return g6(v.x()) + " " + g6(v.y()) + " " + g6(v.z()); };
   std::vector<std::string> parts;
   // (the parameters the loaders read for the kind, in their order)
-  auto takes = [&](const char* key) { return nonholonomic_parameter(c.kind, key) != ParameterUse::None; };
-  if (takes("radius")) parts.push_back("radius " + g6(c.radius));
-  if (takes("axis")) parts.push_back("axis " + vec(c.axis));
-  if (takes("point")) parts.push_back("point " + vec(c.point));
-  if (takes("direction")) parts.push_back("direction " + vec(c.direction));
+  if (nonholonomic_takes(c.kind, "radius")) parts.push_back("radius " + g6(c.radius));
+  if (nonholonomic_takes(c.kind, "axis")) parts.push_back("axis " + vec(c.axis));
+  if (nonholonomic_takes(c.kind, "point")) parts.push_back("point " + vec(c.point));
+  if (nonholonomic_takes(c.kind, "direction")) parts.push_back("direction " + vec(c.direction));
   return join(parts);
 }
 

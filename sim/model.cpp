@@ -160,6 +160,22 @@ bool nonholonomic_kind_from_name(const std::string& name, NonholonomicKind* out)
   return false;
 }
 
+ParameterUse nonholonomic_parameter(NonholonomicKind kind, const std::string& key) {
+  using K = NonholonomicKind;
+  const bool rolling = kind == K::RollingDisk || kind == K::RollingBall;
+  if (key == "radius") return rolling ? ParameterUse::Required : ParameterUse::None;
+  if (key == "axis") return kind == K::RollingDisk || kind == K::AngularVelocity ? ParameterUse::Required : ParameterUse::None;
+  if (key == "point") return kind == K::KnifeEdge ? ParameterUse::Optional : ParameterUse::None;  // default: the CoM
+  if (key == "direction") return kind == K::KnifeEdge ? ParameterUse::Required : ParameterUse::None;
+  return ParameterUse::None;
+}
+
+std::string nonholonomic_kind_list() {
+  std::string out;
+  for (const char* name : kNonholonomicNames) out += (out.empty() ? "" : ", ") + std::string(name);
+  return out;
+}
+
 int NonholonomicConstraint::rows() const {
   switch (kind) {
     case NonholonomicKind::RollingDisk: return 4;  // height, upright, two rolling rows
@@ -283,18 +299,15 @@ std::string validate_model(const Model& model) {
       err << kind << " constraint '" << c.name << "': body index out of range";
       return err.str();
     }
-    const bool rolling = c.kind == NonholonomicKind::RollingDisk || c.kind == NonholonomicKind::RollingBall;
-    if (rolling && !(c.radius > 0 && std::isfinite(c.radius))) {
+    if (nonholonomic_takes(c.kind, "radius") && !(c.radius > 0 && std::isfinite(c.radius))) {
       err << kind << " constraint '" << c.name << "': radius must be positive and finite (got " << c.radius << ")";
       return err.str();
     }
-    const bool axis = c.kind == NonholonomicKind::RollingDisk || c.kind == NonholonomicKind::AngularVelocity;
-    if (axis && !(finite3(c.axis) && c.axis.norm() > 1e-12)) {
+    if (nonholonomic_takes(c.kind, "axis") && !(finite3(c.axis) && c.axis.norm() > 1e-12)) {
       err << kind << " constraint '" << c.name << "': axis must be a finite non-zero vector";
       return err.str();
     }
-    if (c.kind == NonholonomicKind::KnifeEdge &&
-        !(finite3(c.point) && finite3(c.direction) && c.direction.norm() > 1e-12)) {
+    if (nonholonomic_takes(c.kind, "direction") && !(finite3(c.point) && finite3(c.direction) && c.direction.norm() > 1e-12)) {
       err << kind << " constraint '" << c.name << "': point must be finite and direction a finite non-zero vector";
       return err.str();
     }

@@ -221,7 +221,19 @@ struct NonholonomicConstraint {
   // Rows the step solves for it: the velocity rows, and the position rows the kind implies
   // (rolling: the height; upright disk: its axis horizontal), which are held like joint rows.
   int rows() const;
+  bool rolling() const { return kind == NonholonomicKind::RollingDisk || kind == NonholonomicKind::RollingBall; }
 };
+
+// Which parameters ("radius", "axis", "point", "direction") a kind takes: the one table that
+// validate_model, the loaders (which refuse a parameter a kind does not take, and a missing
+// required one), `maxsim info` and Python read.
+enum class ParameterUse { None, Optional, Required };
+ParameterUse nonholonomic_parameter(NonholonomicKind kind, const std::string& key);
+inline bool nonholonomic_takes(NonholonomicKind kind, const std::string& key) {
+  return nonholonomic_parameter(kind, key) != ParameterUse::None;
+}
+// "rolling_disk, rolling_ball, knife_edge, angular_velocity" (messages)
+std::string nonholonomic_kind_list();
 
 // ---- the model ------------------------------------------------------------------------------
 struct Model {

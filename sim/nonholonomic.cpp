@@ -63,14 +63,14 @@ void nonholonomic_rows(const NonholonomicConstraint& c, const Body& body, Integr
   auto body_torque = [&](const Vec3& T) -> Vec3 { return em_torque_map(w) * (R2.transpose() * T); };
   out->M.setZero();
   int r = 0;
-  if (c.kind == NonholonomicKind::RollingDisk || c.kind == NonholonomicKind::RollingBall)
+  if (c.rolling())
     out->M.row(r++) = row6(e3, Vec3::Zero());
   if (c.kind == NonholonomicKind::RollingDisk) out->M.row(r++) = row6(Vec3::Zero(), body_torque((Rbar * c.axis).cross(e3)));
   const Vec3 u3 = em_linear_velocity(s.u2, s.v);
   const Vec3 rate3 = em_angular_velocity(s.rate2, s.omega, h);
   const Mat3 drate3 = (2.0 / h) * em_cayley_jacobian(s.omega, h);  // ∂Ω3/∂ω
   const Vec3 rate_bar = w / h;
-  if (c.kind == NonholonomicKind::RollingDisk || c.kind == NonholonomicKind::RollingBall) {
+  if (c.rolling()) {
     // e_k·(u3 + r e3 × R3 Ω3); δ(R3 Ω3) = R3 (−Ω̂3 δθ3 + δΩ3)
     const Vec3 slip = u3 + c.radius * e3.cross(R3 * rate3);
     const Mat3 dslip = c.radius * skew(e3) * R3 * (-skew(rate3) * dth + drate3);
@@ -109,7 +109,7 @@ void nonholonomic_rows_at(const NonholonomicConstraint& c, const Vec3& x, const 
   out->J.setZero();
   out->M.setZero();
   int r = 0;
-  if (c.kind == NonholonomicKind::RollingDisk || c.kind == NonholonomicKind::RollingBall) {
+  if (c.rolling()) {
     out->c(r) = x.z() - c.radius;
     out->J.row(r) = row6(e3, Vec3::Zero());
     out->position |= 1u << r++;
@@ -119,7 +119,7 @@ void nonholonomic_rows_at(const NonholonomicConstraint& c, const Vec3& x, const 
     out->J.row(r) = row6(Vec3::Zero(), c.axis.cross(R.transpose() * e3));
     out->position |= 1u << r++;
   }
-  if (c.kind == NonholonomicKind::RollingDisk || c.kind == NonholonomicKind::RollingBall) {
+  if (c.rolling()) {
     const Mat3 A = c.radius * skew(e3) * R;
     for (int k = 0; k < 2; ++k) out->J.row(r++) = row6(Vec3::Unit(k), A.row(k).transpose());
   } else if (c.kind == NonholonomicKind::KnifeEdge) {

@@ -11,7 +11,6 @@
 #include "run/setup.hpp"
 #include "apps/maxsim/view_command.hpp"
 #include "io/report.hpp"
-#include "models/builder.hpp"  // nonholonomic_parameter
 #include "sim/ground.hpp"
 #include "sim/maxsim.hpp"
 
@@ -325,11 +324,10 @@ int run_info(const Options& o) {
       for (const NonholonomicConstraint& c : m.nonholonomic) {
         JsonObject j;
         j.add("name", c.name).add("kind", nonholonomic_kind_name(c.kind)).add("body", body_name(c.body));
-        auto takes = [&](const char* key) { return nonholonomic_parameter(c.kind, key) != ParameterUse::None; };
-        if (takes("radius")) j.add("radius", c.radius);
-        if (takes("axis")) j.add_raw("axis", vec3_json(c.axis));
-        if (takes("point")) j.add_raw("point", vec3_json(c.point));
-        if (takes("direction")) j.add_raw("direction", vec3_json(c.direction));
+        if (nonholonomic_takes(c.kind, "radius")) j.add("radius", c.radius);
+        if (nonholonomic_takes(c.kind, "axis")) j.add_raw("axis", vec3_json(c.axis));
+        if (nonholonomic_takes(c.kind, "point")) j.add_raw("point", vec3_json(c.point));
+        if (nonholonomic_takes(c.kind, "direction")) j.add_raw("direction", vec3_json(c.direction));
         if (s.size() > 1) s += ',';
         s += j.str();
       }

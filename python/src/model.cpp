@@ -10,7 +10,6 @@
 
 #include "bindings.hpp"
 #include "models/load.hpp"
-#include "models/builder.hpp"  // nonholonomic_kind_list
 #include "models/load_error.hpp"
 #include "sim/actuation.hpp"
 #include "sim/kinematics.hpp"
