@@ -117,7 +117,7 @@ void build_graph(const Model& model, Data& d) {
   ws.nonholonomic_edge.assign(nn, -1);
   for (int k = 0; k < nn; ++k) {
     ws.nonholonomic_edge[k] = static_cast<int>(ws.edges.size());
-    ws.edges.emplace_back(nb + nj + k, model.nonholonomic[k].body);
+    ws.edges.emplace_back(nonholonomic_node(model, k), model.nonholonomic[k].body);
   }
   ws.contact_bodies.resize(nc);
   ws.contact_node.assign(nc, -1);
@@ -152,8 +152,8 @@ void build_graph(const Model& model, Data& d) {
   }
   for (int k = 0; k < nn; ++k) {
     const int rows = model.nonholonomic[k].rows();
-    ws.ldu.set_node_size(nb + nj + k, rows);
-    ws.ldu.set_regularized_rows(nb + nj + k, (1u << rows) - 1);
+    ws.ldu.set_node_size(nonholonomic_node(model, k), rows);
+    ws.ldu.set_regularized_rows(nonholonomic_node(model, k), (1u << rows) - 1);
   }
   for (int c = 0; c < nc; ++c)  // redundant contacts
     if (ws.contact_node[c] >= 0) ws.ldu.set_regularized_rows(ws.contact_node[c], 0b1111, true);

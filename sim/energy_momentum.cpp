@@ -53,23 +53,41 @@ Vec6 wrench(const EmInterval& iv, const Vec3& f, const Vec3& T) {
   return out;
 }
 
+// A joint's geometry over the step, as its force maps and their derivatives read it: the joint
+// frames, the rotations at z3, the averaged anchors R̄ p and joint axes R̄ Rf (columns), and the
+// mean joint offset r̄ = ½(r2 + r3), r = xb + Rb pb − xa − Ra pa.
+struct JointGeometry {
+  Mat3 Rpf, Rcf, R3a, R3b, A, B;
+  Vec3 pa_bar, pb_bar, r_bar;
+};
+
+JointGeometry joint_geometry(const Joint& j, const EmInterval& a, const EmInterval& b) {
+  JointGeometry g;
+  g.Rpf = quat_to_rot(j.parent_frame);
+  g.Rcf = quat_to_rot(j.child_frame);
+  g.R3a = 2.0 * a.Rbar - a.R;
+  g.R3b = 2.0 * b.Rbar - b.R;
+  g.A = a.Rbar * g.Rpf;
+  g.B = b.Rbar * g.Rcf;
+  g.pa_bar = a.Rbar * j.parent_anchor;
+  g.pb_bar = b.Rbar * j.child_anchor;
+  const Vec3 r2 = b.x2 + b.R * j.child_anchor - a.x2 - a.R * j.parent_anchor;
+  const Vec3 r3 = b.x3 + g.R3b * j.child_anchor - a.x3 - g.R3a * j.parent_anchor;
+  g.r_bar = 0.5 * (r2 + r3);
+  return g;
+}
+
 }  // namespace
 
 void em_joint_force_maps(const Joint& j, const EmInterval& a, const EmInterval& b, const JointRows& rows2,
                          const JointRows& rows3, Mat6* Ma, Mat6* Mb) {
-  const Mat3 Rpf = quat_to_rot(j.parent_frame);
-  const Mat3 Rcf = quat_to_rot(j.child_frame);
-  // translational rows c_k = (Ra ja_k)·r, r = xb + Rb pb − xa − Ra pa (the engine's d, written
-  // in the world): Δc_k = (ΔRa ja_k)·r̄ + (R̄a ja_k)·Δr, with ΔR p = (R2 w) × (R̄ p)
-  const Vec3 pa_bar = a.Rbar * j.parent_anchor, pb_bar = b.Rbar * j.child_anchor;
-  const Vec3 r2 = b.x2 + b.R * j.child_anchor - a.x2 - a.R * j.parent_anchor;
-  const Vec3 r3 = b.x3 + (2.0 * b.Rbar - b.R) * j.child_anchor - a.x3 - (2.0 * a.Rbar - a.R) * j.parent_anchor;
-  const Vec3 r_bar = 0.5 * (r2 + r3);
-  const Mat3 ja_bar = a.Rbar * Rpf, jb_bar = b.Rbar * Rcf;  // columns: the joint frames' axes, averaged
+  const JointGeometry g = joint_geometry(j, a, b);
+  // translational rows c_k = (Ra ja_k)·r (the engine's d, written in the world):
+  // Δc_k = (ΔRa ja_k)·r̄ + (R̄a ja_k)·Δr, with ΔR p = (R2 w) × (R̄ p)
   for (int k = 0; k < 3; ++k) {
-    const Vec3 e = ja_bar.col(k);
-    Ma->row(k) = wrench(a, -e, e.cross(r_bar) - pa_bar.cross(e)).transpose();
-    Mb->row(k) = wrench(b, e, pb_bar.cross(e)).transpose();
+    const Vec3 e = g.A.col(k);
+    Ma->row(k) = wrench(a, -e, e.cross(g.r_bar) - g.pa_bar.cross(e)).transpose();
+    Mb->row(k) = wrench(b, e, g.pb_bar.cross(e)).transpose();
   }
   // rotational rows
   for (int k = 0; k < 3; ++k) {
@@ -84,7 +102,7 @@ void em_joint_force_maps(const Joint& j, const EmInterval& a, const EmInterval& 
     // T_a = sign (R̄a ja_p) × (R̄b jb_q), T_b = −T_a
     const RotationRowTerms t = rotation_row_terms(j, k);
     Vec3 Ta = Vec3::Zero();
-    for (int n = 0; n < t.count; ++n) Ta += t.sign[n] * ja_bar.col(t.p[n]).cross(jb_bar.col(t.q[n]));
+    for (int n = 0; n < t.count; ++n) Ta += t.sign[n] * g.A.col(t.p[n]).cross(g.B.col(t.q[n]));
     Ma->row(r) = wrench(a, Vec3::Zero(), Ta).transpose();
     Mb->row(r) = wrench(b, Vec3::Zero(), -Ta).transpose();
   }
@@ -92,12 +110,11 @@ void em_joint_force_maps(const Joint& j, const EmInterval& a, const EmInterval& 
 
 void em_joint_force_jacobian(const Joint& j, const EmInterval& a, const EmInterval& b, const Vec6& u, double dt,
                              EmForceJacobian* out) {
-  const Mat3 Rpf = quat_to_rot(j.parent_frame);
-  const Mat3 Rcf = quat_to_rot(j.child_frame);
-  const Mat3 R3a = 2.0 * a.Rbar - a.R, R3b = 2.0 * b.Rbar - b.R;
+  const JointGeometry geo = joint_geometry(j, a, b);
+  const Mat3 &Rpf = geo.Rpf, &Rcf = geo.Rcf, &A = geo.A, &B = geo.B;
   // δ(R̄ p) = ½ δR3 p = −½ R3 p̂ ∂θ3/∂ω δω
-  auto Pa = [&](const Vec3& p) -> Mat3 { return -0.5 * R3a * skew(p) * a.dtheta; };
-  auto Pb = [&](const Vec3& p) -> Mat3 { return -0.5 * R3b * skew(p) * b.dtheta; };
+  auto Pa = [&](const Vec3& p) -> Mat3 { return -0.5 * geo.R3a * skew(p) * a.dtheta; };
+  auto Pb = [&](const Vec3& p) -> Mat3 { return -0.5 * geo.R3b * skew(p) * b.dtheta; };
   // spatial torques' derivatives, by body and unknown (ω; the v̄ terms are written directly)
   Mat3 Ta_wa = Mat3::Zero(), Ta_wb = Mat3::Zero(), Tb_wa = Mat3::Zero(), Tb_wb = Mat3::Zero();
   // translational rows: f = R̄a Rpf U (the force on b), T_b = (R̄b pb) × f,
@@ -105,16 +122,11 @@ void em_joint_force_jacobian(const Joint& j, const EmInterval& a, const EmInterv
   const Vec3 g = Rpf * u.head<3>();
   const Vec3 f = a.Rbar * g;
   const Mat3 df_wa = Pa(g);
-  const Vec3 pa_bar = a.Rbar * j.parent_anchor, pb_bar = b.Rbar * j.child_anchor;
-  const Vec3 r2 = b.x2 + b.R * j.child_anchor - a.x2 - a.R * j.parent_anchor;
-  const Vec3 r3 = b.x3 + R3b * j.child_anchor - a.x3 - R3a * j.parent_anchor;
-  const Vec3 r_bar = 0.5 * (r2 + r3);
   Tb_wb += -skew(f) * Pb(j.child_anchor);
-  Tb_wa += skew(pb_bar) * df_wa;
-  Ta_wa += -(skew(r_bar) + skew(pa_bar)) * df_wa;  // (f × δr̄ and −δ(R̄a pa) × f cancel in ω_a)
+  Tb_wa += skew(geo.pb_bar) * df_wa;
+  Ta_wa += -(skew(geo.r_bar) + skew(geo.pa_bar)) * df_wa;  // (f × δr̄ and −δ(R̄a pa) × f cancel in ω_a)
   Ta_wb += skew(f) * Pb(j.child_anchor);
   // rotation rows: T_a = Σ sign U_k A_p × B_q (A = R̄a Rpf, B = R̄b Rcf), T_b = −T_a
-  const Mat3 A = a.Rbar * Rpf, B = b.Rbar * Rcf;
   for (int k = 0; k < 3; ++k) {
     if (!j.row_constrained(3 + k)) continue;
     const RotationRowTerms t = rotation_row_terms(j, k);

@@ -23,6 +23,12 @@ Mat6 joint_body_block(const Model& model, const Joint& jt, const Mat6& J3, const
   return M;
 }
 
+// A body's interval of the energy–momentum step at the iterate (the world's: nothing moves).
+const EmInterval& em_interval_of(const Data& d, int body) {
+  static const EmInterval world;
+  return body == kWorld ? world : d.ws.em_interval[body];
+}
+
 // The step's quantities of body i for its nonholonomic constraints.
 NonholonomicStep nonholonomic_step(const Data& d, const Eigen::VectorXd& s, int i) {
   return NonholonomicStep{d.x[i], d.v[i], d.w[i], s.segment<3>(6 * i), s.segment<3>(6 * i + 3),
@@ -36,10 +42,9 @@ void add_force_jacobian(const Model& model, Data& d, const Eigen::VectorXd& s, i
   auto& ws = d.ws;
   BlockLdu& A = ws.ldu;
   const int nb = static_cast<int>(model.bodies.size());
-  const EmInterval world;
-  const EmInterval& a = jt.parent == kWorld ? world : ws.em_interval[jt.parent];
   EmForceJacobian K;
-  em_joint_force_jacobian(jt, a, ws.em_interval[jt.child], s.segment<6>(6 * (nb + j)), ws.dt, &K);
+  em_joint_force_jacobian(jt, em_interval_of(d, jt.parent), em_interval_of(d, jt.child), s.segment<6>(6 * (nb + j)),
+                          ws.dt, &K);
   // the residual holds −(wrench); ∂/∂ω through ω's own unknown: the blocks act on (v̄, ω) directly
   A.diag(jt.child) -= K.bb;
   if (jt.parent == kWorld) return;
@@ -106,9 +111,12 @@ void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen:
     const int o = 6 * (nb + j);
     const Vec6 u = s.segment<6>(o);
     const JointRows& r2 = ws.rows2[j];
+    // (energy–momentum: a passive joint's force map averages its rows' maps at z2 and z3; with no
+    // impulse, as on a free-floating base without input, it acts on nothing and is not needed)
+    const bool unloaded = ws.passive[j] && u.isZero();
     if (ws.passive[j]) {  // free rows with nothing but actuation: U = Δt·force (z3 not needed)
       F->segment<6>(o) = u - dt * ws.applied[j];
-      if (em) joint_rows_at_z3(model, d, j);  // (its force map averages the rows' maps)
+      if (em && !unloaded) joint_rows_at_z3(model, d, j);
     } else {
       joint_rows_at_z3(model, d, j);
       const JointRows& r3 = ws.rows3[j];
@@ -130,10 +138,10 @@ void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen:
     }
     // the row impulses act on the bodies through the maps at z2 (seed 003 eq. 29a–b), or the
     // energy–momentum force maps at the iterate
+    if (em && unloaded) continue;
     if (em) {
-      const EmInterval world;
-      const EmInterval& a = jt.parent == kWorld ? world : ws.em_interval[jt.parent];
-      const EmInterval& b = ws.em_interval[jt.child];
+      const EmInterval& a = em_interval_of(d, jt.parent);
+      const EmInterval& b = em_interval_of(d, jt.child);
       em_joint_force_maps(jt, a, b, r2, ws.rows3[j], &ws.em_map_a[j], &ws.em_map_b[j]);
       const Vec6 fb = ws.em_map_b[j].transpose() * u;
       F->segment<6>(6 * jt.child) -= fb;
@@ -198,8 +206,6 @@ void step_jacobian(const Model& model, Data& d, const Eigen::VectorXd& s) {
     for (int r = 0; r < 6; ++r) D(r, r) = jt.row_constrained(r) ? compliance : 1.0;
     if (ws.passive[j]) continue;  // no edges (build_graph)
     const int c = jt.child;
-    // (energy–momentum: the force maps' dependence on the other body's unknowns, through its
-    // averaged rotation, is no edge of the graph and is left out: an inexact Newton matrix)
     A.block(A.upper_id(ws.child_edge[j])) = joint_body_block(model, jt, ws.rows3[j].Jb, s.segment<3>(6 * c + 3), dt);
     A.block(A.lower_id(ws.child_edge[j])) = em ? Mat6(-ws.em_map_b[j].transpose()) : Mat6(-ws.rows2[j].Jb.transpose());
     if (jt.parent != kWorld) {

@@ -27,7 +27,7 @@ bool EqualityTest::operator()(const Eigen::VectorXd& r) const {
   // tolerance
   for (size_t c = 0; c < model->nonholonomic.size(); ++c)
     for (int k = 0; k < model->nonholonomic[c].rows(); ++k)
-      if (!(std::abs(r(6 * (nb + nj + static_cast<int>(c)) + k)) < tol_position)) return false;
+      if (!(std::abs(r(6 * nonholonomic_node(*model, static_cast<int>(c)) + k)) < tol_position)) return false;
   return true;
 }
 
