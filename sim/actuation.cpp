@@ -53,7 +53,7 @@ void apply_actuation(const Model& model, Data& d) {
   const size_t nu = model.actuators.size();
   if (d.ctrl.size() < nu) d.ctrl.resize(nu, 0.0);
   d.actuator_force.assign(nu, 0.0);
-  d.ws.applied = d.joint_force;
+  d.row_force = d.joint_force;
   if (nu == 0 || !model.actuation) return;
   bool limited = false;
   for (size_t i = 0; i < nu; ++i) {
@@ -66,7 +66,7 @@ void apply_actuation(const Model& model, Data& d) {
                        a.joint < static_cast<int>(model.joints.size()) && row_has_coordinate(model.joints[a.joint], a.row);
     const RowCoordinate rc = motor ? RowCoordinate{} : row_coordinate(model, d, a.joint, a.row);
     d.actuator_force[i] = actuator_force(a, d.ctrl[i], rc.q, rc.qd);
-    d.ws.applied[a.joint](a.row) += a.gear * d.actuator_force[i];
+    d.row_force[a.joint](a.row) += a.gear * d.actuator_force[i];
     limited = limited || model.joints[a.joint].effort[a.row] > 0;
   }
   if (!limited) return;
@@ -74,7 +74,7 @@ void apply_actuation(const Model& model, Data& d) {
   for (const Actuator& a : model.actuators) {
     const double effort = model.joints[a.joint].effort[a.row];
     if (!(effort > 0)) continue;
-    double& f = d.ws.applied[a.joint](a.row);
+    double& f = d.row_force[a.joint](a.row);
     const double own = d.joint_force[a.joint](a.row);
     f = own + std::clamp(f - own, -effort, effort);
   }

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/solver/workspace.hpp"
+
 namespace maxsim {
 
 namespace {
@@ -125,7 +127,7 @@ void enable_contacts(const Model& model, Data& data, const ContactOptions& optio
     if (adaptive) {
       double v_max = 0;
       for (size_t b = 0; b < d.v.size(); ++b) v_max = std::max(v_max, d.v[b].norm() + d.w[b].norm() * radius[b]);
-      const double reach = 2.0 * d.ws.dt * (2.0 * v_max + m.gravity.norm() * d.ws.dt);
+      const double reach = 2.0 * workspace(d).dt * (2.0 * v_max + m.gravity.norm() * workspace(d).dt);
       world->set_margin(std::min(max_margin, min_margin + reach));
     }
     world->find_candidates(d.x, d.q, candidates.get());
@@ -163,7 +165,7 @@ void enable_contacts(const Model& model, Data& data, const ContactOptions& optio
     // once whatever the geometry (a box's four corners and the sphere centred under them: five
     // normal rows of rank 3, impulses free in their null space, sliding friction directions the
     // interior point cannot settle).
-    const double recover = recovery_speed * d.ws.dt;
+    const double recover = recovery_speed * workspace(d).dt;
     bool deep = false;  // (none deeper than that, the usual case: no pair is relaxed at all)
     for (const ContactCandidate& k : *candidates) deep |= k.distance < -recover && kept(k);
     auto recovery_depth = [&](const ContactCandidate& k) {

@@ -1,8 +1,5 @@
 #include "sim/data.hpp"
 
-#include <map>
-
-#include "sim/solver/inequality.hpp"
 
 namespace maxsim {
 
@@ -16,7 +13,6 @@ const char* step_status_name(StepStatus s) {
 }
 
 Data::Data(const Model& model) {
-  ws.dt = model.dt;
   const int nb = static_cast<int>(model.bodies.size());
   const int nj = static_cast<int>(model.joints.size());
   x.resize(nb);
@@ -32,154 +28,10 @@ Data::Data(const Model& model) {
   joint_force.assign(nj, Vec6::Zero());
   ctrl.assign(model.actuators.size(), 0.0);
   actuator_force.assign(model.actuators.size(), 0.0);
-  ws.applied = joint_force;
+  row_force = joint_force;
   joint_impulse.assign(nj, Vec6::Zero());
   joint_angle.assign(nj, Vec3::Zero());
   nonholonomic_impulse.assign(model.nonholonomic.size(), Vec6::Zero());
-
-  build_graph(model, *this);
-}
-
-namespace {
-
-// A floating joint without spring, damper, armature, dry friction or limits (Workspace::passive).
-bool passive_floating(const Joint& jt) {
-  if (jt.type != JointType::Floating || jt.has_limits) return false;
-  for (int r = 0; r < 6; ++r)
-    if (jt.stiffness[r] != 0 || jt.damping[r] != 0 || jt.armature[r] != 0 || jt.friction[r] != 0) return false;
-  return true;
-}
-
-}  // namespace
-
-bool graph_matches(const Model& model, const Data& d) {
-  const auto& ws = d.ws;
-  if (ws.contact_bodies.size() != d.contacts.size()) return false;
-  for (size_t c = 0; c < d.contacts.size(); ++c)
-    if (ws.contact_bodies[c] != std::make_pair(d.contacts[c].body_a, d.contacts[c].body_b) ||
-        (ws.contact_node[c] >= 0) != ws.kinds[c]->has_node())
-      return false;
-  if (ws.passive.size() != model.joints.size()) return false;
-  if (ws.nonholonomic_edge.size() != model.nonholonomic.size()) return false;  // (added after the Data)
-  if (ws.graph_integrator != model.integrator) return false;
-  for (size_t j = 0; j < model.joints.size(); ++j)
-    if (static_cast<bool>(ws.passive[j]) != passive_floating(model.joints[j])) return false;
-  return true;
-}
-
-void build_graph(const Model& model, Data& d) {
-  const int nb = static_cast<int>(model.bodies.size());
-  const int nj = static_cast<int>(model.joints.size());
-  const int nc = static_cast<int>(d.contacts.size());
-  auto& ws = d.ws;
-  // nodes: bodies 0..nb-1, joints nb..nb+nj-1, contacts after them; an edge per node-body pair
-  ws.edges.clear();
-  ws.parent_edge.assign(nj, -1);
-  ws.child_edge.assign(nj, -1);
-  ws.passive.assign(nj, 0);
-  int root = -1;
-  for (int j = 0; j < nj; ++j) {
-    const Joint& jt = model.joints[j];
-    ws.passive[j] = passive_floating(jt);
-    if (ws.passive[j]) {  // an isolated node: its rows are U = Δt·(joint_force + actuators) (step_residual)
-      if (jt.parent == kWorld && root < 0) root = jt.child;
-      continue;
-    }
-    if (jt.parent != kWorld) {
-      ws.parent_edge[j] = static_cast<int>(ws.edges.size());
-      ws.edges.emplace_back(nb + j, jt.parent);
-    } else if (root < 0) {
-      root = jt.child;  // eliminate towards the body held by the world
-    }
-    ws.child_edge[j] = static_cast<int>(ws.edges.size());
-    ws.edges.emplace_back(nb + j, jt.child);
-  }
-  // energy–momentum: a joint's force maps depend on both its bodies (em_joint_force_jacobian), a
-  // coupling between the bodies that the Newton matrix carries on an edge of its own
-  ws.graph_integrator = model.integrator;
-  ws.body_edge.assign(nj, -1);
-  ws.body_edge_forward.assign(nj, 1);
-  if (model.integrator == Integrator::EnergyMomentum) {
-    std::map<std::pair<int, int>, int> pair_edge;
-    for (int j = 0; j < nj; ++j) {
-      const Joint& jt = model.joints[j];
-      if (ws.passive[j] || jt.parent == kWorld) continue;
-      const std::pair<int, int> key(std::min(jt.parent, jt.child), std::max(jt.parent, jt.child));
-      auto [it, added] = pair_edge.emplace(key, static_cast<int>(ws.edges.size()));
-      if (added) ws.edges.emplace_back(jt.parent, jt.child);
-      ws.body_edge[j] = it->second;
-      ws.body_edge_forward[j] = ws.edges[it->second].first == jt.parent;
-    }
-  }
-  // nonholonomic constraints: a multiplier node of its rows on its body
-  const int nn = static_cast<int>(model.nonholonomic.size());
-  d.nonholonomic_impulse.resize(nn, Vec6::Zero());
-  ws.nonholonomic_edge.assign(nn, -1);
-  for (int k = 0; k < nn; ++k) {
-    ws.nonholonomic_edge[k] = static_cast<int>(ws.edges.size());
-    ws.edges.emplace_back(nonholonomic_node(model, k), model.nonholonomic[k].body);
-  }
-  ws.contact_bodies.resize(nc);
-  ws.contact_node.assign(nc, -1);
-  ws.contact_edge_a.assign(nc, -1);
-  ws.contact_edge_b.assign(nc, -1);
-  int n = nb + nj + nn;
-  for (int c = 0; c < nc; ++c) {
-    const Contact& ct = d.contacts[c];
-    ws.contact_bodies[c] = {ct.body_a, ct.body_b};
-    if (!ws.kinds[c]->has_node()) continue;  // joint friction: eliminated into its joint's row
-    ws.contact_node[c] = n++;
-    if (ct.body_a != kWorld) {
-      ws.contact_edge_a[c] = static_cast<int>(ws.edges.size());
-      ws.edges.emplace_back(ws.contact_node[c], ct.body_a);
-    }
-    ws.contact_edge_b[c] = static_cast<int>(ws.edges.size());
-    ws.edges.emplace_back(ws.contact_node[c], ct.body_b);
-  }
-  // joint nodes carry multipliers (zero diagonal on constrained rows) and contact nodes become
-  // singular on their own as the interior point converges (a sticking contact's η → 0): neither
-  // is eliminated before its bodies
-  std::vector<char> multiplier(n, 0);
-  for (int j = nb; j < n; ++j) multiplier[j] = 1;
-  ws.ldu.analyze(n, ws.edges, root, &multiplier);
-  for (int j = 0; j < nj; ++j)  // identity rows: one real row, the rest the padding's identity
-    if (ws.passive[j]) ws.ldu.set_node_size(nb + j, 1);
-  for (int j = 0; j < nj; ++j) {
-    unsigned mask = 0;
-    for (int r = 0; r < 6; ++r)
-      if (model.joints[j].row_constrained(r)) mask |= 1u << r;
-    ws.ldu.set_regularized_rows(nb + j, mask);
-  }
-  for (int k = 0; k < nn; ++k) {
-    const int rows = model.nonholonomic[k].rows();
-    ws.ldu.set_node_size(nonholonomic_node(model, k), rows);
-    ws.ldu.set_regularized_rows(nonholonomic_node(model, k), (1u << rows) - 1);
-  }
-  for (int c = 0; c < nc; ++c)  // redundant contacts
-    if (ws.contact_node[c] >= 0) ws.ldu.set_regularized_rows(ws.contact_node[c], 0b1111, true);
-  ws.rows2.resize(nj);
-  ws.rows3.resize(nj);
-  ws.joint_rate2.resize(nj);
-  ws.x3.resize(nb);
-  ws.q3.resize(nb);
-  ws.em_interval.resize(nb);
-  ws.em_row_torque.resize(nb);
-  ws.em_map_a.resize(nj);
-  ws.em_map_b.resize(nj);
-  ws.nonholonomic_rows.resize(nn);
-  ws.contact_map_a.resize(nc);
-  ws.contact_map_b.resize(nc);
-  ws.contact_kin.resize(nc);
-  ws.cone_lin.resize(nc);
-  ws.fold_inverse.resize(nc);
-  ws.fold_gain.resize(nc);
-  ws.fold_offset.resize(nc);
-  ws.fold_row_scale.resize(nc);
-  ws.unknowns.setZero(6 * n);
-  ws.trial.setZero(6 * n);
-  ws.residual.setZero(6 * n);
-  ws.trial_residual.setZero(6 * n);
-  ws.delta.setZero(6 * n);
 }
 
 }  // namespace maxsim

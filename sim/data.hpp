@@ -5,18 +5,32 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "sim/contact.hpp"
-#include "sim/energy_momentum.hpp"
-#include "sim/joint.hpp"
-#include "sim/ldu.hpp"
 #include "sim/model.hpp"
-#include "sim/nonholonomic.hpp"
 
 namespace maxsim {
 
-class InequalityKind;  // sim/solver/inequality.hpp
+struct Workspace;  // sim/solver/workspace.hpp
+
+// Owns a Data's solver state; copying it copies the state, so a copied Data steps exactly like
+// the original (sim/solver/workspace.cpp).
+class SolverStateHandle {
+ public:
+  SolverStateHandle();
+  ~SolverStateHandle();
+  SolverStateHandle(const SolverStateHandle& other);
+  SolverStateHandle& operator=(const SolverStateHandle& other);
+  SolverStateHandle(SolverStateHandle&& other) noexcept;
+  SolverStateHandle& operator=(SolverStateHandle&& other) noexcept;
+  Workspace& get();                        // created empty on first use
+  const Workspace* find() const { return state_.get(); }  // null before the first use
+
+ private:
+  std::unique_ptr<Workspace> state_;
+};
 
 // Newton solver settings (DESIGN §6 defaults where they apply).
 struct SolverOptions {
@@ -158,6 +172,9 @@ struct Data {
   // order of its rows (sim/nonholonomic.hpp); entries beyond NonholonomicConstraint::rows() are 0
   std::vector<Vec6> nonholonomic_impulse;
   std::vector<double> actuator_force;  // per actuator: its force f over the last step (actuator space)
+  // per joint: joint_force plus the actuators' forces on its rows, held over the last step
+  // (sim/actuation.hpp)
+  std::vector<Vec6> row_force;
   std::vector<Contact> contacts;     // the active contacts of the last step (with their impulses)
   // Per joint of a closed loop, the limit sides (bit 2·row + (side < 0)) its coordinate was
   // beyond at the start and has not come back within since: no inequality for them
@@ -175,91 +192,10 @@ struct Data {
   SolverOptions solver;
   InteriorPointOptions interior_point;
 
-  // ---- workspace (allocated here, reused every step) ---------------------------------------
-  struct Workspace {
-    std::vector<Vec6> applied;  // per joint: joint_force plus the actuators, held over the step
-    // the length of the step being solved: model.dt, or a fraction of it in the failure
-    // policy's substeps (everything inside a step reads this, never model.dt)
-    double dt = 0;
-    bool relaxed_attempt = false;  // the failure policy's relaxed-cone attempt is being solved
-    // the failure policy's compliant-loop attempt: ε per joint (0: rigid), see
-    // SolverOptions::compliant_loop_fallback; empty otherwise
-    std::vector<double> loop_compliance;
-    BlockLdu ldu;
-    std::vector<std::pair<int, int>> edges;  // (joint node, body node)
-    std::vector<int> parent_edge, child_edge;  // per joint: its edge ids (-1: world parent)
-    // per joint: a passive floating joint (all six rows free, no spring, damper, armature, dry
-    // friction or limits). Its row impulses are Δt·joint_force whatever the bodies do, so the
-    // step sets them so and the joint is no edge of the graph (a free-floating body or robot
-    // base costs no joint pivot); see build_graph.
-    std::vector<char> passive;
-    std::vector<JointRows> rows2, rows3;     // joint rows at z2 (impulse maps) and at z3
-    std::vector<Vec6> joint_rate2;           // joint row rates over [t1, t2]
-    // energy–momentum integrator: per body its interval at the iterate and R2ᵀ Σ T of its rows'
-    // spatial torques (em_body_jacobian), per joint its force maps (em_joint_force_maps)
-    std::vector<EmInterval> em_interval;
-    std::vector<Vec3> em_row_torque;
-    std::vector<Mat6> em_map_a, em_map_b;
-    // energy–momentum: per joint between two bodies, the graph edge between its bodies that
-    // carries the force maps' cross derivatives (-1: none), and whether that edge runs
-    // (parent, child); joints between the same two bodies share one edge
-    std::vector<int> body_edge;
-    std::vector<char> body_edge_forward;
-    Integrator graph_integrator = Integrator::Variational;  // the integrator the graph was built for
-    // nonholonomic constraints: graph edge to their body, rows at the iterate
-    std::vector<int> nonholonomic_edge;
-    std::vector<NonholonomicRows> nonholonomic_rows;
-    // contacts: graph edges, impulse maps at z2, kinematics at z3, eliminated variables' steps
-    std::vector<const InequalityKind*> kinds;          // per contact: its kind (set by collide)
-    std::vector<std::pair<int, int>> contact_bodies;  // (a, b) of the contacts the graph was built for
-    std::vector<int> contact_node;                    // graph node of each contact (-1: joint friction)
-    std::vector<int> contact_edge_a, contact_edge_b;
-    // joint friction (folded into its joint's row): the inverse of its cone block D3 over (Δb1, Δb2, Δη0),
-    // D3⁻¹ times the cone's velocity column (the row's friction conductance), and D3⁻¹ times the
-    // right-hand side of the last contact_rhs call (the step's velocity-free part)
-    std::vector<Mat3> fold_inverse;
-    std::vector<Vec3> fold_gain, fold_offset;
-    std::vector<double> fold_row_scale;  // the joint row's scaling (see contact_jacobian)
-    std::vector<Eigen::Matrix<double, 6, 3>, Eigen::aligned_allocator<Eigen::Matrix<double, 6, 3>>> contact_map_a, contact_map_b;
-    std::vector<ContactKinematics, Eigen::aligned_allocator<ContactKinematics>> contact_kin;
-    std::vector<ConeLinearization, Eigen::aligned_allocator<ConeLinearization>> cone_lin;  // per contact
-    std::vector<Vec6> contact_affine, contact_steps;  // per contact: (Δγ, Δb, Δη0, Δs, ·), (Δη_t, ·)
-    std::vector<Contact> trial_contacts, previous_contacts;
-    std::vector<char> warm;  // per inequality: it continues one of the last step (warm-started)
-    std::vector<Vec3> x3;
-    std::vector<Vec4> q3;
-    Eigen::VectorXd unknowns, trial, residual, trial_residual, delta;
-  } ws;
-
-  // states the failure policy restarts from, one per retry depth (allocated once)
-  struct SavedState {
-    double time = 0;
-    std::vector<Vec3> x, v, w;
-    std::vector<Vec4> q;
-    std::vector<Vec6> joint_impulse, nonholonomic_impulse;
-    std::vector<Vec3> joint_angle;
-  };
-  std::vector<SavedState> saved;
-  // the end of the last exact attempt of a substep that then tries the relaxed cone, kept in case
-  // the relaxed attempt ends farther from a solution (InteriorPointOptions::relaxed_fallback)
-  SavedState exact_end;
-  std::vector<Contact> exact_end_contacts;
-
-  int num_nodes() const { return ws.ldu.num_nodes(); }  // of the system graph (bodies, joints, contacts)
+  // The solver's state (sim/solver/workspace.hpp: the system graph, its workspace, the failure
+  // policy's saved states), created by the first step and copied with the Data.
+  SolverStateHandle solver_state;
 };
-
-// Graph node of nonholonomic constraint k (after the bodies and joints, before the contacts).
-inline int nonholonomic_node(const Model& model, int k) {
-  return static_cast<int>(model.bodies.size() + model.joints.size()) + k;
-}
-// (Re)builds the system graph and its symbolic LDU for the model's bodies and joints and the
-// data's current contacts, whose kinds ws.kinds holds (called by the constructor, and by step()
-// after its collide stage when graph_matches is false).
-void build_graph(const Model& model, Data& data);
-// Whether the graph built last still fits: the same contact pairs with the same kinds of node,
-// the same number of nonholonomic constraints, the same integrator, and the same passive floating joints (a damper, spring, armature, friction or limit set on the
-// Model after the Data was made turns a passive joint into a graph edge, and back).
-bool graph_matches(const Model& model, const Data& data);
 
 // Pose of body `i`, or of the world for kWorld.
 inline Pose body_pose(const Data& d, int i) {

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "sim/body_dynamics.hpp"
+#include "sim/nonholonomic.hpp"
 
 namespace maxsim {
 

@@ -7,7 +7,7 @@
 
 namespace maxsim {
 
-void append_joint_limits(const Model& model, Data& d, double margin) {
+void append_joint_limits(const Model& model, Data& d, double dt, double margin) {
   JointRows rows;
   const bool start = !d.limits_started;
   std::vector<bool> in_loop;
@@ -27,7 +27,7 @@ void append_joint_limits(const Model& model, Data& d, double margin) {
       c.friction = 0;
       c.joint = static_cast<int>(j);
       c.row = r;
-      c.dry_limit = jt.friction[r] * d.ws.dt;
+      c.dry_limit = jt.friction[r] * dt;
       d.contacts.push_back(c);
     }
     if (!jt.has_limits) continue;
@@ -38,7 +38,7 @@ void append_joint_limits(const Model& model, Data& d, double margin) {
     for (int r = 0; r < 6; ++r) {
       if (jt.row_constrained(r) || !(jt.lower[r] < jt.upper[r])) continue;
       const double coord = r < 3 ? rows.c(r) : d.joint_angle[j](r - 3);
-      const double reach = margin + 2.0 * std::abs(rate(r)) * d.ws.dt;
+      const double reach = margin + 2.0 * std::abs(rate(r)) * dt;
       for (const double side : {1.0, -1.0}) {
         double bound = side > 0 ? jt.lower[r] : jt.upper[r];
         // A row beyond its bound (a description whose zero pose violates its own limits, or one

@@ -14,7 +14,7 @@ namespace maxsim {
 
 // Appends to data.contacts the dry friction of every free row that has it, and the limits of every
 // joint row within `margin` (plus the distance the row moved over the last step, twice) of a
-// bound, at the current knot.
-void append_joint_limits(const Model& model, Data& data, double margin = 0.05);
+// bound, at the current knot, for a step of length dt.
+void append_joint_limits(const Model& model, Data& data, double dt, double margin = 0.05);
 
 }  // namespace maxsim

@@ -4,55 +4,58 @@
 #include <cmath>
 
 #include "sim/actuation.hpp"
-#include "sim/energy_momentum.hpp"
+#include "sim/constraints/equality.hpp"
+#include "sim/integrator/integrator.hpp"
 #include "sim/joint_limits.hpp"
 #include "sim/kinematics.hpp"
 #include "sim/solver/assemble.hpp"
 #include "sim/solver/inequality.hpp"
 #include "sim/solver/solve.hpp"
+#include "sim/solver/workspace.hpp"
 
 namespace maxsim {
 
 namespace {
 
+// One attempt of the failure policy at a step or substep: its length, whether it starts cold (the
+// last step's contacts not used as warm start), the interior point's settings and the cone.
+struct Attempt {
+  double dt = 0;
+  bool cold = false;
+  InteriorPointOptions interior_point;
+  bool relaxed_cone = false;  // the relaxed cone on every surface contact (relaxed_fallback)
+};
+
 constexpr const char* kEnergyMomentumRefusal =
     "the energy-momentum integrator handles equality constraints only: no contacts, joint limits or "
     "joint friction (integrator_support names them)";
 
-// z3 becomes the current knot, (v, ω) over [t2, t3] the current velocities.
+// z3 becomes the current knot, and the unknowns the velocities at its end (the integrator's).
 void advance(const Model& model, Data& d) {
-  const int nb = static_cast<int>(model.bodies.size());
-  const int nj = static_cast<int>(model.joints.size());
-  const auto& ws = d.ws;
+  Workspace& ws = workspace(d);
+  const SystemLayout& layout = ws.layout;
+  const IntegratorScheme& scheme = integrator_scheme(model.integrator);
   const Eigen::VectorXd& s = ws.unknowns;
-  const bool em = model.integrator == Integrator::EnergyMomentum;
-  for (int i = 0; i < nb; ++i) {
+  for (int i = 0; i < layout.bodies; ++i) {
     d.x[i] = ws.x3[i];
     d.q[i] = ws.q3[i];
-    if (em) {  // the knot velocities at z3 (seed 001 eq. 72a)
-      d.v[i] = em_linear_velocity(d.v[i], s.segment<3>(6 * i));
-      d.w[i] = em_angular_velocity(d.w[i], s.segment<3>(6 * i + 3), ws.dt);
-    } else {
-      d.v[i] = s.segment<3>(6 * i);
-      d.w[i] = s.segment<3>(6 * i + 3);
-    }
+    scheme.advance(d.v[i], d.w[i], layout.velocity(s, i), layout.angular(s, i), ws.dt, &d.v[i], &d.w[i]);
   }
-  for (int j = 0; j < nj; ++j) {
-    d.joint_impulse[j] = s.segment<6>(6 * (nb + j));
-    if (ws.passive[j]) joint_rows_at_z3(model, d, j);  // the solve did not need them
+  for (int j = 0; j < layout.joints; ++j) {
+    d.joint_impulse[j] = layout.joint(s, j);
+    if (ws.passive[j]) joint_rows_at_z3(model, ws, scheme, j);  // the solve did not need them
     for (int k = 0; k < 3; ++k)
       d.joint_angle[j](k) += wrap_angle(ws.rows3[j].c(3 + k) - ws.rows2[j].c(3 + k));
   }
-  for (size_t k = 0; k < model.nonholonomic.size(); ++k)
-    d.nonholonomic_impulse[k] = s.segment<6>(6 * nonholonomic_node(model, static_cast<int>(k)));
-  d.time += d.ws.dt;
+  for (int k = 0; k < layout.nonholonomic; ++k) d.nonholonomic_impulse[k] = layout.nonholonomic_rows(s, k);
+  d.time += ws.dt;
 }
 
 // Restitution, step after an impact: a contact that continues one which closed in the last step
 // at normal speed v⁻ must open at e v⁻ over this step, φ(z3) ≥ e v⁻ Δt (Newton's law on the
 // interval velocities; the impact step itself ends at φ = 0 like every hard contact).
 void apply_restitution(double dt, Data& d) {
-  const auto& prev = d.ws.previous_contacts;
+  const auto& prev = workspace(d).previous_contacts;
   for (size_t c = 0; c < d.contacts.size(); ++c) {
     Contact& ct = d.contacts[c];
     if (ct.restitution <= 0 || !persisting_contact(prev, c, ct)) continue;
@@ -65,7 +68,7 @@ void apply_restitution(double dt, Data& d) {
 // restitution contacts that closed in this step: active at z3 (gap within 10 µm) and not
 // continuing a contact that was already closed.
 void record_impacts(Data& d) {
-  const auto& prev = d.ws.previous_contacts;
+  const auto& prev = workspace(d).previous_contacts;
   auto point_velocity = [&d](int body, const Vec3& p) -> Vec3 {
     if (body == kWorld) return Vec3::Zero();
     return d.v[body] + quat_rotate(d.q[body], d.w[body].cross(p));
@@ -82,49 +85,52 @@ void record_impacts(Data& d) {
 
 // collide: the inequalities of this step at the current knot (surface contacts, then joint
 // limits and joint friction), each with its kind; the last step's are kept for warm starts
-void collide(const Model& model, Data& d) {
-  d.ws.previous_contacts.swap(d.contacts);
+// unless the attempt starts cold
+void collide(const Model& model, Data& d, const Attempt& attempt) {
+  Workspace& ws = workspace(d);
+  ws.previous_contacts.swap(d.contacts);
+  if (attempt.cold) ws.previous_contacts.clear();
   d.contacts.clear();
   if (d.collide) d.collide(model, d);
-  append_joint_limits(model, d);
-  if (d.ws.relaxed_attempt)
+  append_joint_limits(model, d, attempt.dt);
+  if (attempt.relaxed_cone)
     for (Contact& c : d.contacts) c.relaxed_cone = c.joint < 0;
-  d.ws.kinds.resize(d.contacts.size());
-  for (size_t c = 0; c < d.contacts.size(); ++c) d.ws.kinds[c] = &inequality_kind(d.contacts[c]);
+  ws.kinds.resize(d.contacts.size());
+  for (size_t c = 0; c < d.contacts.size(); ++c) ws.kinds[c] = &inequality_kind(d.contacts[c]);
 }
 
 // Inequality nodes are factored at their real size (InequalityKind::node_rows).
 void size_nodes(Data& d) {
+  Workspace& ws = workspace(d);
   for (size_t c = 0; c < d.contacts.size(); ++c) {
-    const int node = d.ws.contact_node[c];
-    const int rows = d.ws.kinds[c]->node_rows(d.contacts[c]);
-    if (node >= 0 && d.ws.ldu.node_size(node) != rows) d.ws.ldu.set_node_size(node, rows);
+    const int node = ws.contact_node[c];
+    const int rows = ws.kinds[c]->node_rows(d.contacts[c]);
+    if (node >= 0 && ws.ldu.node_size(node) != rows) ws.ldu.set_node_size(node, rows);
   }
 }
 
 // The unknowns' first guess: the previous velocities and row impulses (the inequalities' own
 // start is the interior point's).
 void warm_start(const Model& model, Data& d) {
-  const int nb = static_cast<int>(model.bodies.size());
-  const int nj = static_cast<int>(model.joints.size());
-  Eigen::VectorXd& s = d.ws.unknowns;
-  const bool em = model.integrator == Integrator::EnergyMomentum;
-  for (int i = 0; i < nb; ++i) {  // (energy–momentum: the knot velocities held over the step)
-    s.segment<3>(6 * i) = d.v[i];
-    s.segment<3>(6 * i + 3) = em ? em_omega_from_rate(d.w[i], d.ws.dt) : d.w[i];
+  Workspace& ws = workspace(d);
+  const SystemLayout& layout = ws.layout;
+  Eigen::VectorXd& s = ws.unknowns;
+  const IntegratorScheme& scheme = integrator_scheme(model.integrator);
+  for (int i = 0; i < layout.bodies; ++i) {
+    layout.velocity(s, i) = d.v[i];
+    layout.angular(s, i) = scheme.warm_angular(d.w[i], ws.dt);
   }
-  for (size_t k = 0; k < model.nonholonomic.size(); ++k)
-    s.segment<6>(6 * nonholonomic_node(model, static_cast<int>(k))) = d.nonholonomic_impulse[k];
-  for (int j = 0; j < nj; ++j)  // (a passive joint's impulses are known: Δt·force)
-    s.segment<6>(6 * (nb + j)) = d.ws.passive[j] ? Vec6(d.ws.dt * d.ws.applied[j]) : d.joint_impulse[j];
+  for (int k = 0; k < layout.nonholonomic; ++k) layout.nonholonomic_rows(s, k) = d.nonholonomic_impulse[k];
+  for (int j = 0; j < layout.joints; ++j)  // (a passive joint's impulses are known: Δt·force)
+    layout.joint(s, j) = ws.passive[j] ? Vec6(ws.dt * d.row_force[j]) : d.joint_impulse[j];
 }
 
 }  // namespace
 
 namespace {
-StepReport step_once(const Model& model, Data& d);
+StepReport step_once(const Model& model, Data& d, const Attempt& attempt);
 
-void save_state(const Data& d, Data::SavedState* s) {  // copy-assignments: no allocation after the first
+void save_state(const Data& d, SavedState* s) {  // copy-assignments: no allocation after the first
   s->time = d.time;
   s->x = d.x;
   s->v = d.v;
@@ -135,7 +141,7 @@ void save_state(const Data& d, Data::SavedState* s) {  // copy-assignments: no a
   s->joint_angle = d.joint_angle;
 }
 
-void restore_state(const Data::SavedState& s, Data& d) {
+void restore_state(const SavedState& s, Data& d) {
   d.time = s.time;
   d.x = s.x;
   d.v = s.v;
@@ -151,23 +157,29 @@ void restore_state(const Data::SavedState& s, Data& d) {
 // more from where that stopped, and only then as two half steps, recursively to max_retry_depth
 // (the shortest substeps make the same attempts and a last warm one) before it is reported. A
 // contact-free step goes straight to the half steps: the rotation update (omega_step_quat) needs
-// |ω|Δt < 2, which a whipping chain tip can exceed; half steps double that bound.
-StepReport step_with_retry(const Model& model, Data& d, int depth) {
-  if (d.saved.size() < static_cast<size_t>(depth + 1)) d.saved.resize(depth + 1);  // once
-  Data::SavedState& saved = d.saved[depth];
+// |ω|Δt < 2, which a whipping chain tip can exceed; half steps double that bound. Each attempt is
+// an Attempt value: its length, whether it starts cold, its interior-point settings, its cone.
+StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt& first) {
+  Workspace& ws = workspace(d);
+  if (ws.saved.size() < static_cast<size_t>(depth + 1)) ws.saved.resize(depth + 1);  // once
+  SavedState& saved = ws.saved[depth];
   save_state(d, &saved);
-  StepReport rep = step_once(model, d);
+  StepReport rep = step_once(model, d, first);
   if (rep.status == StepStatus::Ok) return rep;
   // The retries below change only the interior point's start and settings: a step without
   // contacts (Newton's method) would repeat itself exactly, so it goes straight to the half steps,
   // and at the shortest substep it is reported as it ended.
   const bool interior_point = !d.contacts.empty();  // (the attempt's contact set)
   // another attempt at this length; its report carries the iterations of all attempts so far
-  auto attempt_again = [&]() {
+  auto attempt_again = [&](const Attempt& attempt) {
     const int before = rep.iterations;
-    rep = step_once(model, d);
+    rep = step_once(model, d, attempt);
     rep.iterations += before;
   };
+  Attempt warm = first;  // (the same length, warm from where the last attempt stopped)
+  warm.cold = false;
+  Attempt cold = warm;
+  cold.cold = true;
   if (!interior_point && depth <= 0) {
     // the shortest substep of a step without contacts: its loops made compliant, once
     // (SolverOptions::compliant_loop_fallback), reported as it ends
@@ -175,44 +187,40 @@ StepReport step_with_retry(const Model& model, Data& d, int depth) {
     const std::vector<bool> in_loop = loop_joints(model);
     if (std::find(in_loop.begin(), in_loop.end(), true) == in_loop.end()) return rep;
     restore_state(saved, d);
-    d.ws.loop_compliance.assign(model.joints.size(), 0.0);
+    ws.loop_compliance.assign(model.joints.size(), 0.0);
     for (size_t j = 0; j < model.joints.size(); ++j)
       if (in_loop[j]) {
         const Joint& jt = model.joints[j];
         const int body = jt.child != kWorld ? jt.child : jt.parent;
-        d.ws.loop_compliance[j] = d.solver.loop_compliance * d.ws.dt / model.bodies[body].mass;
+        ws.loop_compliance[j] = d.solver.loop_compliance * first.dt / model.bodies[body].mass;
       }
-    attempt_again();
-    d.ws.loop_compliance.clear();
+    attempt_again(warm);
+    ws.loop_compliance.clear();
     rep.relaxed = true;
     d.report = rep;
     return rep;
   }
   restore_state(saved, d);
   if (interior_point) {
-    if (d.interior_point.warm_start && !d.ws.previous_contacts.empty()) {
+    if (first.interior_point.warm_start && !ws.previous_contacts.empty()) {
       // the warm start (last impulses, small floors) may have misled it: the same step cold first
-      // (step_once takes d.contacts as the previous step's contacts)
-      d.contacts.clear();
-      attempt_again();
+      attempt_again(cold);
       if (rep.status == StepStatus::Ok) return rep;
       restore_state(saved, d);
     }
-    if (d.interior_point.mehrotra_corrector) {
+    if (first.interior_point.mehrotra_corrector) {
       // then cold and conservative: Mehrotra's second-order correction off, steps kept farther
       // from the cone boundaries (InteriorPointOptions::conservative_fraction_to_boundary)
-      const InteriorPointOptions usual = d.interior_point;
-      d.interior_point.mehrotra_corrector = false;
-      d.interior_point.fraction_to_boundary = usual.conservative_fraction_to_boundary;
-      d.contacts.clear();
-      attempt_again();
-      d.interior_point = usual;
+      Attempt conservative = cold;
+      conservative.interior_point.mehrotra_corrector = false;
+      conservative.interior_point.fraction_to_boundary = first.interior_point.conservative_fraction_to_boundary;
+      attempt_again(conservative);
       if (rep.status == StepStatus::Ok) return rep;
       restore_state(saved, d);
       if (rep.status == StepStatus::NotConverged) {
         // and once more with the usual iteration, started from where the conservative one
         // stopped (d.contacts keeps its impulses: step_once warm-starts persisting contacts)
-        attempt_again();
+        attempt_again(warm);
         if (rep.status == StepStatus::Ok) return rep;
         restore_state(saved, d);
       }
@@ -220,43 +228,42 @@ StepReport step_with_retry(const Model& model, Data& d, int depth) {
     // the shortest substep: a last attempt, warm from where the previous one stopped, then
     // (InteriorPointOptions::relaxed_fallback) one cold with the relaxed cone, reported as it ends
     if (depth <= 0) {
-      attempt_again();
-      if (rep.status == StepStatus::Ok || !d.interior_point.relaxed_fallback) return rep;
-      save_state(d, &d.exact_end);
-      d.exact_end_contacts = d.contacts;
+      attempt_again(warm);
+      if (rep.status == StepStatus::Ok || !first.interior_point.relaxed_fallback) return rep;
+      save_state(d, &ws.exact_end);
+      ws.exact_end_contacts = d.contacts;
       const StepReport exact = rep;
       restore_state(saved, d);
-      d.contacts.clear();
-      d.ws.relaxed_attempt = true;
-      attempt_again();
-      d.ws.relaxed_attempt = false;
+      Attempt relaxed = cold;
+      relaxed.relaxed_cone = true;
+      attempt_again(relaxed);
       rep.relaxed = true;
       if (rep.status != StepStatus::Ok && !(rep.residual < exact.residual)) {
         // the relaxed attempt did not converge either and ended farther away: the exact end stands
         const int iterations = rep.iterations;
         rep = exact;
         rep.iterations = iterations;
-        restore_state(d.exact_end, d);
-        d.contacts.swap(d.exact_end_contacts);
+        restore_state(ws.exact_end, d);
+        d.contacts.swap(ws.exact_end_contacts);
       }
       d.report = rep;
       return rep;
     }
   }
-  d.contacts.clear();  // substeps start cold (step_once takes d.contacts as the last step's)
-  const double dt = d.ws.dt;
-  d.ws.dt = 0.5 * dt;  // the substeps' length (no copy of the model: it can hold mesh data)
+  // two half steps, the first of them cold
+  Attempt half = cold;
+  half.dt = 0.5 * first.dt;
   StepReport total;
   total.iterations = rep.iterations;  // the attempts at this length count too: iterations are work
   for (int k = 0; k < 2; ++k) {
-    const StepReport r = step_with_retry(model, d, depth - 1);
+    half.cold = k == 0;
+    const StepReport r = step_with_retry(model, d, depth - 1, half);
     total.iterations += r.iterations;
     total.residual = std::max(total.residual, r.residual);
     total.relaxed = total.relaxed || r.relaxed;
     if (r.status != StepStatus::Ok) total.status = r.status;
     if (r.status == StepStatus::Failed) break;
   }
-  d.ws.dt = dt;
   total.substeps = true;
   d.report = total;
   return total;
@@ -286,7 +293,6 @@ StepReport step(const Model& model, Data& d) {
   // (once per step, also when the failure policy splits the step into substeps)
   if (d.controller) d.controller(model, d);
   apply_actuation(model, d);  // Data::ctrl → row forces, from the state at t like the controller's
-  d.ws.dt = model.dt;
   if (model.integrator == Integrator::EnergyMomentum && !integrator_support(model, d).empty()) {
     StepReport refused;
     refused.status = StepStatus::Failed;
@@ -294,20 +300,25 @@ StepReport step(const Model& model, Data& d) {
     d.report = refused;
     return refused;
   }
-  return step_with_retry(model, d, d.solver.max_retry_depth);
+  Attempt first;
+  first.dt = model.dt;
+  first.interior_point = d.interior_point;
+  return step_with_retry(model, d, d.solver.max_retry_depth, first);
 }
 
 namespace {
 // controller (in step()) → collide → constraints → assemble and solve → advance
-StepReport step_once(const Model& model, Data& d) {
-  collide(model, d);
+StepReport step_once(const Model& model, Data& d, const Attempt& attempt) {
+  workspace(d).dt = attempt.dt;
+  collide(model, d, attempt);
   if (!graph_matches(model, d)) build_graph(model, d);  // the graph changes only with the set's shape
   size_nodes(d);
-  apply_restitution(d.ws.dt, d);
+  apply_restitution(attempt.dt, d);
 
   step_prepare(model, d);  // knot quantities of z2: joint rows, impulse maps
   warm_start(model, d);
-  const StepReport rep = d.contacts.empty() ? solve_newton(model, d) : solve_interior_point(model, d);
+  const StepReport rep =
+      d.contacts.empty() ? solve_newton(model, d) : solve_interior_point(model, d, attempt.interior_point);
   d.report = rep;
 
   if (rep.status != StepStatus::Failed) {

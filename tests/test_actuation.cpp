@@ -7,6 +7,7 @@
 #include "sim/builders.hpp"
 #include "sim/actuation.hpp"
 #include "sim/maxsim.hpp"
+#include "sim/solver/workspace.hpp"
 
 using namespace maxsim;
 
@@ -154,8 +155,8 @@ TEST(Actuation, PassiveFloatingJointActsThroughItsImpulsesOnly) {
   Model m = block(Vec3(0.1, 0.2, 0.3), 0.01);
   m.add_joint(make_joint(m, JointType::Floating, kWorld, 0, Vec3::Zero()));
   Data d(m);
-  EXPECT_TRUE(d.ws.passive[0]);
-  EXPECT_EQ(d.ws.child_edge[0], -1);
+  EXPECT_TRUE(workspace(m, d).passive[0]);
+  EXPECT_EQ(workspace(d).child_edge[0], -1);
   d.joint_force[0] << 3.0, 0, 0, 0, 0, 0.5;  // force along x, torque about z (joint frame = world)
   for (int k = 0; k < 100; ++k) ASSERT_EQ(step(m, d).status, StepStatus::Ok);
   const double t = d.time;
@@ -169,8 +170,8 @@ TEST(Actuation, PassiveFloatingJointActsThroughItsImpulsesOnly) {
   Model damped = m;
   damped.joints[0].damping[0] = 4.0;  // N·s/m along x: terminal speed F / c = 0.75 m/s
   Data e(damped);
-  EXPECT_FALSE(e.ws.passive[0]);
-  EXPECT_GE(e.ws.child_edge[0], 0);
+  EXPECT_FALSE(workspace(damped, e).passive[0]);
+  EXPECT_GE(workspace(e).child_edge[0], 0);
   e.joint_force[0] << 3.0, 0, 0, 0, 0, 0;
   for (int k = 0; k < 500; ++k) ASSERT_EQ(step(damped, e).status, StepStatus::Ok);
   EXPECT_NEAR(e.v[0].x(), 0.75 * (1 - std::exp(-4.0 / 2.0 * e.time)), 2e-3);
@@ -183,19 +184,19 @@ TEST(Actuation, DamperSetOnTheModelAfterTheDataIsApplied) {
   Model m = block(Vec3(0.1, 0.2, 0.3), 0.01);
   m.add_joint(make_joint(m, JointType::Floating, kWorld, 0, Vec3::Zero()));
   Data d(m);
-  ASSERT_TRUE(d.ws.passive[0]);
+  ASSERT_TRUE(workspace(m, d).passive[0]);
   m.joints[0].damping[0] = 4.0;
   Data fresh(m);
   for (Data* x : {&d, &fresh}) {
     x->joint_force[0] << 3.0, 0, 0, 0, 0, 0;
     for (int k = 0; k < 200; ++k) ASSERT_EQ(step(m, *x).status, StepStatus::Ok);
   }
-  EXPECT_FALSE(d.ws.passive[0]);
+  EXPECT_FALSE(workspace(d).passive[0]);
   EXPECT_EQ(d.v[0].x(), fresh.v[0].x());  // bitwise: the same graph, the same arithmetic
   EXPECT_NEAR(d.v[0].x(), 0.75 * (1 - std::exp(-4.0 / 2.0 * d.time)), 2e-3);
   m.joints[0].damping[0] = 0.0;
   ASSERT_EQ(step(m, d).status, StepStatus::Ok);
-  EXPECT_TRUE(d.ws.passive[0]);
+  EXPECT_TRUE(workspace(d).passive[0]);
 }
 
 // ---- the model's actuators, driven by Data::ctrl (sim/actuation.hpp) -----------------------

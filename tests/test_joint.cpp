@@ -7,6 +7,7 @@
 #include "sim/builders.hpp"
 #include "sim/data.hpp"
 #include "sim/joint.hpp"
+#include "sim/solver/workspace.hpp"
 #include "sim/step.hpp"
 
 using namespace maxsim;
@@ -211,14 +212,15 @@ TEST(Step, NewtonMatrixMatchesFiniteDifferences) {
     d.v[i] = random_vec(rng);
     d.w[i] = random_vec(rng, 3);
   }
+  const SystemLayout& layout = workspace(m, d).layout;  // (the graph built, the step the model's)
   step_prepare(m, d);
-  const int n = 6 * d.num_nodes();
+  const int n = layout.size();
   Eigen::VectorXd s = Eigen::VectorXd::Random(n);
-  for (size_t i = 0; i < m.bodies.size(); ++i) s.segment<3>(6 * i + 3) *= 3;
+  for (int i = 0; i < layout.bodies; ++i) layout.angular(s, i) *= 3;
   Eigen::VectorXd F(n), Fp(n), Fm(n);
   step_residual(m, d, s, &F);
   step_jacobian(m, d, s);
-  const Eigen::MatrixXd A = d.ws.ldu.to_dense();
+  const Eigen::MatrixXd A = workspace(d).ldu.to_dense();
   Eigen::MatrixXd fd(n, n);
   const double h = 1e-6;
   for (int c = 0; c < n; ++c) {

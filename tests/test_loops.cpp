@@ -6,6 +6,7 @@
 
 #include "sim/builders.hpp"
 #include "sim/maxsim.hpp"
+#include "sim/solver/workspace.hpp"
 
 using namespace maxsim;
 
@@ -56,7 +57,7 @@ TEST(Loops, LoopChainSegments) {
   for (int segments : {1, 3, 8}) {
     Model m = make_loop_chain(segments, 0.01);
     Data d(m);
-    EXPECT_EQ(d.ws.ldu.num_loops(), segments - 1);  // the first loop closes through the world, which is no graph node
+    EXPECT_EQ(workspace(m, d).ldu.num_loops(), segments - 1);  // the first loop closes through the world, which is no graph node
     set_joint_coordinates(m, d, 0, {0.3}, {});
     ASSERT_TRUE(project_state(m, d).converged);
     double worst = 0;

@@ -7,16 +7,13 @@
 #include <Eigen/Core>
 
 #include "sim/data.hpp"
+#include "sim/solver/workspace.hpp"
 #include "sim/model.hpp"
 
 namespace maxsim {
 
 // Fills the knot quantities of z2 (call once before step_residual / step_jacobian).
 void step_prepare(const Model& model, Data& data);
-
-// The rows of joint j at z3 (ws.x3/q3, set by step_residual) into ws.rows3[j], its free rotations
-// measured from z2 as in step_residual.
-void joint_rows_at_z3(const Model& model, Data& data, int j);
 
 // The residual of the step equations at `unknowns` (velocities over [t2, t3], joint row impulses,
 // inequality node unknowns); also the joint rows and the inequalities' gaps and rates at z3 (not

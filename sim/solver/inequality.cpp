@@ -62,12 +62,12 @@ Vec3 cone_rhs(const Contact& ct, const ConeLinearization& lin, double kappa, con
 
 void eliminated_steps(const Data& d, int c, const Eigen::VectorXd& delta, const Vec2& r_eta, double* ds, Vec2* deta) {
   const Contact& ct = d.contacts[c];
-  const ContactKinematics& k = d.ws.contact_kin[c];
-  const Vec6 dnu_b = delta.segment<6>(6 * ct.body_b);
+  const ContactKinematics& k = workspace(d).contact_kin[c];
+  const Vec6 dnu_b = SystemLayout::body(delta, ct.body_b);
   *ds = k.Jphi_b.dot(dnu_b) - (ct.slack - k.phi);
   *deta = k.Jvt_b * dnu_b - r_eta;
   if (ct.body_a != kWorld) {
-    const Vec6 dnu_a = delta.segment<6>(6 * ct.body_a);
+    const Vec6 dnu_a = SystemLayout::body(delta, ct.body_a);
     *ds += k.Jphi_a.dot(dnu_a);
     *deta += k.Jvt_a * dnu_a;
   }
@@ -84,10 +84,10 @@ Mat6 joint_body_block_unscaled(const Mat6& J3, const Vec3& w, double dt) {
 void joint_row_jacobian(const Model& model, const Data& d, const Eigen::VectorXd& s, const Contact& ct,
                         Row6* child, Row6* parent) {
   const Joint& jt = model.joints[ct.joint];
-  const JointRows& r3 = d.ws.rows3[ct.joint];
-  *child = joint_body_block_unscaled(r3.Jb, s.segment<3>(6 * jt.child + 3), d.ws.dt).row(ct.row);
+  const JointRows& r3 = workspace(d).rows3[ct.joint];
+  *child = joint_body_block_unscaled(r3.Jb, SystemLayout::angular(s, jt.child), workspace(d).dt).row(ct.row);
   if (jt.parent != kWorld)
-    *parent = joint_body_block_unscaled(r3.Ja, s.segment<3>(6 * jt.parent + 3), d.ws.dt).row(ct.row);
+    *parent = joint_body_block_unscaled(r3.Ja, SystemLayout::angular(s, jt.parent), workspace(d).dt).row(ct.row);
   else
     parent->setZero();
 }

@@ -27,6 +27,7 @@
 
 #include "sim/contact.hpp"
 #include "sim/data.hpp"
+#include "sim/solver/workspace.hpp"
 #include "sim/model.hpp"
 
 namespace maxsim {
@@ -92,6 +93,12 @@ class InequalityKind {
   // Equality residuals within `tol` (gaps, m) and tol/Δt (velocities).
   virtual bool converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const = 0;
 };
+
+// The unknowns of inequality c's graph node in the step's vector `s` (SystemLayout::node).
+template <class V>
+auto inequality_unknowns(const Data& d, V&& s, int c) {
+  return SystemLayout::node(s, workspace(d).contact_node[c]);
+}
 
 // The kind of an inequality (the one place that tells them apart).
 const InequalityKind& inequality_kind(const Contact& c);

@@ -17,19 +17,19 @@ namespace {
 double complementarity_mean(const Data& d, const std::vector<Contact>& cs) {
   double sum = 0;
   int n = 0;
-  for (size_t c = 0; c < cs.size(); ++c) d.ws.kinds[c]->add_complementarity(cs[c], &sum, &n);
+  for (size_t c = 0; c < cs.size(); ++c) workspace(d).kinds[c]->add_complementarity(cs[c], &sum, &n);
   return n > 0 ? sum / n : 0.0;
 }
 
 double complementarity_max(const Data& d) {
   double m = 0;
-  for (size_t c = 0; c < d.contacts.size(); ++c) m = std::max(m, d.ws.kinds[c]->max_complementarity(d.contacts[c]));
+  for (size_t c = 0; c < d.contacts.size(); ++c) m = std::max(m, workspace(d).kinds[c]->max_complementarity(d.contacts[c]));
   return m;
 }
 
 // The inequality rows of the Newton matrix (after step_jacobian at the same iterate).
 void inequality_jacobian(const Model& model, Data& d) {
-  for (size_t c = 0; c < d.contacts.size(); ++c) d.ws.kinds[c]->jacobian(model, d, static_cast<int>(c));
+  for (size_t c = 0; c < d.contacts.size(); ++c) workspace(d).kinds[c]->jacobian(model, d, static_cast<int>(c));
 }
 
 // Right-hand side of the inequality rows for target κ, with Mehrotra's second-order terms from
@@ -37,38 +37,37 @@ void inequality_jacobian(const Model& model, Data& d) {
 void inequality_rhs(const Model& model, Data& d, double kappa, const std::vector<Vec6>* affine,
                     Eigen::VectorXd* rhs) {
   for (size_t c = 0; c < d.contacts.size(); ++c)
-    d.ws.kinds[c]->rhs(model, d, static_cast<int>(c), kappa, affine ? &(*affine)[2 * c] : nullptr,
+    workspace(d).kinds[c]->rhs(model, d, static_cast<int>(c), kappa, affine ? &(*affine)[2 * c] : nullptr,
                        affine ? &(*affine)[2 * c + 1] : nullptr, rhs);
 }
 
 // Every inequality's step from the solved direction ([2c], [2c + 1]: see inequality.hpp).
 void recover_steps(const Data& d, const Eigen::VectorXd& delta, std::vector<Vec6>* out) {
   for (size_t c = 0; c < d.contacts.size(); ++c)
-    d.ws.kinds[c]->recover(d, static_cast<int>(c), delta, &(*out)[2 * c], &(*out)[2 * c + 1]);
+    workspace(d).kinds[c]->recover(d, static_cast<int>(c), delta, &(*out)[2 * c], &(*out)[2 * c + 1]);
 }
 
 // Largest step in [0, 1] keeping every inequality's variables strictly inside their cones.
 double max_feasible_step(const Data& d, const std::vector<Vec6>& steps) {
   double alpha = 1.0;
   for (size_t c = 0; c < d.contacts.size(); ++c)
-    alpha = d.ws.kinds[c]->max_step(d.contacts[c], steps[2 * c], steps[2 * c + 1], alpha);
+    alpha = workspace(d).kinds[c]->max_step(d.contacts[c], steps[2 * c], steps[2 * c + 1], alpha);
   return alpha;
 }
 
 void apply_steps(const Data& d, std::vector<Contact>* cs, const std::vector<Vec6>& steps, double alpha) {
-  for (size_t c = 0; c < cs->size(); ++c) d.ws.kinds[c]->apply_step(&(*cs)[c], steps[2 * c], steps[2 * c + 1], alpha);
+  for (size_t c = 0; c < cs->size(); ++c) workspace(d).kinds[c]->apply_step(&(*cs)[c], steps[2 * c], steps[2 * c + 1], alpha);
 }
 
 // Whether the step starts settled (InteriorPointOptions::settled_slack), from the kinematics of
 // the first residual and ws.warm. d.report is still the previous step's (or a failed attempt's: not settled).
-bool settled_start(const Data& d) {
-  const auto& opt = d.interior_point;
+bool settled_start(const Data& d, const InteriorPointOptions& opt) {
   if (!opt.warm_start || d.report.status != StepStatus::Ok || d.report.substeps ||
       d.report.iterations > opt.settled_iterations)
     return false;
   for (size_t c = 0; c < d.contacts.size(); ++c) {
-    if (!d.ws.warm[c]) return false;
-    const ContactKinematics& k = d.ws.contact_kin[c];
+    if (!workspace(d).warm[c]) return false;
+    const ContactKinematics& k = workspace(d).contact_kin[c];
     const bool open = k.phi > opt.settled_open_gap;
     const bool resting = std::abs(k.phi) < opt.settled_gap && k.vt.norm() < opt.settled_speed;
     if (!open && !resting) return false;
@@ -78,12 +77,10 @@ bool settled_start(const Data& d) {
 
 }  // namespace
 
-StepReport solve_interior_point(const Model& model, Data& d) {
+StepReport solve_interior_point(const Model& model, Data& d, const InteriorPointOptions& opt) {
   const int nb = static_cast<int>(model.bodies.size());
-  const int nj = static_cast<int>(model.joints.size());
-  const double dt = d.ws.dt;
-  auto& ws = d.ws;
-  const auto& opt = d.interior_point;
+  const double dt = workspace(d).dt;
+  Workspace& ws = workspace(d);
   Eigen::VectorXd& s = ws.unknowns;
   Eigen::VectorXd& F = ws.residual;
   const EqualityTest converged = equality_test(model, d);
@@ -115,7 +112,7 @@ StepReport solve_interior_point(const Model& model, Data& d) {
       ws.kinds[c]->start(d, c, ws.warm[c] ? warm_floor : opt.initial_slack, dual_floor, &s);
   };
   bool residual_at_s = false;  // F and the contact kinematics were last evaluated at s
-  const bool settled = settled_start(d);
+  const bool settled = settled_start(d, opt);
   if (settled) {
     // A settled step's answer is usually the last one: every impulse as it was, the closed gaps
     // and resting velocities at their boundary (slacks and duals at settled_answer_floor). If
@@ -139,7 +136,7 @@ StepReport solve_interior_point(const Model& model, Data& d) {
   // that only lowered μ (the earlier rule) let iterates walk off to large equality residuals on
   // robots with many contacts.
   auto merit_eq = [&]() {
-    double m = F.head(6 * (nb + nj + static_cast<int>(model.nonholonomic.size()))).norm();
+    double m = F.head(ws.layout.equality_size()).norm();
     for (int c = 0; c < nc; ++c) ws.kinds[c]->add_equality_merit(d.contacts[c], ws.contact_kin[c], dt, &m);
     return m;
   };

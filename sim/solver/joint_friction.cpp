@@ -15,11 +15,10 @@ void JointFriction::prepare(const Model&, Data&, int) const {}  // acts through 
 // The joint's row unknown is the row's whole impulse, friction included, so the row balances the
 // friction impulse b1 (the contact's, not an unknown of s). The cone's dual is the row rate over
 // the step.
-void JointFriction::residual(const Model& model, Data& d, const Eigen::VectorXd&, int c, Eigen::VectorXd* F) const {
+void JointFriction::residual(const Model&, Data& d, const Eigen::VectorXd&, int c, Eigen::VectorXd* F) const {
   const Contact& ct = d.contacts[c];
-  auto& ws = d.ws;
-  const int nb = static_cast<int>(model.bodies.size());
-  (*F)(6 * (nb + ct.joint) + ct.row) -= ct.side * ct.b(0);
+  Workspace& ws = workspace(d);
+  ws.layout.joint(*F, ct.joint)(ct.row) -= ct.side * ct.b(0);
   const JointRows& r2 = ws.rows2[ct.joint];
   const JointRows& r3 = ws.rows3[ct.joint];
   const int r = ct.row;
@@ -30,15 +29,15 @@ void JointFriction::residual(const Model& model, Data& d, const Eigen::VectorXd&
 
 // The row rate's Jacobian at z3 (one tangential direction, no gap).
 void JointFriction::linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const {
-  ContactKinematics& k = d.ws.contact_kin[c];
+  ContactKinematics& k = workspace(d).contact_kin[c];
   Row6 child, parent;
   joint_row_jacobian(model, d, s, d.contacts[c], &child, &parent);
   k.Jphi_a.setZero();
   k.Jphi_b.setZero();
   k.Jvt_a.setZero();
   k.Jvt_b.setZero();
-  k.Jvt_b.row(0) = child / d.ws.dt;
-  k.Jvt_a.row(0) = parent / d.ws.dt;
+  k.Jvt_b.row(0) = child / workspace(d).dt;
+  k.Jvt_a.row(0) = parent / workspace(d).dt;
 }
 
 void JointFriction::impulse_jacobian(const Model&, Data&, int) const {}  // (in the joint's row)
@@ -50,10 +49,9 @@ void JointFriction::impulse_jacobian(const Model&, Data&, int) const {}  // (in 
 // positive).
 void JointFriction::jacobian(const Model& model, Data& d, int c) const {
   const Contact& ct = d.contacts[c];
-  auto& ws = d.ws;
+  Workspace& ws = workspace(d);
   const ContactKinematics& k = ws.contact_kin[c];
   BlockLdu& A = ws.ldu;
-  const int nb = static_cast<int>(model.bodies.size());
   ConeLinearization& lin = ws.cone_lin[c];
   cone_linearization(ct, &lin);
   Mat3 D3;
@@ -70,7 +68,7 @@ void JointFriction::jacobian(const Model& model, Data& d, int c) const {
   // well-scaled pivot — unscaled, the Newton steps stalled at ~1e-8 on the A1).
   const double scale = 1.0 / (1.0 + jt.damping[r] + jt.armature[r] / ws.dt + g / ws.dt);
   ws.fold_row_scale[c] = scale;
-  A.diag(nb + ct.joint)(r, r) *= scale;
+  A.diag(ws.layout.joint_node(ct.joint))(r, r) *= scale;
   Block& child = A.block(A.upper_id(ws.child_edge[ct.joint]));
   child.row(r) = scale * (child.row(r) + g * k.Jvt_b.row(0));
   if (jt.parent != kWorld) {
@@ -80,10 +78,10 @@ void JointFriction::jacobian(const Model& model, Data& d, int c) const {
 }
 
 // The cone's right-hand side, folded into the joint row's (see jacobian).
-void JointFriction::rhs(const Model& model, Data& d, int c, double kappa, const Vec6* affine_a,
+void JointFriction::rhs(const Model&, Data& d, int c, double kappa, const Vec6* affine_a,
                         const Vec6* affine_e, Eigen::VectorXd* rhs) const {
   const Contact& ct = d.contacts[c];
-  auto& ws = d.ws;
+  Workspace& ws = workspace(d);
   Vec3 dbeta_aff = Vec3::Zero(), deta_aff = Vec3::Zero();
   if (affine_a != nullptr) {
     const Vec6& a = *affine_a;
@@ -93,19 +91,18 @@ void JointFriction::rhs(const Model& model, Data& d, int c, double kappa, const 
   }
   const Vec3 out = cone_rhs(ct, ws.cone_lin[c], kappa, dbeta_aff, deta_aff, ct.eta.tail<2>() - ws.contact_kin[c].vt);
   ws.fold_offset[c] = ws.fold_inverse[c] * out;
-  const int nb = static_cast<int>(model.bodies.size());
-  double& row = (*rhs)(6 * (nb + ct.joint) + ct.row);
+  double& row = ws.layout.joint(*rhs, ct.joint)(ct.row);
   row = ws.fold_row_scale[c] * (row + ct.side * ws.fold_offset[c](0));
 }
 
 // (Δb1, Δb2, Δη0) = offset − gain·Δv_t (see jacobian)
 void JointFriction::recover(const Data& d, int c, const Eigen::VectorXd& delta, Vec6* a, Vec6* e) const {
-  const Vec2 r_eta = d.contacts[c].eta.tail<2>() - d.ws.contact_kin[c].vt;
+  const Vec2 r_eta = d.contacts[c].eta.tail<2>() - workspace(d).contact_kin[c].vt;
   double ds;
   Vec2 deta;
   eliminated_steps(d, c, delta, r_eta, &ds, &deta);
   const double dvt = deta(0) + r_eta(0);
-  *a << 0, d.ws.fold_offset[c] - d.ws.fold_gain[c] * dvt, ds, 0;
+  *a << 0, workspace(d).fold_offset[c] - workspace(d).fold_gain[c] * dvt, ds, 0;
   set_friction_dual_step(deta, e);
 }
 
@@ -128,7 +125,7 @@ void JointFriction::start_impulse(Data& d, int c, const Contact* warm, double, E
 
 void JointFriction::start(Data& d, int c, double, double initial_slack, Eigen::VectorXd*) const {
   Contact& ct = d.contacts[c];
-  const ContactKinematics& k = d.ws.contact_kin[c];
+  const ContactKinematics& k = workspace(d).contact_kin[c];
   ct.slack = 1.0;  // (no normal part)
   ct.gamma = 0.0;
   const double radius = 0.9 * friction_beta(ct, ct.gamma, ct.b)(0);

@@ -7,18 +7,18 @@ namespace maxsim {
 // The limit's impulse γ pushes along the joint row's own map at z2.
 void JointLimit::prepare(const Model&, Data& d, int c) const {
   const Contact& ct = d.contacts[c];
-  const JointRows& r2 = d.ws.rows2[ct.joint];
-  d.ws.contact_map_b[c].setZero();
-  d.ws.contact_map_b[c].col(0) = -ct.side * r2.Jb.row(ct.row).transpose();
-  d.ws.contact_map_a[c].setZero();
-  d.ws.contact_map_a[c].col(0) = -ct.side * r2.Ja.row(ct.row).transpose();
+  const JointRows& r2 = workspace(d).rows2[ct.joint];
+  workspace(d).contact_map_b[c].setZero();
+  workspace(d).contact_map_b[c].col(0) = -ct.side * r2.Jb.row(ct.row).transpose();
+  workspace(d).contact_map_a[c].setZero();
+  workspace(d).contact_map_a[c].col(0) = -ct.side * r2.Ja.row(ct.row).transpose();
 }
 
 // The gap to the bound: the row's coordinate at z3 (unwrapped for rotations).
 void JointLimit::residual(const Model&, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const {
   const Contact& ct = d.contacts[c];
-  auto& ws = d.ws;
-  add_impulse(d, c, s.segment<3>(6 * ws.contact_node[c]), F);
+  Workspace& ws = workspace(d);
+  add_impulse(d, c, inequality_unknowns(d, s, c).head<3>(), F);
   const JointRows& r2 = ws.rows2[ct.joint];
   const JointRows& r3 = ws.rows3[ct.joint];
   const int r = ct.row;
@@ -31,7 +31,7 @@ void JointLimit::residual(const Model&, Data& d, const Eigen::VectorXd& s, int c
 // The row's Jacobian at z3 (a limit has no tangential part).
 void JointLimit::linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const {
   const Contact& ct = d.contacts[c];
-  ContactKinematics& k = d.ws.contact_kin[c];
+  ContactKinematics& k = workspace(d).contact_kin[c];
   Row6 child, parent;
   joint_row_jacobian(model, d, s, ct, &child, &parent);
   k.Jphi_b = ct.side * child;

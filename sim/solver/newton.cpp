@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/constraints/equality.hpp"
 #include "sim/solver/assemble.hpp"
 #include "sim/solver/solve.hpp"
 
@@ -11,40 +12,40 @@ namespace maxsim {
 bool velocities_admissible(int nb, const Eigen::VectorXd& s, double dt) {
   const double limit2 = 0.99 * 4.0 / (dt * dt);
   for (int i = 0; i < nb; ++i)
-    if (!(s.segment<3>(6 * i + 3).squaredNorm() < limit2)) return false;
+    if (!(SystemLayout::angular(s, i).squaredNorm() < limit2)) return false;
   return true;
 }
 
 bool EqualityTest::operator()(const Eigen::VectorXd& r) const {
-  for (int i = 0; i < 6 * nb; ++i)
-    if (!(std::abs(r(i)) < tol_impulse)) return false;
-  for (int j = 0; j < nj; ++j)
-    for (int k = 0; k < 6; ++k) {
-      const double tol = model->joints[j].row_constrained(k) ? tol_position : tol_impulse;
-      if (!(std::abs(r(6 * (nb + j) + k)) < tol)) return false;
-    }
-  // nonholonomic rows: positions (m, rad) and rates (m/s, rad/s) both against the constraint
-  // tolerance
-  for (size_t c = 0; c < model->nonholonomic.size(); ++c)
-    for (int k = 0; k < model->nonholonomic[c].rows(); ++k)
-      if (!(std::abs(r(6 * nonholonomic_node(*model, static_cast<int>(c)) + k)) < tol_position)) return false;
+  for (int i = 0; i < layout->bodies; ++i)
+    for (int k = 0; k < 6; ++k)
+      if (!(std::abs(layout->body(r, i)(k)) < tol_impulse)) return false;
+  for (const EqualityKind* kind : equality_kinds())
+    for (int c = 0; c < kind->count(*model); ++c)
+      for (int k = 0; k < 6; ++k) {
+        const RowKind row = kind->row_kind(*model, c, k);
+        if (row == RowKind::Padding) continue;
+        const double tol = row == RowKind::Position ? tol_position : tol_impulse;
+        if (!(std::abs(layout->node(r, kind->node(*layout, c))(k)) < tol)) return false;
+      }
   return true;
 }
 
 EqualityTest equality_test(const Model& model, const Data& d) {
   const int nb = static_cast<int>(model.bodies.size());
   const int nj = static_cast<int>(model.joints.size());
+  const Workspace& ws = workspace(d);
   double scale = 1.0;
   for (int i = 0; i < nb; ++i)
-    scale = std::max(scale, model.bodies[i].mass * (d.v[i].norm() + d.ws.dt * model.gravity.norm()));
+    scale = std::max(scale, model.bodies[i].mass * (d.v[i].norm() + ws.dt * model.gravity.norm()));
   for (int j = 0; j < nj; ++j) scale = std::max(scale, d.joint_impulse[j].lpNorm<Eigen::Infinity>());
-  return EqualityTest{d.solver.tolerance * scale, d.solver.tolerance, nb, nj, &model};
+  return EqualityTest{d.solver.tolerance * scale, d.solver.tolerance, &ws.layout, &model};
 }
 
 StepReport solve_newton(const Model& model, Data& d) {
   const int nb = static_cast<int>(model.bodies.size());
-  const double dt = d.ws.dt;
-  auto& ws = d.ws;
+  const double dt = workspace(d).dt;
+  Workspace& ws = workspace(d);
   Eigen::VectorXd& s = ws.unknowns;
   Eigen::VectorXd& F = ws.residual;
   const EqualityTest converged = equality_test(model, d);

@@ -19,16 +19,16 @@ Eigen::Vector4d pyramid_residuals(const Contact& ct, const ContactKinematics& k)
 }  // namespace
 
 void PyramidContact::residual(const Model&, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const {
-  const int o = 6 * d.ws.contact_node[c];
+  const auto node = inequality_unknowns(d, s, c);
   Vec3 impulse;
-  impulse << s(o), pyramid_impulse(s.segment<4>(o + 1));  // (γ, Σ β_i d_i)
+  impulse << node(0), pyramid_impulse(node.segment<4>(1));  // (γ, Σ β_i d_i)
   add_impulse(d, c, impulse, F);
   kinematics(d, c);
 }
 
 // (γ, b) = P (γ, β, ψ): the derivative of (γ, pyramid_impulse(β))
 void PyramidContact::impulse_jacobian(const Model&, Data& d, int c) const {
-  auto& ws = d.ws;
+  Workspace& ws = workspace(d);
   BlockLdu& A = ws.ldu;
   Eigen::Matrix<double, 3, 6> P;
   P << 1, 0, 0, 0, 0, 0, 0, 1, 0, -1, 0, 0, 0, 0, 1, 0, -1, 0;
@@ -39,7 +39,7 @@ void PyramidContact::impulse_jacobian(const Model&, Data& d, int c) const {
 // rows: γ s = κ; β_i η_i = κ with Δη_i = Δψ + d_iᵀ J_vt Δν − r_i; ψ ζ = κ with Δζ = μ Δγ − Σ Δβ_i
 void PyramidContact::jacobian(const Model&, Data& d, int c) const {
   const Contact& ct = d.contacts[c];
-  auto& ws = d.ws;
+  Workspace& ws = workspace(d);
   const ContactKinematics& k = ws.contact_kin[c];
   BlockLdu& A = ws.ldu;
   Block& D = A.diag(ws.contact_node[c]);
@@ -67,7 +67,7 @@ void PyramidContact::jacobian(const Model&, Data& d, int c) const {
 void PyramidContact::rhs(const Model&, Data& d, int c, double kappa, const Vec6* affine_a, const Vec6* affine_e,
                          Eigen::VectorXd* rhs) const {
   const Contact& ct = d.contacts[c];
-  const ContactKinematics& k = d.ws.contact_kin[c];
+  const ContactKinematics& k = workspace(d).contact_kin[c];
   const Eigen::Vector4d r_lin = pyramid_residuals(ct, k);
   Vec6 a = Vec6::Zero(), e = Vec6::Zero();
   if (affine_a != nullptr) {
@@ -80,18 +80,18 @@ void PyramidContact::rhs(const Model&, Data& d, int c, double kappa, const Vec6*
     out(1 + i) = -(ct.lin_beta(i) * ct.lin_eta(i) + a(1 + i) * e(1 + i) - kappa) + ct.lin_beta(i) * r_lin(i);
   const double dzeta = ct.friction * a(0) - a.segment<4>(1).sum();
   out(5) = -(ct.lin_psi * pyramid_zeta(ct) + a(5) * dzeta - kappa);
-  rhs->segment<6>(6 * d.ws.contact_node[c]) = out;
+  inequality_unknowns(d, *rhs, c) = out;
 }
 
 // Δs = Jφ Δν − r_s; Δη_i = Δψ + d_iᵀ J_vt Δν − r_i
 void PyramidContact::recover(const Data& d, int c, const Eigen::VectorXd& delta, Vec6* a, Vec6* e) const {
   const Contact& ct = d.contacts[c];
-  const ContactKinematics& k = d.ws.contact_kin[c];
+  const ContactKinematics& k = workspace(d).contact_kin[c];
   double ds;
   Vec2 dvt;
   eliminated_steps(d, c, delta, Vec2::Zero(), &ds, &dvt);
   const Eigen::Vector4d r_lin = pyramid_residuals(ct, k);
-  *a = delta.segment<6>(6 * d.ws.contact_node[c]);
+  *a = inequality_unknowns(d, delta, c);
   (*e)(0) = ds;
   for (int i = 0; i < 4; ++i) (*e)(1 + i) = (*a)(5) + pyramid_direction(i).dot(dvt) - r_lin(i);
   (*e)(5) = 0;
@@ -119,24 +119,24 @@ void PyramidContact::apply_step(Contact* ct, const Vec6& a, const Vec6& e, doubl
 
 // a persisting pyramid starts from its last β as well
 void PyramidContact::start_impulse(Data& d, int c, const Contact* warm, double cold, Eigen::VectorXd* s) const {
-  s->segment<6>(6 * d.ws.contact_node[c]) << (warm != nullptr ? warm->gamma : cold),
+  inequality_unknowns(d, *s, c) << (warm != nullptr ? warm->gamma : cold),
       warm != nullptr ? warm->lin_beta : Eigen::Vector4d::Zero(), 0;
 }
 
 // strictly inside: β_i ≥ 5 % of μγ, ζ ≥ μγ/2, η_i ≥ ‖v_t‖∞ + s0
 void PyramidContact::start(Data& d, int c, double floor, double initial_slack, Eigen::VectorXd* s) const {
   Contact& ct = d.contacts[c];
-  const ContactKinematics& k = d.ws.contact_kin[c];
-  const int o = 6 * d.ws.contact_node[c];
+  const ContactKinematics& k = workspace(d).contact_kin[c];
+  auto node = inequality_unknowns(d, *s, c);
   ct.slack = std::max(k.phi, floor);
-  ct.gamma = std::max((*s)(o), floor);
+  ct.gamma = std::max(node(0), floor);
   const double mu_gamma = ct.friction * ct.gamma;
-  ct.lin_beta = s->segment<4>(o + 1).cwiseMax(0.05 * mu_gamma);
+  ct.lin_beta = node.segment<4>(1).cwiseMax(0.05 * mu_gamma);
   if (ct.lin_beta.sum() > 0.9 * mu_gamma) ct.lin_beta *= 0.5 * mu_gamma / ct.lin_beta.sum();
   ct.lin_psi = 2.0 * k.vt.lpNorm<Eigen::Infinity>() + initial_slack;
   for (int i = 0; i < 4; ++i) ct.lin_eta(i) = ct.lin_psi + pyramid_direction(i).dot(k.vt);
   ct.b = pyramid_impulse(ct.lin_beta);
-  s->segment<6>(o) << ct.gamma, ct.lin_beta, ct.lin_psi;
+  node << ct.gamma, ct.lin_beta, ct.lin_psi;
 }
 
 void PyramidContact::recentre(Data& d, int c, double push, Eigen::VectorXd* s) const {
@@ -149,7 +149,7 @@ void PyramidContact::recentre(Data& d, int c, double push, Eigen::VectorXd* s) c
   ct.lin_eta = ct.lin_eta.cwiseMax(push);
   ct.lin_psi = std::max(ct.lin_psi, push);
   ct.b = pyramid_impulse(ct.lin_beta);
-  s->segment<6>(6 * d.ws.contact_node[c]) << ct.gamma, ct.lin_beta, ct.lin_psi;
+  inequality_unknowns(d, *s, c) << ct.gamma, ct.lin_beta, ct.lin_psi;
 }
 
 void PyramidContact::add_complementarity(const Contact& ct, double* sum, int* pairs) const {

@@ -27,7 +27,7 @@ Vec2 scaled_dual_residual(const Contact& ct, const ContactKinematics& k, double 
 // row 3 identity.
 void RelaxedContact::jacobian(const Model&, Data& d, int c) const {
   const Contact& ct = d.contacts[c];
-  auto& ws = d.ws;
+  Workspace& ws = workspace(d);
   const ContactKinematics& k = ws.contact_kin[c];
   const double mu = ct.friction, dt = ws.dt;
   ConeLinearization& lin = ws.cone_lin[c];
@@ -51,8 +51,8 @@ void RelaxedContact::jacobian(const Model&, Data& d, int c) const {
 void RelaxedContact::rhs(const Model&, Data& d, int c, double kappa, const Vec6* affine_a, const Vec6* affine_e,
                          Eigen::VectorXd* rhs) const {
   const Contact& ct = d.contacts[c];
-  const ContactKinematics& k = d.ws.contact_kin[c];
-  const ConeLinearization& lin = d.ws.cone_lin[c];
+  const ContactKinematics& k = workspace(d).contact_kin[c];
+  const ConeLinearization& lin = workspace(d).cone_lin[c];
   const double mu = ct.friction;
   Vec3 dx_aff = Vec3::Zero(), dw_aff = Vec3::Zero();
   if (affine_a != nullptr) {
@@ -60,18 +60,18 @@ void RelaxedContact::rhs(const Model&, Data& d, int c, double kappa, const Vec6*
     dw_aff = Vec3((*affine_a)(4) / mu, (*affine_e)(0), (*affine_e)(1));
   }
   Vec6 out = Vec6::Zero();
-  out.head<3>() = cone_rhs(ct, lin, kappa, dx_aff, dw_aff, scaled_dual_residual(ct, k, d.ws.dt)) +
+  out.head<3>() = cone_rhs(ct, lin, kappa, dx_aff, dw_aff, scaled_dual_residual(ct, k, workspace(d).dt)) +
                   lin.coef_eta.col(0) * ((ct.slack - k.phi) / mu);
-  rhs->segment<6>(6 * d.ws.contact_node[c]) = out;
+  inequality_unknowns(d, *rhs, c) = out;
 }
 
 void RelaxedContact::recover(const Data& d, int c, const Eigen::VectorXd& delta, Vec6* a, Vec6* e) const {
   const Contact& ct = d.contacts[c];
-  const double dt = d.ws.dt;
+  const double dt = workspace(d).dt;
   double ds;
   Vec2 deta;
-  eliminated_steps(d, c, delta, scaled_dual_residual(ct, d.ws.contact_kin[c], dt) / dt, &ds, &deta);
-  a->head<3>() = delta.segment<3>(6 * d.ws.contact_node[c]);
+  eliminated_steps(d, c, delta, scaled_dual_residual(ct, workspace(d).contact_kin[c], dt) / dt, &ds, &deta);
+  a->head<3>() = inequality_unknowns(d, delta, c).head<3>();
   (*a)(3) = 0;
   (*a)(4) = ds;
   (*a)(5) = 0;
@@ -95,16 +95,16 @@ void RelaxedContact::apply_step(Contact* ct, const Vec6& a, const Vec6& e, doubl
 // Strictly inside both cones: γ ≥ floor, b within 90 % of μγ, s above μΔt|v_t| by `floor`.
 void RelaxedContact::start(Data& d, int c, double floor, double, Eigen::VectorXd* s) const {
   Contact& ct = d.contacts[c];
-  const ContactKinematics& k = d.ws.contact_kin[c];
-  const int o = 6 * d.ws.contact_node[c];
-  const double dt = d.ws.dt;
-  ct.gamma = std::max((*s)(o), floor);
-  ct.b = s->segment<2>(o + 1);
+  const ContactKinematics& k = workspace(d).contact_kin[c];
+  auto node = inequality_unknowns(d, *s, c);
+  const double dt = workspace(d).dt;
+  ct.gamma = std::max(node(0), floor);
+  ct.b = node.segment<2>(1);
   const double radius = 0.9 * ct.friction * ct.gamma;
   if (ct.b.norm() > radius) ct.b *= radius / ct.b.norm();
   ct.slack = std::max(k.phi, ct.friction * dt * k.vt.norm() + floor);
   ct.eta = Vec3(ct.slack / ct.friction, dt * k.vt(0), dt * k.vt(1));
-  s->segment<6>(o) << ct.gamma, ct.b, 0, 0, 0;
+  node << ct.gamma, ct.b, 0, 0, 0;
 }
 
 void RelaxedContact::recentre(Data& d, int c, double push, Eigen::VectorXd* s) const {
@@ -114,7 +114,7 @@ void RelaxedContact::recentre(Data& d, int c, double push, Eigen::VectorXd* s) c
   if (ct.b.norm() > radius - push && radius > push) ct.b *= (radius - push) / ct.b.norm();
   ct.slack = std::max(ct.slack, ct.friction * (ct.eta.tail<2>().norm() + push));
   ct.eta(0) = ct.slack / ct.friction;
-  s->segment<4>(6 * d.ws.contact_node[c]) << ct.gamma, ct.b, 0;
+  inequality_unknowns(d, *s, c).head<4>() << ct.gamma, ct.b, 0;
 }
 
 // x·w = γ s + Δt b·η_t (N·s·m, like the gap pair of the exact kind)

@@ -11,19 +11,21 @@
 #include <Eigen/Core>
 
 #include "sim/data.hpp"
+#include "sim/solver/workspace.hpp"
 #include "sim/model.hpp"
 
 namespace maxsim {
 
 StepReport solve_newton(const Model& model, Data& data);
-StepReport solve_interior_point(const Model& model, Data& data);
+// `options`: the interior point's settings for this attempt (the failure policy varies them).
+StepReport solve_interior_point(const Model& model, Data& data, const InteriorPointOptions& options);
 
 // Convergence of the equality rows: constraint rows (m, rad) to the tolerance itself; momentum
 // and free rows (N·s) to the tolerance relative to the step's impulse scale, since round-off in a
 // long chain's momentum balance grows with the impulses it carries (a 200-link chain: ~20 N·s).
 struct EqualityTest {
   double tol_impulse, tol_position;
-  int nb, nj;
+  const SystemLayout* layout;
   const Model* model;
   bool operator()(const Eigen::VectorXd& r) const;
 };

@@ -9,27 +9,27 @@ namespace maxsim {
 
 void SurfaceContact::prepare(const Model&, Data& d, int c) const {
   const Contact& ct = d.contacts[c];
-  d.ws.contact_map_b[c] = contact_impulse_map(ct, d.q[ct.body_b], true);
-  if (ct.body_a != kWorld) d.ws.contact_map_a[c] = contact_impulse_map(ct, d.q[ct.body_a], false);
+  workspace(d).contact_map_b[c] = contact_impulse_map(ct, d.q[ct.body_b], true);
+  if (ct.body_a != kWorld) workspace(d).contact_map_a[c] = contact_impulse_map(ct, d.q[ct.body_a], false);
 }
 
 void SurfaceContact::add_impulse(Data& d, int c, const Vec3& impulse, Eigen::VectorXd* F) const {
   const Contact& ct = d.contacts[c];
-  F->segment<6>(6 * d.ws.contact_node[c]).setZero();
-  F->segment<6>(6 * ct.body_b).noalias() += d.ws.contact_map_b[c] * impulse;
-  if (ct.body_a != kWorld) F->segment<6>(6 * ct.body_a).noalias() += d.ws.contact_map_a[c] * impulse;
+  inequality_unknowns(d, *F, c).setZero();
+  SystemLayout::body(*F, ct.body_b).noalias() += workspace(d).contact_map_b[c] * impulse;
+  if (ct.body_a != kWorld) SystemLayout::body(*F, ct.body_a).noalias() += workspace(d).contact_map_a[c] * impulse;
 }
 
 // The normal and friction impulses act on the bodies through the maps at z2; the gap and the
 // tangential velocity at z3 are what the interior point balances against its slacks.
 void SurfaceContact::residual(const Model&, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const {
-  add_impulse(d, c, s.segment<3>(6 * d.ws.contact_node[c]), F);  // (γ, b1, b2)
+  add_impulse(d, c, inequality_unknowns(d, s, c).head<3>(), F);  // (γ, b1, b2)
   kinematics(d, c);
 }
 
 void SurfaceContact::kinematics(Data& d, int c) const {
   const Contact& ct = d.contacts[c];
-  auto& ws = d.ws;
+  Workspace& ws = workspace(d);
   Pose a2, a3;
   if (ct.body_a != kWorld) {
     a2 = body_pose(d, ct.body_a);
@@ -41,19 +41,19 @@ void SurfaceContact::kinematics(Data& d, int c) const {
 
 void SurfaceContact::linearize(const Model&, Data& d, const Eigen::VectorXd& s, int c) const {
   const Contact& ct = d.contacts[c];
-  auto& ws = d.ws;
+  Workspace& ws = workspace(d);
   Pose a3;
   Vec3 wa = Vec3::Zero();
   if (ct.body_a != kWorld) {
     a3 = Pose{ws.x3[ct.body_a], ws.q3[ct.body_a]};
-    wa = s.segment<3>(6 * ct.body_a + 3);
+    wa = SystemLayout::angular(s, ct.body_a);
   }
-  contact_kinematics_jacobian(ct, a3, Pose{ws.x3[ct.body_b], ws.q3[ct.body_b]}, wa, s.segment<3>(6 * ct.body_b + 3),
+  contact_kinematics_jacobian(ct, a3, Pose{ws.x3[ct.body_b], ws.q3[ct.body_b]}, wa, SystemLayout::angular(s, ct.body_b),
                               ws.dt, &ws.contact_kin[c]);
 }
 
 void SurfaceContact::impulse_jacobian(const Model&, Data& d, int c) const {
-  auto& ws = d.ws;
+  Workspace& ws = workspace(d);
   BlockLdu& A = ws.ldu;
   // (whole blocks: the assembly does not zero the matrix first, see BlockLdu::zero_fill)
   Block& b = A.block(A.lower_id(ws.contact_edge_b[c]));
@@ -70,7 +70,7 @@ void SurfaceContact::impulse_jacobian(const Model&, Data& d, int c) const {
 // substituted; unknowns (γ, b1, b2, η0). Without friction the rows of (b1, b2, η0) are identity.
 void SurfaceContact::jacobian(const Model&, Data& d, int c) const {
   const Contact& ct = d.contacts[c];
-  auto& ws = d.ws;
+  Workspace& ws = workspace(d);
   const ContactKinematics& k = ws.contact_kin[c];
   BlockLdu& A = ws.ldu;
   Block& D = A.diag(ws.contact_node[c]);
@@ -102,7 +102,7 @@ void SurfaceContact::jacobian(const Model&, Data& d, int c) const {
 void SurfaceContact::rhs(const Model&, Data& d, int c, double kappa, const Vec6* affine_a, const Vec6* affine_e,
                          Eigen::VectorXd* rhs) const {
   const Contact& ct = d.contacts[c];
-  const ContactKinematics& k = d.ws.contact_kin[c];
+  const ContactKinematics& k = workspace(d).contact_kin[c];
   const double r_s = ct.slack - k.phi;
   Vec6 out = Vec6::Zero();
   double second_c1 = 0;
@@ -116,8 +116,8 @@ void SurfaceContact::rhs(const Model&, Data& d, int c, double kappa, const Vec6*
   }
   out(0) = -(ct.gamma * ct.slack + second_c1 - kappa) + ct.gamma * r_s;
   if (has_cone(ct))
-    out.segment<3>(1) = cone_rhs(ct, d.ws.cone_lin[c], kappa, dbeta_aff, deta_aff, ct.eta.tail<2>() - k.vt);
-  rhs->segment<6>(6 * d.ws.contact_node[c]) = out;
+    out.segment<3>(1) = cone_rhs(ct, workspace(d).cone_lin[c], kappa, dbeta_aff, deta_aff, ct.eta.tail<2>() - k.vt);
+  inequality_unknowns(d, *rhs, c) = out;
 }
 
 // The node's own steps, and the eliminated Δs and Δη_t.
@@ -125,8 +125,8 @@ void SurfaceContact::recover(const Data& d, int c, const Eigen::VectorXd& delta,
   const Contact& ct = d.contacts[c];
   double ds;
   Vec2 deta;
-  eliminated_steps(d, c, delta, ct.eta.tail<2>() - d.ws.contact_kin[c].vt, &ds, &deta);
-  a->head<4>() = delta.segment<4>(6 * d.ws.contact_node[c]);
+  eliminated_steps(d, c, delta, ct.eta.tail<2>() - workspace(d).contact_kin[c].vt, &ds, &deta);
+  a->head<4>() = inequality_unknowns(d, delta, c).head<4>();
   (*a)(4) = ds;
   (*a)(5) = 0;
   set_friction_dual_step(deta, e);
@@ -150,24 +150,24 @@ void SurfaceContact::apply_step(Contact* ct, const Vec6& a, const Vec6& e, doubl
 }
 
 void SurfaceContact::start_impulse(Data& d, int c, const Contact* warm, double cold, Eigen::VectorXd* s) const {
-  const int o = 6 * d.ws.contact_node[c];
-  s->segment<3>(o) = warm != nullptr ? Vec3(warm->gamma, warm->b(0), warm->b(1)) : Vec3(cold, 0, 0);
-  s->segment<3>(o + 3).setZero();
+  auto node = inequality_unknowns(d, *s, c);
+  node.head<3>() = warm != nullptr ? Vec3(warm->gamma, warm->b(0), warm->b(1)) : Vec3(cold, 0, 0);
+  node.tail<3>().setZero();
 }
 
 // Strictly inside: γ and s at least `floor`, b within 90 % of the cone, η well inside (a sliding
 // start near the boundary jams).
 void SurfaceContact::start(Data& d, int c, double floor, double initial_slack, Eigen::VectorXd* s) const {
   Contact& ct = d.contacts[c];
-  const ContactKinematics& k = d.ws.contact_kin[c];
-  const int o = 6 * d.ws.contact_node[c];
+  const ContactKinematics& k = workspace(d).contact_kin[c];
+  auto node = inequality_unknowns(d, *s, c);
   ct.slack = std::max(k.phi, floor);
-  ct.gamma = std::max((*s)(o), floor);
-  ct.b = s->segment<2>(o + 1);
+  ct.gamma = std::max(node(0), floor);
+  ct.b = node.segment<2>(1);
   const double radius = 0.9 * friction_beta(ct, ct.gamma, ct.b)(0);
   if (ct.b.norm() > radius) ct.b *= radius / ct.b.norm();
   ct.eta = Vec3(2.0 * k.vt.norm() + initial_slack, k.vt(0), k.vt(1));
-  s->segment<6>(o) << ct.gamma, ct.b, ct.eta(0), 0, 0;
+  node << ct.gamma, ct.b, ct.eta(0), 0, 0;
 }
 
 void SurfaceContact::recentre(Data& d, int c, double push, Eigen::VectorXd* s) const {
@@ -179,7 +179,7 @@ void SurfaceContact::recentre(Data& d, int c, double push, Eigen::VectorXd* s) c
     const double radius = friction_beta(ct, ct.gamma, ct.b)(0);
     if (ct.b.norm() > radius - push && radius > push) ct.b *= (radius - push) / ct.b.norm();
   }
-  s->segment<4>(6 * d.ws.contact_node[c]) << ct.gamma, ct.b, ct.eta(0);
+  inequality_unknowns(d, *s, c).head<4>() << ct.gamma, ct.b, ct.eta(0);
 }
 
 void SurfaceContact::add_complementarity(const Contact& ct, double* sum, int* pairs) const {

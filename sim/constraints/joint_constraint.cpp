@@ -1,0 +1,160 @@
+// A joint as an equality constraint node: six rows, constrained rows held at z3, free rows
+// balancing the row impulse against damper, spring, armature and actuation (docs/computation.md
+// (13)–(20)); its impulse acts on its bodies as the integrator says (maps at z2, or force maps).
+#include "sim/constraints/equality.hpp"
+#include "sim/integrator/integrator.hpp"
+#include "sim/joint.hpp"
+#include "sim/projection.hpp"
+#include "sim/solver/inequality.hpp"
+
+namespace maxsim {
+
+void joint_rows_at_z3(const Model& model, Workspace& ws, const IntegratorScheme& scheme, int j) {
+  const Joint& jt = model.joints[j];
+  const Pose a = jt.parent == kWorld ? Pose{} : Pose{ws.x3[jt.parent], ws.q3[jt.parent]};
+  joint_rows(jt, a, Pose{ws.x3[jt.child], ws.q3[jt.child]}, &ws.rows3[j], &ws.rows2[j].q_rel, scheme.bilinear_rows());
+}
+
+namespace {
+
+// Newton-matrix block of a joint with respect to one body's unknowns; free rows enter through
+// their damper, armature and spring only (IntegratorScheme::free_row_gain).
+Mat6 joint_body_block(const IntegratorScheme& scheme, const Joint& jt, const Mat6& J3, const Vec3& w, double dt) {
+  Mat6 M = joint_body_block_unscaled(J3, w, dt);
+  for (int r = 0; r < 6; ++r)
+    if (!jt.row_constrained(r)) M.row(r) *= scheme.free_row_gain(jt, r, dt);
+  return M;
+}
+
+class JointConstraint final : public EqualityKind {
+ public:
+  const char* name() const override { return "joint"; }
+  int count(const Model& model) const override { return static_cast<int>(model.joints.size()); }
+  int node(const SystemLayout& layout, int j) const override { return layout.joint_node(j); }
+  RowKind row_kind(const Model& model, int j, int r) const override {
+    return model.joints[j].row_constrained(r) ? RowKind::Position : RowKind::Impulse;
+  }
+
+  void prepare(const Model& model, Data& d, Workspace& ws, const IntegratorScheme& scheme, int j) const override {
+    const Joint& jt = model.joints[j];
+    JointRows& r2 = ws.rows2[j];
+    const Pose a = body_pose(d, jt.parent), b = body_pose(d, jt.child);
+    // three free rotations are measured from this knot (see joint_rows): z2 reads 0 on them
+    const Vec4 reference = joint_relative_rotation(jt, a.q, b.q);
+    joint_rows(jt, a, b, &r2, &reference, scheme.bilinear_rows());
+    // row rates over [t1, t2] (the armature's previous rate)
+    Vec6 rate = r2.Jb * (Vec6() << d.v[jt.child], d.w[jt.child]).finished();
+    if (jt.parent != kWorld) rate += r2.Ja * (Vec6() << d.v[jt.parent], d.w[jt.parent]).finished();
+    ws.joint_rate2[j] = rate;
+  }
+
+  void residual(const Model& model, Data& d, Workspace& ws, const IntegratorScheme& scheme, const Eigen::VectorXd& s,
+                int j, Eigen::VectorXd* F) const override {
+    const Joint& jt = model.joints[j];
+    const SystemLayout& layout = ws.layout;
+    const double dt = ws.dt;
+    const int n = layout.joint_node(j);
+    const Vec6 u = layout.joint(s, j);
+    const JointRows& r2 = ws.rows2[j];
+    if (ws.passive[j]) {  // free rows with nothing but actuation: U = Δt·force (z3 not needed)
+      layout.joint(*F, j) = u - dt * d.row_force[j];
+      if (scheme.impulse_needs_rows3() && !u.isZero()) joint_rows_at_z3(model, ws, scheme, j);
+    } else {
+      joint_rows_at_z3(model, ws, scheme, j);
+      const JointRows& r3 = ws.rows3[j];
+      for (int r = 0; r < 6; ++r) {
+        if (jt.row_constrained(r)) {
+          layout.entry(*F, n, r) = r3.c(r);
+          if (!ws.loop_compliance.empty()) layout.entry(*F, n, r) += ws.loop_compliance[j] * u(r);
+        } else {
+          const double dc = r < 3 ? r3.c(r) - r2.c(r) : wrap_angle(r3.c(r) - r2.c(r));
+          const double coord = r < 3 ? r2.c(r) : d.joint_angle[j](r - 3);
+          // armature: reflected rotor inertia on the row times the change of its rate
+          const double arm = scheme.armature_term(dc, ws.joint_rate2[j](r), dt);
+          const double spring = scheme.spring_coordinate(coord, dc);
+          layout.entry(*F, n, r) = u(r) + jt.damping[r] * dc + jt.armature[r] * arm +
+                                   dt * jt.stiffness[r] * (spring - jt.spring_ref[r]) - dt * d.row_force[j](r);
+        }
+      }
+    }
+    scheme.apply_joint_impulse(model, d, ws, j, u, F);
+  }
+
+  void jacobian(const Model& model, Workspace& ws, const IntegratorScheme& scheme, const Eigen::VectorXd& s,
+                int j) const override {
+    const Joint& jt = model.joints[j];
+    BlockLdu& A = ws.ldu;
+    const double dt = ws.dt;
+    scheme.add_joint_coupling(model, ws, s, j);
+    // constrained rows: zero diagonal (the LDU regularizes a pivot made singular by redundant
+    // constraints, see BlockLdu::set_regularized_rows); free rows: the row impulse itself
+    Block& D = A.diag(ws.layout.joint_node(j));
+    D.setZero();
+    const double compliance = ws.loop_compliance.empty() ? 0.0 : ws.loop_compliance[j];
+    for (int r = 0; r < 6; ++r) D(r, r) = jt.row_constrained(r) ? compliance : 1.0;
+    if (ws.passive[j]) return;  // no edges (build_graph)
+    const int c = jt.child;
+    A.block(A.upper_id(ws.child_edge[j])) = joint_body_block(scheme, jt, ws.rows3[j].Jb, SystemLayout::angular(s, c), dt);
+    A.block(A.lower_id(ws.child_edge[j])) = scheme.impulse_block(ws, j, true);
+    if (jt.parent != kWorld) {
+      const int p = jt.parent;
+      A.block(A.upper_id(ws.parent_edge[j])) = joint_body_block(scheme, jt, ws.rows3[j].Ja, SystemLayout::angular(s, p), dt);
+      A.block(A.lower_id(ws.parent_edge[j])) = scheme.impulse_block(ws, j, false);
+    }
+  }
+
+  // constrained rows at the current poses; free rows are identity rows with zero right-hand side
+  // (no multiplier)
+  void projection_matrix(const Model& model, const Data& d, Workspace& ws, int j, bool) const override {
+    const Joint& jt = model.joints[j];
+    BlockLdu& A = ws.ldu;
+    JointRows& rows = ws.rows2[j];
+    joint_rows(jt, body_pose(d, jt.parent), body_pose(d, jt.child), &rows);
+    Block& D = A.diag(ws.layout.joint_node(j));
+    for (int r = 0; r < 6; ++r) {
+      D(r, r) = jt.row_constrained(r) ? 0.0 : 1.0;
+      if (!jt.row_constrained(r)) {
+        rows.Ja.row(r).setZero();
+        rows.Jb.row(r).setZero();
+      }
+    }
+    if (ws.passive[j]) return;  // no edges (build_graph) and no constrained rows
+    A.block(A.upper_id(ws.child_edge[j])) = rows.Jb;
+    A.block(A.lower_id(ws.child_edge[j])) = -rows.Jb.transpose();
+    if (jt.parent != kWorld) {
+      A.block(A.upper_id(ws.parent_edge[j])) = rows.Ja;
+      A.block(A.lower_id(ws.parent_edge[j])) = -rows.Ja.transpose();
+    }
+  }
+
+  double position_rhs(const Model& model, const Workspace& ws, int j, Eigen::VectorXd* rhs, int* worst_row) const override {
+    double violation = 0;
+    *worst_row = -1;
+    for (int r = 0; r < 6; ++r)
+      if (model.joints[j].row_constrained(r)) {
+        const double c = ws.rows2[j].c(r);
+        if (std::abs(c) > violation) {
+          violation = std::abs(c);
+          *worst_row = r;
+        }
+        ws.layout.entry(*rhs, ws.layout.joint_node(j), r) = -c;
+      }
+    return violation;
+  }
+
+  void velocity_rhs(const Model& model, const Data& d, const Workspace& ws, int j, Eigen::VectorXd* rhs) const override {
+    const Joint& jt = model.joints[j];
+    Vec6 rate = ws.rows2[j].Jb * (Vec6() << d.v[jt.child], d.w[jt.child]).finished();
+    if (jt.parent != kWorld) rate += ws.rows2[j].Ja * (Vec6() << d.v[jt.parent], d.w[jt.parent]).finished();
+    ws.layout.joint(*rhs, j) = -rate;  // free rows of J are zero
+  }
+};
+
+}  // namespace
+
+const EqualityKind& joint_constraint() {
+  static const JointConstraint kind;
+  return kind;
+}
+
+}  // namespace maxsim

@@ -1,0 +1,117 @@
+// The energy–momentum step (Kinon & Betsch's Livens scheme in the midpoint Lie–Poisson form of
+// Simo & Wong 1991; sim/energy_momentum.hpp): knot velocities, the Cayley map, and joint impulses
+// through force maps at the iterate, whose derivatives couple each joint's two bodies.
+#include "sim/energy_momentum.hpp"
+#include "sim/integrator/integrator.hpp"
+
+namespace maxsim {
+
+namespace {
+
+// A body's interval of the energy–momentum step at the iterate (the world's: nothing moves).
+const EmInterval& interval_of(const Workspace& ws, int body) {
+  static const EmInterval world;
+  return body == kWorld ? world : ws.em_interval[body];
+}
+
+class EnergyMomentumScheme final : public IntegratorScheme {
+ public:
+  Integrator kind() const override { return Integrator::EnergyMomentum; }
+
+  // the knot velocities held over the step
+  Vec3 warm_angular(const Vec3& w, double dt) const override { return em_omega_from_rate(w, dt); }
+
+  Vec6 body_residual(const Model& model, const Data& d, Workspace& ws, int i, const Vec3& v,
+                     const Vec3& w) const override {
+    const Vec6 F = em_body_residual(model.bodies[i], d.v[i], d.w[i], v, w, model.gravity, d.body_force[i],
+                                    d.body_torque[i], ws.dt);
+    ws.em_interval[i] = em_interval(d.x[i], d.q[i], ws.x3[i], ws.q3[i], w, ws.dt);
+    ws.em_row_torque[i].setZero();
+    return F;
+  }
+
+  Mat6 body_jacobian(const Model& model, const Workspace& ws, int i, const Vec3& w) const override {
+    return em_body_jacobian(model.bodies[i], w, ws.em_row_torque[i], ws.dt);
+  }
+
+  // the knot velocities at z3
+  void advance(const Vec3& v0, const Vec3& w0, const Vec3& v, const Vec3& w, double dt, Vec3* v1,
+               Vec3* w1) const override {
+    *v1 = em_linear_velocity(v0, v);
+    *w1 = em_angular_velocity(w0, w, dt);
+  }
+
+  bool bilinear_rows() const override { return true; }
+
+  // a·(knot rate at t3 − at t2), the knot rate 2Δc/Δt − rate at t2; the spring at the midpoint
+  // (its discrete gradient)
+  double armature_term(double dc, double rate2, double dt) const override { return 2.0 * (dc / dt - rate2); }
+  double spring_coordinate(double coord, double dc) const override { return coord + 0.5 * dc; }
+  double free_row_gain(const Joint& jt, int r, double dt) const override {
+    return jt.damping[r] + 2.0 * jt.armature[r] / dt + 0.5 * dt * jt.stiffness[r];
+  }
+
+  bool impulse_needs_rows3() const override { return true; }
+
+  // A passive joint's force map averages its rows' maps at z2 and z3; with no impulse (a
+  // free-floating base without input) it acts on nothing and is not needed.
+  void apply_joint_impulse(const Model& model, const Data&, Workspace& ws, int j, const Vec6& u,
+                           Eigen::VectorXd* F) const override {
+    if (ws.passive[j] && u.isZero()) return;
+    const Joint& jt = model.joints[j];
+    const EmInterval& a = interval_of(ws, jt.parent);
+    const EmInterval& b = interval_of(ws, jt.child);
+    em_joint_force_maps(jt, a, b, ws.rows2[j], ws.rows3[j], &ws.em_map_a[j], &ws.em_map_b[j]);
+    const Vec6 fb = ws.em_map_b[j].transpose() * u;
+    SystemLayout::body(*F, jt.child) -= fb;
+    ws.em_row_torque[jt.child] += em_row_torque(b, fb.tail<3>());
+    if (jt.parent != kWorld) {
+      const Vec6 fa = ws.em_map_a[j].transpose() * u;
+      SystemLayout::body(*F, jt.parent) -= fa;
+      ws.em_row_torque[jt.parent] += em_row_torque(a, fa.tail<3>());
+    }
+  }
+
+  Mat6 impulse_block(const Workspace& ws, int j, bool child) const override {
+    return child ? Mat6(-ws.em_map_b[j].transpose()) : Mat6(-ws.em_map_a[j].transpose());
+  }
+
+  bool couples_bodies() const override { return true; }
+
+  void begin_coupling(const Model& model, Workspace& ws) const override {
+    BlockLdu& A = ws.ldu;
+    for (size_t j = 0; j < model.joints.size(); ++j)
+      if (ws.body_edge[j] >= 0) {
+        A.block(A.upper_id(ws.body_edge[j])).setZero();
+        A.block(A.lower_id(ws.body_edge[j])).setZero();
+      }
+  }
+
+  // The change of joint j's force maps with its bodies' unknowns at the iterate's impulses
+  // (em_joint_force_jacobian): into the bodies' diagonal blocks and their edge.
+  void add_joint_coupling(const Model& model, Workspace& ws, const Eigen::VectorXd& s, int j) const override {
+    if (ws.passive[j]) return;
+    const Joint& jt = model.joints[j];
+    BlockLdu& A = ws.ldu;
+    EmForceJacobian K;
+    em_joint_force_jacobian(jt, interval_of(ws, jt.parent), interval_of(ws, jt.child), ws.layout.joint(s, j), ws.dt,
+                            &K);
+    // the residual holds −(wrench); ∂/∂ω through ω's own unknown: the blocks act on (v̄, ω) directly
+    A.diag(jt.child) -= K.bb;
+    if (jt.parent == kWorld) return;
+    A.diag(jt.parent) -= K.aa;
+    const int e = ws.body_edge[j];
+    // edge (p, c): upper = ∂(residual of p)/∂(unknowns of c); (c, p) the other way round
+    A.block(ws.body_edge_forward[j] ? A.upper_id(e) : A.lower_id(e)) -= K.ab;
+    A.block(ws.body_edge_forward[j] ? A.lower_id(e) : A.upper_id(e)) -= K.ba;
+  }
+};
+
+}  // namespace
+
+const IntegratorScheme& energy_momentum_scheme() {
+  static const EnergyMomentumScheme scheme;
+  return scheme;
+}
+
+}  // namespace maxsim

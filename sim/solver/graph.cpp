@@ -1,0 +1,197 @@
+// The system graph of a step (seed 003 §4 in docs/computation.md): nodes are the bodies, the
+// joints, the nonholonomic constraints and the inequalities; an edge joins each constraint node to
+// each of its bodies. Built once per topology; the failure policy and every step reuse it.
+#include <map>
+
+#include "sim/integrator/integrator.hpp"
+#include "sim/solver/inequality.hpp"
+#include "sim/solver/workspace.hpp"
+
+namespace maxsim {
+
+SolverStateHandle::SolverStateHandle() = default;
+SolverStateHandle::~SolverStateHandle() = default;
+SolverStateHandle::SolverStateHandle(SolverStateHandle&& other) noexcept = default;
+SolverStateHandle& SolverStateHandle::operator=(SolverStateHandle&& other) noexcept = default;
+SolverStateHandle::SolverStateHandle(const SolverStateHandle& other)
+    : state_(other.state_ ? std::make_unique<Workspace>(*other.state_) : nullptr) {}
+SolverStateHandle& SolverStateHandle::operator=(const SolverStateHandle& other) {
+  if (this == &other) return *this;
+  if (!other.state_) {
+    state_.reset();
+  } else if (state_) {
+    *state_ = *other.state_;  // copy-assigned: the arrays keep their storage
+  } else {
+    state_ = std::make_unique<Workspace>(*other.state_);
+  }
+  return *this;
+}
+Workspace& SolverStateHandle::get() {
+  if (!state_) state_ = std::make_unique<Workspace>();
+  return *state_;
+}
+
+Workspace& workspace(Data& data) { return data.solver_state.get(); }
+const Workspace& workspace(const Data& data) {
+  static const Workspace empty;
+  const Workspace* ws = data.solver_state.find();
+  return ws ? *ws : empty;
+}
+Workspace& workspace(const Model& model, Data& data) {
+  if (!workspace(data).built) workspace(data).dt = model.dt;  // (a step sets its own)
+  if (!graph_matches(model, data)) build_graph(model, data);
+  return workspace(data);
+}
+
+namespace {
+
+// A floating joint without spring, damper, armature, dry friction or limits (Workspace::passive).
+bool passive_floating(const Joint& jt) {
+  if (jt.type != JointType::Floating || jt.has_limits) return false;
+  for (int r = 0; r < 6; ++r)
+    if (jt.stiffness[r] != 0 || jt.damping[r] != 0 || jt.armature[r] != 0 || jt.friction[r] != 0) return false;
+  return true;
+}
+
+}  // namespace
+
+bool graph_matches(const Model& model, const Data& d) {
+  const Workspace& ws = workspace(d);
+  if (!ws.built || ws.kinds.size() != d.contacts.size()) return false;
+  if (ws.contact_bodies.size() != d.contacts.size()) return false;
+  for (size_t c = 0; c < d.contacts.size(); ++c)
+    if (ws.contact_bodies[c] != std::make_pair(d.contacts[c].body_a, d.contacts[c].body_b) ||
+        (ws.contact_node[c] >= 0) != ws.kinds[c]->has_node())
+      return false;
+  if (ws.passive.size() != model.joints.size()) return false;
+  if (ws.nonholonomic_edge.size() != model.nonholonomic.size()) return false;  // (added after the Data)
+  if (ws.graph_integrator != model.integrator) return false;
+  for (size_t j = 0; j < model.joints.size(); ++j)
+    if (static_cast<bool>(ws.passive[j]) != passive_floating(model.joints[j])) return false;
+  return true;
+}
+
+void build_graph(const Model& model, Data& d) {
+  const int nb = static_cast<int>(model.bodies.size());
+  const int nj = static_cast<int>(model.joints.size());
+  const int nc = static_cast<int>(d.contacts.size());
+  const int nn = static_cast<int>(model.nonholonomic.size());
+  Workspace& ws = workspace(d);
+  ws.built = true;
+  if (ws.kinds.size() != static_cast<size_t>(nc)) {  // contacts set by hand, not by a collide stage
+    ws.kinds.resize(nc);
+    for (int c = 0; c < nc; ++c) ws.kinds[c] = &inequality_kind(d.contacts[c]);
+  }
+  ws.layout = SystemLayout{nb, nj, nn, nb + nj + nn};
+  // nodes: bodies 0..nb-1, joints nb..nb+nj-1, contacts after them; an edge per node-body pair
+  ws.edges.clear();
+  ws.parent_edge.assign(nj, -1);
+  ws.child_edge.assign(nj, -1);
+  ws.passive.assign(nj, 0);
+  int root = -1;
+  for (int j = 0; j < nj; ++j) {
+    const Joint& jt = model.joints[j];
+    ws.passive[j] = passive_floating(jt);
+    if (ws.passive[j]) {  // an isolated node: its rows are U = Δt·(joint_force + actuators) (step_residual)
+      if (jt.parent == kWorld && root < 0) root = jt.child;
+      continue;
+    }
+    if (jt.parent != kWorld) {
+      ws.parent_edge[j] = static_cast<int>(ws.edges.size());
+      ws.edges.emplace_back(ws.layout.joint_node(j), jt.parent);
+    } else if (root < 0) {
+      root = jt.child;  // eliminate towards the body held by the world
+    }
+    ws.child_edge[j] = static_cast<int>(ws.edges.size());
+    ws.edges.emplace_back(ws.layout.joint_node(j), jt.child);
+  }
+  // energy–momentum: a joint's force maps depend on both its bodies (em_joint_force_jacobian), a
+  // coupling between the bodies that the Newton matrix carries on an edge of its own
+  ws.graph_integrator = model.integrator;
+  ws.body_edge.assign(nj, -1);
+  ws.body_edge_forward.assign(nj, 1);
+  if (integrator_scheme(model.integrator).couples_bodies()) {
+    std::map<std::pair<int, int>, int> pair_edge;
+    for (int j = 0; j < nj; ++j) {
+      const Joint& jt = model.joints[j];
+      if (ws.passive[j] || jt.parent == kWorld) continue;
+      const std::pair<int, int> key(std::min(jt.parent, jt.child), std::max(jt.parent, jt.child));
+      auto [it, added] = pair_edge.emplace(key, static_cast<int>(ws.edges.size()));
+      if (added) ws.edges.emplace_back(jt.parent, jt.child);
+      ws.body_edge[j] = it->second;
+      ws.body_edge_forward[j] = ws.edges[it->second].first == jt.parent;
+    }
+  }
+  // nonholonomic constraints: a multiplier node of its rows on its body
+  d.nonholonomic_impulse.resize(nn, Vec6::Zero());
+  ws.nonholonomic_edge.assign(nn, -1);
+  for (int k = 0; k < nn; ++k) {
+    ws.nonholonomic_edge[k] = static_cast<int>(ws.edges.size());
+    ws.edges.emplace_back(ws.layout.nonholonomic_node(k), model.nonholonomic[k].body);
+  }
+  ws.contact_bodies.resize(nc);
+  ws.contact_node.assign(nc, -1);
+  ws.contact_edge_a.assign(nc, -1);
+  ws.contact_edge_b.assign(nc, -1);
+  int n = nb + nj + nn;
+  for (int c = 0; c < nc; ++c) {
+    const Contact& ct = d.contacts[c];
+    ws.contact_bodies[c] = {ct.body_a, ct.body_b};
+    if (!ws.kinds[c]->has_node()) continue;  // joint friction: eliminated into its joint's row
+    ws.contact_node[c] = n++;
+    if (ct.body_a != kWorld) {
+      ws.contact_edge_a[c] = static_cast<int>(ws.edges.size());
+      ws.edges.emplace_back(ws.contact_node[c], ct.body_a);
+    }
+    ws.contact_edge_b[c] = static_cast<int>(ws.edges.size());
+    ws.edges.emplace_back(ws.contact_node[c], ct.body_b);
+  }
+  // joint nodes carry multipliers (zero diagonal on constrained rows) and contact nodes become
+  // singular on their own as the interior point converges (a sticking contact's η → 0): neither
+  // is eliminated before its bodies
+  std::vector<char> multiplier(n, 0);
+  for (int j = nb; j < n; ++j) multiplier[j] = 1;
+  ws.layout.nodes = n;
+  ws.ldu.analyze(n, ws.edges, root, &multiplier);
+  for (int j = 0; j < nj; ++j)  // identity rows: one real row, the rest the padding's identity
+    if (ws.passive[j]) ws.ldu.set_node_size(ws.layout.joint_node(j), 1);
+  for (int j = 0; j < nj; ++j) {
+    unsigned mask = 0;
+    for (int r = 0; r < 6; ++r)
+      if (model.joints[j].row_constrained(r)) mask |= 1u << r;
+    ws.ldu.set_regularized_rows(ws.layout.joint_node(j), mask);
+  }
+  for (int k = 0; k < nn; ++k) {
+    const int rows = model.nonholonomic[k].rows();
+    ws.ldu.set_node_size(ws.layout.nonholonomic_node(k), rows);
+    ws.ldu.set_regularized_rows(ws.layout.nonholonomic_node(k), (1u << rows) - 1);
+  }
+  for (int c = 0; c < nc; ++c)  // redundant contacts
+    if (ws.contact_node[c] >= 0) ws.ldu.set_regularized_rows(ws.contact_node[c], 0b1111, true);
+  ws.rows2.resize(nj);
+  ws.rows3.resize(nj);
+  ws.joint_rate2.resize(nj);
+  ws.x3.resize(nb);
+  ws.q3.resize(nb);
+  ws.em_interval.resize(nb);
+  ws.em_row_torque.resize(nb);
+  ws.em_map_a.resize(nj);
+  ws.em_map_b.resize(nj);
+  ws.nonholonomic_rows.resize(nn);
+  ws.contact_map_a.resize(nc);
+  ws.contact_map_b.resize(nc);
+  ws.contact_kin.resize(nc);
+  ws.cone_lin.resize(nc);
+  ws.fold_inverse.resize(nc);
+  ws.fold_gain.resize(nc);
+  ws.fold_offset.resize(nc);
+  ws.fold_row_scale.resize(nc);
+  const int size = ws.layout.size();
+  ws.unknowns.setZero(size);
+  ws.trial.setZero(size);
+  ws.residual.setZero(size);
+  ws.trial_residual.setZero(size);
+  ws.delta.setZero(size);
+}
+
+}  // namespace maxsim

@@ -1,0 +1,144 @@
+// The solver's state of one Data: the system graph and its LDU, the layout of the step's unknowns
+// on it, the scratch of the assembly and of the interior point, and the states the failure policy
+// restarts from. Data holds it behind a handle (Data::solver_state) so that Data itself is state,
+// inputs and outputs; a copied Data copies it and steps exactly like the original.
+#pragma once
+
+#include <Eigen/Core>
+#include <utility>
+#include <vector>
+
+#include "sim/contact.hpp"
+#include "sim/data.hpp"
+#include "sim/energy_momentum.hpp"
+#include "sim/joint.hpp"
+#include "sim/ldu.hpp"
+#include "sim/model.hpp"
+#include "sim/nonholonomic.hpp"
+
+namespace maxsim {
+
+class InequalityKind;  // sim/solver/inequality.hpp
+
+// The unknowns of a step, block by block: graph node n owns the six entries from 6n (bodies, then
+// joints, then nonholonomic constraints, then the inequality nodes). The one place that knows the
+// offsets: everything else asks for a block by what it is.
+struct SystemLayout {
+  int bodies = 0, joints = 0, nonholonomic = 0, nodes = 0;
+
+  int body_node(int i) const { return i; }
+  int joint_node(int j) const { return bodies + j; }
+  int nonholonomic_node(int k) const { return bodies + joints + k; }
+  int size() const { return 6 * nodes; }
+  // entries of the equality nodes (bodies, joints, nonholonomic constraints), first in the vector
+  int equality_size() const { return 6 * (bodies + joints + nonholonomic); }
+
+  // a node's six entries
+  template <class V>
+  static auto node(V&& s, int n) { return s.template segment<6>(6 * n); }
+  // body i: its linear (v or v̄) and angular (ω) velocity unknowns
+  template <class V>
+  static auto velocity(V&& s, int i) { return s.template segment<3>(6 * i); }
+  template <class V>
+  static auto angular(V&& s, int i) { return s.template segment<3>(6 * i + 3); }
+  template <class V>
+  static auto body(V&& s, int i) { return s.template segment<6>(6 * i); }
+  // joint j's six row impulses; nonholonomic constraint k's impulses
+  template <class V>
+  auto joint(V&& s, int j) const { return s.template segment<6>(6 * joint_node(j)); }
+  template <class V>
+  auto nonholonomic_rows(V&& s, int k) const { return s.template segment<6>(6 * nonholonomic_node(k)); }
+  // one entry: row r of node n
+  template <class V>
+  static auto& entry(V&& s, int n, int r) { return s(6 * n + r); }
+};
+
+// A state the failure policy restarts from (one per retry depth, allocated once).
+struct SavedState {
+  double time = 0;
+  std::vector<Vec3> x, v, w;
+  std::vector<Vec4> q;
+  std::vector<Vec6> joint_impulse, nonholonomic_impulse;
+  std::vector<Vec3> joint_angle;
+};
+
+struct Workspace {
+  bool built = false;  // the graph has been built (build_graph)
+  SystemLayout layout;
+  // the length of the step being solved: the model's, or a fraction of it in the failure
+  // policy's substeps (everything inside a step reads this, never the model's)
+  double dt = 0;
+  // the failure policy's compliant-loop attempt: ε per joint (0: rigid), see
+  // SolverOptions::compliant_loop_fallback; empty otherwise
+  std::vector<double> loop_compliance;
+  BlockLdu ldu;
+  std::vector<std::pair<int, int>> edges;  // (joint node, body node)
+  std::vector<int> parent_edge, child_edge;  // per joint: its edge ids (-1: world parent)
+  // per joint: a passive floating joint (all six rows free, no spring, damper, armature, dry
+  // friction or limits). Its row impulses are Δt·joint_force whatever the bodies do, so the
+  // step sets them so and the joint is no edge of the graph (a free-floating body or robot
+  // base costs no joint pivot); see build_graph.
+  std::vector<char> passive;
+  std::vector<JointRows> rows2, rows3;     // joint rows at z2 (impulse maps) and at z3
+  std::vector<Vec6> joint_rate2;           // joint row rates over [t1, t2]
+  // energy–momentum integrator: per body its interval at the iterate and R2ᵀ Σ T of its rows'
+  // spatial torques (em_body_jacobian), per joint its force maps (em_joint_force_maps)
+  std::vector<EmInterval> em_interval;
+  std::vector<Vec3> em_row_torque;
+  std::vector<Mat6> em_map_a, em_map_b;
+  // energy–momentum: per joint between two bodies, the graph edge between its bodies that
+  // carries the force maps' cross derivatives (-1: none), and whether that edge runs
+  // (parent, child); joints between the same two bodies share one edge
+  std::vector<int> body_edge;
+  std::vector<char> body_edge_forward;
+  Integrator graph_integrator = Integrator::Variational;  // the integrator the graph was built for
+  // nonholonomic constraints: graph edge to their body, rows at the iterate
+  std::vector<int> nonholonomic_edge;
+  std::vector<NonholonomicRows> nonholonomic_rows;
+  // contacts: graph edges, impulse maps at z2, kinematics at z3, eliminated variables' steps
+  std::vector<const InequalityKind*> kinds;          // per contact: its kind (set by collide)
+  std::vector<std::pair<int, int>> contact_bodies;  // (a, b) of the contacts the graph was built for
+  std::vector<int> contact_node;                    // graph node of each contact (-1: joint friction)
+  std::vector<int> contact_edge_a, contact_edge_b;
+  // joint friction (folded into its joint's row): the inverse of its cone block D3 over (Δb1, Δb2, Δη0),
+  // D3⁻¹ times the cone's velocity column (the row's friction conductance), and D3⁻¹ times the
+  // right-hand side of the last contact_rhs call (the step's velocity-free part)
+  std::vector<Mat3> fold_inverse;
+  std::vector<Vec3> fold_gain, fold_offset;
+  std::vector<double> fold_row_scale;  // the joint row's scaling (see contact_jacobian)
+  std::vector<Eigen::Matrix<double, 6, 3>, Eigen::aligned_allocator<Eigen::Matrix<double, 6, 3>>> contact_map_a, contact_map_b;
+  std::vector<ContactKinematics, Eigen::aligned_allocator<ContactKinematics>> contact_kin;
+  std::vector<ConeLinearization, Eigen::aligned_allocator<ConeLinearization>> cone_lin;  // per contact
+  std::vector<Vec6> contact_affine, contact_steps;  // per contact: (Δγ, Δb, Δη0, Δs, ·), (Δη_t, ·)
+  std::vector<Contact> trial_contacts, previous_contacts;
+  std::vector<char> warm;  // per inequality: it continues one of the last step (warm-started)
+  std::vector<Vec3> x3;
+  std::vector<Vec4> q3;
+  Eigen::VectorXd unknowns, trial, residual, trial_residual, delta;
+
+  // the failure policy: states it restarts from, one per retry depth, and the end of the last
+  // exact attempt of a substep that then tries the relaxed cone (kept in case the relaxed attempt
+  // ends farther from a solution: InteriorPointOptions::relaxed_fallback)
+  std::vector<SavedState> saved;
+  SavedState exact_end;
+  std::vector<Contact> exact_end_contacts;
+};
+
+// The solver state of a Data (created empty on first use; build_graph fills it).
+Workspace& workspace(Data& data);
+const Workspace& workspace(const Data& data);
+// ... with its graph built for the model and the Data's current contacts if it is not (and, the
+// first time, the step length the model's), for the assembly's functions called outside a step.
+Workspace& workspace(const Model& model, Data& data);
+
+// (Re)builds the system graph and its symbolic LDU for the model's bodies and joints and the
+// data's current contacts, whose kinds ws.kinds holds (called by step() after its collide stage
+// when graph_matches is false).
+void build_graph(const Model& model, Data& data);
+// Whether the graph built last still fits: the same contact pairs with the same kinds of node,
+// the same number of nonholonomic constraints, the same integrator, and the same passive floating
+// joints (a damper, spring, armature, friction or limit set on the Model after the Data was made
+// turns a passive joint into a graph edge, and back).
+bool graph_matches(const Model& model, const Data& data);
+
+}  // namespace maxsim
