@@ -60,8 +60,8 @@ Model UrdfReader::load() {
 
   std::vector<JointSpec> specs;
   int friction_count = 0;
-  for (size_t l = 0; l < links.size(); ++l)
-    specs.push_back(tree_joint(*urdf_model, index, parent_joint, links, static_cast<int>(l), &friction_count));
+  for (int l = 0; l < static_cast<int>(links.size()); ++l)
+    specs.push_back(tree_joint(*urdf_model, index, parent_joint, links, l, &friction_count));
   for (const LoopXml& L : loops_) specs.push_back(loop_joint(L, index, links));
 
   BuildResult built;
