@@ -181,8 +181,18 @@ void XmlFiles::fail_limit(const tinyxml2::XMLElement* e, const std::string& mess
   throw LimitError(file_of(e), e ? e->GetLineNum() : 0, message);
 }
 
+const char* XmlFiles::attribute(const tinyxml2::XMLElement* e, const char* attr) const {
+  return e->Attribute(attr);
+}
+
+std::vector<const char*> XmlFiles::attribute_names(const tinyxml2::XMLElement* e) const {
+  std::vector<const char*> out;
+  for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) out.push_back(a->Name());
+  return out;
+}
+
 std::optional<double> XmlFiles::number(const tinyxml2::XMLElement* e, const char* attr) const {
-  const char* v = e->Attribute(attr);
+  const char* v = attribute(e, attr);
   if (!v) return std::nullopt;
   double d;
   if (!parse_number(v, &d))
@@ -199,7 +209,7 @@ std::optional<std::vector<double>> XmlFiles::numbers(const tinyxml2::XMLElement*
 std::optional<std::vector<double>> XmlFiles::numbers(const tinyxml2::XMLElement* e,
                                                      const char* attr, int min_n,
                                                      int max_n) const {
-  const char* v = e->Attribute(attr);
+  const char* v = attribute(e, attr);
   if (!v) return std::nullopt;
   std::vector<double> out;
   if (!parse_numbers(v, &out))
@@ -224,7 +234,7 @@ std::optional<Vec3> XmlFiles::vec3(const tinyxml2::XMLElement* e, const char* at
 }
 
 std::optional<int> XmlFiles::integer(const tinyxml2::XMLElement* e, const char* attr) const {
-  const char* v = e->Attribute(attr);
+  const char* v = attribute(e, attr);
   if (!v) return std::nullopt;
   std::string_view s = trim(v);
   int out = 0;
@@ -237,7 +247,7 @@ std::optional<int> XmlFiles::integer(const tinyxml2::XMLElement* e, const char* 
 
 std::optional<bool> XmlFiles::boolean(const tinyxml2::XMLElement* e, const char* attr,
                                       bool allow_auto) const {
-  const char* v = e->Attribute(attr);
+  const char* v = attribute(e, attr);
   if (!v) return std::nullopt;
   const std::string s(trim(v));
   if (s == "true") return true;
@@ -249,7 +259,7 @@ std::optional<bool> XmlFiles::boolean(const tinyxml2::XMLElement* e, const char*
 
 std::string XmlFiles::text(const tinyxml2::XMLElement* e, const char* attr,
                            const std::string& fallback) const {
-  const char* v = e->Attribute(attr);
+  const char* v = attribute(e, attr);
   return v ? std::string(v) : fallback;
 }
 

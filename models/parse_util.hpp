@@ -60,8 +60,14 @@ class XmlFiles {
   std::string where(const tinyxml2::XMLElement* e) const;   // "FILE:LINE"
   static std::string describe(const tinyxml2::XMLElement* e);  // "<body name='x'>"
 
-  // Attribute readers: std::nullopt when absent; LoadError naming attribute, element, file and
-  // line when present but malformed.
+  // The one attribute reader of the loaders: every attribute they read goes through these, so
+  // that a check of the attributes an element may carry has one place to live.
+  // The text of an attribute as written, or null when absent.
+  const char* attribute(const tinyxml2::XMLElement* e, const char* attr) const;
+  // The names of e's attributes, in file order.
+  std::vector<const char*> attribute_names(const tinyxml2::XMLElement* e) const;
+  // Typed readers: std::nullopt when absent; LoadError naming attribute, element, file and line
+  // when present but malformed.
   std::optional<double> number(const tinyxml2::XMLElement* e, const char* attr) const;
   // Exactly n numbers (n > 0), or between min_n and max_n with the second form.
   std::optional<std::vector<double>> numbers(const tinyxml2::XMLElement* e, const char* attr,

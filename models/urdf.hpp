@@ -6,12 +6,12 @@
 // merged (or Fixed); floating -> Floating; planar -> PlanarAxis (translation in the plane
 // perpendicular to the axis, rows 0 and 1, plus rotation about the axis, row 5: a URDF planar
 // joint keeps the orientation, PlanarAxis adds the in-plane rotation, the closest engine joint).
-// The dialect of ConstrainedDynamics.jl and Dojo.jl (the seed's own implementations) is read too:
-// joint types ball / spherical, fixedorientation, cylindrical, cylindricalfree, planaraxis,
-// planarfree, orbital and Dojo's other prototypes freerevolute, prismaticorbital, planarorbital,
-// freeorbital, each the engine prototype of that name (seed 003 App. B) with the joint frame's z on
-// <axis> (Dojo's constraint masks); ball, spherical and fixedorientation take no axis and use the
-// URDF joint frame. <capsule radius length> (length between the end-sphere centres, along z).
+// The dialect of ConstrainedDynamics.jl and Dojo.jl is read too: joint types ball / spherical,
+// fixedorientation, cylindrical, cylindricalfree, planaraxis, planarfree, orbital and Dojo's other
+// prototypes freerevolute, prismaticorbital, planarorbital, freeorbital, each the engine joint of
+// that name (JointType, sim/model.hpp) with the joint frame's z on <axis> (Dojo's constraint
+// masks); ball, spherical and fixedorientation take no axis and use the URDF joint frame.
+// <capsule radius length> (length between the end-sphere centres, along z).
 // Revolute / prismatic joints without <limit> load unlimited, a zero <axis> is taken as z (both
 // with one warning each). A <limit lower upper> range on a dialect joint with several free rows is
 // an error. A top-level material defined again with the same colour and texture is accepted

@@ -1,4 +1,4 @@
-// The URDF extensions the exoskeleton needs (models/urdf.cpp; README "Arm exoskeleton"):
+// The URDF extensions the exoskeleton needs (models/urdf/; README "Arm exoskeleton"):
 //   * <joint type="ball">: a spherical tree joint (Dojo's / ConstrainedDynamics' name);
 //   * <loop_joint type="planar">: two translations in the plane normal to the axis and the
 //     rotation about it (URDF's planar kinematics) as a loop-closing joint;

@@ -1,5 +1,5 @@
 // The URDF dialect of the seed's own implementations, ConstrainedDynamics.jl and Dojo.jl
-// (models/urdf.cpp, README "URDF dialect of Dojo and ConstrainedDynamics"):
+// (models/urdf/, README "URDF dialect of Dojo and ConstrainedDynamics"):
 //   * their joint types (ball, fixedorientation, cylindrical, cylindricalfree, planaraxis,
 //     planarfree, orbital, and Dojo's other prototypes) map onto the engine's prototypes of seed
 //     003 App. B with Dojo's axis convention, and their minimal coordinates round-trip;

@@ -1,0 +1,134 @@
+// The MJCF reader from top to bottom: the file's sections in the order their dependencies need,
+// then the Model built from them.
+#include <cstring>
+
+#include "models/load_error.hpp"
+#include "models/mjcf.hpp"
+#include "models/mjcf/reader.hpp"
+
+namespace maxsim {
+namespace mjcf_detail {
+
+Model MjcfReader::load() {
+  tinyxml2::XMLDocument& doc = xml_.load(path_);
+  const XMLElement* root = doc.RootElement();
+  if (std::strcmp(root->Name(), "mujoco") != 0)
+    xml_.fail(root, std::string("root element is <") + root->Name() +
+                        ">, expected <mujoco> (not an MJCF model)");
+  Model model;
+  model.source_file = path_;
+  model.name = xml_.text(root, "model");
+  model.gravity = Vec3(0, 0, -9.81);
+
+  int include_height = 0;
+  resolve_includes(root, 0, &include_height);
+  const std::vector<const XMLElement*> top = children(root);
+  for (const XMLElement* c : top)
+    if (std::strcmp(c->Name(), "compiler") == 0) read_compiler(c);
+  classes_["main"];
+  for (const XMLElement* c : top)
+    if (std::strcmp(c->Name(), "default") == 0) read_default(c, "");
+  for (const XMLElement* c : top) {
+    const std::string n = c->Name();
+    if (n == "option") read_option(c, &model);
+    else if (n == "asset") read_assets(c);
+  }
+  if (!flags_.gravity) model.gravity.setZero();
+  // MuJoCo's collision detection runs only with contacts and constraints on; "predefined" makes
+  // it test the <contact><pair>s only, which are not supported (see the warning).
+  model.contacts = flags_.contact && flags_.constraint && collision_ != "predefined";
+
+  // The world: link 0, part of the world.
+  LinkSpec world;
+  world.name = "world";
+  world.file = path_;
+  world.line = root->GetLineNum();
+  links_.push_back(world);
+  link_parent_.push_back(-1);
+  real_link_of_virtual_.push_back(0);
+  body_parent_.push_back(-1);
+  body_joints_.push_back(0);
+  body_link_["world"] = 0;
+  JointSpec ws;
+  ws.proto.type = JointType::Fixed;
+  ws.child = 0;
+  ws.static_weld = true;
+  specs_.push_back(ws);
+  for (const XMLElement* c : top)
+    if (std::strcmp(c->Name(), "worldbody") == 0) read_worldbody(c);
+
+  adjust_masses(root);
+  // Plausible masses (after the compiler's adjustments: they are what the model gets).
+  const int nlinks = static_cast<int>(links_.size());
+  for (int l = 1; l < nlinks; ++l) {
+    if (links_[l].is_virtual || !(links_[l].mass.mass > 0)) continue;
+    if (const std::string err = check_mass_range(links_[l].mass.mass, options_.limits); !err.empty())
+      throw LimitError(links_[l].file, links_[l].line, "body '" + links_[l].name + "': " + err);
+  }
+  weigh_virtual_bodies();
+  if (discardvisual_)
+    for (auto& l : links_)
+      std::erase_if(l.geoms, [](const Geom& g) { return !g.collision; });
+
+  if (flags_.equality && flags_.constraint) {  // <flag equality="disable"/>: no loop closures
+    for (const XMLElement* c : top)
+      if (std::strcmp(c->Name(), "equality") == 0) read_equality(c);
+  }
+
+  BuildResult built;
+  build_model(links_, specs_, options_, &model, &built, report_);
+
+  for (const XMLElement* c : top) {
+    const std::string n = c->Name();
+    if (n == "actuator") {
+      read_actuators(c, &model);
+    } else if (n == "contact") {
+      read_contact(c, built, &model);
+    } else if (n == "custom") {
+      read_custom(c, &model);
+    } else if (n == "tendon" || n == "sensor" || n == "deformable" || n == "extension" ||
+               n == "visual" || n == "statistic" || n == "size" ||
+               n == "keyframe" || n == "compiler" || n == "option" || n == "default" ||
+               n == "asset" || n == "worldbody" || n == "equality") {
+      if (n == "tendon" || n == "sensor" || n == "deformable")
+        for (const XMLElement* x : children(c)) ignore("<" + n + "><" + x->Name() + ">");
+      else if (n == "extension")
+        ignore("<extension>");
+    } else {
+      ignore("<" + n + ">");
+    }
+  }
+  // Actuators point at specs until now.
+  for (auto& a : model.actuators) {
+    const int j = built.spec_joint[a.joint];
+    if (j < 0) throw LoadError(path_, "internal loader error: actuated joint was merged");
+    a.joint = j;
+    if (!flags_.clampctrl) a.ctrl_limited = false;  // <flag clampctrl="disable"/>
+  }
+  set_collision_filter(built, &model);
+  add_nonholonomic(links_, built, nonholonomic_, &model);
+  for (const XMLElement* c : top)
+    if (std::strcmp(c->Name(), "keyframe") == 0) read_keyframes(c, &model);
+
+  if (!ignored_.empty()) {
+    std::string list;
+    for (const auto& [k, n] : ignored_) list += (list.empty() ? "" : ", ") + k + " (" + std::to_string(n) + ")";
+    report_->warnings.push_back(path_ + ": unsupported MJCF features ignored: " + list);
+  }
+  if (frictionloss_count_ > 0)
+    report_->warnings.push_back(path_ + ": frictionloss of " + std::to_string(frictionloss_count_) +
+                                " joint(s) stored in Joint::friction (enforced only where the "
+                                "engine supports joint friction)");
+  validate_or_throw(model, path_);
+  return model;
+}
+
+}  // namespace mjcf_detail
+
+Model load_mjcf(const std::string& path, const LoadOptions& options, LoadReport* report) {
+  LoadReport local;
+  mjcf_detail::MjcfReader reader(path, options, report ? report : &local);
+  return reader.load();
+}
+
+}  // namespace maxsim
