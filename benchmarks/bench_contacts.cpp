@@ -1,13 +1,14 @@
-// Steps with hard contacts (issue 4):
+// Steps with hard contacts:
 //
 //   SphereChain/N   N spheres (r = 0.25, 1 kg) joined by spherical joints, resting on the
-//                   ground (seed 003 Fig. 8b): 100 steps, Δt = 0.01 — cost must grow linearly in N
+//                   ground (Brüdigam et al. 2023, Fig. 8b): 100 steps, Δt = 0.01 — cost must grow
+//                   linearly in N
 //   BoxDrop         the 0.5 m cube dropped from 0.4 m (Fig. 7d), 100 steps
 //   A1Drop          the A1 (URDF, 13 bodies, self-collision on) dropped with zero torque from
 //                   0.4 m, legs in the standing pose: 1 s at Δt = 0.005 (landing, folding, rest)
 //   A1StandPd       the A1 MJCF (robots/a1/xml/a1.xml: its floor, joint frictionloss) standing on
 //                   its feet under joint PD (kp 60, kd 1.5), 1 s at Δt = 0.002 — compare_mujoco's
-//                   a1_stand_pd scenario, the step issue 7 measures against MuJoCo
+//                   a1_stand_pd scenario, the step it measures against MuJoCo
 //   SearchSphereChain  the contact candidate search alone (CollisionWorld::find_candidates) on
 //                   a chain of 200 spheres lying on the ground: 200 candidates (was a timing
 //                   inside test_collision, whose bound of 1 ms a loaded machine could miss)

@@ -1,4 +1,5 @@
-// Graph LDU vs dense LU on the seed 003 test graphs (ladder, net, crystal; seed 003 Fig. 9 c–d).
+// Graph LDU vs dense LU on the test graphs of Brüdigam et al. (2023), Fig. 9c–d (ladder, net,
+// crystal).
 //
 //   Ldu/<graph>/N    BlockLdu: re-assemble the blocks from a saved copy (set_zero + copy), factor,
 //                    solve one right-hand side

@@ -1,4 +1,4 @@
-// Parallel rollouts (issue 5): the speed-up of the OpenMP rollout pool.
+// Parallel rollouts: the speed-up of the OpenMP rollout pool.
 //
 //   Rollouts/threads:N          8 rollouts of a PD-driven 10-link pendulum (1000 steps each,
 //                               Δt = 0.01), each with its own initial angle, on N threads

@@ -1,4 +1,4 @@
-// Whole-step timings of the seed 003 timing cases.
+// Whole-step timings of the timing cases of Brüdigam et al. (2023), §5.2.
 //
 //   NLinkPendulum/revolute/N, NLinkPendulum/spherical/N   1000 steps of an N-link pendulum
 //       (1 m, 1 kg links, Δt = 0.01) released with its top joint tilted 0.2 rad (Fig. 8a)

@@ -1,7 +1,7 @@
 # ctest check of compare_mujoco --quick: the program runs, writes its JSON, and the hard-contact
-# claim holds on the box drop (seed 003 Fig. 7d): maxsim's penetration < 1e-4 m, MuJoCo's soft
-# contact sinks more than 1 mm; Cassie (4 loops, ankle balance) is still up (pelvis above 0.9 m)
-# without penetrating; every maxsim run has no failed step.
+# claim holds on the box drop (Brüdigam et al. 2023, Fig. 7d): maxsim's penetration < 1e-4 m,
+# MuJoCo's soft contact sinks more than 1 mm; Cassie (4 loops, ankle balance) is still up
+# (pelvis above 0.9 m) without penetrating; every maxsim run has no failed step.
 execute_process(COMMAND ${EXE} --quick --json ${OUT} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}${err}")
 if(NOT rc EQUAL 0)

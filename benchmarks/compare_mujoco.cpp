@@ -1,4 +1,4 @@
-// compare_mujoco — maxsim and MuJoCo side by side on the same MJCF files (issue 7).
+// compare_mujoco — maxsim and MuJoCo side by side on the same MJCF files.
 //
 //   compare_mujoco [--quick] [--only NAME] [--json FILE] [--plot FILE.svg]
 //
@@ -120,7 +120,7 @@ std::string pendulum_xml(int n) {
 }
 
 // A 0.5 m, 1 kg cube above its floor at `height` (m, of its centre): dropped from 0.65, at rest at
-// 0.25 (the cost of a resting contact set, issue 15's first row).
+// 0.25 (the cost of a resting contact set).
 std::string cube_xml(const std::string& model, const char* height) {
   return "<mujoco model=\"" + model + "\">\n  <option timestep=\"0.01\"/>\n  <worldbody>\n"
          "    <geom name=\"floor\" type=\"plane\" size=\"0 0 1\"/>\n"
@@ -479,7 +479,7 @@ int main(int argc, char** argv) {
     scenarios.push_back({"cube_rest", write_scene(tmp, "cube_rest", cube_xml("cube_rest", "0.25")), 200, 0.01, {}, {}, 0});
     // N ≤ 96: an MJCF chain nests one body per sphere, and both engines read MJCF with tinyxml2,
     // whose element-depth limit (100) refuses deeper files (N = 96 is the deepest both load;
-    // the issue's N = 100 is refused by both readers)
+    // N = 100 is refused by both readers)
     for (int n : {10, 20, 44, 96})
       scenarios.push_back({"sphere_chain_" + std::to_string(n), write_scene(tmp, "chain" + std::to_string(n), sphere_chain_xml(n)),
                            100, 0.01, {}, {}, n});

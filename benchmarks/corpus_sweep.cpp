@@ -119,8 +119,8 @@ double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11)
 // part is added to the row's own damper (Joint::damping), which the step applies implicitly at
 // the end of the interval. A D term computed from the state at the start of the step is an
 // explicit damper: on a light distal link the row meets far less inertia than the locked subtree
-// the gains come from, kv Δt / I passes 2 and the loop itself diverges (Dojo's walker blew up in
-// two steps, a controller instability, not a solver one). Returns the rows driven.
+// the gains come from, kv Δt / I passes 2 and the loop itself diverges (a controller
+// instability, not a solver one). Returns the rows driven.
 int install_random_pd(Model& m, Data& d, const SweepOptions& o) {
   const std::vector<Actuator> file_actuators = actuators_from_model(m);
   const Tree tree = tree_from_world(m);

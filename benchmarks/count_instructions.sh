@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Instructions per step of maxsim and MuJoCo on the same MJCF scenes (issue 15's table), counted
-# with callgrind: a run of 2N steps minus a run of N steps, divided by N, so loading and set-up
-# cancel and the figure is the cost of steps N+1 … 2N — the same count on any machine.
+# Instructions per step of maxsim and MuJoCo on the same MJCF scenes, counted with callgrind: a
+# run of 2N steps minus a run of N steps, divided by N, so loading and set-up cancel and the
+# figure is the cost of steps N+1 … 2N — the same count on any machine.
 #
 #   benchmarks/count_instructions.sh [BUILD_DIR] [SCENE:N ...]
 #

@@ -1,4 +1,4 @@
-// The controllers' view of actuators (issue 5): lists of actuators a control law drives, and the
+// The controllers' view of actuators: lists of actuators a control law drives, and the
 // law's apply step.
 //
 // The actuator itself — its kinds and force law, MuJoCo's formulas — is the engine's

@@ -1,4 +1,4 @@
-// The controller interface (issue 5): one way to plug C++ lambdas and classes into a step.
+// The controller interface: one way to plug C++ lambdas and classes into a step.
 //
 // step() calls Data::controller once per step, first, before the collide stage and the solve
 // (sim/step.hpp). A controller reads the state at the current knot t — data.time, the maximal

@@ -1,4 +1,4 @@
-// Batch evaluation of an objective (issue 17): the seam between a search, which decides which
+// Batch evaluation of an objective: the seam between a search, which decides which
 // parameter vectors to try, and where their rollouts run — this process's threads
 // (ThreadEvaluator, below) or the ranks of an MPI job (tuning/mpi_evaluator.hpp).
 //

@@ -1,5 +1,5 @@
-// A parametric gait generator for quadrupeds (issue 5; seed 003 §5.4 and App. E, after Dojo's
-// quadruped sampling example): every leg joint follows a sinusoid about a standing pose,
+// A parametric gait generator for quadrupeds (Brüdigam et al. 2023, §5.4 and Appendix E, after
+// Dojo's quadruped sampling example): every leg joint follows a sinusoid about a standing pose,
 //
 //   θ(leg l, joint k, t) = s_lk · ( offset_k + r(t) · amplitude_k · sin(2π f t + leg_phase_l + joint_phase_k) )
 //

@@ -28,7 +28,7 @@ Reference function_reference(std::function<double(double)> q, std::function<doub
 Reference sampled_reference(std::vector<double> times, std::vector<double> values);
 
 // q(t) = offset + amplitude · sin(2π t / period + phase): the rehabilitation-style sinusoid
-// (seed 003 §5.4, exoskeleton). Period must be > 0.
+// (the exoskeleton of Brüdigam et al. 2023, §5.4). Period must be > 0.
 struct Sinusoid {
   double amplitude = 0;
   double period = 1;

@@ -1,4 +1,4 @@
-// Parallel rollouts (issue 5): many independent simulations of one Model — different controller
+// Parallel rollouts: many independent simulations of one Model — different controller
 // parameters or initial states — run on all cores with OpenMP.
 //
 // The Model is shared read-only (step() takes it const and keeps no state in it); every rollout

@@ -1,4 +1,4 @@
-// Commands over time (issue 16): a table of Data::ctrl values for some of a model's actuators,
+// Commands over time: a table of Data::ctrl values for some of a model's actuators,
 // linearly interpolated in time — what `maxsim simulate --ctrl-file` reads from a CSV and what a
 // Python rollout's control array is. Before the first row the first row's values hold, after the
 // last row the last's; at a row's time (within 1e-9 of the rows' spacing), that row's values

@@ -1,10 +1,10 @@
-// Sampling-based parameter search (issue 5) in the style of seed 003 App. E / Dojo's quadruped
-// example: sample around the current best, keep improvements.
+// Sampling-based parameter search in the style of Brüdigam et al. (2023), Appendix E, and Dojo's
+// quadruped example: sample around the current best, keep improvements.
 //
 // Each episode draws `samples` parameter vectors around the current best p*,
 //     p = clip(p* + radius · scale ∘ n),   n ~ N(0, I),
 // evaluates them in parallel on a RolloutPool and keeps the best of them if it beats p*
-// (strictly; ties go to the lowest sample). The radius adapts like the seed's explore factor:
+// (strictly; ties go to the lowest sample). The radius adapts like Dojo's explore factor:
 // after an improvement it grows by `grow` (up to max_radius), after an episode without one it
 // shrinks by `shrink` (down to min_radius). After an improvement p_old → p_new, half of the next
 // episode's samples (`follow`) continue along d = p_new − p_old with a quarter of the radius as

@@ -7,7 +7,7 @@
 // the viewer's JavaScript (web/src/viewer.js bundled with three.js at build time, target
 // `maxsim_viewer_js`). Browsers need DecompressionStream (Chrome 80, Firefox 113, Safari 16.4).
 //
-// Trajectories come from a CSV (DESIGN §8 columns: per body B the pose columns
+// Trajectories come from a CSV (`maxsim simulate` columns: per body B the pose columns
 // B.x,B.y,B.z,B.qw,B.qx,B.qy,B.qz, the CoM position and orientation, body→world) or are recorded
 // during a run (ReplayRecorder). Optional CSV contact columns, K = 0, 1, ...:
 //     contact.K.x, contact.K.y, contact.K.z      contact point (world, m)

@@ -1,4 +1,5 @@
-// Output of the `maxsim` tool (DESIGN §8): the trajectory CSV and the one-line JSON summary.
+// Output of the `maxsim` tool: the trajectory CSV and the one-line JSON summary (their columns
+// and keys are the command's contract, README "The maxsim command").
 #pragma once
 
 #include <cstdio>

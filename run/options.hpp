@@ -1,5 +1,5 @@
 // The options of a run (the run/ library, namespace maxsim::run) and their command-line parsing
-// for the `maxsim` tool (DESIGN §8): commands, options, strict numbers.
+// for the `maxsim` tool (README "The maxsim command"): commands, options, strict numbers.
 #pragma once
 
 #include <array>

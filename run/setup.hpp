@@ -1,9 +1,9 @@
 // The run/ library (namespace maxsim::run): the options of a run and how a description file is
-// set up for it — the one implementation behind `maxsim simulate`,
-// `maxsim bench` (DESIGN §8) and the corpus sweep (benchmarks/corpus_sweep.hpp), so that a
-// program that says "as `maxsim simulate FILE` runs it" means exactly that — the same loader
-// call and validation, the same ground rule, the same lift of a URDF base onto the ground, the
-// same contact options and the same time step.
+// set up for it — the one implementation behind `maxsim simulate`, `maxsim bench` (README "The
+// maxsim command") and the corpus sweep (benchmarks/corpus_sweep.hpp), so that a program that
+// says "as `maxsim simulate FILE` runs it" means exactly that — the same loader call and
+// validation, the same ground rule, the same lift of a URDF base onto the ground, the same
+// contact options and the same time step.
 //
 // Two halves, because a caller builds its Data (and may open output files) in between:
 //

@@ -1,6 +1,6 @@
 // Graph generators and random block-matrix filling for the BlockLdu tests and benchmarks
 // (tests/test_ldu.cpp, benchmarks/bench_ldu.cpp). The ladder / net / crystal graphs are the
-// test graphs of seed 003 (§4): a 2 x m ladder (two rails plus rungs), an m x m grid and an
+// test graphs of Brüdigam et al. (2023), §5.2 and Fig. 9: a 2 x m ladder (two rails plus rungs), an m x m grid and an
 // m x m x m cubic grid.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The Unitree A1 walking with its learned trot (issue 5): hard contacts, Δt = 1 ms, URDF torque
+// The Unitree A1 walking with its learned trot: hard contacts, Δt = 1 ms, URDF torque
 // limits, the gait of robots/a1/gait.params (learned by a1_learn).
 #include <gtest/gtest.h>
 

@@ -148,9 +148,9 @@ TEST(Actuation, ArmatureAddsJointInertia) {
 // A floating joint with nothing on its rows but actuation is no edge of the system graph
 // (Workspace::passive): its row impulses are Δt·force whatever the body does. A constant force
 // and torque on a free body in zero gravity: v = F t / m and the discrete angular momentum about
-// the principal axis (I ω √(1 − (Δt ω / 2)²), seed 003's) τ t, the row impulses exactly Δt·(F, τ);
-// with a damper on one row the joint is an edge again and the same force drives the body against
-// it.
+// the principal axis (I ω √(1 − (Δt ω / 2)²), docs/computation.md (16)) τ t, the row impulses
+// exactly Δt·(F, τ); with a damper on one row the joint is an edge again and the same force
+// drives the body against it.
 TEST(Actuation, PassiveFloatingJointActsThroughItsImpulsesOnly) {
   Model m = block(Vec3(0.1, 0.2, 0.3), 0.01);
   m.add_joint(make_joint(m, JointType::Floating, kWorld, 0, Vec3::Zero()));

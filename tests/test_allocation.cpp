@@ -1,6 +1,6 @@
-// "No heap allocation inside a step after the first" (issue 2; DESIGN §6): counted with a global
-// operator new on a steady chain, a loop, and a box resting on the ground (a contact set that
-// keeps its shape).
+// No heap allocation inside a step after the first (the workspace is sized when the graph is
+// built): counted with a global operator new on a steady chain, a loop, and a box resting on the
+// ground (a contact set that keeps its shape).
 #include <gtest/gtest.h>
 
 #include "sim/builders.hpp"

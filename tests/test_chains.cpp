@@ -1,4 +1,4 @@
-// n-link pendulums (seed 003 Fig. 8a) with revolute and spherical joints up to n = 200.
+// n-link pendulums (Brüdigam et al. 2023, Fig. 8a) with revolute and spherical joints up to n = 200.
 #include <gtest/gtest.h>
 
 #include <cmath>

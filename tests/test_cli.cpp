@@ -1,4 +1,4 @@
-// The `maxsim` command (DESIGN §8): runs the built binary on repository models and on broken
+// The `maxsim` command (README "The maxsim command"): runs the built binary on repository models and on broken
 // files, and checks the contract — exit statuses, the trajectory CSV (columns generated from the
 // model, rows, finite numbers) and the one-line JSON summary (keys, values).
 #include <gtest/gtest.h>
@@ -446,7 +446,7 @@ TEST_F(Cli, CassieKeyframe) {
   EXPECT_NEAR(a.rows[0][pelvis_z], 1.0059301, 1e-3);
 }
 
-// Commands (DESIGN §8 simulate --ctrl, --ctrl-file, keyframe ctrl) on the A1's MJCF scene: its
+// Commands (simulate --ctrl, --ctrl-file, keyframe ctrl) on the A1's MJCF scene: its
 // position servos hold the keyframe's stance from its ctrl, fall without it; a --ctrl-file of
 // constant columns runs the same states as --ctrl to the last digit; a file that varies in time
 // changes the run; bad files exit 2 naming the problem.
@@ -539,7 +539,7 @@ TEST_F(Cli, GravityToleranceAndModelOptions) {
   EXPECT_EQ(r.json.at("fixed_base").text, "true");
 }
 
-// ---- the integrator and nonholonomic constraints (issue 18) -------------------------------------
+// ---- the integrator and nonholonomic constraints ------------------------------------------------
 TEST_F(Cli, InfoListsNonholonomicConstraintsAndIntegrator) {
   for (const std::string& file : {kSleighXml, kSleighUrdf}) {
     const Result r = run("info " + quote(file));

@@ -67,8 +67,8 @@ CollisionOptions no_ground() {
   return o;
 }
 
-// The contract every candidate satisfies (DESIGN §5): unit normal, φ = nᵀ(pB − pA) = distance at
-// the searched configuration, the same with the core points and radii.
+// The contract every candidate satisfies (docs/computation.md (30)): unit normal,
+// φ = nᵀ(pB − pA) = distance at the searched configuration, the same with the core points and radii.
 void expect_witness_identity(const Scene& s, const std::vector<ContactCandidate>& out) {
   for (const ContactCandidate& c : out) {
     EXPECT_NEAR(c.normal.norm(), 1.0, 1e-12);

@@ -1,4 +1,4 @@
-// Hard contacts with friction (issue 4): no sinking, Coulomb stick/slip, maximum dissipation.
+// Hard contacts with friction: no sinking, Coulomb stick/slip, maximum dissipation.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -52,7 +52,7 @@ Vec3 incline_gravity(double theta) { return 9.81 * Vec3(std::sin(theta), 0, -std
 
 }  // namespace
 
-// Seed 003 Fig. 7d: a 0.5 m, 1 kg cube dropped from 0.4 m (Δt = 0.01). MuJoCo's soft contact
+// Brüdigam et al. (2023), Fig. 7d: a 0.5 m, 1 kg cube dropped from 0.4 m (Δt = 0.01). MuJoCo's soft contact
 // lets it sink 2.7 cm; here the gap is a constraint at the next knot, so penetration stays at
 // solver tolerance (bound 1e-4 m) and the cube comes to rest.
 TEST(Contacts, BoxDropDoesNotSink) {
@@ -269,7 +269,7 @@ TEST(Contacts, StackedBoxesStay) {
   for (int i = 0; i < 3; ++i) EXPECT_LT((d.x[i] - Vec3(0, 0, 0.1 + 0.2 * i)).norm(), 1e-3) << "box " << i;
 }
 
-// Seed 003 Fig. 8b: a chain of N spheres (r = 0.25, 1 kg) joined by spherical joints at their
+// Brüdigam et al. (2023), Fig. 8b: a chain of N spheres (r = 0.25, 1 kg) joined by spherical joints at their
 // touching points, dropped flat from 0.1 m above the ground: no failed step, penetration < 1e-4 m.
 TEST(Contacts, SphereChainOnGround) {
   for (int n : {2, 10, 50, 200}) {

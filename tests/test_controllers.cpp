@@ -1,4 +1,4 @@
-// Controllers (issue 5): the controller interface, actuator models against hand calculations,
+// Controllers: the controller interface, actuator models against hand calculations,
 // PD set points and torque limits on a pendulum, references, sinusoid tracking, the gait
 // generator and parameter files.
 #include <gtest/gtest.h>

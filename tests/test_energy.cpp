@@ -1,5 +1,6 @@
-// Conservation: bounded energy error of the double pendulum (seed 003 Fig. 7b), exact momentum
-// conservation of a torque-free body and of a free-floating mechanism, and the Dzhanibekov flip.
+// Conservation: bounded energy error of the double pendulum (Brüdigam et al. 2023, Fig. 7b),
+// exact momentum conservation of a torque-free body and of a free-floating mechanism, and the
+// Dzhanibekov flip.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -38,7 +39,7 @@ EnergyRun double_pendulum(double theta, double dt, double duration) {
 }
 }  // namespace
 
-// Seed 003 Fig. 7b: Δt = 0.01, 100 s, released at π/4 (chaotic exchange between the links). A
+// Brüdigam et al. (2023), Fig. 7b: Δt = 0.01, 100 s, released at π/4 (chaotic exchange between the links). A
 // variational integrator shows a bounded, oscillating error and no trend. Measured: 6e-4 max,
 // trend < 1e-5.
 TEST(Energy, DoublePendulumBoundedWithoutDrift) {

@@ -1,11 +1,11 @@
-// The energy–momentum integrator and the nonholonomic constraints (issue 18) on the seeds'
-// examples (sim/seed_examples.hpp): energy and momentum maps conserved to solver tolerance,
-// constraints held, second-order convergence; the variational integrator beside it.
+// The energy–momentum integrator (docs/computation.md §9) and the nonholonomic constraints (§10)
+// on the papers' examples (sim/seed_examples.hpp): energy and momentum maps conserved to solver
+// tolerance, constraints held, second-order convergence; the variational integrator beside it.
 //
 // Tolerances: the conservation runs solve to tolerance 1e-13 (momentum rows relative to the step's
 // impulse scale, constraint rows absolute). The energy error per step is about |ν̄|·‖residual‖
 // (the heavy top: 136 rad/s × 4e-13 N·m·s at tolerance 1e-12 gave 7e-10 over 200 steps), so the
-// issue's 1e-9 bounds hold with a margin of 20 or more over the measured errors (quoted at each
+// required 1e-9 bounds hold with a margin of 20 or more over the measured errors (quoted at each
 // check). The order tests assert ratios in [3.5, 4.5] (second order) for the energy–momentum
 // integrator and convergence (> 1.7) for the variational one.
 #include <gtest/gtest.h>
@@ -311,7 +311,7 @@ TEST(Nonholonomic, RowJacobiansMatchFiniteDifferences) {
   }
 }
 
-// ---- seed 001 §5.3: the free rigid body ----------------------------------------------------
+// ---- Kinon & Betsch (2024), §5.3: the free rigid body --------------------------------------
 
 // J = diag(6, 8, 3), Ω0 = (10, 20, 20), h = 0.05 on [0, 2]. Measured: energy 3e-15, angular
 // momentum 1.3e-15 (relative), 4.4 Newton iterations per step.
@@ -340,7 +340,7 @@ TEST(EnergyMomentum, FreeRigidBodyConvergesAtSecondOrder) {
   }
 }
 
-// ---- seed 001 §5.4: the heavy top ----------------------------------------------------------
+// ---- Kinon & Betsch (2024), §5.4: the heavy top --------------------------------------------
 
 // h = 0.01 on [0, 2]. Only the momentum about the vertical through the pivot is a momentum map.
 // Measured: energy 4.3e-11 (EM) against the variational integrator's bounded 8.5e-4 (at h/2);
@@ -361,8 +361,8 @@ TEST(EnergyMomentum, HeavyTopConservesEnergyAndVerticalMomentum) {
               em.momentum_error.z());
 }
 
-// Steady precession is an exact solution (seed 001 eq. 120): the CoM error at t = 0.1 falls 4×
-// per halving of h for EM (seed 001 Fig. 13).
+// Steady precession is an exact solution (Kinon & Betsch 2024, eq. 120): the CoM error at t = 0.1
+// falls 4× per halving of h for EM (their Fig. 13).
 TEST(EnergyMomentum, HeavyTopConvergesAtSecondOrder) {
   for (Integrator integrator : kBoth)
     expect_order("heavy top CoM", integrator,
@@ -370,7 +370,7 @@ TEST(EnergyMomentum, HeavyTopConvergesAtSecondOrder) {
                                 [](const Data& d) { return (d.x[0] - heavy_top_com(d.time)).norm(); }));
 }
 
-// ---- seed 001 §5.5: the loaded closed loop -------------------------------------------------
+// ---- Kinon & Betsch (2024), §5.5: the loaded closed loop -----------------------------------
 
 // h = 0.1 on [0, 10]; after the load (t ≥ 1) it is free and conservative. Measured: energy
 // 1.8e-14, angular momentum 6e-13 relative, closure 3e-14 m; E(1) = 2095.57 J, L(1) = (300, 0, 0).
@@ -384,7 +384,7 @@ TEST(EnergyMomentum, ClosedLoopConservesAfterTheLoad) {
   EXPECT_NEAR(em.E0, 2095.57, 0.01);
 }
 
-// ---- seed 002: nonholonomic constraints ----------------------------------------------------
+// ---- Celledoni et al. (2019): nonholonomic constraints -------------------------------------
 
 // The upright rolling disk, h = 0.05, 10 000 steps: energy and the constraints to solver
 // tolerance (measured: energy 7e-15, rows 1.7e-15). It stays on its circle: the distance from the
@@ -422,8 +422,8 @@ TEST(Nonholonomic, RollingDiskConvergesAtSecondOrder) {
                                 [](const Data& d) { return (d.x[0] - rolling_disk_com(d.time)).norm(); }));
 }
 
-// The Chaplygin sleigh with seed 002 Fig. 3's parameters (h = 0.5, 400 steps): from near the
-// unstable equilibrium (ρ2 < 0) it turns round and tends to straight-line motion, ρ1 → 0 and
+// The Chaplygin sleigh with Celledoni et al.'s Fig. 3 parameters (h = 0.5, 400 steps): from near
+// the unstable equilibrium (ρ2 < 0) it turns round and tends to straight-line motion, ρ1 → 0 and
 // ρ2 → √(ρ1(0)² + ρ2(0)²) (energy), mirror-symmetric in the sign of ρ1. Measured: energy 5e-12,
 // ρ(200) = (±0.0023, 0.599996).
 TEST(Nonholonomic, ChaplyginSleighTurnsToStraightLineMotion) {

@@ -1,4 +1,4 @@
-// The arm exoskeleton of issue 6 (seed 003 §5.4, Fig. 14): robots/exoskeleton/exoskeleton.urdf
+// The arm exoskeleton (Brüdigam et al. 2023, §5.4, Fig. 14): robots/exoskeleton/exoskeleton.urdf
 // (4-DoF exoskeleton + human arm + two spring-damper cuffs = two connected kinematic loops), the
 // healthy and spastic patients, the rehabilitation routine under PD control
 // (robots/exoskeleton/exoskeleton.hpp) and the exo_run program.

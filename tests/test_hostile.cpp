@@ -1,4 +1,4 @@
-// Hostile input to the description loaders (issue 14; README "Limits and hostile input"): every
+// Hostile input to the description loaders (README "Limits and hostile input"): every
 // bound of LoadLimits refuses with a LimitError naming the file, line and bound, well before the
 // input costs much time or memory; the include bomb is refused at once; zero sizes, absurd masses
 // and non-finite numbers are refused alike in URDF and MJCF; the checks over the tree are linear

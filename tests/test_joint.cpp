@@ -67,7 +67,7 @@ TEST(Quaternion, MultiplicationMatricesAndRotation) {
     const Vec4 q = random_quat(rng), p = random_quat(rng);
     EXPECT_LT((quat_mul(q, p) - Lmat(q) * p).norm(), 1e-14);
     EXPECT_LT((quat_mul(q, p) - Rmat(p) * q).norm(), 1e-14);
-    // Rot(q) = V L(q) R(q)ᵀ H (DESIGN §2)
+    // Rot(q) = V L(q) R(q)ᵀ H (docs/computation.md (4))
     const Mat3 R = Hmat().transpose() * Lmat(q) * Rmat(q).transpose() * Hmat();
     EXPECT_LT((R - quat_to_rot(q)).norm(), 1e-14);
     EXPECT_LT((quat_to_rot(q) - Eigen::Quaterniond(q(0), q(1), q(2), q(3)).toRotationMatrix()).norm(), 1e-14);
@@ -83,7 +83,7 @@ TEST(Quaternion, DiscreteAngularVelocityRoundTrip) {
     const Vec4 q2 = random_quat(rng);
     const Vec3 w = random_vec(rng, 50.0);
     const Vec4 q3 = quat_mul(q2, omega_step_quat(w, dt));
-    EXPECT_NEAR(q3.norm(), 1.0, 1e-15);  // unit norm by construction (DESIGN §3)
+    EXPECT_NEAR(q3.norm(), 1.0, 1e-15);  // unit norm by construction (docs/computation.md (7))
     EXPECT_LT((omega_from_quats(q2, q3, dt) - w).norm(), 1e-10);
   }
 }

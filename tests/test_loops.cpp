@@ -1,5 +1,5 @@
-// Kinematic loops: no drift (seed 003 Fig. 7a), redundant constraints (planar loops in 3D), and
-// chains of loop segments (Fig. 9a).
+// Kinematic loops: no drift (Brüdigam et al. 2023, Fig. 7a), redundant constraints (planar loops
+// in 3D), and chains of loop segments (their Fig. 9a).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,9 +10,9 @@
 
 using namespace maxsim;
 
-// The seed's three-link loop (a parallelogram closed by the world), released at 30°. The loop
-// constraints are imposed on the next configuration and solved to 1e-10, so the violation stays
-// below 1e-8 for all 10 000 steps.
+// The three-link loop of Brüdigam et al. (2023), Fig. 7a (a parallelogram closed by the world),
+// released at 30°. The loop constraints are imposed on the next configuration and solved to
+// 1e-10, so the violation stays below 1e-8 for all 10 000 steps.
 TEST(Loops, ThreeLinkLoopDoesNotDrift) {
   Model m = make_three_link_loop(0.01);
   Data d(m);

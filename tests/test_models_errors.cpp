@@ -1,5 +1,5 @@
 // Bad input to the description loaders: every case throws LoadError with a specific message that
-// names the file and, where the XML gives it, the line (DESIGN §7). Hand-made broken files are in
+// names the file and, where the XML gives it, the line. Hand-made broken files are in
 // tests/data/broken; the corpus's own broken files (README: "fail by design") are used as well.
 #include <gtest/gtest.h>
 

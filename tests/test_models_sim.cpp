@@ -1,4 +1,4 @@
-// Loaded descriptions simulate (issue 3): contact-free runs of the corpus robots, loops closed by
+// Loaded descriptions simulate: contact-free runs of the corpus robots, loops closed by
 // <loop_joint> and MJCF <equality connect>, and the A1's URDF and MJCF agreeing on kinematics.
 #include <gtest/gtest.h>
 
@@ -30,7 +30,7 @@ RunStats simulate(const Model& m, Data& d, double duration) {
 
 }  // namespace
 
-// 2 s without contacts (the ground comes with the contact issue): no failed step, joints hold.
+// 2 s without contacts (no ground: joints alone): no failed step, joints hold.
 TEST(ModelsSimulate, CorpusRobotsRunTwoSeconds) {
   for (const char* file : {"tests/data/models/mujoco_models/humanoid/humanoid.xml",
                            "tests/data/models/gym_mujoco/ant.xml", "tests/data/models/gym_mujoco/half_cheetah.xml",
@@ -76,7 +76,7 @@ TEST(ModelsSimulate, CorpusRobotsRunWithTheEnergyMomentumIntegrator) {
 }
 
 // Cassie: 4 <equality connect> loops (its achilles rods and plantar rods). From the "home"
-// keyframe, 2 s of contact-free motion keep the loops closed below 1e-6 (the issue's bound;
+// keyframe, 2 s of contact-free motion keep the loops closed below 1e-6 (the required bound;
 // measured ~1e-13).
 TEST(ModelsSimulate, CassieLoopsHold) {
   const Model m = load_model(repo("tests/data/models/agility_cassie/cassie.xml"));

@@ -1,4 +1,4 @@
-// Nonholonomic constraints and the integrator option in the description files (issue 18): MJCF
+// Nonholonomic constraints and the integrator option in the description files: MJCF
 // declares them in <custom><text name="maxsim:..."/>, URDF in robot-level <nonholonomic> and
 // <maxsim> elements. The loaded constraints equal hand-built ones, in maxsim's body frame (origin
 // at the CoM, the orientation of the body's link frame): the files of tests/data/nonholonomic put

@@ -1,5 +1,5 @@
-// Single pendulums: the large-amplitude period (seed 003 §5.1) and the damped pendulum of
-// Fig. 7c against an independent fine-step reference.
+// Single pendulums: the large-amplitude period and the damped pendulum of Brüdigam et al. (2023),
+// Fig. 7c, against an independent fine-step reference.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -51,11 +51,11 @@ double measure_period(double amplitude, double dt, double duration) {
 
 // 1 m, 1 kg uniform rod about its end: T0 = 2π sqrt(2l / 3g); the exact period is
 // T0 · 2K(sin(θ0/2))/π. The first-order variational integrator's phase error at ωΔt ≈ 0.04 is
-// of order (ωΔt)² ≈ 1e-3, so 1 % (the bound) is a real check.
+// of order (ωΔt)² ≈ 1e-3, so a 1 % bound is a real check.
 TEST(Pendulum, LargeAmplitudePeriod) {
   const double T0 = 2 * M_PI * std::sqrt(2.0 / (3.0 * 9.81));
   const double amplitudes[] = {M_PI / 6, M_PI / 3, M_PI / 2};
-  const double factors[] = {1.017, 1.073, 1.180};  // the table
+  const double factors[] = {1.017, 1.073, 1.180};  // the textbook T/T0 at 30°, 60°, 90°
   for (int i = 0; i < 3; ++i) {
     const double exact = T0 * 2.0 * elliptic_k(std::sin(amplitudes[i] / 2)) / M_PI;
     EXPECT_NEAR(exact / T0, factors[i], 1e-3);
@@ -64,7 +64,7 @@ TEST(Pendulum, LargeAmplitudePeriod) {
   }
 }
 
-// The damped pendulum of seed 003 Fig. 7c: rod pendulum with a joint damper d = 0.5 N·m·s/rad,
+// The damped pendulum of Brüdigam et al. (2023), Fig. 7c: rod pendulum with a joint damper d = 0.5 N·m·s/rad,
 // Δt = 0.1, released at π/2. Energy must decay and follow a fine reference (RK4 at 1e-4 s on
 // θ'' = −(3g/2l) sin θ − (3d/ml²) θ') within a few percent of the initial energy after the first
 // swing. "Monotonically" within the discrete energy's own O(Δt²) wobble: near the turning points

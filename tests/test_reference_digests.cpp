@@ -1,7 +1,7 @@
 // Bitwise reference trajectories: the reference scenes (a cube with each friction cone, the A1
 // from MJCF and URDF under random commands, the humanoid falling, gym's ant and hopper under random
 // commands, Cassie from its home keyframe, ANYmal under random commands, the four-bar, the
-// exoskeleton, and the seeds' energy–momentum examples) run a fixed number of steps; every step's
+// exoskeleton, and the papers' energy–momentum examples) run a fixed number of steps; every step's
 // state, impulses, contact variables and solver report are hashed (FNV-1a over their bytes). A
 // restructuring of the engine that changes no number keeps every digest.
 //

@@ -1,4 +1,4 @@
-// Parallel rollouts and the sampling search (issue 5): bitwise determinism across thread counts,
+// Parallel rollouts and the sampling search: bitwise determinism across thread counts,
 // early stops and errors, and a search that improves its objective.
 #include <gtest/gtest.h>
 

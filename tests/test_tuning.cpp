@@ -1,4 +1,4 @@
-// Searches behind one interface (issue 17, tuning/): NLopt's optimizers under the search's options,
+// Searches behind one interface (tuning/): NLopt's optimizers under the search's options,
 // log and best file; failed evaluations reported with their parameters; a Cluster outside mpirun
 // is the process's threads. The MPI runs themselves are tests/mpi/run_mpi_tests.sh.
 #include <gtest/gtest.h>

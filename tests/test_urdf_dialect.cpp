@@ -1,4 +1,4 @@
-// The URDF dialect of the seed's own implementations, ConstrainedDynamics.jl and Dojo.jl
+// The URDF dialect of the Julia implementations of the method, ConstrainedDynamics.jl and Dojo.jl
 // (models/urdf/, README "URDF dialect of Dojo and ConstrainedDynamics"):
 //   * their joint types (ball, fixedorientation, cylindrical, cylindricalfree, planaraxis,
 //     planarfree, orbital, and Dojo's other prototypes) map onto the engine's prototypes of seed
@@ -211,8 +211,8 @@ TEST(UrdfDialect, EveryJointTypeRoundTripsAndHoldsItsConstraintsUnderGravity) {
 
 // A body whose centre of mass is the joint origin feels no torque from gravity, so each free row
 // moves on its own: along a free vertical translation it falls freely, otherwise it stays at its
-// height. Discretely (DESIGN §3, velocities over the interval) z_n = z0 − g t (t + Δt) / 2, which
-// is the continuous z0 − g t²/2 within g t Δt / 2.
+// height. Discretely (velocities over the interval, docs/computation.md (7) and (12))
+// z_n = z0 − g t (t + Δt) / 2, which is the continuous z0 − g t²/2 within g t Δt / 2.
 TEST(UrdfDialect, BodyFallsAlongAFreeVerticalTranslationOnly) {
   struct Fall {
     const char* type;
@@ -296,7 +296,7 @@ TEST(UrdfDialect, PlanarAxisBodyMovesInItsPlaneAndTurnsAboutTheAxis) {
   EXPECT_NEAR(R.col(1).dot(Vec3::UnitY()), 1.0, 1e-12);  // turned about y only
   double q[3], qd[3];
   joint_coordinates(m, d, 0, q, qd);
-  // each step turns by 2 asin(ω Δt / 2) (q3 = q2 ⊗ ω̄(ω) Δt/2, DESIGN §3): ω t within O(Δt²)
+  // each step turns by 2 asin(ω Δt / 2) (docs/computation.md (7)): ω t within O(Δt²)
   EXPECT_NEAR(q[2], n * 2 * std::asin(0.5 * spin * dt), 1e-9);
   EXPECT_NEAR(q[2], spin * t, 1e-6);
   EXPECT_NEAR(qd[2], spin, 1e-9);

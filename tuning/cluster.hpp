@@ -1,4 +1,4 @@
-// Where a search runs (issue 17): one process with its threads, or the ranks of an MPI job —
+// Where a search runs: one process with its threads, or the ranks of an MPI job —
 // the same program either way.
 //
 //   int main(int argc, char** argv) {

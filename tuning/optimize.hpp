@@ -1,4 +1,4 @@
-// One entry point for every optimizer of a search (issue 17): the seed's sampling search
+// One entry point for every optimizer of a search: the sampling search of Brüdigam et al. (2023)
 // (controllers/search.hpp) or a derivative-free algorithm of NLopt, a kept library, over the same
 // parameters, objective, evaluator, options, CSV log and best file.
 //

@@ -1,5 +1,6 @@
-// The three commands of the `maxsim` tool (DESIGN §8). Each returns the exit status
-// (0 success, 1 simulation failed) and throws InputError (status 2) or SimulationError (status 1).
+// The three commands of the `maxsim` tool (README "The maxsim command"). Each returns the exit
+// status (0 success, 1 simulation failed) and throws InputError (status 2) or SimulationError
+// (status 1).
 #pragma once
 
 #include "run/options.hpp"

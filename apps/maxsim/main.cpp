@@ -1,4 +1,4 @@
-// maxsim — the command-line tool (DESIGN §8): `maxsim info | simulate | bench MODEL [options]`.
+// maxsim — the command-line tool: `maxsim info | simulate | bench MODEL [options]`.
 // Exit status: 0 success, 1 the simulation failed, 2 bad input or usage. Errors go to stderr.
 #include <cstdio>
 #include <exception>

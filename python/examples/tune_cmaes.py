@@ -8,7 +8,7 @@ best file are the same bytes as without mpirun::
     mpirun -np 2 env PYTHONPATH=build/python /usr/bin/python3 python/examples/tune_cmaes.py a1 --threads 1
 
 It prints one line per generation and, at the end, the evaluations it took to reach --target (the
-seed's 12 m for the A1) and the final value.
+12 m of Brüdigam et al. 2023 for the A1) and the final value.
 """
 
 import argparse

@@ -1,4 +1,4 @@
-"""Gym-style environments over maxsim (issue 16): the Gymnasium API shape without needing gymnasium.
+"""Gym-style environments over maxsim: the Gymnasium API shape without needing gymnasium.
 
 ``MaxsimEnv`` drives any description with actuators: the action is one command per actuator
 (``Data.ctrl``, clipped to the actuators' ctrl ranges), the observation MuJoCo's ``qpos`` and

@@ -1,4 +1,4 @@
-"""Controller tuning from Python (issue 17): the example programs' objectives, batches evaluated on
+"""Controller tuning from Python: the example programs' objectives, batches evaluated on
 C++ threads or over MPI ranks with mpi4py, and CMA-ES (python3-cmaes) beside the C++ searches.
 
 The objectives are the ones a1_learn and exo_tune maximize, evaluated in C++ (the GIL released)::

@@ -105,7 +105,7 @@ void bind_io(py::module_& m) {
   m.def("write_plot", &io::write_plot, py::arg("plot"), py::arg("path"), "SVG or PNG by the extension of path");
   m.def("plot_svg", &io::plot_svg, py::arg("plot"));
 
-  // ---- the trajectory CSV (DESIGN §8) ----
+  // ---- the trajectory CSV of `maxsim simulate` ----
   m.def("csv_columns", &io::csv_columns, py::arg("model"));
   py::class_<PyCsvWriter>(m, "CsvWriter", "The trajectory CSV of `maxsim simulate` (io/report.hpp).")
       .def(py::init([](const std::string& path, const Model& model) {

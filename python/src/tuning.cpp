@@ -1,4 +1,4 @@
-// Searches from Python (issue 17): the programs' objectives as C++ callables that evaluate a batch
+// Searches from Python: the programs' objectives as C++ callables that evaluate a batch
 // on C++ threads without the GIL (for python3-cmaes, mpi4py or any optimizer), and the C++
 // searches themselves (sample_search, NLopt) over such an objective or a Python callable.
 #include <limits>

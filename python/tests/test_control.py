@@ -1,6 +1,6 @@
-"""Issue 16's end-to-end checks: the A1's MJCF stands under a PD law written in Python, and one
-control sequence gives the same trajectory, to the last bit, through a Python loop, through
-rollout() on C++ threads and through `maxsim simulate --ctrl-file`."""
+"""End-to-end checks of control from Python: the A1's MJCF stands under a PD law written in
+Python, and one control sequence gives the same trajectory, to the last bit, through a Python
+loop, through rollout() on C++ threads and through `maxsim simulate --ctrl-file`."""
 
 import csv
 import os

@@ -1,6 +1,6 @@
-"""Issue 18's interfaces in Python: Model.integrator, NonholonomicConstraint, Model.add_nonholonomic,
-Model.nonholonomic, integrator_support and the step's refusal. (The engine's use of them is tested
-with the engine; these tests cover the plumbing.)"""
+"""The integrator and nonholonomic interfaces in Python: Model.integrator, NonholonomicConstraint,
+Model.add_nonholonomic, Model.nonholonomic, integrator_support and the step's refusal. (The
+engine's use of them is tested with the engine; these tests cover the plumbing.)"""
 
 import numpy as np
 import pytest
@@ -147,7 +147,8 @@ ROLLING_DISK_XML = """
 
 @pytest.mark.parametrize("integrator", ["energy-momentum", "variational"])
 def test_rolling_disk_from_python(integrator):
-    # seed 002's upright disk (sim/seed_examples.hpp's make_rolling_disk): spin 2, heading rate 0.5
+    # the upright disk of Celledoni et al. (2019), §2 (sim/seed_examples.hpp's make_rolling_disk):
+    # spin 2, heading rate 0.5
     m = maxsim.load_string(ROLLING_DISK_XML)
     m.integrator = integrator
     d = maxsim.Data(m, contacts=False)  # (the rolling rows are its only contact with the ground)

@@ -1,4 +1,4 @@
-"""Tuning from Python (issue 17): the programs' objectives evaluated in C++, the C++ searches over
+"""Tuning from Python: the programs' objectives evaluated in C++, the C++ searches over
 them and over Python callables, CMA-ES (python3-cmaes), and mpi4py ranks giving the same bytes."""
 
 import math

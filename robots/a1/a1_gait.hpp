@@ -1,5 +1,5 @@
 // The Unitree A1 walking set-up shared by robots/examples/a1_walk.cpp, a1_learn.cpp and
-// tests/test_a1.cpp (issue 5; seed 003 §5.4): the robot from robots/a1/urdf/a1.urdf at
+// tests/test_a1.cpp (after Brüdigam et al. 2023, §5.4): the robot from robots/a1/urdf/a1.urdf at
 // Δt = 1 ms with hard contacts, its 12 motors as PD servos under the URDF torque limits (20 N·m
 // hips, 55 N·m thighs and calves), driven by the parametric trot of controllers/gait.hpp.
 //
@@ -65,11 +65,8 @@ inline Robot load_robot(const std::string& source_dir, double dt = 0.001) {
   r.actuators = actuators_from_model(r.model);
   r.contacts.friction = 0.8;
   r.contacts.self_collision = false;
-  // Search margin: the library's 5 cm. A 1 cm margin (which keeps the calf boxes' corners out of
-  // the contact set while the feet stand, 1.7× faster) left 41 of 10 000 steps of the learned
-  // trot unconverged — stance pairs lifting off, impulse and gap vanishing together; with 5 cm
-  // and 100 interior-point iterations (kInteriorPointIterations) the same gait runs with
-  // none (measured 13.74 m, 0 failed steps).
+  // Search margin 5 cm: a narrower one lets stance pairs lift off and re-enter the contact set
+  // with impulse and gap vanishing together, which the interior point does not always resolve.
   r.contacts.margin = 0.05;
   return r;
 }
@@ -191,8 +188,9 @@ inline GaitParameters read_gait(const std::string& path, GaitParameters base = {
   return base;
 }
 
-// The five searched parameters of the seed's example (stride frequency, thigh and calf amplitudes
-// and offsets): name, sampling scale at radius 1, bounds (joint limits, a sane frequency range).
+// The five searched parameters of Dojo's quadruped example (stride frequency, thigh and calf
+// amplitudes and offsets): name, sampling scale at radius 1, bounds (joint limits, a sane
+// frequency range).
 struct SearchedParameter {
   const char* name;
   double scale, lower, upper;

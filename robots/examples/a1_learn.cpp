@@ -1,5 +1,5 @@
-// a1_learn: the Unitree A1 learns a trot by sampling-based search (issue 5, seed 003 §5.4 and
-// App. E): each episode samples gait parameters around the best so far, simulates each sample
+// a1_learn: the Unitree A1 learns a trot by sampling-based search (Brüdigam et al. 2023, §5.4 and
+// Appendix E): each episode samples gait parameters around the best so far, simulates each sample
 // for 10 s at Δt = 1 ms with hard contacts on all cores (controllers/rollout.hpp), and keeps the
 // best if it walked farther. The objective is the trunk's forward displacement after 10 s, minus
 // 10 m for a fall (controllers/search.hpp, robots/a1/a1_gait.hpp), taken as the worst over
@@ -8,7 +8,7 @@
 // and a gait tuned to one exact trajectory falls when anything changes (a solver tolerance, a
 // contact point), so the search must reward gaits that walk under all of them.
 //
-// Five parameters, as in the seed's example: stride frequency, thigh and calf amplitudes and
+// Five parameters, as in Dojo's quadruped example: stride frequency, thigh and calf amplitudes and
 // offsets; the hips hold 0 and the trot's phases are fixed (controllers/gait.hpp). The start is
 // a gentle trot in place (2 Hz, ±0.05 rad).
 //

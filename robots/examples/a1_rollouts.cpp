@@ -1,5 +1,5 @@
 // a1_rollouts: how many A1 walking rollouts per second this machine (or an MPI job) runs — the
-// unit of work of a1_learn — for issue 17's scaling measurements.
+// unit of work of a1_learn — for measuring how searches scale over threads and ranks.
 //
 //   [mpirun -np K] a1_rollouts [--rollouts N] [--duration S] [--threads T]
 //

@@ -1,6 +1,6 @@
 // a1_walk: the Unitree A1 replays a gait (by default the learned robots/a1/gait.params) for 10 s
-// on the ground with hard contacts (issue 5, seed 003 §5.4), writes its trajectory CSV and prints
-// a JSON summary as the last line of stdout:
+// on the ground with hard contacts (Brüdigam et al. 2023, §5.4), writes its trajectory CSV and
+// prints a JSON summary as the last line of stdout:
 //
 //   {"distance_m": .., "duration_s": .., "fell": .., "max_penetration": .., "failed_steps": ..,
 //    "steps_per_s": .., ...}
@@ -93,7 +93,7 @@ int main(int argc, char** argv) {
     if (have_params) gait = a1::read_gait(params);
     else std::fprintf(stderr, "a1_walk: %s not found, using the default trot\n", params.c_str());
 
-    io::CsvWriter csv;  // DESIGN §8 columns, like `maxsim simulate --output`
+    io::CsvWriter csv;  // the columns of `maxsim simulate --output`
     if (!output.empty()) csv.open(output, robot.model);
     std::unique_ptr<ReplayRecorder> replay;
     if (!view.empty()) {

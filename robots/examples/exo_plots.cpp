@@ -1,5 +1,5 @@
 // exo_plots: the elbow torque of the arm exoskeleton over the rehabilitation routine for the
-// clinical and the tuned gains, healthy and spastic patient (seed 003 Fig. 14c–d; issue 6).
+// clinical and the tuned gains, healthy and spastic patient (Brüdigam et al. 2023, Fig. 14c–d).
 // Runs the four routines (robots/exoskeleton/exoskeleton.hpp) and writes two plots with the
 // ±5 N·m comfort limit:
 //   DIR/exo_elbow_torque_clinical.svg   clinical gains: healthy within, spastic exceeds (Fig. 14c)

@@ -1,4 +1,4 @@
-// exo_run: one rehabilitation routine of the arm exoskeleton (issue 6, seed 003 §5.4 / Fig. 14):
+// exo_run: one rehabilitation routine of the arm exoskeleton (Brüdigam et al. 2023, §5.4, Fig. 14):
 // the exoskeleton of robots/exoskeleton/exoskeleton.urdf worn by a healthy or a spastic patient
 // (two kinematic loops through the spring-damper cuffs), its four motors under PD control
 // tracking the shoulder and elbow flexion sinusoids (robots/exoskeleton/exoskeleton.hpp). Prints
@@ -13,9 +13,9 @@
 //           [--view RUN.html] [--plot TORQUE.svg|.png]
 //
 // Without --gains the clinical default gains (exo::clinical_gains) are used; robots/exoskeleton/
-// gains_tuned.params holds the gains exo_tune found. --output writes the DESIGN §8 trajectory
-// CSV (every K-th step, default 10; `maxsim view` and `maxsim plot` read it), --view a 3D replay
-// (HTML), --plot the elbow torque over time with the 5 N·m comfort limit.
+// gains_tuned.params holds the gains exo_tune found. --output writes the `maxsim simulate`
+// trajectory CSV (every K-th step, default 10; `maxsim view` and `maxsim plot` read it), --view a
+// 3D replay (HTML), --plot the elbow torque over time with the 5 N·m comfort limit.
 //
 // Exit status: 0 the routine ran with every step converged; 1 a step did not converge or failed;
 // 2 bad input (unknown option, missing or unknown patient, unreadable gains file, unwritable output).
@@ -117,7 +117,7 @@ int main(int argc, char** argv) {
   exo::Summary s;
   std::vector<exo::Sample> trace;
   try {
-    io::CsvWriter csv;  // DESIGN §8 columns, like `maxsim simulate --output`
+    io::CsvWriter csv;  // the columns of `maxsim simulate --output`
     if (!output.empty()) csv.open(output, e.model);
     std::unique_ptr<ReplayRecorder> recorder;
     if (!view.empty()) recorder = std::make_unique<ReplayRecorder>(e.model);

@@ -1,5 +1,5 @@
-// exo_tune: personalizes the arm exoskeleton's PD gains in simulation (issue 6, seed 003 §5.4 /
-// Fig. 14d): a sampling-based search (controllers/search.hpp, seed 003 App. E) over the four gains
+// exo_tune: personalizes the arm exoskeleton's PD gains in simulation (Brüdigam et al. 2023, §5.4,
+// Fig. 14d): a sampling-based search (controllers/search.hpp, their Appendix E) over the four gains
 // (shoulder_kp, shoulder_kd shared by sAA/sFE/sIE; elbow_kp, elbow_kd) that keeps the elbow motor
 // torque under the 5 N·m comfort limit for BOTH patients and tracks the routine as closely as
 // possible. Every evaluation runs the full rehabilitation routine (8 s, Δt = 1 ms) for the healthy

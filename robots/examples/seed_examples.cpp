@@ -1,13 +1,13 @@
-// seed_examples: the examples of seeds 001 and 002 (sim/seed_examples.hpp; issue 18) run with
-// both integrators, the variational one (VI) and the energy–momentum one (EM), with the seeds'
-// parameters. Writes
+// seed_examples: the examples of Kinon & Betsch (2024) and Celledoni et al. (2019)
+// (sim/seed_examples.hpp) run with both integrators, the variational one (VI) and the
+// energy–momentum one (EM), with the papers' parameters. Writes
 //   CSV/em_<example>.csv               per step: relative energy error, momentum-map errors,
 //                                      joint and nonholonomic violations, both integrators
 //   OUT/em_<example>_energy.svg        log10 of the relative energy error (every example)
 //   OUT/em_<example>_momentum.svg      momentum-map errors (free body, top, loop; the ball's
 //                                      angular momentum about its contact point)
 //   OUT/em_<example>_constraints.svg   joint and nonholonomic violations (top, loop, disk, sleigh)
-//   OUT/em_sleigh_trajectory.svg, OUT/em_sleigh_rho.svg   the sleigh of seed 002 Fig. 3
+//   OUT/em_sleigh_trajectory.svg, OUT/em_sleigh_rho.svg   the sleigh of Celledoni et al., Fig. 3
 //   OUT/em_order.svg                   error against step size (every example)
 // and prints a Markdown table: per example and integrator the maxima of the relative energy error,
 // the momentum-map error and the violations, Newton iterations per step, steps not Ok, steps the
@@ -216,7 +216,7 @@ int main(int argc, char** argv) {
   }
   if (format != "svg" && format != "png") return usage("--format is svg or png");
 
-  // the seeds' parameters (sim/seed_examples.hpp)
+  // the papers' parameters (sim/seed_examples.hpp)
   std::vector<Example> examples = {
       {"free_body", "free rigid body (h = 0.05)", {{"", "", make_free_rigid_body(0.05)}}, 2.0, 0, 7},
       {"heavy_top", "heavy top (h = 0.01)", {{"", "", make_heavy_top(0.01)}}, 2.0, 0, 4},
@@ -365,7 +365,7 @@ int main(int argc, char** argv) {
         }
         save(p, "em_" + e.name + "_constraints");
       }
-      if (e.name == "sleigh") {  // seed 002 Fig. 3: both signs of ρ1 with EM (runs 1 and 3), ρ with VI too
+      if (e.name == "sleigh") {  // Celledoni et al. Fig. 3: both signs of ρ1 with EM (runs 1, 3), ρ with VI too
         Plot path = plot("Chaplygin sleigh: blade contact (EM)", "x1", "x2");
         Plot rho = plot("Chaplygin sleigh: (ρ1, ρ2)", "ρ1", "ρ2");
         for (const Run& run : runs) {

@@ -1,8 +1,8 @@
-// The arm exoskeleton of seed 003 §5.4 / Fig. 14 (issue 6), shared by robots/examples/exo_run.cpp,
-// exo_tune.cpp, exo_plots.cpp and tests/test_exoskeleton.cpp: the model (robots/exoskeleton/
-// exoskeleton.urdf: 4-DoF exoskeleton + human arm + two 3-DoF spring-damper cuffs = two connected
-// kinematic loops), the two patients, the rehabilitation routine, the PD gains and one run of the
-// routine with its measurements.
+// The arm exoskeleton of Brüdigam et al. (2023), §5.4, Fig. 14, shared by
+// robots/examples/exo_run.cpp, exo_tune.cpp, exo_plots.cpp and tests/test_exoskeleton.cpp: the
+// model (robots/exoskeleton/exoskeleton.urdf: 4-DoF exoskeleton + human arm + two 3-DoF
+// spring-damper cuffs = two connected kinematic loops), the two patients, the rehabilitation
+// routine, the PD gains and one run of the routine with its measurements.
 //
 // PATIENTS (the human elbow; model parameters plus a muscle torque the controller applies):
 //   healthy: passive elbow viscosity 0.1 N·m·s/rad, no tone, no reflex.
@@ -21,7 +21,7 @@
 //     The numbers are not measured on a patient: they were chosen so that the reflex (≈ 3.7 N·m
 //     at the routine's peak elbow speed of 0.94 rad/s) and the tone (≤ 2.2 N·m) are of the size
 //     of the arm's own gravity torque at the elbow (≈ 3 N·m): the clinical gains then exceed the
-//     seed's 5 N·m comfort limit for this patient and not for the healthy one.
+//     paper's 5 N·m comfort limit for this patient and not for the healthy one.
 //
 // ROUTINE: sAA held at 90° − 0.1 rad (the arm 6° away from the trunk), sIE at 0; shoulder
 // flexion (sFE) and elbow flexion (eFE) follow raised-cosine sinusoids that start at rest at the
@@ -63,7 +63,7 @@
 
 namespace maxsim::exo {
 
-constexpr double kComfortTorque = 5.0;    // N·m, the seed's comfortable elbow torque
+constexpr double kComfortTorque = 5.0;    // N·m, the paper's comfortable elbow torque
 constexpr double kTrackingBound = 0.1;    // rad, RMS tracking error the tuned gains must meet
 
 // ---- patients ----------------------------------------------------------------------------------

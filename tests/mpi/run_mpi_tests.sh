@@ -1,5 +1,5 @@
 #!/bin/bash
-# The MPI tests of issue 17 (ctest mpi_searches): the same search with and without mpirun writes
+# The MPI tests of the searches (ctest mpi_searches): the same search with and without mpirun writes
 # byte-identical files, and failures on a rank are reported by rank 0 with their parameters.
 #   run_mpi_tests.sh MPIRUN BUILD_DIR WORK_DIR HAVE_NLOPT
 set -u
