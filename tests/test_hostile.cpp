@@ -20,10 +20,10 @@
 #include <string>
 #include <vector>
 
+#include "mechanisms/builders.hpp"
 #include "tests/suite_directory.hpp"
 #include "models/load.hpp"
 #include "models/load_error.hpp"
-#include "sim/builders.hpp"
 #include "sim/maxsim.hpp"
 #include "tests/fuzz/fuzz_run.hpp"
 #include "tests/hostile_models.hpp"

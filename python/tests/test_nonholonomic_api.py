@@ -147,7 +147,7 @@ ROLLING_DISK_XML = """
 
 @pytest.mark.parametrize("integrator", ["energy-momentum", "variational"])
 def test_rolling_disk_from_python(integrator):
-    # seed 002's upright disk (sim/seed_examples.hpp's make_rolling_disk): spin 2, heading rate 0.5
+    # seed 002's upright disk (mechanisms/seed_examples.hpp's make_rolling_disk): spin 2, heading rate 0.5
     m = maxsim.load_string(ROLLING_DISK_XML)
     m.integrator = integrator
     d = maxsim.Data(m, contacts=False)  # (the rolling rows are its only contact with the ground)

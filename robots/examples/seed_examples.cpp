@@ -1,4 +1,4 @@
-// seed_examples: the examples of seeds 001 and 002 (sim/seed_examples.hpp; issue 18) run with
+// seed_examples: the examples of seeds 001 and 002 (mechanisms/seed_examples.hpp; issue 18) run with
 // both integrators, the variational one (VI) and the energy–momentum one (EM), with the seeds'
 // parameters. Writes
 //   CSV/em_<example>.csv               per step: relative energy error, momentum-map errors,
@@ -27,9 +27,9 @@
 #include <vector>
 
 #include "io/plot.hpp"
+#include "mechanisms/seed_examples.hpp"
 #include "sim/diagnostics.hpp"
 #include "sim/maxsim.hpp"
-#include "sim/seed_examples.hpp"
 
 using namespace maxsim;
 using namespace maxsim::io;
@@ -216,7 +216,7 @@ int main(int argc, char** argv) {
   }
   if (format != "svg" && format != "png") return usage("--format is svg or png");
 
-  // the seeds' parameters (sim/seed_examples.hpp)
+  // the seeds' parameters (mechanisms/seed_examples.hpp)
   std::vector<Example> examples = {
       {"free_body", "free rigid body (h = 0.05)", {{"", "", make_free_rigid_body(0.05)}}, 2.0, 0, 7},
       {"heavy_top", "heavy top (h = 0.01)", {{"", "", make_heavy_top(0.01)}}, 2.0, 0, 4},
