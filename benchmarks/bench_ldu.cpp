@@ -6,7 +6,7 @@
 //   Dense/<graph>/N  Eigen PartialPivLU of the 6N x 6N to_dense() matrix (compute() copies the
 //                    matrix into the decomposition), solve one right-hand side
 //   Ldu/chain/N      BlockLdu on a chain (a tree), to show the O(N) scaling
-//   LduStep/padded   the Newton graph of a robot step (tests/ldu_graphs.hpp robot_step: 13 bodies,
+//   LduStep/padded   the Newton graph of a robot step (testing/ldu_graphs.hpp robot_step: 13 bodies,
 //                    13 joints, 30 contact nodes of 4 rows, 20 limit nodes of 1 row), every node
 //                    factored as 6 rows; re-assembled with set_zero + copy, factor, solve
 //   LduStep/padded_zero_fill   the same, re-assembled with zero_fill + copy
@@ -19,7 +19,7 @@
 // N is the number of nodes (ladder 2m, net m^2, crystal m^3). Both timings include copying the
 // assembled matrix in, since both factorizations work in place on their copy; the graph, the
 // symbolic analysis and the random matrix are built outside the timed loop. The matrices are the
-// random diagonally dominant ones of the tests (tests/ldu_graphs.hpp). Both run on one thread.
+// random diagonally dominant ones of the tests (testing/ldu_graphs.hpp). Both run on one thread.
 #include <benchmark/benchmark.h>
 
 #include <Eigen/LU>
@@ -27,7 +27,7 @@
 #include <string>
 
 #include "sim/ldu.hpp"
-#include "tests/ldu_graphs.hpp"
+#include "testing/ldu_graphs.hpp"
 
 namespace {
 

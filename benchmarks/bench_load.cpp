@@ -21,7 +21,7 @@
 
 #include "models/load.hpp"
 #include "sim/maxsim.hpp"
-#include "tests/hostile_models.hpp"
+#include "testing/hostile_models.hpp"
 
 namespace {
 

@@ -16,7 +16,7 @@
 #include "controllers/actuator.hpp"
 #include "controllers/joint_pd.hpp"
 #include "controllers/rollout.hpp"
-#include "sim/builders.hpp"
+#include "mechanisms/builders.hpp"
 #include "sim/contact_search.hpp"
 #include "sim/maxsim.hpp"
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/builders.hpp"
+#include "mechanisms/builders.hpp"
 #include "sim/maxsim.hpp"
 
 namespace {

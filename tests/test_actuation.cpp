@@ -3,8 +3,8 @@
 
 #include <cmath>
 
+#include "mechanisms/builders.hpp"
 #include "sim/body_dynamics.hpp"
-#include "sim/builders.hpp"
 #include "sim/actuation.hpp"
 #include "sim/maxsim.hpp"
 #include "sim/solver/workspace.hpp"

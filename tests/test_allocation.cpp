@@ -3,7 +3,7 @@
 // ground (a contact set that keeps its shape).
 #include <gtest/gtest.h>
 
-#include "sim/builders.hpp"
+#include "mechanisms/builders.hpp"
 #include "sim/contact_search.hpp"
 #include "sim/maxsim.hpp"
 #include "tests/counting_new.hpp"

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "sim/builders.hpp"
+#include "mechanisms/builders.hpp"
 #include "sim/maxsim.hpp"
 
 using namespace maxsim;

@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
+#include "testing/hostile_models.hpp"
 #include "tests/suite_directory.hpp"
 #include "models/load.hpp"
 #include "sim/model.hpp"
-#include "tests/hostile_models.hpp"
 
 namespace maxsim {
 namespace {

@@ -3,8 +3,8 @@
 
 #include <cmath>
 
+#include "mechanisms/builders.hpp"
 #include "models/load.hpp"
-#include "sim/builders.hpp"
 #include "sim/contact_search.hpp"
 #include "sim/maxsim.hpp"
 #include "sim/solver/workspace.hpp"

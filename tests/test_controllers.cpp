@@ -17,8 +17,8 @@
 #include "controllers/joint_pd.hpp"
 #include "controllers/parameters.hpp"
 #include "controllers/reference.hpp"
+#include "mechanisms/builders.hpp"
 #include "models/load.hpp"
-#include "sim/builders.hpp"
 #include "sim/contact_search.hpp"
 #include "sim/maxsim.hpp"
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "benchmarks/corpus_sweep.hpp"
-#include "sim/builders.hpp"
+#include "mechanisms/builders.hpp"
 #include "sim/maxsim.hpp"
 
 using namespace maxsim;

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 
-#include "sim/builders.hpp"
+#include "mechanisms/builders.hpp"
 #include "sim/maxsim.hpp"
 
 using namespace maxsim;

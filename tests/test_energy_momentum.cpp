@@ -1,5 +1,5 @@
 // The energy–momentum integrator (docs/computation.md §9) and the nonholonomic constraints (§10)
-// on the papers' examples (sim/seed_examples.hpp): energy and momentum maps conserved to solver
+// on the papers' examples (mechanisms/seed_examples.hpp): energy and momentum maps conserved to solver
 // tolerance, constraints held, second-order convergence; the variational integrator beside it.
 //
 // Tolerances: the conservation runs solve to tolerance 1e-13 (momentum rows relative to the step's
@@ -13,14 +13,14 @@
 #include <cmath>
 #include <random>
 
+#include "mechanisms/builders.hpp"
+#include "mechanisms/seed_examples.hpp"
 #include "sim/body_dynamics.hpp"
-#include "sim/builders.hpp"
 #include "sim/contact_search.hpp"
 #include "sim/diagnostics.hpp"
 #include "sim/energy_momentum.hpp"
 #include "sim/maxsim.hpp"
 #include "sim/nonholonomic.hpp"
-#include "sim/seed_examples.hpp"
 
 using namespace maxsim;
 

@@ -20,13 +20,13 @@
 #include <string>
 #include <vector>
 
+#include "mechanisms/builders.hpp"
+#include "testing/hostile_models.hpp"
 #include "tests/suite_directory.hpp"
 #include "models/load.hpp"
 #include "models/load_error.hpp"
-#include "sim/builders.hpp"
 #include "sim/maxsim.hpp"
 #include "tests/fuzz/fuzz_run.hpp"
-#include "tests/hostile_models.hpp"
 
 namespace maxsim {
 namespace {

@@ -3,8 +3,8 @@
 
 #include <random>
 
+#include "mechanisms/builders.hpp"
 #include "sim/body_dynamics.hpp"
-#include "sim/builders.hpp"
 #include "sim/data.hpp"
 #include "sim/joint.hpp"
 #include "sim/solver/workspace.hpp"

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <random>
 
-#include "sim/builders.hpp"
+#include "mechanisms/builders.hpp"
 #include "sim/maxsim.hpp"
 
 using namespace maxsim;

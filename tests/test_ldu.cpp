@@ -4,7 +4,7 @@
 // PartialPivLU solution of the same matrix (to_dense()) and requires
 //   ||x - x_dense|| / ||x_dense|| <= 1e-10.
 // Both solvers are backward stable on these matrices: the random ones are strictly row diagonally
-// dominant (tests/ldu_graphs.hpp), which Gaussian elimination without pivoting preserves, so the
+// dominant (testing/ldu_graphs.hpp), which Gaussian elimination without pivoting preserves, so the
 // growth factor is bounded by 2 and every pivot block is well conditioned; the saddle-point ones
 // are eliminated in a bodies-before-joints order (see there) and have cond_1(A) <= 1e4 (checked).
 // Two backward-stable solutions then differ by about cond(A) * c * eps, eps = 2.2e-16, with c a
@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "sim/ldu.hpp"
-#include "tests/ldu_graphs.hpp"
+#include "testing/ldu_graphs.hpp"
 
 namespace maxsim {
 namespace {

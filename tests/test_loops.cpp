@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "sim/builders.hpp"
+#include "mechanisms/builders.hpp"
 #include "sim/maxsim.hpp"
 #include "sim/solver/workspace.hpp"
 

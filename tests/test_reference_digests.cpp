@@ -22,12 +22,12 @@
 #include <string>
 #include <vector>
 
+#include "mechanisms/builders.hpp"
+#include "mechanisms/seed_examples.hpp"
 #include "run/setup.hpp"
 #include "sim/collision.hpp"
 #include "sim/contact_search.hpp"
-#include "sim/builders.hpp"
 #include "sim/maxsim.hpp"
-#include "sim/seed_examples.hpp"
 
 using namespace maxsim;
 

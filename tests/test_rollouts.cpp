@@ -17,7 +17,7 @@
 #include "controllers/parameters.hpp"
 #include "controllers/rollout.hpp"
 #include "controllers/search.hpp"
-#include "sim/builders.hpp"
+#include "mechanisms/builders.hpp"
 #include "sim/contact_search.hpp"
 #include "sim/maxsim.hpp"
 

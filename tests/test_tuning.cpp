@@ -14,7 +14,7 @@
 #include "controllers/parameters.hpp"
 #include "controllers/rollout.hpp"
 #include "controllers/search.hpp"
-#include "sim/builders.hpp"
+#include "mechanisms/builders.hpp"
 #include "sim/maxsim.hpp"
 #include "tuning/optimize.hpp"
 

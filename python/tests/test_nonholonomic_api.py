@@ -147,7 +147,7 @@ ROLLING_DISK_XML = """
 
 @pytest.mark.parametrize("integrator", ["energy-momentum", "variational"])
 def test_rolling_disk_from_python(integrator):
-    # the upright disk of Celledoni et al. (2019), §2 (sim/seed_examples.hpp's make_rolling_disk):
+    # the upright disk of Celledoni et al. (2019), §2 (mechanisms/seed_examples.hpp's make_rolling_disk):
     # spin 2, heading rate 0.5
     m = maxsim.load_string(ROLLING_DISK_XML)
     m.integrator = integrator

@@ -1,5 +1,5 @@
 // seed_examples: the examples of Kinon & Betsch (2024) and Celledoni et al. (2019)
-// (sim/seed_examples.hpp) run with both integrators, the variational one (VI) and the
+// (mechanisms/seed_examples.hpp) run with both integrators, the variational one (VI) and the
 // energy–momentum one (EM), with the papers' parameters. Writes
 //   CSV/em_<example>.csv               per step: relative energy error, momentum-map errors,
 //                                      joint and nonholonomic violations, both integrators
@@ -27,9 +27,9 @@
 #include <vector>
 
 #include "io/plot.hpp"
+#include "mechanisms/seed_examples.hpp"
 #include "sim/diagnostics.hpp"
 #include "sim/maxsim.hpp"
-#include "sim/seed_examples.hpp"
 
 using namespace maxsim;
 using namespace maxsim::io;
@@ -216,7 +216,7 @@ int main(int argc, char** argv) {
   }
   if (format != "svg" && format != "png") return usage("--format is svg or png");
 
-  // the papers' parameters (sim/seed_examples.hpp)
+  // the papers' parameters (mechanisms/seed_examples.hpp)
   std::vector<Example> examples = {
       {"free_body", "free rigid body (h = 0.05)", {{"", "", make_free_rigid_body(0.05)}}, 2.0, 0, 7},
       {"heavy_top", "heavy top (h = 0.01)", {{"", "", make_heavy_top(0.01)}}, 2.0, 0, 4},

@@ -40,25 +40,18 @@
 // some cuff rows are redundant (as in a planar four-bar: the arm's flexion plane is the
 // exoskeleton's); the solver's regularized pivots handle that and the loops hold to ~1e-11.
 //
-// Header-only so the programs and the test need no extra library.
+// Library maxsim_robots (with the A1 gait): the programs, the test and the Python module link it.
 #pragma once
 
-#include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <functional>
-#include <limits>
-#include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "controllers/actuator.hpp"
 #include "controllers/joint_pd.hpp"
 #include "controllers/parameters.hpp"
-#include "controllers/rollout.hpp"
 #include "controllers/search.hpp"
-#include "models/load.hpp"
 #include "sim/maxsim.hpp"
 
 namespace maxsim::exo {
@@ -76,15 +69,11 @@ struct Patient {
   double reflex_threshold = 0;   // rad/s, ... above this extension velocity
 };
 
-inline Patient healthy_patient() { return {"healthy", 0.1, 0.0, 0.0, 0.0, 0.0}; }
-inline Patient spastic_patient() { return {"spastic", 0.3, 1.5, -M_PI / 2, 5.0, 0.2}; }
+Patient healthy_patient();
+Patient spastic_patient();
 
 // "healthy" or "spastic"; throws std::invalid_argument otherwise.
-inline Patient patient_by_name(const std::string& name) {
-  if (name == "healthy") return healthy_patient();
-  if (name == "spastic") return spastic_patient();
-  throw std::invalid_argument("unknown patient '" + name + "' (healthy, spastic)");
-}
+Patient patient_by_name(const std::string& name);
 
 // ---- routine and gains -------------------------------------------------------------------------
 struct Routine {
@@ -107,23 +96,11 @@ struct Gains {
 };
 
 // The "clinical" default: stiff tracking, as a therapist would start.
-inline Gains clinical_gains() { return {400.0, 20.0, 80.0, 2.0}; }
+Gains clinical_gains();
 
-inline NamedValues gains_to_values(const Gains& g) {
-  return {{"shoulder_kp", g.shoulder_kp}, {"shoulder_kd", g.shoulder_kd},
-          {"elbow_kp", g.elbow_kp}, {"elbow_kd", g.elbow_kd}};
-}
-inline Gains gains_from_values(const NamedValues& v) {
-  Gains g;
-  g.shoulder_kp = parameter_value(v, "shoulder_kp");
-  g.shoulder_kd = parameter_value(v, "shoulder_kd");
-  g.elbow_kp = parameter_value(v, "elbow_kp");
-  g.elbow_kd = parameter_value(v, "elbow_kd");
-  for (double x : {g.shoulder_kp, g.shoulder_kd, g.elbow_kp, g.elbow_kd})
-    if (!(x >= 0)) throw std::invalid_argument("gains must not be negative");
-  return g;
-}
-inline Gains read_gains(const std::string& path) { return gains_from_values(read_parameters(path)); }
+NamedValues gains_to_values(const Gains& g);
+Gains gains_from_values(const NamedValues& v);
+Gains read_gains(const std::string& path);
 
 // ---- the model -----------------------------------------------------------------------------------
 struct Exoskeleton {
@@ -136,119 +113,33 @@ struct Exoskeleton {
   Patient patient;
 };
 
-inline std::string urdf_path(const std::string& source_dir) {
-  return source_dir + "/robots/exoskeleton/exoskeleton.urdf";
-}
+std::string urdf_path(const std::string& source_dir);
 
 // Loads the URDF and applies the patient's passive elbow (damping, tone).
-inline Exoskeleton load_exoskeleton(const std::string& source_dir, const Patient& patient,
-                                    double dt = Routine{}.dt, bool keep_meshes = false) {
-  Exoskeleton e;
-  e.model = load_model(urdf_path(source_dir));
-  e.model.dt = dt;
-  if (!keep_meshes)  // visual meshes play no part in the physics; cheap Model copies
-    for (Body& b : e.model.bodies)
-      for (Geom& g : b.geoms) {
-        g.vertices.clear();
-        g.faces.clear();
-      }
-  auto joint = [&](const char* n) {
-    const int j = e.model.joint_index(n);
-    if (j < 0) throw std::runtime_error(std::string("exoskeleton.urdf: no joint '") + n + "'");
-    return j;
-  };
-  e.sAA = joint("sAA");
-  e.sFE = joint("sFE");
-  e.sIE = joint("sIE");
-  e.eFE = joint("eFE");
-  e.shoulder = joint("shoulder");
-  e.elbow = joint("elbow");
-  e.cuff_upper = joint("cuff_upper");
-  e.cuff_fore = joint("cuff_fore");
-  e.upper_arm = e.model.body_index("upper_arm");
-  e.forearm = e.model.body_index("forearm");
-  e.sIE_unit = e.model.body_index("sIE_Unit");
-  for (const Actuator& a : actuators_from_model(e.model))
-    if (a.joint == e.sAA || a.joint == e.sFE || a.joint == e.sIE || a.joint == e.eFE) e.motors.push_back(a);
-  if (e.motors.size() != 4) throw std::runtime_error("exoskeleton.urdf: expected 4 exoskeleton motors");
-  e.patient = patient;
-  Joint& el = e.model.joints[e.elbow];
-  el.damping[5] = patient.elbow_damping;
-  el.stiffness[5] = patient.elbow_stiffness;
-  el.spring_ref[5] = patient.elbow_rest;
-  el.actuated = true;  // the patient's reflex torque
-  return e;
-}
+Exoskeleton load_exoskeleton(const std::string& source_dir, const Patient& patient,
+                             double dt = Routine{}.dt, bool keep_meshes = false);
 
 // The initial state: the exoskeleton at the routine's start pose, the arm moved with it (its
 // upper arm turned as the sIE unit, its elbow at the eFE angle), so both loops are closed and the
 // cuffs undeformed; then projected (to round-off) and at rest.
-inline void set_initial_state(const Exoskeleton& e, Data& d, const Routine& r) {
-  const Model& m = e.model;
-  std::vector<std::vector<double>> q(m.joints.size()), qd(m.joints.size());
-  q[e.sAA] = {r.sAA};
-  q[e.sFE] = {r.sFE0};
-  q[e.sIE] = {r.sIE};
-  q[e.eFE] = {r.eFE0};
-  set_coordinates(m, d, q, qd);
-  // upper arm orientation = sIE unit's rotation from the zero configuration
-  const Vec4 q_ua = quat_mul(quat_mul(d.q[e.sIE_unit], quat_conj(m.bodies[e.sIE_unit].q0)), m.bodies[e.upper_arm].q0);
-  const Joint& sh = m.joints[e.shoulder];
-  const Vec4 qa = sh.parent == kWorld ? quat_identity() : d.q[sh.parent];
-  const Vec4 rel = quat_normalize(quat_mul(quat_conj(quat_mul(qa, sh.parent_frame)), quat_mul(q_ua, sh.child_frame)));
-  q[e.shoulder] = {rel(0), rel(1), rel(2), rel(3)};
-  q[e.elbow] = {r.eFE0};
-  set_coordinates(m, d, q, qd);
-  project_state(m, d);
-}
+void set_initial_state(const Exoskeleton& e, Data& d, const Routine& r);
 
 // Largest |c| over the constrained rows of one joint.
-inline double joint_violation(const Model& m, const Data& d, int j) {
-  const Joint& jt = m.joints[j];
-  JointRows rows;
-  joint_rows(jt, body_pose(d, jt.parent), body_pose(d, jt.child), &rows);
-  double v = 0;
-  for (int k = 0; k < 6; ++k)
-    if (jt.row_constrained(k)) v = std::max(v, std::abs(rows.c(k)));
-  return v;
-}
+double joint_violation(const Model& m, const Data& d, int j);
 
 // ---- the controller ------------------------------------------------------------------------------
 // PD on the four exoskeleton motors (controllers/joint_pd.hpp) plus the patient's stretch reflex
 // on the human elbow row.
 class ExoController : public Controller {
  public:
-  ExoController(const Exoskeleton& e, const Gains& g, const Routine& r) : e_(e), pd_(make_pd(e, g)) {
-    pd_.set_reference(0, constant_reference(r.sAA));
-    pd_.set_reference(1, sinusoid_reference(r.flexion(r.sFE0, r.shoulder_amplitude)));
-    pd_.set_reference(2, constant_reference(r.sIE));
-    pd_.set_reference(3, sinusoid_reference(r.flexion(r.eFE0, r.elbow_amplitude)));
-  }
-  void control(const Model& m, Data& d) override {
-    pd_.control(m, d);
-    const Patient& p = e_.patient;
-    reflex_ = 0;
-    if (p.reflex_gain > 0) {
-      const double rate = row_coordinate(m, d, e_.elbow, 5).qd;  // > 0: extension
-      reflex_ = -p.reflex_gain * std::copysign(std::max(0.0, std::abs(rate) - p.reflex_threshold), rate);
-    }
-    d.joint_force[e_.elbow](5) = reflex_;
-  }
+  ExoController(const Exoskeleton& e, const Gains& g, const Routine& r);
+  void control(const Model& m, Data& d) override;
   double motor_torque(int i) const { return pd_.commands().force[i]; }  // 0 sAA .. 3 eFE
   double elbow_torque() const { return motor_torque(3); }
   double reflex_torque() const { return reflex_; }
 
  private:
-  static JointPdController make_pd(const Exoskeleton& e, const Gains& g) {
-    std::vector<Actuator> a;
-    for (int j : {e.sAA, e.sFE, e.sIE, e.eFE})
-      for (const Actuator& m : e.motors)
-        if (m.joint == j) a.push_back(m);
-    a = as_pd(a, g.shoulder_kp, g.shoulder_kd);
-    a[3].kp = g.elbow_kp;
-    a[3].kv = g.elbow_kd;
-    return JointPdController(a);
-  }
+  static JointPdController make_pd(const Exoskeleton& e, const Gains& g);
   const Exoskeleton& e_;
   JointPdController pd_;
   double reflex_ = 0;
@@ -281,126 +172,28 @@ struct Summary {
   double wall_time = 0;              // s
 };
 
-inline double cuff_spring_force(const Model& m, const Data& d, int j, double* deflection = nullptr) {
-  double q[3], qd[3];
-  joint_coordinates(m, d, j, q, qd);
-  const Joint& jt = m.joints[j];
-  if (deflection) *deflection = std::hypot(q[0], q[1]);
-  return std::hypot(jt.stiffness[0] * q[0], jt.stiffness[1] * q[1]);
-}
+double cuff_spring_force(const Model& m, const Data& d, int j, double* deflection = nullptr);
 
 // Runs the routine with `gains` on this thread. `trace` (optional) gets a sample after every step;
 // `observer` (optional) sees the initial state and the state after every step.
-inline Summary run_routine(const Exoskeleton& e, const Gains& gains, const Routine& r = {},
-                           std::vector<Sample>* trace = nullptr,
-                           const std::function<void(const Model&, const Data&)>& observer = {}) {
-  const Model& m = e.model;
-  Summary s;
-  s.patient = e.patient.name;
-  s.gains = gains;
-  const auto t0 = std::chrono::steady_clock::now();
-  Data d(m);
-  set_initial_state(e, d, r);
-  auto ctrl = std::make_shared<ExoController>(e, gains, r);
-  set_controller(d, ctrl);
-  if (observer) observer(m, d);
-  const Sinusoid s_ref = r.flexion(r.sFE0, r.shoulder_amplitude), e_ref = r.flexion(r.eFE0, r.elbow_amplitude);
-  double sum_s = 0, sum_e = 0;
-  const int n = r.steps();
-  if (trace) trace->reserve(trace->size() + n);
-  for (int k = 0; k < n; ++k) {
-    const StepReport rep = step(m, d);
-    if (rep.status == StepStatus::Failed) {
-      ++s.failed_steps;
-      break;
-    }
-    if (rep.status == StepStatus::NotConverged) {
-      ++s.failed_steps;
-      ++s.not_converged_steps;
-    }
-    ++s.steps;
-    Sample smp;
-    smp.t = d.time;
-    smp.elbow_torque = ctrl->elbow_torque();
-    smp.shoulder_torque = ctrl->motor_torque(1);
-    smp.sFE = row_coordinate(m, d, e.sFE, 5).q;
-    smp.eFE = row_coordinate(m, d, e.eFE, 5).q;
-    smp.human_elbow = row_coordinate(m, d, e.elbow, 5).q;
-    smp.sFE_ref = s_ref.at(d.time).q;
-    smp.eFE_ref = e_ref.at(d.time).q;
-    smp.reflex = ctrl->reflex_torque();
-    double defl_u = 0, defl_f = 0;
-    smp.cuff_upper_force = cuff_spring_force(m, d, e.cuff_upper, &defl_u);
-    smp.cuff_fore_force = cuff_spring_force(m, d, e.cuff_fore, &defl_f);
-    smp.loop_violation = std::max(joint_violation(m, d, e.cuff_upper), joint_violation(m, d, e.cuff_fore));
-    s.max_elbow_torque = std::max(s.max_elbow_torque, std::abs(smp.elbow_torque));
-    s.max_shoulder_torque = std::max(s.max_shoulder_torque, std::abs(smp.shoulder_torque));
-    s.max_loop_violation = std::max(s.max_loop_violation, smp.loop_violation);
-    s.max_constraint_violation = std::max(s.max_constraint_violation, max_constraint_violation(m, d));
-    s.max_cuff_deflection = std::max({s.max_cuff_deflection, defl_u, defl_f});
-    const double f = std::max(smp.cuff_upper_force, smp.cuff_fore_force);
-    s.max_cuff_force = std::max(s.max_cuff_force, f);
-    s.min_cuff_force = std::min(s.min_cuff_force, f);
-    for (int j : {e.sAA, e.sFE, e.sIE, e.eFE}) {
-      const Joint& jt = m.joints[j];
-      const double q = row_coordinate(m, d, j, 5).q;
-      s.max_limit_excess = std::max({s.max_limit_excess, jt.lower[5] - q, q - jt.upper[5]});
-    }
-    sum_s += (smp.sFE_ref - smp.sFE) * (smp.sFE_ref - smp.sFE);
-    sum_e += (smp.eFE_ref - smp.eFE) * (smp.eFE_ref - smp.eFE);
-    if (trace) trace->push_back(smp);
-    if (observer) observer(m, d);
-  }
-  const double steps = std::max(1, s.steps);
-  s.rms_shoulder_error = std::sqrt(sum_s / steps);
-  s.rms_elbow_error = std::sqrt(sum_e / steps);
-  s.rms_tracking_error = std::sqrt((sum_s + sum_e) / (2 * steps));
-  if (s.steps == 0) s.min_cuff_force = 0;
-  s.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return s;
-}
+Summary run_routine(const Exoskeleton& e, const Gains& gains, const Routine& r = {},
+                    std::vector<Sample>* trace = nullptr,
+                    const std::function<void(const Model&, const Data&)>& observer = {});
 
 // The summary as one JSON object (exo_run's last line).
-inline std::string summary_json(const Summary& s, const Routine& r) {
-  char buf[1536];
-  std::snprintf(buf, sizeof buf,
-                "{\"patient\": \"%s\", \"max_elbow_torque_nm\": %.6g, \"rms_tracking_error_rad\": %.6g, "
-                "\"max_loop_violation\": %.3g, \"failed_steps\": %d, \"rms_elbow_error_rad\": %.6g, "
-                "\"rms_shoulder_error_rad\": %.6g, \"max_shoulder_torque_nm\": %.6g, \"max_cuff_force_n\": %.6g, "
-                "\"min_cuff_force_n\": %.6g, \"max_cuff_deflection_m\": %.6g, \"max_constraint_violation\": %.3g, "
-                "\"max_limit_excess_rad\": %.3g, \"not_converged_steps\": %d, \"steps\": %d, \"dt\": %g, "
-                "\"duration_s\": %g, \"comfort_torque_nm\": %g, \"tracking_bound_rad\": %g, "
-                "\"gains\": {\"shoulder_kp\": %.10g, \"shoulder_kd\": %.10g, \"elbow_kp\": %.10g, \"elbow_kd\": %.10g}, "
-                "\"wall_time_s\": %.4f}",
-                s.patient.c_str(), s.max_elbow_torque, s.rms_tracking_error, s.max_loop_violation, s.failed_steps,
-                s.rms_elbow_error, s.rms_shoulder_error, s.max_shoulder_torque, s.max_cuff_force, s.min_cuff_force,
-                s.max_cuff_deflection, s.max_constraint_violation, s.max_limit_excess, s.not_converged_steps, s.steps,
-                r.dt, r.duration, kComfortTorque, kTrackingBound, s.gains.shoulder_kp, s.gains.shoulder_kd,
-                s.gains.elbow_kp, s.gains.elbow_kd, s.wall_time);
-  return buf;
-}
+std::string summary_json(const Summary& s, const Routine& r);
 
 // ---- gain tuning (exo_tune, and Python's maxsim.exo_gains_objective) ---------------------------
 constexpr double kTorqueTarget = 4.9;  // N·m: the 5 N·m limit with 2 % margin
 
 // The searched gains in Gains order: name, initial value (clinical), sampling scale at radius 1,
 // bounds.
-inline std::vector<SearchParameter> searched_gains() {
-  const Gains g = clinical_gains();
-  return {{"shoulder_kp", g.shoulder_kp, 100.0, 10.0, 2000.0},
-          {"shoulder_kd", g.shoulder_kd, 5.0, 0.5, 100.0},
-          {"elbow_kp", g.elbow_kp, 20.0, 1.0, 400.0},
-          {"elbow_kd", g.elbow_kd, 0.5, 0.05, 10.0}};
-}
+std::vector<SearchParameter> searched_gains();
 
 // exo_tune's objective (maximized) from the two patients' routines:
 //     − (rms_healthy + rms_spastic) / 2 − 10 · Σ_patients max(0, max_elbow_torque − 4.9 N·m),
 // −∞ when a routine has a failed step.
-inline double gains_objective_value(const Summary& h, const Summary& s) {
-  if (h.failed_steps > 0 || s.failed_steps > 0) return -std::numeric_limits<double>::infinity();
-  return -(h.rms_tracking_error + s.rms_tracking_error) / 2 -
-         10.0 * (std::max(0.0, h.max_elbow_torque - kTorqueTarget) + std::max(0.0, s.max_elbow_torque - kTorqueTarget));
-}
+double gains_objective_value(const Summary& h, const Summary& s);
 
 // The objective of gains p (searched_gains() order): the full routine for both patients.
 // Thread-safe and a pure function of p.
@@ -408,11 +201,7 @@ struct GainsObjective {
   const Exoskeleton* healthy = nullptr;
   const Exoskeleton* spastic = nullptr;
   Routine routine;
-  double operator()(const std::vector<double>& p) const {
-    if (p.size() != 4) throw std::invalid_argument("exoskeleton gains objective: 4 gains expected");
-    const Gains g{p[0], p[1], p[2], p[3]};
-    return gains_objective_value(run_routine(*healthy, g, routine), run_routine(*spastic, g, routine));
-  }
+  double operator()(const std::vector<double>& p) const;
 };
 
 }  // namespace maxsim::exo

@@ -13,8 +13,8 @@
 #include <string>
 #include <string_view>
 
+#include "testing/hostile_models.hpp"
 #include "tests/fuzz/fuzz_run.hpp"
-#include "tests/hostile_models.hpp"
 
 namespace {
 const std::filesystem::path& work_dir() {

@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <string>
 
+#include "testing/hostile_models.hpp"
 #include "tests/fuzz/fuzz_run.hpp"
-#include "tests/hostile_models.hpp"
 
 namespace {
 const std::filesystem::path& work_dir() {

@@ -1,4 +1,4 @@
-#include "sim/builders.hpp"
+#include "mechanisms/builders.hpp"
 
 #include <cmath>
 #include <string>

@@ -1,4 +1,4 @@
-#include "sim/seed_examples.hpp"
+#include "mechanisms/seed_examples.hpp"
 
 #include <cmath>
 
