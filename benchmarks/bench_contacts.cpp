@@ -119,7 +119,7 @@ void SearchBoxStack(benchmark::State& state) {
 #ifdef MAXSIM_HAVE_MODELS
 void A1Drop(benchmark::State& state) {
   Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/robots/a1/urdf/a1.urdf");
-  m.dt = 0.005;
+  m.opt.timestep = 0.005;
   run(state, m, 200, [&m](Data& d) {
     for (size_t j = 0; j < m.joints.size(); ++j) {
       const Joint& jt = m.joints[j];
@@ -133,7 +133,7 @@ void A1Drop(benchmark::State& state) {
 
 void A1StandPd(benchmark::State& state) {
   Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/robots/a1/xml/a1.xml");
-  m.dt = 0.002;
+  m.opt.timestep = 0.002;
   std::vector<int> hinges;
   std::vector<double> ref;
   for (size_t j = 0; j < m.joints.size(); ++j)

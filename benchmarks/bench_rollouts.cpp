@@ -56,7 +56,7 @@ void Rollouts(benchmark::State& state, int threads) {
 
 void RolloutsContacts(benchmark::State& state, int threads) {
   Model model;
-  model.dt = 0.005;
+  model.opt.timestep = 0.005;
   Body b;
   b.name = "box";
   b.mass = 1.0;

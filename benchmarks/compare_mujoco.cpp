@@ -193,7 +193,7 @@ mjModel* load_mujoco(const std::string& file) {
 EngineResult run_maxsim(const Scenario& sc, FrictionCone cone) {
   EngineResult r;
   Model m = load_model(sc.file);
-  if (sc.dt > 0) m.dt = sc.dt;
+  if (sc.dt > 0) m.opt.timestep = sc.dt;
   Data d(m);
   // (maxsim's MJCF joints are MuJoCo's in the same order; sim/state.hpp: qpos layout, Joint::ref)
   if (!sc.qpos.empty()) set_coordinates(m, d, split_qpos(m, sc.qpos), std::vector<std::vector<double>>(m.joints.size()));

@@ -52,8 +52,7 @@ set(MAXSIM_PUBLIC_HEADERS
   sim/maxsim.hpp sim/model.hpp sim/data.hpp sim/step.hpp sim/state.hpp sim/actuation.hpp
   sim/kinematics.hpp sim/projection.hpp sim/diagnostics.hpp sim/quaternion.hpp sim/joint.hpp
   sim/contact.hpp sim/contact_search.hpp sim/collision.hpp sim/ground.hpp sim/ldu.hpp
-  sim/energy_momentum.hpp sim/nonholonomic.hpp
-  sim/solver/assemble.hpp  # (step.hpp includes it)
+  sim/energy_momentum.hpp sim/nonholonomic.hpp sim/options.hpp
   controllers/actuator.hpp controllers/controller.hpp controllers/evaluator.hpp controllers/gait.hpp
   controllers/joint_pd.hpp controllers/parameters.hpp controllers/reference.hpp controllers/rollout.hpp
   controllers/schedule.hpp controllers/search.hpp

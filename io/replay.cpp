@@ -279,7 +279,7 @@ void ReplayRecorder::record(const Model& model, const Data& d) {
   for (const Contact& c : d.contacts) {
     if (c.joint >= 0 || !has_normal(c)) continue;  // joint limits and joint friction are no points
     const Vec3 p = c.body_b == kWorld ? c.point_b : Vec3(d.x[c.body_b] + quat_rotate(d.q[c.body_b], c.point_b));
-    const Vec3 f = (c.gamma * c.normal + c.tangent * c.b) / model.dt;
+    const Vec3 f = (c.gamma * c.normal + c.tangent * c.b) / model.opt.timestep;
     for (int k = 0; k < 3; ++k) replay_.contacts.push_back(static_cast<float>(p(k)));
     for (int k = 0; k < 3; ++k) replay_.contacts.push_back(static_cast<float>(f(k)));
     ++count;
@@ -398,7 +398,7 @@ std::string replay_html(const Model& model, const Replay& r, const std::string& 
     const std::size_t co = blob.add(r.contact_counts.data(), n);
     const std::size_t cd = blob.add(r.contacts.data(), r.contacts.size());
     // arrows: the model's weight drawn as 0.5 m
-    const double weight = std::max(1e-9, model.total_mass() * std::max(1e-9, model.gravity.norm()));
+    const double weight = std::max(1e-9, model.total_mass() * std::max(1e-9, model.opt.gravity.norm()));
     contacts_json = "{\"counts\":" + std::to_string(co) + ",\"data\":" + std::to_string(cd) +
                     ",\"total\":" + std::to_string(r.contacts.size() / 6) + ",\"force_scale\":" + json_number(0.5 / weight) + "}";
   }
@@ -431,7 +431,7 @@ std::string replay_html(const Model& model, const Replay& r, const std::string& 
                      ",\"bodies\":" + bodies_json + ",\"geoms\":" + geoms + ",\"meshes\":" + mesh_json +
                      ",\"frames\":" + std::to_string(n) + ",\"times\":" + std::to_string(times_off) +
                      ",\"poses\":" + std::to_string(poses_off) + ",\"contacts\":" + contacts_json +
-                     ",\"scalars\":" + scalars_json + ",\"gravity\":" + json_array(model.gravity, 3) +
+                     ",\"scalars\":" + scalars_json + ",\"gravity\":" + json_array(model.opt.gravity, 3) +
                      ",\"blob_bytes\":" + std::to_string(blob.bytes().size()) + ",\"blob_encoding\":\"gzip\"}";
 
   std::string html;

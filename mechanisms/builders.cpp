@@ -31,7 +31,7 @@ Model make_pendulum_chain(int n, JointType type, double length, double mass, dou
                           double dt) {
   Model m;
   m.name = std::string(joint_type_name(type)) + "_pendulum_" + std::to_string(n);
-  m.dt = dt;
+  m.opt.timestep = dt;
   for (int i = 0; i < n; ++i) {
     const Vec3 top(0, 0, -length * i), bottom(0, 0, -length * (i + 1));
     const int b = add_link(m, "link" + std::to_string(i + 1), top, bottom, mass, radius);
@@ -44,7 +44,7 @@ Model make_pendulum_chain(int n, JointType type, double length, double mass, dou
 Model make_three_link_loop(double dt) {
   Model m;
   m.name = "three_link_loop";
-  m.dt = dt;
+  m.opt.timestep = dt;
   const double w = std::sqrt(2.0) / 2.0;
   const Vec3 A(0, 0, 0), B(w, 0, 0), A1(0, 0, -1), B1(w, 0, -1);
   const int l1 = add_link(m, "link1", A, A1, 1.0, 0.0);
@@ -60,7 +60,7 @@ Model make_three_link_loop(double dt) {
 Model make_fourbar(double dt) {
   Model m;
   m.name = "fourbar";
-  m.dt = dt;
+  m.opt.timestep = dt;
   // a crank-rocker in the xz plane, solved for a consistent zero configuration
   const double lg = 1.0, lc = 0.4, lk = 1.0, lr = 0.8;
   const Vec3 O(0, 0, 0), Q(lg, 0, 0);
@@ -90,7 +90,7 @@ Model make_fourbar(double dt) {
 Model make_loop_chain(int segments, double dt) {
   Model m;
   m.name = "loop_chain_" + std::to_string(segments);
-  m.dt = dt;
+  m.opt.timestep = dt;
   int above = kWorld;  // the rung above the current segment
   Vec3 left(0, 0, 0), right(1, 0, 0);
   for (int k = 0; k < segments; ++k) {

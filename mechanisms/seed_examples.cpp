@@ -22,8 +22,8 @@ Eigen::VectorXd body_poses(const Data& d) {
 SeedExample make_free_rigid_body(double dt) {
   SeedExample ex;
   ex.model.name = "free_rigid_body";
-  ex.model.dt = dt;
-  ex.model.gravity.setZero();
+  ex.model.opt.timestep = dt;
+  ex.model.opt.gravity.setZero();
   Body b;
   b.name = "body";
   b.mass = 1;
@@ -49,8 +49,8 @@ SeedExample make_heavy_top(double dt) {
   SeedExample ex;
   Model& m = ex.model;
   m.name = "heavy_top";
-  m.dt = dt;
-  m.gravity = Vec3(0, 0, -kGravity);
+  m.opt.timestep = dt;
+  m.opt.gravity = Vec3(0, 0, -kGravity);
   Body b;
   b.name = "top";
   b.mass = top_mass();
@@ -75,8 +75,8 @@ SeedExample make_seed_closed_loop(double dt) {
   SeedExample ex;
   Model& m = ex.model;
   m.name = "seed001_closed_loop";
-  m.dt = dt;
-  m.gravity.setZero();
+  m.opt.timestep = dt;
+  m.opt.gravity.setZero();
   const double l = 10, mass = 10, j_long = mass / 12 * 2, j_short = mass / 12 * (l * l + 1);
   const Vec3 com[4] = {{l / 2, 0, 0}, {0, l / 2, 0}, {-l / 2, 0, 0}, {0, -l / 2, 0}};
   for (int i = 0; i < 4; ++i) {
@@ -96,7 +96,7 @@ SeedExample make_seed_closed_loop(double dt) {
   ex.w0.assign(4, Vec3::Zero());
   // the load at the step's midpoint t + Δt/2 (seed 001 eq. 127); the torque is spatial
   ex.load = [](const Model& model, Data& d) {
-    const double t = d.time + 0.5 * model.dt, fm = 100;
+    const double t = d.time + 0.5 * model.opt.timestep, fm = 100;
     const double f = t <= 0.5 ? 2 * fm * t : t <= 1 ? 2 * fm * (1 - t) : 0.0;
     d.body_force[0] = Vec3(8 * f, 0, 0);
     d.body_torque[0] = quat_rotate(quat_conj(d.q[0]), Vec3(6 * f, 0, 0));
@@ -112,7 +112,7 @@ SeedExample make_rolling_disk(double dt) {
   SeedExample ex;
   Model& m = ex.model;
   m.name = "rolling_disk";
-  m.dt = dt;
+  m.opt.timestep = dt;
   Body b;
   b.name = "disk";
   b.mass = 1;
@@ -143,7 +143,7 @@ SeedExample make_rolling_ball(double dt) {
   SeedExample ex;
   Model& m = ex.model;
   m.name = "rolling_ball";
-  m.dt = dt;
+  m.opt.timestep = dt;
   Body b;
   b.name = "ball";
   b.mass = 1;
@@ -171,8 +171,8 @@ SeedExample make_chaplygin_sleigh(double rho1, double dt) {
   SeedExample ex;
   Model& m = ex.model;
   m.name = "chaplygin_sleigh";
-  m.dt = dt;
-  m.gravity.setZero();
+  m.opt.timestep = dt;
+  m.opt.gravity.setZero();
   const double theta = 0.1, rho2 = -0.6;
   const Vec3 d(std::cos(theta), std::sin(theta), 0), contact(-5, 0, 0);
   Body b;
@@ -207,8 +207,8 @@ SeedExample make_suslov(double dt) {
   SeedExample ex;
   Model& m = ex.model;
   m.name = "suslov";
-  m.dt = dt;
-  m.gravity.setZero();
+  m.opt.timestep = dt;
+  m.opt.gravity.setZero();
   Body b;
   b.name = "body";
   b.mass = 1;

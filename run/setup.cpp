@@ -249,11 +249,12 @@ RunSetup setup_model(const Options& o) {
   RunSetup s;
   s.loaded = load_for_run(o);
   Model& m = s.loaded.model;
-  if (o.gravity) m.gravity = Vec3((*o.gravity)[0], (*o.gravity)[1], (*o.gravity)[2]);
-  if (o.integrator) m.integrator = *o.integrator;
-  s.dt = o.dt ? *o.dt : (m.dt_from_file ? m.dt : 0.01);
+  if (o.gravity) m.opt.gravity = Vec3((*o.gravity)[0], (*o.gravity)[1], (*o.gravity)[2]);
+  if (o.integrator) m.opt.integrator = *o.integrator;
+  s.dt = o.dt ? *o.dt : (m.dt_from_file ? m.opt.timestep : 0.01);
   if (!(std::isfinite(s.dt) && s.dt > 0)) throw InputError(o.model_path + ": the model's time step is not positive");
-  m.dt = s.dt;
+  m.opt.timestep = s.dt;
+  if (o.tol) m.opt.solver.tolerance = *o.tol;
   s.ground = ground_on(o, m);
   s.contacts = o.contacts && m.contacts;  // the file may switch them off
   initial_coordinates(m, o, &s.q0, &s.qd0);
@@ -263,7 +264,6 @@ RunSetup setup_model(const Options& o) {
 
 void setup_state(RunSetup& s, const Options& o, Data& d) {
   Model& m = s.loaded.model;
-  if (o.tol) d.solver.tolerance = *o.tol;
   apply_initial_state(m, d, s.q0, s.qd0, o.model_path);
   d.time = 0;
   s.lifted = 0;
@@ -281,7 +281,7 @@ void setup_state(RunSetup& s, const Options& o, Data& d) {
   // (checked on the Data as it will be stepped: the contact search is installed by now)
   if (const std::string refused = integrator_support(m, d); !refused.empty()) {
     std::string hint = o.integrator ? "--integrator variational" : "--integrator variational (the file asks for " +
-                                                                       std::string(integrator_name(m.integrator)) + ")";
+                                                                       std::string(integrator_name(m.opt.integrator)) + ")";
     if (d.collide) hint += ", or --contacts off to step without contacts";
     throw InputError(o.model_path + ": " + refused + " (options: " + hint + ")");
   }

@@ -43,7 +43,7 @@ LoadedModel load_for_run(const Options& options);
 // Everything the options and the file decide about a run before its state exists.
 struct RunSetup {
   LoadedModel loaded;       // loaded.model is the model to step: --gravity and dt applied
-  double dt = 0.01;         // --dt, else the file's time step, else 0.01 s (also in model.dt)
+  double dt = 0.01;         // --dt, else the file's time step, else 0.01 s (also in model.opt.timestep)
   bool ground = false;      // the half-space z >= 0 is on (--ground; auto: Model::implicit_ground)
   bool contacts = false;    // hard contacts: --contacts on and the file does not switch them off
   std::vector<std::vector<double>> q0, qd0;  // initial joint coordinates: keyframe, then --q/--qd
@@ -52,13 +52,13 @@ struct RunSetup {
   double lifted = 0;        // set by setup_state: how far the base was lifted onto the ground [m]
 };
 
-// The first half: load_for_run, --gravity, --integrator, the time step, the ground and contact switches, the
+// The first half: load_for_run, --gravity, --integrator, the time step, --tol, the ground and contact switches, the
 // initial joint coordinates and commands (InputError on an unknown keyframe, joint or actuator,
 // a wrong value count, a joint that closes a loop, a zero quaternion, a --ctrl-file that cannot
 // be read or does not fit the model).
 RunSetup setup_model(const Options& options);
 
-// The second half, on a Data built from setup.loaded.model: --tol, the initial state placed by
+// The second half, on a Data built from setup.loaded.model: the initial state placed by
 // forward kinematics and projected onto the constraints (SimulationError when that fails), time
 // 0, then with contacts on: the lift onto the ground (lift_to_ground; it moves a welded base's
 // world anchor in setup.loaded.model) and the contact search (enable_contacts with the default

@@ -127,7 +127,7 @@ void enable_contacts(const Model& model, Data& data, const ContactOptions& optio
     if (adaptive) {
       double v_max = 0;
       for (size_t b = 0; b < d.v.size(); ++b) v_max = std::max(v_max, d.v[b].norm() + d.w[b].norm() * radius[b]);
-      const double reach = 2.0 * workspace(d).dt * (2.0 * v_max + m.gravity.norm() * workspace(d).dt);
+      const double reach = 2.0 * workspace(d).dt * (2.0 * v_max + m.opt.gravity.norm() * workspace(d).dt);
       world->set_margin(std::min(max_margin, min_margin + reach));
     }
     world->find_candidates(d.x, d.q, candidates.get());

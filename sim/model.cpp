@@ -241,8 +241,8 @@ bool finite3(const Vec3& v) { return v.allFinite(); }
 std::string validate_model(const Model& model) {
   std::ostringstream err;
   const int nb = static_cast<int>(model.bodies.size());
-  if (!(model.dt > 0) || !std::isfinite(model.dt)) return "time step must be positive and finite";
-  if (!finite3(model.gravity)) return "gravity must be finite";
+  if (!(model.opt.timestep > 0) || !std::isfinite(model.opt.timestep)) return "time step must be positive and finite";
+  if (!finite3(model.opt.gravity)) return "gravity must be finite";
   for (const auto& b : model.bodies) {
     if (!(b.mass > 0) || !std::isfinite(b.mass)) {
       err << "body '" << b.name << "': mass must be positive and finite (got " << b.mass << ")";

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/options.hpp"
 #include "sim/quaternion.hpp"
 
 namespace maxsim {
@@ -171,23 +172,6 @@ enum class CollisionFilter {
   ParentChild,
 };
 
-// ---- integrators -----------------------------------------------------------------------------
-// How a step advances the state (DESIGN §3). Both solve their step equations with the same
-// Newton method over the same system graph.
-enum class Integrator {
-  // seed 003's first-order variational integrator: Data::v, Data::w are the velocities over the
-  // last interval. Contacts, joint limits and joint friction are its inequalities.
-  Variational,
-  // a second-order energy–momentum scheme (seeds 000/001; sim/energy_momentum.hpp): Data::v,
-  // Data::w are the velocities at the knot. Conservative systems keep their total energy and the
-  // momentum maps of their symmetries to solver tolerance. Equalities only: a model or Data with
-  // contacts, joint limits or joint friction is refused (integrator_support).
-  EnergyMomentum,
-};
-
-const char* integrator_name(Integrator i);  // "variational", "energy-momentum"
-bool integrator_from_name(const std::string& name, Integrator* out);
-
 // ---- nonholonomic constraints (seed 002) ----------------------------------------------------
 // Constraints on a body's velocity that no position constraint implies. The ground of the
 // rolling kinds is the plane z = 0 of the world, with the contact point straight below the CoM.
@@ -259,10 +243,10 @@ struct Model {
   // false: actuators apply no force (MJCF <flag actuation="disable"/>); the step's actuation
   // (sim/actuation.hpp) and the controllers' apply_actuators honour it.
   bool actuation = true;
-  Vec3 gravity = Vec3(0, 0, -9.81);
-  double dt = 0.01;
+  // The world's rules of a step: time step, gravity, integrator, the solvers' tolerances and
+  // limits, the failure policy (sim/options.hpp). Loaders, the command and Python write it.
+  ModelOptions opt;
   bool dt_from_file = false;           // the description set the time step
-  Integrator integrator = Integrator::Variational;
   std::vector<NonholonomicConstraint> nonholonomic;
 
   int add_body(const Body& body);      // returns the body index

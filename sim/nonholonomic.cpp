@@ -133,7 +133,7 @@ void nonholonomic_rows_at(const NonholonomicConstraint& c, const Vec3& x, const 
 double nonholonomic_violation(const Model& model, const std::vector<Vec3>& x, const std::vector<Vec4>& q,
                               const std::vector<Vec3>& v, const std::vector<Vec3>& w, double dt) {
   double m = 0;
-  const bool em = model.integrator == Integrator::EnergyMomentum;
+  const bool em = model.opt.integrator == Integrator::EnergyMomentum;
   NonholonomicRows at, rate_rows;
   for (const NonholonomicConstraint& c : model.nonholonomic) {
     const int b = c.body;

@@ -119,8 +119,6 @@ void set_qpos_qvel(const Model& model, Data& data, std::span<const double> qpos,
 void reset_data(const Model& model, Data& data) {
   Data fresh(model);
   fresh.controller = std::move(data.controller);
-  fresh.solver = data.solver;
-  fresh.interior_point = data.interior_point;
   if (data.collide_setup) {
     data.collide_setup(model, fresh);
   } else {

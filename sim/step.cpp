@@ -34,7 +34,7 @@ constexpr const char* kEnergyMomentumRefusal =
 void advance(const Model& model, Data& d) {
   Workspace& ws = workspace(d);
   const SystemLayout& layout = ws.layout;
-  const IntegratorScheme& scheme = integrator_scheme(model.integrator);
+  const IntegratorScheme& scheme = integrator_scheme(model.opt.integrator);
   const Eigen::VectorXd& s = ws.unknowns;
   for (int i = 0; i < layout.bodies; ++i) {
     d.x[i] = ws.x3[i];
@@ -115,7 +115,7 @@ void warm_start(const Model& model, Data& d) {
   Workspace& ws = workspace(d);
   const SystemLayout& layout = ws.layout;
   Eigen::VectorXd& s = ws.unknowns;
-  const IntegratorScheme& scheme = integrator_scheme(model.integrator);
+  const IntegratorScheme& scheme = integrator_scheme(model.opt.integrator);
   for (int i = 0; i < layout.bodies; ++i) {
     layout.velocity(s, i) = d.v[i];
     layout.angular(s, i) = scheme.warm_angular(d.w[i], ws.dt);
@@ -183,7 +183,7 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
   if (!interior_point && depth <= 0) {
     // the shortest substep of a step without contacts: its loops made compliant, once
     // (SolverOptions::compliant_loop_fallback), reported as it ends
-    if (!d.solver.compliant_loop_fallback) return rep;
+    if (!model.opt.solver.compliant_loop_fallback) return rep;
     const std::vector<bool> in_loop = loop_joints(model);
     if (std::find(in_loop.begin(), in_loop.end(), true) == in_loop.end()) return rep;
     restore_state(saved, d);
@@ -192,7 +192,7 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
       if (in_loop[j]) {
         const Joint& jt = model.joints[j];
         const int body = jt.child != kWorld ? jt.child : jt.parent;
-        ws.loop_compliance[j] = d.solver.loop_compliance * first.dt / model.bodies[body].mass;
+        ws.loop_compliance[j] = model.opt.solver.loop_compliance * first.dt / model.bodies[body].mass;
       }
     attempt_again(warm);
     ws.loop_compliance.clear();
@@ -271,7 +271,7 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
 }  // namespace
 
 std::string integrator_support(const Model& model, const Data& d) {
-  if (model.integrator != Integrator::EnergyMomentum) return "";
+  if (model.opt.integrator != Integrator::EnergyMomentum) return "";
   std::string what;
   if (d.collide) what = "contacts";
   for (const Joint& jt : model.joints) {
@@ -293,7 +293,7 @@ StepReport step(const Model& model, Data& d) {
   // (once per step, also when the failure policy splits the step into substeps)
   if (d.controller) d.controller(model, d);
   apply_actuation(model, d);  // Data::ctrl → row forces, from the state at t like the controller's
-  if (model.integrator == Integrator::EnergyMomentum && !integrator_support(model, d).empty()) {
+  if (model.opt.integrator == Integrator::EnergyMomentum && !integrator_support(model, d).empty()) {
     StepReport refused;
     refused.status = StepStatus::Failed;
     refused.reason = kEnergyMomentumRefusal;
@@ -301,9 +301,9 @@ StepReport step(const Model& model, Data& d) {
     return refused;
   }
   Attempt first;
-  first.dt = model.dt;
-  first.interior_point = d.interior_point;
-  return step_with_retry(model, d, d.solver.max_retry_depth, first);
+  first.dt = model.opt.timestep;
+  first.interior_point = model.opt.interior_point;
+  return step_with_retry(model, d, model.opt.solver.max_retry_depth, first);
 }
 
 namespace {

@@ -11,17 +11,16 @@
 
 #include "sim/data.hpp"
 #include "sim/model.hpp"
-#include "sim/solver/assemble.hpp"  // step_prepare, step_residual, step_jacobian (tests)
 
 namespace maxsim {
 
-// Advances `data` by model.dt (running data.controller first, if set). On success (Ok) the state moves to t + dt. NotConverged means the
+// Advances `data` by model.opt.timestep (running data.controller first, if set). On success (Ok) the state moves to t + dt. NotConverged means the
 // iteration limit was reached with a finite iterate: the state still advances (so a run can go
 // on) and the report says by how much the residual missed. Failed means the solve produced no
 // usable iterate (singular matrix, non-finite numbers): the state is left unchanged.
 StepReport step(const Model& model, Data& data);
 
-// Whether step() can advance this model and Data with model.integrator: an empty string, or a
+// Whether step() can advance this model and Data with model.opt.integrator: an empty string, or a
 // message naming what the integrator does not handle. The energy–momentum integrator takes
 // equalities only: no contact search (Data::collide), joint limits or joint friction. step()
 // itself refuses such a step (StepStatus::Failed with StepReport::reason) when its collide stage

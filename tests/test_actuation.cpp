@@ -15,8 +15,8 @@ namespace {
 // A 2 kg box of half extents `half` in zero gravity, not yet jointed.
 Model block(const Vec3& half, double dt) {
   Model m;
-  m.gravity.setZero();
-  m.dt = dt;
+  m.opt.gravity.setZero();
+  m.opt.timestep = dt;
   Body b;
   b.name = "block";
   b.mass = 2.0;
@@ -49,10 +49,10 @@ TEST(Actuation, ConstantForceAcceleratesTheSlider) {
   d.joint_force[0](2) = 3.0;
   for (int k = 0; k < 1000; ++k) ASSERT_EQ(step(m, d).status, StepStatus::Ok);
   const double t = d.time, expected = 3.0 * t * t / (2 * 2.0);
-  EXPECT_NEAR(coordinate(m, d), expected, 3.0 / (2 * 2.0) * m.dt * t + 1e-12);
+  EXPECT_NEAR(coordinate(m, d), expected, 3.0 / (2 * 2.0) * m.opt.timestep * t + 1e-12);
   EXPECT_NEAR(d.v[0].x(), 3.0 / 2.0 * t, 1e-9);
   // the impulse on the free row is exactly the actuation over the step
-  EXPECT_NEAR(d.joint_impulse[0](2), 3.0 * m.dt, 1e-12);
+  EXPECT_NEAR(d.joint_impulse[0](2), 3.0 * m.opt.timestep, 1e-12);
 }
 
 // Spring on the slider: period 2π sqrt(m/k) (k = 50 N/m, m = 2 kg: T = 1.2566 s), within 0.1 %
@@ -67,7 +67,7 @@ TEST(Actuation, SpringPeriod) {
     const double t0 = d.time;
     ASSERT_EQ(step(m, d).status, StepStatus::Ok);
     const double cur = coordinate(m, d);
-    if (prev < 0 && cur >= 0) crossings.push_back(t0 + m.dt * (-prev) / (cur - prev));
+    if (prev < 0 && cur >= 0) crossings.push_back(t0 + m.opt.timestep * (-prev) / (cur - prev));
     prev = cur;
   }
   ASSERT_GE(crossings.size(), 3u);
@@ -84,7 +84,7 @@ TEST(Actuation, DamperDecaysVelocityExponentially) {
   Data d(m);
   set_joint_coordinates(m, d, 0, {}, {1.0});
   for (int k = 0; k < 100; ++k) ASSERT_EQ(step(m, d).status, StepStatus::Ok);
-  EXPECT_NEAR(d.v[0].x(), std::pow(1.0 + 20.0 * m.dt / 2.0, -100), 1e-12);
+  EXPECT_NEAR(d.v[0].x(), std::pow(1.0 + 20.0 * m.opt.timestep / 2.0, -100), 1e-12);
   EXPECT_NEAR(d.v[0].x(), std::exp(-1.0), 0.005);
 }
 
@@ -134,7 +134,7 @@ TEST(Actuation, ArmatureAddsJointInertia) {
       EXPECT_EQ(step(m, d).status, StepStatus::Ok);
       double q, qd;
       joint_coordinates(m, d, 0, &q, &qd);
-      if (prev < 0 && q >= 0) crossings.push_back(t0 + m.dt * (-prev) / (q - prev));
+      if (prev < 0 && q >= 0) crossings.push_back(t0 + m.opt.timestep * (-prev) / (q - prev));
       prev = q;
     }
     EXPECT_GE(crossings.size(), 3u);
@@ -161,11 +161,11 @@ TEST(Actuation, PassiveFloatingJointActsThroughItsImpulsesOnly) {
   for (int k = 0; k < 100; ++k) ASSERT_EQ(step(m, d).status, StepStatus::Ok);
   const double t = d.time;
   EXPECT_NEAR(d.v[0].x(), 3.0 / 2.0 * t, 1e-9);
-  EXPECT_NEAR(body_angular_momentum(m.bodies[0], d.q[0], d.w[0], m.dt).z(), 0.5 * t, 1e-9);
+  EXPECT_NEAR(body_angular_momentum(m.bodies[0], d.q[0], d.w[0], m.opt.timestep).z(), 0.5 * t, 1e-9);
   EXPECT_NEAR(d.w[0].head<2>().norm(), 0.0, 1e-12);
-  EXPECT_NEAR((d.joint_impulse[0] - m.dt * d.joint_force[0]).norm(), 0.0, 1e-15);
+  EXPECT_NEAR((d.joint_impulse[0] - m.opt.timestep * d.joint_force[0]).norm(), 0.0, 1e-15);
   // its coordinates follow: x = F t²/(2m) up to the integrator's first-step offset
-  EXPECT_NEAR(d.x[0].x(), 3.0 * t * t / 4.0, 3.0 / 4.0 * m.dt * t + 1e-12);
+  EXPECT_NEAR(d.x[0].x(), 3.0 * t * t / 4.0, 3.0 / 4.0 * m.opt.timestep * t + 1e-12);
 
   Model damped = m;
   damped.joints[0].damping[0] = 4.0;  // N·s/m along x: terminal speed F / c = 0.75 m/s
@@ -236,7 +236,7 @@ TEST(Actuation, MotorCommandIsTheRowForceTimesGear) {
   EXPECT_EQ(a.v[0], b.v[0]);
   EXPECT_DOUBLE_EQ(a.actuator_force[0], 0.75);
   // the integrator's x_n = a Δt² n(n+1)/2 for a = F/m = 1.5 N / 2 kg (the slider is along x)
-  EXPECT_NEAR(a.x[0].x(), 0.75 * m.dt * m.dt * 300 * 301 / 2, 1e-14);
+  EXPECT_NEAR(a.x[0].x(), 0.75 * m.opt.timestep * m.opt.timestep * 300 * 301 / 2, 1e-14);
   EXPECT_NEAR(c.x[0].x(), a.x[0].x(), 1e-12);
   // commands and forces are limited
   m.actuators[0].ctrl_limited = true;
@@ -274,7 +274,7 @@ TEST(Actuation, PositionServoSettlesAtItsCommand) {
   e.ctrl[0] = 0.3;
   ASSERT_EQ(step(m, e).status, StepStatus::Ok);
   EXPECT_DOUBLE_EQ(e.actuator_force[0], kp * 0.3);
-  EXPECT_NEAR(e.joint_impulse[0](2), 5.0 * m.dt, 1e-12);  // the row impulse is Δt·(capped force)
+  EXPECT_NEAR(e.joint_impulse[0](2), 5.0 * m.opt.timestep, 1e-12);  // the row impulse is Δt·(capped force)
   // a velocity servo f = kv (u − q̇) drives the slider at u
   Model v = actuated_slider(Actuator::Kind::Velocity, 1.0, 0.0, 50.0);
   Data dv(v);

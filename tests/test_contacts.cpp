@@ -69,7 +69,7 @@ TEST(Contacts, BoxDropDoesNotSink) {
   // the four normal impulses carry the weight over the step
   double gamma = 0;
   for (const Contact& c : d.contacts) gamma += c.gamma;
-  EXPECT_NEAR(gamma, 9.81 * m.dt, 1e-8);
+  EXPECT_NEAR(gamma, 9.81 * m.opt.timestep, 1e-8);
 }
 
 // Once the dropped cube rests, each step starts settled (InteriorPointOptions::settled_slack,
@@ -84,18 +84,19 @@ TEST(Contacts, SettledStepsStartFromTheirLastImpulse) {
   enable_contacts(m, d, {});
   ASSERT_EQ(run(m, d, 200).failed, 0);
   Data usual = d;
-  usual.interior_point.settled_iterations = -1;  // never settled
+  Model never_settled = m;
+  never_settled.opt.interior_point.settled_iterations = -1;  // never settled
   int settled_iterations = 0, usual_iterations = 0;
   for (int k = 0; k < 50; ++k) {
     settled_iterations += step(m, d).iterations;
-    usual_iterations += step(m, usual).iterations;
+    usual_iterations += step(never_settled, usual).iterations;
   }
   EXPECT_LE(settled_iterations, 5);
   EXPECT_GE(usual_iterations, 3 * 50);
   EXPECT_NEAR(d.x[0].z(), 0.25, 1e-4);
   double gamma = 0;
   for (const Contact& c : d.contacts) gamma += c.gamma;
-  EXPECT_NEAR(gamma, 9.81 * m.dt, 1e-8);
+  EXPECT_NEAR(gamma, 9.81 * m.opt.timestep, 1e-8);
   // pushed sideways: sliding contacts start from the usual floor, so both runs agree exactly
   d.v[0].x() = 1.0;
   usual.x[0] = d.x[0];
@@ -119,7 +120,7 @@ TEST(Contacts, BoxOnInclineSticksAndSlides) {
   for (FrictionCone cone : {FrictionCone::Nonlinear, FrictionCone::Linear, FrictionCone::Relaxed}) {
     for (double theta : {0.35, 0.55}) {  // tan = 0.365 (stick), 0.613 (slide)
       Model m;
-      m.gravity = incline_gravity(theta);
+      m.opt.gravity = incline_gravity(theta);
       m.add_body(box_body("box", 1.0, Vec3(0.1, 0.1, 0.1), Vec3(0, 0, 0.1)));
       Data d(m);
       ContactOptions o;
@@ -148,7 +149,7 @@ TEST(Contacts, SphereOnInclineRollsOrSlides) {
   for (FrictionCone cone : {FrictionCone::Nonlinear, FrictionCone::Linear, FrictionCone::Relaxed}) {
     for (double theta : {0.3, 0.8}) {  // tan = 0.31 < 0.7 (roll), 1.03 > 0.7 (slide)
       Model m;
-      m.gravity = incline_gravity(theta);
+      m.opt.gravity = incline_gravity(theta);
       m.add_body(sphere_body("ball", 1.0, r, Vec3(0, 0, r)));
       Data d(m);
       ContactOptions o;
@@ -210,8 +211,8 @@ TEST(Contacts, RelaxedConeHopsThenSlidesAtMuG) {
     const double gap = d.x[0].z() - half;
     min_gap = std::min(min_gap, gap);
     if (k >= 20) {  // landed (at k ≈ 13)
-      EXPECT_NEAR(before - slide_speed(), mu * 9.81 * m.dt, 0.02 * mu * 9.81 * m.dt) << "step " << k;
-      EXPECT_LT(gap, mu * m.dt * before * (1 + 1e-9)) << "step " << k;
+      EXPECT_NEAR(before - slide_speed(), mu * 9.81 * m.opt.timestep, 0.02 * mu * 9.81 * m.opt.timestep) << "step " << k;
+      EXPECT_LT(gap, mu * m.opt.timestep * before * (1 + 1e-9)) << "step " << k;
     }
   }
   const Vec3 v = d.v[0];
@@ -369,7 +370,7 @@ TEST(Contacts, HumanoidFallsAndLiesOnTheFloor) {
   co.ground = m.implicit_ground;  // the file's floor is its world (no second half-space)
   enable_contacts(m, d, co);
   Model model = m;
-  model.dt = 0.005;
+  model.opt.timestep = 0.005;
   const RunStats r = run(model, d, 600);
   EXPECT_LT(r.penetration, 1e-3);
   EXPECT_LE(r.failed, 3);
@@ -388,7 +389,7 @@ double bounce_apex(double e, double dt) {
   const double r = 0.1;
   Model m;
   m.add_body(sphere_body("ball", 1.0, r, Vec3(0, 0, 1.0 + r)));
-  m.dt = dt;
+  m.opt.timestep = dt;
   Data d(m);
   ContactOptions co;
   co.restitution = e;
@@ -419,7 +420,7 @@ TEST(Contacts, RestitutionBallBouncesToESquaredH) {
 // level (measured 1e-9 m; bound 1e-4), and after 3 s the trunk is at rest (|v| measured 2e-8 m/s).
 void a1_drop(double dt, double duration, bool expect_rest) {
   Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/robots/a1/urdf/a1.urdf");
-  m.dt = dt;
+  m.opt.timestep = dt;
   Data d(m);
   for (size_t j = 0; j < m.joints.size(); ++j) {
     const Joint& jt = m.joints[j];
@@ -466,7 +467,7 @@ TEST(JointFriction, StaysPutOrDecaysLinearly) {
     // the friction is eliminated into the hinge's row (no graph node of its own), whose impulse
     // then carries the holding torque m g (l/2) sin q over the step
     EXPECT_EQ(workspace(d).layout.nodes, 2);
-    EXPECT_NEAR(std::abs(d.joint_impulse[0](5)), 9.81 * 0.5 * std::sin(0.3) * m.dt, 1e-9);
+    EXPECT_NEAR(std::abs(d.joint_impulse[0](5)), 9.81 * 0.5 * std::sin(0.3) * m.opt.timestep, 1e-9);
   }
   {
     const Model m = make(0.2);
@@ -500,7 +501,7 @@ TEST(JointFriction, FloatingBaseHalfTurnedIsRegular) {
   j.friction.fill(0.1);
   j.damping.fill(0.0);
   m.add_joint(j);
-  m.dt = 0.01;
+  m.opt.timestep = 0.01;
   Data d(m);
   set_joint_coordinates(m, d, 0, {0, 0, 1, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 0.3});  // yaw π
   for (int k = 0; k < 50; ++k) ASSERT_EQ(step(m, d).status, StepStatus::Ok) << "step " << k;
@@ -525,7 +526,7 @@ TEST(Contacts, StartOverlapOfJoinedBodiesIsIgnoredUntilItSeparates) {
   m.add_joint(make_joint(m, JointType::Revolute, kWorld, 0, Vec3::Zero(), Vec3::UnitY()));
   Geom block = make_geom(GeomType::Box, Vec3(0.1, 0.2, 0.1), Vec3(0.5, 0, 0));
   m.world_geoms.push_back(block);
-  m.dt = 0.005;
+  m.opt.timestep = 0.005;
   Data d(m);
   set_joint_coordinates(m, d, 0, {-M_PI / 2}, {});  // rod along +x, through the block
   ContactOptions co;
@@ -553,7 +554,7 @@ TEST(Contacts, SliderStartingInsideItsTableSlides) {
   m.add_joint(make_joint(m, JointType::Prismatic, kWorld, 0, Vec3(0, 0, -0.0005), Vec3::UnitX()));
   Geom table = make_geom(GeomType::Plane, Vec3::Zero(), Vec3(0, 0, 0.0005));
   m.world_geoms.push_back(table);
-  m.dt = 0.01;
+  m.opt.timestep = 0.01;
   Data d(m);
   d.joint_force[0](2) = 1.0;  // 1 N along the slide
   ContactOptions co;
@@ -576,7 +577,7 @@ TEST(Contacts, RecoveryRelaxesAPairByItsDeepestPoint) {
   Body leg = box_body("leg", 0.5, Vec3(0.008, 0.008, 0.1), Vec3(0, 0, 0.05));
   leg.geoms.push_back(make_geom(GeomType::Sphere, Vec3(0.02, 0, 0), Vec3(0, 0, -0.1)));
   m.add_body(leg);
-  m.dt = 0.002;
+  m.opt.timestep = 0.002;
   Data d(m);
   ContactOptions co;
   co.friction = 0.6;
@@ -598,6 +599,6 @@ TEST(Contacts, RecoveryRelaxesAPairByItsDeepestPoint) {
     EXPECT_EQ(corners, 4) << "step " << k;
     EXPECT_EQ(spheres, 1) << "step " << k;
     // (the depth the step's search found, at its start)
-    EXPECT_NEAR(max_penetration(d), 0.07 - co.recovery_speed * (d.time - m.dt), 1e-5) << "step " << k;
+    EXPECT_NEAR(max_penetration(d), 0.07 - co.recovery_speed * (d.time - m.opt.timestep), 1e-5) << "step " << k;
   }
 }

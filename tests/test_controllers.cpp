@@ -50,7 +50,7 @@ double pd_equilibrium(double kp, double target) {
 // first, with the time of the current knot, and the torque it writes is what moves the joint.
 TEST(ControllerInterface, LambdaAndClassRunOncePerStepBeforeTheSolve) {
   Model m = make_pendulum_chain(1, JointType::Revolute, 1.0, 1.0, 0.0, 0.01);
-  m.gravity.setZero();
+  m.opt.gravity.setZero();
   Data d(m);
   std::vector<double> times;
   set_controller(d, [&](const Model&, Data& data) {
@@ -90,7 +90,7 @@ TEST(ControllerInterface, LambdaAndClassRunOncePerStepBeforeTheSolve) {
 // bottom corners carry its weight) and the maximal coordinates.
 TEST(ControllerInterface, SeesContactsAndMaximalCoordinates) {
   Model m;
-  m.dt = 0.005;
+  m.opt.timestep = 0.005;
   Body box;
   box.name = "box";
   box.mass = 2.0;
@@ -111,7 +111,7 @@ TEST(ControllerInterface, SeesContactsAndMaximalCoordinates) {
   for (int k = 0; k < 50; ++k) ASSERT_EQ(step(m, d).status, StepStatus::Ok);
   EXPECT_EQ(seen.front(), 0);  // nothing collided before the first step
   EXPECT_EQ(seen.back(), 4);
-  EXPECT_NEAR(normal_impulse, 2.0 * kG * m.dt, 1e-6);  // the corners hold m g Δt per step
+  EXPECT_NEAR(normal_impulse, 2.0 * kG * m.opt.timestep, 1e-6);  // the corners hold m g Δt per step
   EXPECT_NEAR(height, 0.1, 1e-4);
 }
 
@@ -344,7 +344,7 @@ TEST(References, TablesFunctionsAndSinusoids) {
 // O(ω_n Δt) ≈ 1 %: 2 % tolerance.
 TEST(JointPd, SinusoidTrackingErrorMatchesTheLinearOscillator) {
   Model m = make_pendulum_chain(1, JointType::Revolute, 1.0, 1.0, 0.0, 0.001);
-  m.gravity.setZero();
+  m.opt.gravity.setZero();
   Data d(m);
   const Sinusoid s{0.5, 2.0, 0.0, 0.0};
   auto tracker = std::make_shared<SinusoidTracker>(as_pd(actuators_from_model(m), 20.0, 2.0), std::vector<Sinusoid>{s});
@@ -402,7 +402,7 @@ TEST(Gait, A1LegsTrackTheGaitOnAFixedBase) {
   LoadOptions lo;
   lo.fixed_base = true;
   Model m = load_model(repo("robots/a1/urdf/a1.urdf"), lo);
-  m.dt = 0.001;
+  m.opt.timestep = 0.001;
   GaitParameters p;
   p.ramp_time = 0.2;
   auto gait = std::make_shared<GaitController>(m, actuators_from_model(m), p);

@@ -38,9 +38,9 @@ struct Conservation {
 
 Conservation run(SeedExample ex, Integrator integrator, double duration, double from = 0,
         const std::function<void(const Data&)>& each = {}) {
-  ex.model.integrator = integrator;
+  ex.model.opt.integrator = integrator;
+  ex.model.opt.solver.tolerance = 1e-13;
   Data d(ex.model);
-  d.solver.tolerance = 1e-13;
   start_seed_example(ex, d);
   Conservation r;
   bool started = false;
@@ -50,7 +50,7 @@ Conservation run(SeedExample ex, Integrator integrator, double duration, double 
     started = true;
   };
   if (from <= 0) start();
-  const int n = static_cast<int>(std::lround(duration / ex.model.dt));
+  const int n = static_cast<int>(std::lround(duration / ex.model.opt.timestep));
   for (int k = 0; k < n; ++k) {
     if (step(ex.model, d).status != StepStatus::Ok) ++r.not_ok;
     if (each) each(d);
@@ -75,9 +75,9 @@ std::vector<double> errors_by_step(const std::function<SeedExample(double)>& mak
   std::vector<double> errors;
   for (double h : steps) {
     SeedExample ex = make(h);
-    ex.model.integrator = integrator;
+    ex.model.opt.integrator = integrator;
+    ex.model.opt.solver.tolerance = 1e-13;
     Data d(ex.model);
-    d.solver.tolerance = 1e-13;
     start_seed_example(ex, d);
     for (int k = 0; k < static_cast<int>(std::lround(duration / h)); ++k)
       EXPECT_EQ(step(ex.model, d).status, StepStatus::Ok);
@@ -491,7 +491,7 @@ TEST(Nonholonomic, SuslovConvergesAtSecondOrder) {
 
 TEST(EnergyMomentum, RefusesJointLimitsAndFriction) {
   SeedExample ex = make_heavy_top(0.01);
-  ex.model.integrator = Integrator::EnergyMomentum;
+  ex.model.opt.integrator = Integrator::EnergyMomentum;
   ex.model.joints[0].friction[3] = 0.1;
   Data d(ex.model);
   EXPECT_NE(integrator_support(ex.model, d).find("joint friction"), std::string::npos);
@@ -499,7 +499,7 @@ TEST(EnergyMomentum, RefusesJointLimitsAndFriction) {
   EXPECT_EQ(r.status, StepStatus::Failed);
   ASSERT_NE(r.reason, nullptr);
   EXPECT_EQ(d.time, 0.0);
-  ex.model.integrator = Integrator::Variational;
+  ex.model.opt.integrator = Integrator::Variational;
   EXPECT_EQ(integrator_support(ex.model, d), "");
 }
 
@@ -528,7 +528,7 @@ TEST(Nonholonomic, VariationalStepsWithContactsElsewhere) {
   EXPECT_NEAR(d.x[1].z(), 0.25, 1e-4);  // the box rests on the ground
   EXPECT_FALSE(d.contacts.empty());
   // the energy–momentum integrator refuses the contacts
-  ex.model.integrator = Integrator::EnergyMomentum;
+  ex.model.opt.integrator = Integrator::EnergyMomentum;
   Data em(ex.model);
   enable_contacts(ex.model, em, {});
   EXPECT_NE(integrator_support(ex.model, em).find("contacts"), std::string::npos);
@@ -548,7 +548,7 @@ MechanismRun run_mechanism(const Model& m, Data& d, double duration) {
   MechanismRun r;
   const double e0 = total_energy(m, d);
   double last = e0;
-  const int n = static_cast<int>(std::lround(duration / m.dt));
+  const int n = static_cast<int>(std::lround(duration / m.opt.timestep));
   for (int k = 0; k < n; ++k) {
     const StepReport rep = step(m, d);
     r.not_ok += rep.status != StepStatus::Ok;
@@ -592,9 +592,9 @@ TEST(EnergyMomentum, ChainsAndLoopsConserveEnergy) {
                      project_state(m, d);
                    }});
   for (Case& c : cases) {
-    c.model.integrator = Integrator::EnergyMomentum;
+    c.model.opt.integrator = Integrator::EnergyMomentum;
+    c.model.opt.solver.tolerance = 1e-12;
     Data d(c.model);
-    d.solver.tolerance = 1e-12;
     c.start(c.model, d);
     const MechanismRun r = run_mechanism(c.model, d, 5.0);
     EXPECT_EQ(r.not_ok, 0) << c.name;
@@ -610,9 +610,9 @@ TEST(EnergyMomentum, ChainsAndLoopsConserveEnergy) {
 TEST(EnergyMomentum, DampersDissipate) {
   Model m = make_pendulum_chain(3, JointType::Revolute, 1, 1, 0, 0.01);
   for (Joint& j : m.joints) j.damping[5] = 0.5;
-  m.integrator = Integrator::EnergyMomentum;
+  m.opt.integrator = Integrator::EnergyMomentum;
+  m.opt.solver.tolerance = 1e-12;
   Data d(m);
-  d.solver.tolerance = 1e-12;
   set_joint_coordinates(m, d, 0, {1.0}, {});
   const double e0 = total_energy(m, d);
   const MechanismRun r = run_mechanism(m, d, 5.0);
@@ -684,9 +684,9 @@ TEST(EnergyMomentum, LoopSleighAndBallConvergeAtSecondOrder) {
 // falling arm's joints come apart there by millimetres). A double pendulum spun over the top.
 TEST(EnergyMomentum, RevoluteJointsTurnThroughHalfTurns) {
   Model m = make_pendulum_chain(2, JointType::Revolute, 1, 1, 0, 0.01);
-  m.integrator = Integrator::EnergyMomentum;
+  m.opt.integrator = Integrator::EnergyMomentum;
+  m.opt.solver.tolerance = 1e-12;
   Data d(m);
-  d.solver.tolerance = 1e-12;
   set_joint_coordinates(m, d, 0, {0.0}, {12.0});
   set_joint_coordinates(m, d, 1, {0.0}, {-7.0});
   project_state(m, d);

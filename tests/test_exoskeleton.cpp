@@ -140,16 +140,16 @@ TEST(Exoskeleton, CuffsBalanceTheArmsWeightAboutTheShoulder) {
   double last_rate = 1e9;
   const Joint& sh = m.joints[e.shoulder];
   auto observer = [&](const Model& mm, const Data& d) {
-    if (d.time < r.duration - 0.5 * mm.dt) return;
+    if (d.time < r.duration - 0.5 * mm.opt.timestep) return;
     const Vec3 c = sh.parent_anchor;  // the shoulder centre (parent: the world)
     gravity_moment.setZero();
-    for (int b : {e.upper_arm, e.forearm}) gravity_moment += (d.x[b] - c).cross(mm.bodies[b].mass * mm.gravity);
+    for (int b : {e.upper_arm, e.forearm}) gravity_moment += (d.x[b] - c).cross(mm.bodies[b].mass * mm.opt.gravity);
     Vec3 cuffs = Vec3::Zero();
     for (int j : {e.cuff_upper, e.cuff_fore}) {
       const Joint& jt = mm.joints[j];
       JointRows rows;
       joint_rows(jt, body_pose(d, jt.parent), body_pose(d, jt.child), &rows);
-      const Vec6 w = rows.Jb.transpose() * d.joint_impulse[j] / mm.dt;  // (world force, body torque) on the arm
+      const Vec6 w = rows.Jb.transpose() * d.joint_impulse[j] / mm.opt.timestep;  // (world force, body torque) on the arm
       const int b = jt.child;
       cuffs += (d.x[b] - c).cross(Vec3(w.head<3>())) + quat_to_rot(d.q[b]) * Vec3(w.tail<3>());
     }

@@ -96,7 +96,7 @@ TEST(ExoskeletonUrdf, BadLoopDynamicsAreErrors) {
 TEST(ExoskeletonUrdf, PlanarLoopSpringCarriesTheWeight) {
   const double k = 2000, mass = 2;
   Model m = load_model(write_urdf("sag.urdf", block(R"(<dynamics stiffness="2000" damping="40 40 0.5"/>)")));
-  m.dt = 0.002;
+  m.opt.timestep = 0.002;
   const int j = m.joint_index("strap");
   const int b = m.body_index("block");
   Data d(m);

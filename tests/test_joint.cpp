@@ -7,6 +7,7 @@
 #include "sim/body_dynamics.hpp"
 #include "sim/data.hpp"
 #include "sim/joint.hpp"
+#include "sim/solver/assemble.hpp"
 #include "sim/solver/workspace.hpp"
 #include "sim/step.hpp"
 

@@ -17,7 +17,7 @@ TEST(Kinematics, CoordinatesRoundTripForAllJointTypes) {
   for (int t = 0; t < 16; ++t) {
     const JointType type = static_cast<JointType>(t);
     Model m = make_pendulum_chain(2, JointType::Revolute, 1.0, 1.0, 0.05, 0.01);
-    m.gravity.setZero();
+    m.opt.gravity.setZero();
     m.joints[1] = make_joint(m, type, 0, 1, Vec3(0.1, 0.0, -1.0), Vec3(1, 2, 3).normalized(), "j");
     Data d(m);
     const Joint& jt = m.joints[1];

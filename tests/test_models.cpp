@@ -119,8 +119,8 @@ TEST(ModelsA1, MjcfCounts) {
   expect_tree_joints_consistent(m);
   EXPECT_EQ(m.actuators.size(), 12u);
   EXPECT_TRUE(m.dt_from_file);
-  EXPECT_DOUBLE_EQ(m.dt, 0.002);
-  EXPECT_DOUBLE_EQ(m.gravity.z(), -9.806);
+  EXPECT_DOUBLE_EQ(m.opt.timestep, 0.002);
+  EXPECT_DOUBLE_EQ(m.opt.gravity.z(), -9.806);
   ASSERT_EQ(m.world_geoms.size(), 1u);
   EXPECT_EQ(m.world_geoms[0].type, GeomType::Plane);
   EXPECT_TRUE(has_warning(r, "<sensor>"));
@@ -298,7 +298,7 @@ TEST(ModelsLoops, CassieConnects) {
   // anchor 0.35012 0 0 in the plantar rod's frame
   const Body& rod = m.bodies[c.parent];
   EXPECT_LT((c.parent_anchor - (rod.link_origin + Vec3(0.35012, 0, 0))).norm(), 1e-12);
-  EXPECT_DOUBLE_EQ(m.dt, 0.0005);
+  EXPECT_DOUBLE_EQ(m.opt.timestep, 0.0005);
   EXPECT_EQ(m.actuators.size(), 10u);
   EXPECT_DOUBLE_EQ(m.actuators[0].gear, 25);
   EXPECT_TRUE(m.actuators[0].ctrl_limited);
@@ -647,9 +647,9 @@ TEST(ModelsMjcf, FeaturesExactValues) {
   // dof: 6 + 1 + 3 + 1 + 1 + 1 (tree) + 3 (connect) + 0 (weld)
   expect_shape(m, 6, 8, 16);
   expect_tree_joints_consistent(m);
-  EXPECT_DOUBLE_EQ(m.dt, 0.004);
+  EXPECT_DOUBLE_EQ(m.opt.timestep, 0.004);
   EXPECT_TRUE(m.dt_from_file);
-  EXPECT_LT((m.gravity - Vec3(0, 0, -9)).norm(), 1e-15);
+  EXPECT_LT((m.opt.gravity - Vec3(0, 0, -9)).norm(), 1e-15);
   EXPECT_EQ(merged_into(r, "static_post"), "world");
   EXPECT_EQ(merged_into(r, "hand"), "arm");
   ASSERT_EQ(r.virtual_bodies.size(), 2u);

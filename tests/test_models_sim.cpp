@@ -20,7 +20,7 @@ struct RunStats {
 
 RunStats simulate(const Model& m, Data& d, double duration) {
   RunStats run;
-  const int steps = static_cast<int>(duration / m.dt + 0.5);
+  const int steps = static_cast<int>(duration / m.opt.timestep + 0.5);
   for (int k = 0; k < steps; ++k) {
     if (step(m, d).status != StepStatus::Ok) ++run.failed;
     run.violation = std::max(run.violation, max_constraint_violation(m, d));
@@ -63,7 +63,7 @@ TEST(ModelsSimulate, CorpusRobotsRunWithTheEnergyMomentumIntegrator) {
       j.has_limits = false;
       j.friction.fill(0);
     }
-    m.integrator = Integrator::EnergyMomentum;
+    m.opt.integrator = Integrator::EnergyMomentum;
     Data d(m);
     ASSERT_EQ(integrator_support(m, d), "") << file;
     for (size_t j = 0; j < m.joints.size(); ++j)
@@ -146,10 +146,11 @@ TEST(ModelsSimulate, FourbarDrivenFromItsBifurcation) {
   joint_coordinates(m, d, m.joint_index("jointb1"), &q, &qd);
   EXPECT_GT(std::abs(q), 1e-2);
 
-  Data rigid(m);  // without the last resort the first step is left unconverged
-  rigid.solver.compliant_loop_fallback = false;
+  Model without = m;  // without the last resort the first step is left unconverged
+  without.opt.solver.compliant_loop_fallback = false;
+  Data rigid(without);
   rigid.joint_force = d.joint_force;
-  EXPECT_EQ(step(m, rigid).status, StepStatus::NotConverged);
+  EXPECT_EQ(step(without, rigid).status, StepStatus::NotConverged);
 }
 
 // Loops passing their singular configurations converge in a few Newton iterations: the double
@@ -173,7 +174,7 @@ TEST(ModelsSimulate, LoopsConvergeThroughSingularConfigurations) {
     Data d(m);
     if (c.joint) set_joint_coordinates(m, d, m.joint_index(c.joint), {0.0}, {c.rate});
     ASSERT_TRUE(project_state(m, d).converged) << c.file;
-    const int steps = static_cast<int>(c.duration / m.dt + 0.5);
+    const int steps = static_cast<int>(c.duration / m.opt.timestep + 0.5);
     int worst_iterations = 0;
     double violation = 0;
     for (int k = 0; k < steps; ++k) {

@@ -55,7 +55,7 @@ TEST(NonholonomicFiles, RollingDiskAndBall) {
   for (const char* file : {"disk.xml", "disk.urdf"}) {
     SCOPED_TRACE(file);
     const Model m = load(data(file));
-    EXPECT_EQ(m.integrator, Integrator::Variational);  // (not declared)
+    EXPECT_EQ(m.opt.integrator, Integrator::Variational);  // (not declared)
     ASSERT_EQ(m.nonholonomic.size(), 2u);
     NonholonomicConstraint roll = make("roll", NonholonomicKind::RollingDisk, m.body_index("disk"));
     roll.radius = 0.5;
@@ -73,7 +73,7 @@ TEST(NonholonomicFiles, SleighAndSuslovInTheBodyFrame) {
     SCOPED_TRACE(file);
     LoadReport report;
     const Model m = load(data(file), &report);
-    EXPECT_EQ(m.integrator, Integrator::EnergyMomentum);
+    EXPECT_EQ(m.opt.integrator, Integrator::EnergyMomentum);
     ASSERT_EQ(m.nonholonomic.size(), 2u);
     const int sleigh = m.body_index("sleigh");
     ASSERT_GE(sleigh, 0);
@@ -266,7 +266,7 @@ TEST_F(NonholonomicErrors, Urdf) {
   const Model m = load(write("good.urdf", urdf_with(ball + "\n<maxsim integrator=\"energy-momentum\"/>")));
   ASSERT_EQ(m.nonholonomic.size(), 1u);
   EXPECT_EQ(m.nonholonomic[0].radius, 1.0);
-  EXPECT_EQ(m.integrator, Integrator::EnergyMomentum);
+  EXPECT_EQ(m.opt.integrator, Integrator::EnergyMomentum);
 }
 
 }  // namespace

@@ -80,7 +80,7 @@ RolloutTask chain_task() {
 // interior point in every rollout.
 Model box_model() {
   Model m;
-  m.dt = 0.005;
+  m.opt.timestep = 0.005;
   Body b;
   b.name = "box";
   b.mass = 1.0;

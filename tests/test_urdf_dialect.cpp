@@ -233,7 +233,7 @@ TEST(UrdfDialect, BodyFallsAlongAFreeVerticalTranslationOnly) {
   for (const Fall& c : cases) {
     SCOPED_TRACE(std::string(c.type) + " axis " + c.axis);
     Model m = load_one(one_body(c.type, c.axis));
-    m.dt = dt;
+    m.opt.timestep = dt;
     Data d(m);
     const Vec4 q0 = d.q[0];
     const int n = 2000;
@@ -257,7 +257,7 @@ TEST(UrdfDialect, BodyFallsAlongAFreeVerticalTranslationOnly) {
 TEST(UrdfDialect, FixedOrientationBodyFliesAParabolaWithoutTurning) {
   Model m = load_one(one_body("fixedorientation", "1 0 0", "0 0 1", "0 0 0.4", "0.1 0.2 -0.3"));
   const double dt = 0.001, g = 9.81;
-  m.dt = dt;
+  m.opt.timestep = dt;
   Data d(m);
   // rates along the URDF joint frame (turned 0.4 rad about z)
   set_joint_coordinates(m, d, 0, {}, {0.2, -0.1, 0.5});
@@ -280,7 +280,7 @@ TEST(UrdfDialect, FixedOrientationBodyFliesAParabolaWithoutTurning) {
 TEST(UrdfDialect, PlanarAxisBodyMovesInItsPlaneAndTurnsAboutTheAxis) {
   Model m = load_one(one_body("planaraxis", "0 1 0"));
   const double dt = 0.001, g = 9.81, spin = 1.5;
-  m.dt = dt;
+  m.opt.timestep = dt;
   Data d(m);
   set_joint_coordinates(m, d, 0, {}, {0.3, -0.4, spin});
   const Vec3 x0 = d.x[0], v0 = d.v[0];
@@ -309,7 +309,7 @@ TEST(UrdfDialect, PlanarAxisBodyMovesInItsPlaneAndTurnsAboutTheAxis) {
 TEST(UrdfDialect, OrbitalPendulumKeepsItsAnchorAndSwingsWithTheCompoundPeriod) {
   Model m = load_one(one_body("orbital", "0 0 1", "0 0 1", "0 0 0", "0 0 -0.5"));
   const double dt = 0.001, g = 9.81, l = 0.5, Ixx = 0.02;
-  m.dt = dt;
+  m.opt.timestep = dt;
   Data d(m);
   set_joint_coordinates(m, d, 0, {0.05, 0.0}, {});
   const double period = 2 * M_PI * std::sqrt((Ixx + l * l) / (g * l));
@@ -357,7 +357,7 @@ TEST(UrdfDialect, LoopJointsTakeTheDialectTypes) {
     const int j = m.joint_index("loop");
     ASSERT_GE(j, 0);
     EXPECT_EQ(m.joints[j].type, JointType::Spherical);
-    m.dt = 0.001;
+    m.opt.timestep = 0.001;
     Data d(m);
     const double a = 0.4;
     set_joint_coordinates(m, d, m.joint_index("free"), {0, 0, 1, std::cos(a / 2), std::sin(a / 2), 0, 0}, {});
@@ -374,7 +374,7 @@ TEST(UrdfDialect, LoopJointsTakeTheDialectTypes) {
   {  // fixedorientation: falls without turning
     Model m = load_model(loop_block("fixedorientation"));
     EXPECT_EQ(m.joints[m.joint_index("loop")].type, JointType::FixedOrientation);
-    m.dt = 0.001;
+    m.opt.timestep = 0.001;
     Data d(m);
     const Vec4 q0 = d.q[0];
     for (int i = 0; i < 1000; ++i) ASSERT_EQ(step(m, d).status, StepStatus::Ok);

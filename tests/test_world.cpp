@@ -127,7 +127,7 @@ struct Loaded {
   }
   // Steps for `seconds`; every step must converge.
   void run(double seconds) {
-    const int n = static_cast<int>(std::lround(seconds / model.dt));
+    const int n = static_cast<int>(std::lround(seconds / model.opt.timestep));
     for (int k = 0; k < n; ++k) {
       const StepReport r = step(model, *data);
       ASSERT_EQ(r.status, StepStatus::Ok) << "step " << k;
@@ -421,7 +421,7 @@ TEST_F(World, GravityFlag) {
   <option gravity="0 0 -5"><flag gravity="disable"/></option>
   <worldbody><body name="ball" pos="0 0 1"><freejoint/><geom type="sphere" size="0.1"/></body></worldbody>
 </mujoco>)"));
-  EXPECT_EQ(l.model.gravity, Vec3::Zero());
+  EXPECT_EQ(l.model.opt.gravity, Vec3::Zero());
   l.run(1.0);
   EXPECT_NEAR(l.data->x[0].z(), 1.0, 1e-12);
 }

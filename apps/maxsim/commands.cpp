@@ -227,11 +227,11 @@ int run_simulate(const Options& o) {
         .add("dof", m.dof())
         .add("ground", ground)
         .add("cone", friction_cone_name(o.cone))
-        .add("tolerance", d.solver.tolerance)
-        .add_raw("gravity", vec3_json(m.gravity))
+        .add("tolerance", m.opt.solver.tolerance)
+        .add_raw("gravity", vec3_json(m.opt.gravity))
         .add("fixed_base", o.fixed_base)
         .add("contacts", contacts)
-        .add("integrator", integrator_name(m.integrator))
+        .add("integrator", integrator_name(m.opt.integrator))
         .add("lifted_m", lifted)
         .add("load_warnings", static_cast<long long>(l.report.warnings.size()));
     if (o.restitution) j.add("restitution", *o.restitution);
@@ -258,7 +258,7 @@ int run_simulate(const Options& o) {
     if (lifted > 0) std::printf("  the base was lifted by %s m to stand on the ground\n", g6(lifted).c_str());
     std::printf("  Newton iterations mean %s, max %d; failed steps %lld\n", fmt("%.3g", iterations_mean).c_str(),
                 r.iterations_max, r.failed);
-    std::printf("  integrator: %s\n", integrator_name(m.integrator));
+    std::printf("  integrator: %s\n", integrator_name(m.opt.integrator));
     if (r.relaxed > 0)
       std::printf("  %lld steps needed the relaxed friction cone (the solver's last resort)\n", r.relaxed);
     if (csv.is_open() || !o.output.empty()) std::printf("  trajectory: %s\n", o.output.c_str());
@@ -307,7 +307,7 @@ int run_info(const Options& o) {
   const int mobility_low = std::max(0, tree_dof - loop_rows);
   const bool ground_auto = m.implicit_ground;
   const char* format = l.urdf ? "URDF" : "MJCF";
-  const double dt = m.dt_from_file ? m.dt : 0.01;
+  const double dt = m.dt_from_file ? m.opt.timestep : 0.01;
 
   if (o.json) {
     auto names_json = [](const std::vector<std::string>& names) {
@@ -357,14 +357,14 @@ int run_info(const Options& o) {
         .add("total_mass", m.total_mass())
         .add("dt", dt)
         .add("dt_from_file", m.dt_from_file)
-        .add_raw("gravity", vec3_json(m.gravity))
+        .add_raw("gravity", vec3_json(m.opt.gravity))
         .add_raw("collision_shapes", shapes_json(shapes))
         .add_raw("world_collision_shapes", shapes_json(world_shapes))
         .add("ground_auto", ground_auto)
         .add("contacts", m.contacts)
         .add("collision_filter", m.collision_filter == CollisionFilter::ParentChild ? "parent-child" : "any-joint")
         .add("actuators", static_cast<long long>(m.actuators.size()))
-        .add("integrator", integrator_name(m.integrator))
+        .add("integrator", integrator_name(m.opt.integrator))
         .add_raw("nonholonomic", nonholonomic_json())
         .add_raw("body_names", names_json(bodies))
         .add_raw("joint_names", names_json(joints))
@@ -428,9 +428,9 @@ int run_info(const Options& o) {
                                             : "bodies joined by any joint (PyBullet)");
   std::printf("total mass: %s kg\n", g6(m.total_mass()).c_str());
   std::printf("time step: %s s (%s)\n", g6(dt).c_str(), m.dt_from_file ? "from the file" : "default");
-  std::printf("gravity: %s %s %s\n", g6(m.gravity.x()).c_str(), g6(m.gravity.y()).c_str(), g6(m.gravity.z()).c_str());
+  std::printf("gravity: %s %s %s\n", g6(m.opt.gravity.x()).c_str(), g6(m.opt.gravity.y()).c_str(), g6(m.opt.gravity.z()).c_str());
   std::printf("actuators: %zu\n", m.actuators.size());
-  std::printf("integrator: %s\n", integrator_name(m.integrator));
+  std::printf("integrator: %s\n", integrator_name(m.opt.integrator));
   std::printf("nonholonomic constraints: %zu\n", m.nonholonomic.size());
   for (const NonholonomicConstraint& c : m.nonholonomic)
     std::printf("  %s  %s  body %s  %s\n", c.name.c_str(), nonholonomic_kind_name(c.kind), body_name(c.body).c_str(),

@@ -43,10 +43,10 @@ void MjcfReader::read_compiler(const XMLElement* e) {
 void MjcfReader::read_option(const XMLElement* e, Model* model) {
   if (auto dt = xml_.number(e, "timestep")) {
     if (!(*dt > 0)) fail(e, "option timestep must be positive");
-    model->dt = *dt;
+    model->opt.timestep = *dt;
     model->dt_from_file = true;
   }
-  if (auto g = xml_.vec3(e, "gravity")) model->gravity = *g;
+  if (auto g = xml_.vec3(e, "gravity")) model->opt.gravity = *g;
   for (const char* a : {"viscosity", "density"}) {
     if (auto v = xml_.number(e, a); v && *v != 0) ignore(std::string("<option ") + a + "> (fluid forces)");
   }

@@ -26,7 +26,7 @@ void MjcfReader::read_custom(const XMLElement* e, Model* model) {
       std::istringstream words(data);
       std::string value, extra;
       words >> value >> extra;
-      if (!extra.empty() || !integrator_from_name(value, &model->integrator))
+      if (!extra.empty() || !integrator_from_name(value, &model->opt.integrator))
         fail(x, std::string("maxsim:integrator: '") + data + "' is not one of variational, energy-momentum");
     } else if (name.rfind("maxsim:nonholonomic:", 0) == 0) {
       nonholonomic_.push_back(read_nonholonomic(x, name, data));

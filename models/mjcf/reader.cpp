@@ -18,7 +18,7 @@ Model MjcfReader::load() {
   Model model;
   model.source_file = path_;
   model.name = xml_.text(root, "model");
-  model.gravity = Vec3(0, 0, -9.81);
+  model.opt.gravity = Vec3(0, 0, -9.81);
 
   int include_height = 0;
   resolve_includes(root, 0, &include_height);
@@ -33,7 +33,7 @@ Model MjcfReader::load() {
     if (n == "option") read_option(c, &model);
     else if (n == "asset") read_assets(c);
   }
-  if (!flags_.gravity) model.gravity.setZero();
+  if (!flags_.gravity) model.opt.gravity.setZero();
   // MuJoCo's collision detection runs only with contacts and constraints on; "predefined" makes
   // it test the <contact><pair>s only, which are not supported (see the warning).
   model.contacts = flags_.contact && flags_.constraint && collision_ != "predefined";

@@ -66,7 +66,7 @@ Model UrdfReader::load() {
 
   BuildResult built;
   build_model(links, specs, options_, &model, &built, report_);
-  model.integrator = integrator_;
+  model.opt.integrator = integrator_;
   std::vector<NonholonomicSpec> nonholonomic;
   for (const NonholonomicXml& N : nonholonomic_)
     nonholonomic.push_back(NonholonomicSpec{N.proto, index.at(N.link), path_, N.e->GetLineNum()});

@@ -43,7 +43,7 @@ py::dict contact_arrays(const Model& model, const PyData& pd, bool all) {
       point_b.mutable_at(i, k) = pb(k);
       normal.mutable_at(i, k) = c.normal(k);
       impulse.mutable_at(i, k) = j(k);
-      force.mutable_at(i, k) = j(k) / model.dt;
+      force.mutable_at(i, k) = j(k) / model.opt.timestep;
       for (int t = 0; t < 2; ++t) tangent.mutable_at(i, k, t) = c.tangent(k, t);
     }
     gamma.mutable_at(i) = c.gamma;

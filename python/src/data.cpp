@@ -152,7 +152,7 @@ void bind_data(py::module_& m) {
       .def_readwrite("cone", &ContactOptions::cone)
       .def_readwrite("start_overlap", &ContactOptions::start_overlap);
 
-  py::class_<SolverOptions>(m, "SolverOptions", "Newton solver settings (sim/data.hpp).")
+  py::class_<SolverOptions>(m, "SolverOptions", "Newton solver settings (sim/options.hpp): Model.solver.")
       .def_readwrite("tolerance", &SolverOptions::tolerance)
       .def_readwrite("max_iterations", &SolverOptions::max_iterations)
       .def_readwrite("stall_factor", &SolverOptions::stall_factor)
@@ -161,7 +161,7 @@ void bind_data(py::module_& m) {
       .def_readwrite("refinement_sweeps", &SolverOptions::refinement_sweeps)
       .def_readwrite("compliant_loop_fallback", &SolverOptions::compliant_loop_fallback);
 
-  py::class_<InteriorPointOptions>(m, "InteriorPointOptions", "Interior-point settings for steps with contacts.")
+  py::class_<InteriorPointOptions>(m, "InteriorPointOptions", "Interior-point settings for steps with contacts (sim/options.hpp): Model.interior_point.")
       .def_readwrite("complementarity_tolerance", &InteriorPointOptions::complementarity_tolerance)
       .def_readwrite("max_iterations", &InteriorPointOptions::max_iterations)
       .def_readwrite("warm_start", &InteriorPointOptions::warm_start)
@@ -206,11 +206,6 @@ void bind_data(py::module_& m) {
       .def_property_readonly("contact_options", [](const PyData& d) { return d.contacts; },
                              "the contact search's options (a copy), None without contacts")
       .def_property_readonly("report", [](const PyData& d) { return d.data.report; }, "the last step's report")
-      .def_property_readonly(
-          "solver", [](PyData& d) -> SolverOptions& { return d.data.solver; }, py::return_value_policy::reference_internal)
-      .def_property_readonly(
-          "interior_point", [](PyData& d) -> InteriorPointOptions& { return d.data.interior_point; },
-          py::return_value_policy::reference_internal)
       .def_property_readonly("min_candidate_distance", [](const PyData& d) { return d.data.min_candidate_distance; })
       .def("copy", [](const PyData& d) { return std::make_unique<PyData>(d); },
            "an independent copy (state, inputs, warm start; a contact search of its own)")

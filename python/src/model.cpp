@@ -298,26 +298,32 @@ void bind_model(py::module_& m) {
       .def("joint_index", &Model::joint_index, py::arg("name"), "index of the joint, -1 if absent")
       .def("actuator_index", &Model::actuator_index, py::arg("name"), "index of the actuator, -1 if absent")
       .def("keyframe_index", &Model::keyframe_index, py::arg("name"), "index of the keyframe, -1 if absent")
+      .def_property_readonly(
+          "solver", [](Model& md) -> SolverOptions& { return md.opt.solver; }, py::return_value_policy::reference_internal,
+          "the Newton solver's settings (Model.opt.solver in C++), read by every step of this model")
+      .def_property_readonly(
+          "interior_point", [](Model& md) -> InteriorPointOptions& { return md.opt.interior_point; },
+          py::return_value_policy::reference_internal, "the interior point's settings (Model.opt.interior_point in C++)")
       .def_property(
-          "dt", [](const Model& md) { return md.dt; },
+          "dt", [](const Model& md) { return md.opt.timestep; },
           [](Model& md, double dt) {
             if (!(dt > 0) || !std::isfinite(dt)) throw std::invalid_argument("dt must be finite and > 0");
-            md.dt = dt;
+            md.opt.timestep = dt;
           },
           "time step [s]")
       .def_property(
-          "gravity", [](const Model& md) { return vector_copy(md.gravity); },
-          [](Model& md, const py::object& g) { md.gravity = vec3_from(g, "gravity"); }, "[m/s^2] (a copy; assign to change)")
+          "gravity", [](const Model& md) { return vector_copy(md.opt.gravity); },
+          [](Model& md, const py::object& g) { md.opt.gravity = vec3_from(g, "gravity"); }, "[m/s^2] (a copy; assign to change)")
       .def_readonly("dt_from_file", &Model::dt_from_file)
       .def_readonly("implicit_ground", &Model::implicit_ground,
                     "the description stands on the ground z >= 0 (URDF); Data's default contacts add it")
       .def_readonly("contacts", &Model::contacts, "false: the description switches contacts off")
       .def_property(
-          "integrator", [](const Model& md) { return md.integrator; },
+          "integrator", [](const Model& md) { return md.opt.integrator; },
           [](Model& md, const py::object& i) {
             if (py::isinstance<Integrator>(i)) {
-              md.integrator = i.cast<Integrator>();
-            } else if (!py::isinstance<py::str>(i) || !integrator_from_name(i.cast<std::string>(), &md.integrator)) {
+              md.opt.integrator = i.cast<Integrator>();
+            } else if (!py::isinstance<py::str>(i) || !integrator_from_name(i.cast<std::string>(), &md.opt.integrator)) {
               throw std::invalid_argument("integrator: expected an Integrator or 'variational', 'energy-momentum' (got " +
                                           std::string(py::str(i)) + ")");
             }

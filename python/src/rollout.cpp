@@ -85,7 +85,7 @@ py::object rollout(std::shared_ptr<Model> model_ptr, const py::object& initial_s
     throw std::invalid_argument("rollout: initial_states and controls have different batch sizes");
   const py::ssize_t steps = u.shape(1);
   const std::optional<ContactOptions> contact_options = contact_options_from(contacts, model);
-  if (model.integrator != Integrator::Variational) {  // (a Data as the rollouts make them, to ask)
+  if (model.opt.integrator != Integrator::Variational) {  // (a Data as the rollouts make them, to ask)
     Data probe(model);
     if (contact_options) enable_contacts(model, probe, *contact_options);
     if (const std::string refused = integrator_support(model, probe); !refused.empty())

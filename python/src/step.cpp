@@ -59,13 +59,13 @@ void bind_step(py::module_& m) {
         return r;
       },
       py::arg("model"), py::arg("data"), py::arg("n") = 1,
-      "Advances data by n steps of model.dt (the GIL released). Returns the last step's report; "
-      "stops early at a Failed step (whose state is unchanged). Raises ValueError when model.integrator "
+      "Advances data by n steps of model.opt.timestep (the GIL released). Returns the last step's report; "
+      "stops early at a Failed step (whose state is unchanged). Raises ValueError when model.opt.integrator "
       "cannot step this Data (integrator_support).");
   m.def(
       "integrator_support", [](const Model& model, const PyData& d) { return integrator_support(model, checked(model, d).data); },
       py::arg("model"), py::arg("data"),
-      "'' when model.integrator can step this Data, else what it does not handle (the energy-momentum "
+      "'' when model.opt.integrator can step this Data, else what it does not handle (the energy-momentum "
       "integrator: contacts, joint limits, joint friction)");
 }
 

@@ -110,11 +110,12 @@ def test_maximal_state_round_trip(drop):
     assert e.time == d.time
 
 
-def test_solver_options_are_the_datas(pendulum):
+def test_solver_options_are_the_models(pendulum):
     m, d = pendulum
-    d.solver.max_iterations = 7
-    assert d.solver.max_iterations == 7
-    assert maxsim.Data(m).solver.max_iterations == 50
+    m.solver.max_iterations = 7
+    assert m.solver.max_iterations == 7
+    assert maxsim.Data(m).model.solver.max_iterations == 7
+    assert maxsim.load_string(PENDULUM_XML).solver.max_iterations == 50
     assert d.contact_options is not None and not d.contact_options.ground  # MJCF: no implicit ground
     assert maxsim.Data(m, contacts=False).contact_options is None
 

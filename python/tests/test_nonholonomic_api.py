@@ -154,7 +154,7 @@ def test_rolling_disk_from_python(integrator):
     d = maxsim.Data(m, contacts=False)  # (the rolling rows are its only contact with the ground)
     d.v[0] = [0, -1, 0]
     d.w[0] = [2, 0, 0.5]
-    d.solver.tolerance = 1e-12
+    m.solver.tolerance = 1e-12
     e0 = maxsim.total_energy(m, d)
     worst = 0.0
     for _ in range(200):  # 10 s

@@ -16,7 +16,8 @@ namespace maxsim::a1 {
 Robot load_robot(const std::string& source_dir, double dt) {
   Robot r;
   r.model = load_model(source_dir + "/robots/a1/urdf/a1.urdf");
-  r.model.dt = dt;
+  r.model.opt.timestep = dt;
+  r.model.opt.interior_point.max_iterations = kInteriorPointIterations;
   // visual meshes (133 000 vertices) play no part in the physics; dropping them keeps the copies
   // of the Model that step()'s retry path makes cheap (18 % of the run time of a walk otherwise)
   for (Body& b : r.model.bodies)
@@ -59,7 +60,7 @@ bool fallen(const Robot& r, const Data& d) {
 RolloutTask walk_task(const Robot& r, const GaitParameters& gait, double duration,
                       std::function<void(const Model&, const Data&)> observer, const Perturbation& perturbation) {
   RolloutTask task;
-  task.steps = static_cast<int>(std::lround(duration / r.model.dt));
+  task.steps = static_cast<int>(std::lround(duration / r.model.opt.timestep));
   task.setup = [&r, gait, perturbation](const Model& m, Data& d, int) {
     stand(r, d, gait);
     ContactOptions contacts = r.contacts;
@@ -71,7 +72,6 @@ RolloutTask walk_task(const Robot& r, const GaitParameters& gait, double duratio
       set_coordinates(m, d, q, qd);
     }
     enable_contacts(m, d, contacts);
-    d.interior_point.max_iterations = kInteriorPointIterations;
     set_controller(d, std::make_shared<GaitController>(m, r.actuators, gait));
   };
   task.keep_going = [&r, observer](const Model& m, const Data& d, int) {

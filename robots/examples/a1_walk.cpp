@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
     if (replay) write_replay_html(robot.model, replay->replay(), view);
 
     std::printf("A1 %s gait (%s), dt = %g s, friction %g\n", have_params ? "learned" : "default",
-                have_params ? params.c_str() : "built in", robot.model.dt, robot.contacts.friction);
+                have_params ? params.c_str() : "built in", robot.model.opt.timestep, robot.contacts.friction);
     std::printf("walked %.3f m forward (%.3f m sideways) in %.2f s%s\n", w.distance, w.lateral, w.duration,
                 w.fell ? " and FELL" : "");
     std::printf("steps %d, not converged %d, max penetration %.2e m, %.0f steps/s\n", w.steps,
@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
                 "\"failed_steps\": %d, \"steps_per_s\": %.1f, \"steps\": %d, \"not_converged_steps\": %d, "
                 "\"lateral_m\": %.6f, \"dt\": %g, \"friction\": %g, \"params\": %s, \"trajectory\": %s}\n",
                 w.distance, w.duration, w.fell ? "true" : "false", w.max_penetration, w.failed_steps,
-                w.steps / w.wall_time, w.steps, w.not_converged_steps, w.lateral, robot.model.dt,
+                w.steps / w.wall_time, w.steps, w.not_converged_steps, w.lateral, robot.model.opt.timestep,
                 robot.contacts.friction, json_string(have_params ? params : "").c_str(), json_string(output).c_str());
     return w.fell || w.failed_steps > 0 ? 1 : 0;
   } catch (const std::exception& e) {

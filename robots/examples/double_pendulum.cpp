@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
     }
   }
   Model model;
-  model.dt = 0.01;
+  model.opt.timestep = 0.01;
   // two 1 m, 1 kg rods hanging from the origin along −z, body z along the rod
   for (int i = 0; i < 2; ++i) {
     Body rod;

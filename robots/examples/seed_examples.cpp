@@ -80,10 +80,10 @@ struct Run {
 
 Run simulate(const Example& e, const Case& c, Integrator integrator) {
   SeedExample ex = c.ex;
-  ex.model.integrator = integrator;
+  ex.model.opt.integrator = integrator;
+  ex.model.opt.solver.tolerance = kTolerance;
   const Model& model = ex.model;
   Data d(model);
-  d.solver.tolerance = kTolerance;
   start_seed_example(ex, d);
   Run r;
   r.label = std::string(short_name(integrator)) + (c.label.empty() ? "" : " " + c.label);
@@ -121,7 +121,7 @@ Run simulate(const Example& e, const Case& c, Integrator integrator) {
     r.max_rows = std::max(r.max_rows, r.rows.back());
   };
   sample(false);
-  r.steps = static_cast<int>(std::lround(e.duration / model.dt));
+  r.steps = static_cast<int>(std::lround(e.duration / model.opt.timestep));
   for (int k = 0; k < r.steps; ++k) {
     const StepReport report = step(model, d);
     r.iterations += report.iterations;
@@ -134,11 +134,11 @@ Run simulate(const Example& e, const Case& c, Integrator integrator) {
 
 // The state after `duration` (tolerance 1e-13 as the order tests), measured by `error`.
 double error_at(SeedExample ex, Integrator integrator, double duration, const std::function<double(const Data&)>& error) {
-  ex.model.integrator = integrator;
+  ex.model.opt.integrator = integrator;
+  ex.model.opt.solver.tolerance = 1e-13;
   Data d(ex.model);
-  d.solver.tolerance = 1e-13;
   start_seed_example(ex, d);
-  for (int k = 0; k < static_cast<int>(std::lround(duration / ex.model.dt)); ++k) step(ex.model, d);
+  for (int k = 0; k < static_cast<int>(std::lround(duration / ex.model.opt.timestep)); ++k) step(ex.model, d);
   return error(d);
 }
 

@@ -50,7 +50,7 @@ Exoskeleton load_exoskeleton(const std::string& source_dir, const Patient& patie
                              double dt, bool keep_meshes) {
   Exoskeleton e;
   e.model = load_model(urdf_path(source_dir));
-  e.model.dt = dt;
+  e.model.opt.timestep = dt;
   if (!keep_meshes)  // visual meshes play no part in the physics; cheap Model copies
     for (Body& b : e.model.bodies)
       for (Geom& g : b.geoms) {

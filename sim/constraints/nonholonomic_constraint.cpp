@@ -33,7 +33,7 @@ class NonholonomicConstraintKind final : public EqualityKind {
     const NonholonomicConstraint& c = model.nonholonomic[k];
     const SystemLayout& layout = ws.layout;
     NonholonomicRows& rows = ws.nonholonomic_rows[k];
-    nonholonomic_rows(c, model.bodies[c.body], model.integrator, nonholonomic_step(d, ws, s, c.body), &rows);
+    nonholonomic_rows(c, model.bodies[c.body], model.opt.integrator, nonholonomic_step(d, ws, s, c.body), &rows);
     const int n = layout.nonholonomic_node(k);
     const Vec6 u = layout.nonholonomic_rows(s, k);
     for (int r = 0; r < 6; ++r) layout.entry(*F, n, r) = r < rows.n ? rows.c(r) : u(r);

@@ -23,7 +23,7 @@ class EnergyMomentumScheme final : public IntegratorScheme {
 
   Vec6 body_residual(const Model& model, const Data& d, Workspace& ws, int i, const Vec3& v,
                      const Vec3& w) const override {
-    const Vec6 F = em_body_residual(model.bodies[i], d.v[i], d.w[i], v, w, model.gravity, d.body_force[i],
+    const Vec6 F = em_body_residual(model.bodies[i], d.v[i], d.w[i], v, w, model.opt.gravity, d.body_force[i],
                                     d.body_torque[i], ws.dt);
     ws.em_interval[i] = em_interval(d.x[i], d.q[i], ws.x3[i], ws.q3[i], w, ws.dt);
     ws.em_row_torque[i].setZero();

@@ -1,4 +1,4 @@
-// The integrator of a step, chosen once per step (integrator_scheme(model.integrator)): the one
+// The integrator of a step, chosen once per step (integrator_scheme(model.opt.integrator)): the one
 // place that tells the variational and the energy–momentum step apart. The assembly, the graph,
 // the warm start and the advance ask it; none of them tests which integrator runs.
 //

@@ -15,7 +15,7 @@ class VariationalScheme final : public IntegratorScheme {
 
   Vec6 body_residual(const Model& model, const Data& d, Workspace& ws, int i, const Vec3& v,
                      const Vec3& w) const override {
-    return maxsim::body_residual(model.bodies[i], d.v[i], d.w[i], v, w, model.gravity, d.body_force[i],
+    return maxsim::body_residual(model.bodies[i], d.v[i], d.w[i], v, w, model.opt.gravity, d.body_force[i],
                                  d.body_torque[i], ws.dt);
   }
 

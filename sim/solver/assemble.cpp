@@ -9,7 +9,7 @@ namespace maxsim {
 
 void step_prepare(const Model& model, Data& d) {
   Workspace& ws = workspace(d);
-  const IntegratorScheme& scheme = integrator_scheme(model.integrator);
+  const IntegratorScheme& scheme = integrator_scheme(model.opt.integrator);
   for (const EqualityKind* kind : equality_kinds())
     for (int k = 0; k < kind->count(model); ++k) kind->prepare(model, d, ws, scheme, k);
   for (size_t c = 0; c < d.contacts.size(); ++c) ws.kinds[c]->prepare(model, d, static_cast<int>(c));
@@ -18,7 +18,7 @@ void step_prepare(const Model& model, Data& d) {
 void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen::VectorXd* F) {
   Workspace& ws = workspace(d);
   const SystemLayout& layout = ws.layout;
-  const IntegratorScheme& scheme = integrator_scheme(model.integrator);
+  const IntegratorScheme& scheme = integrator_scheme(model.opt.integrator);
 
   // bodies: next knot and the integrator's rows of each body
   for (int i = 0; i < layout.bodies; ++i) {
@@ -36,7 +36,7 @@ void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen:
 void step_jacobian(const Model& model, Data& d, const Eigen::VectorXd& s) {
   Workspace& ws = workspace(d);
   const SystemLayout& layout = ws.layout;
-  const IntegratorScheme& scheme = integrator_scheme(model.integrator);
+  const IntegratorScheme& scheme = integrator_scheme(model.opt.integrator);
   BlockLdu& A = ws.ldu;
   // the inequalities' kinematic Jacobians, only here: the line search's trial points need their
   // gaps and rates alone (the joint rows keep theirs in the residual: computing values and

@@ -38,7 +38,7 @@ const Workspace& workspace(const Data& data) {
   return ws ? *ws : empty;
 }
 Workspace& workspace(const Model& model, Data& data) {
-  if (!workspace(data).built) workspace(data).dt = model.dt;  // (a step sets its own)
+  if (!workspace(data).built) workspace(data).dt = model.opt.timestep;  // (a step sets its own)
   if (!graph_matches(model, data)) build_graph(model, data);
   return workspace(data);
 }
@@ -65,7 +65,7 @@ bool graph_matches(const Model& model, const Data& d) {
       return false;
   if (ws.passive.size() != model.joints.size()) return false;
   if (ws.nonholonomic_edge.size() != model.nonholonomic.size()) return false;  // (added after the Data)
-  if (ws.graph_integrator != model.integrator) return false;
+  if (ws.graph_integrator != model.opt.integrator) return false;
   for (size_t j = 0; j < model.joints.size(); ++j)
     if (static_cast<bool>(ws.passive[j]) != passive_floating(model.joints[j])) return false;
   return true;
@@ -107,10 +107,10 @@ void build_graph(const Model& model, Data& d) {
   }
   // energy–momentum: a joint's force maps depend on both its bodies (em_joint_force_jacobian), a
   // coupling between the bodies that the Newton matrix carries on an edge of its own
-  ws.graph_integrator = model.integrator;
+  ws.graph_integrator = model.opt.integrator;
   ws.body_edge.assign(nj, -1);
   ws.body_edge_forward.assign(nj, 1);
-  if (integrator_scheme(model.integrator).couples_bodies()) {
+  if (integrator_scheme(model.opt.integrator).couples_bodies()) {
     std::map<std::pair<int, int>, int> pair_edge;
     for (int j = 0; j < nj; ++j) {
       const Joint& jt = model.joints[j];

@@ -92,7 +92,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
 
   // start of the inequality variables, strictly inside their cones, from the predicted gap; an
   // inequality that persists from the last step (same pair, same point) starts from its impulse
-  const double cold = opt.initial_slack * std::max(1.0, model.gravity.norm() * dt);
+  const double cold = opt.initial_slack * std::max(1.0, model.opt.gravity.norm() * dt);
   ws.warm.resize(nc);
   for (int c = 0; c < nc; ++c) {
     ws.warm[c] = opt.warm_start && persisting_contact(ws.previous_contacts, c, d.contacts[c]);
@@ -102,7 +102,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
 
   // (factor > 1: the looser test of a stalled iteration, see SolverOptions::stall_factor)
   auto inequalities_ok = [&](double factor) {
-    const double tol = factor * d.solver.tolerance;
+    const double tol = factor * model.opt.solver.tolerance;
     for (int c = 0; c < nc; ++c)
       if (!ws.kinds[c]->converged(d.contacts[c], ws.contact_kin[c], tol, dt)) return false;
     return complementarity_max(d) < factor * opt.complementarity_tolerance;
@@ -126,7 +126,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
   }
   if (!residual_at_s) start(settled ? opt.settled_slack : opt.warm_slack, opt.initial_slack);
   EqualityTest stalled = converged;
-  stalled.tol_impulse *= d.solver.stall_factor;
+  stalled.tol_impulse *= model.opt.solver.stall_factor;
   double last_alpha = 1.0;
   // Merits of the line search. merit_eq: the equality residuals (momentum, joint rows, s − φ,
   // η_t − v_t). merit(κ): the same plus the distance from the central path γ s = κ,
@@ -175,7 +175,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     if (!ws.ldu.factor()) {
       // a Newton matrix too ill-conditioned to factor at an iterate already at the round-off
       // floor (see SolverOptions::stall_factor): that iterate is the answer
-      if (stalled(F) && inequalities_ok(d.solver.stall_factor)) break;
+      if (stalled(F) && inequalities_ok(model.opt.solver.stall_factor)) break;
       rep.status = StepStatus::Failed;
       break;
     }
@@ -231,7 +231,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     const double kappa = sigma * mu;
     const double merit0 = merit(kappa), eq0 = merit_eq();
     bool accepted = false;
-    for (int ls = 0; ls <= d.solver.line_search_steps && !accepted; ++ls, alpha *= 0.5) {
+    for (int ls = 0; ls <= model.opt.solver.line_search_steps && !accepted; ++ls, alpha *= 0.5) {
       ws.trial = s + alpha * ws.delta;
       if (!velocities_admissible(nb, ws.trial, dt)) continue;
       trial_contacts = d.contacts;
@@ -253,7 +253,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     }
     if (!accepted) {
       // no point along the direction is better: at the round-off floor, done; otherwise re-centre
-      if (stalled(F) && inequalities_ok(d.solver.stall_factor)) break;
+      if (stalled(F) && inequalities_ok(model.opt.solver.stall_factor)) break;
       recentre(mu);
       residual_at_s = false;
       last_alpha = 0;

@@ -37,9 +37,9 @@ EqualityTest equality_test(const Model& model, const Data& d) {
   const Workspace& ws = workspace(d);
   double scale = 1.0;
   for (int i = 0; i < nb; ++i)
-    scale = std::max(scale, model.bodies[i].mass * (d.v[i].norm() + ws.dt * model.gravity.norm()));
+    scale = std::max(scale, model.bodies[i].mass * (d.v[i].norm() + ws.dt * model.opt.gravity.norm()));
   for (int j = 0; j < nj; ++j) scale = std::max(scale, d.joint_impulse[j].lpNorm<Eigen::Infinity>());
-  return EqualityTest{d.solver.tolerance * scale, d.solver.tolerance, &ws.layout, &model};
+  return EqualityTest{model.opt.solver.tolerance * scale, model.opt.solver.tolerance, &ws.layout, &model};
 }
 
 StepReport solve_newton(const Model& model, Data& d) {
@@ -50,7 +50,7 @@ StepReport solve_newton(const Model& model, Data& d) {
   Eigen::VectorXd& F = ws.residual;
   const EqualityTest converged = equality_test(model, d);
   EqualityTest stalled = converged;
-  stalled.tol_impulse *= d.solver.stall_factor;
+  stalled.tol_impulse *= model.opt.solver.stall_factor;
   StepReport rep;
   step_residual(model, d, s, &F);
   bool rows_at_s = true;  // ws.x3/q3/rows3 were last evaluated at s
@@ -61,7 +61,7 @@ StepReport solve_newton(const Model& model, Data& d) {
       break;
     }
     if (converged(F)) break;
-    if (rep.iterations == d.solver.max_iterations) {
+    if (rep.iterations == model.opt.solver.max_iterations) {
       rep.status = StepStatus::NotConverged;
       break;
     }
@@ -73,7 +73,7 @@ StepReport solve_newton(const Model& model, Data& d) {
       break;
     }
     ws.delta = -F;
-    ws.ldu.solve(ws.delta, d.solver.refinement_sweeps);
+    ws.ldu.solve(ws.delta, model.opt.solver.refinement_sweeps);
     if (!ws.delta.allFinite()) {
       rep.status = StepStatus::Failed;
       break;
@@ -81,7 +81,7 @@ StepReport solve_newton(const Model& model, Data& d) {
     const double f0 = F.norm();
     double alpha = 1.0;
     bool accepted = false;
-    for (int ls = 0; ls <= d.solver.line_search_steps && !accepted; ++ls, alpha *= 0.5) {
+    for (int ls = 0; ls <= model.opt.solver.line_search_steps && !accepted; ++ls, alpha *= 0.5) {
       ws.trial = s + alpha * ws.delta;
       if (!velocities_admissible(nb, ws.trial, dt)) continue;
       step_residual(model, d, ws.trial, &ws.trial_residual);

@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
   const int steps = argc == 3 ? std::atoi(argv[2]) : 300;
   try {
     Model model = load_model(argv[1]);
-    model.dt = 0.005;
+    model.opt.timestep = 0.005;
     Data data(model);
     for (std::size_t j = 0; j < model.joints.size(); ++j) {
       const Joint& joint = model.joints[j];

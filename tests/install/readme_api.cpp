@@ -25,7 +25,7 @@ using namespace maxsim;
 // README "A short example": a double pendulum built in code
 double double_pendulum() {
   Model model;                      // constant description
-  model.dt = 0.01;
+  model.opt.timestep = 0.01;
   for (int i = 0; i < 2; ++i) {     // two 1 m, 1 kg rods hanging along −z
     Body rod;
     rod.name = "link" + std::to_string(i + 1);
@@ -100,7 +100,7 @@ int tuning(int argc, char** argv) {
 // README "Which to use" and "Nonholonomic constraints"
 void energy_momentum() {
   Model m = load_model("tests/data/nonholonomic/sleigh.urdf");
-  m.integrator = Integrator::EnergyMomentum;
+  m.opt.integrator = Integrator::EnergyMomentum;
   for (Joint& j : m.joints) j.has_limits = false;
   NonholonomicConstraint c;
   c.name = "wheel";
