@@ -121,12 +121,10 @@ void reset_data(const Model& model, Data& data) {
   fresh.controller = std::move(data.controller);
   fresh.solver = data.solver;
   fresh.interior_point = data.interior_point;
-  if (data.collide_setup) {
-    data.collide_setup(model, fresh);
-  } else {
-    fresh.collide = std::move(data.collide);  // a collide stage set by hand: kept as it is
-  }
+  std::optional<ContactOptions> contacts;
+  if (data.contact_search) contacts = data.contact_search->options();
   data = fresh;  // copy-assigned: every array keeps its storage (views onto it stay valid)
+  if (contacts) enable_contacts(model, data, *contacts);  // a new search, as a new Data's
 }
 
 void reset_data(const Model& model, Data& data, int keyframe) {

@@ -85,7 +85,7 @@ void record_impacts(Data& d) {
 void collide(const Model& model, Data& d) {
   d.ws.previous_contacts.swap(d.contacts);
   d.contacts.clear();
-  if (d.collide) d.collide(model, d);
+  if (d.contact_search) d.contact_search->collide(model, d);
   append_joint_limits(model, d);
   if (d.ws.relaxed_attempt)
     for (Contact& c : d.contacts) c.relaxed_cone = c.joint < 0;
@@ -266,7 +266,7 @@ StepReport step_with_retry(const Model& model, Data& d, int depth) {
 std::string integrator_support(const Model& model, const Data& d) {
   if (model.integrator != Integrator::EnergyMomentum) return "";
   std::string what;
-  if (d.collide) what = "contacts";
+  if (d.contact_search && d.contact_search->active()) what = "contacts";
   for (const Joint& jt : model.joints) {
     bool friction = false;
     for (double f : jt.friction) friction = friction || f != 0;
