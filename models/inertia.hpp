@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "models/load.hpp"
+#include "sim/geometry/shape.hpp"
 #include "sim/model.hpp"
 
 namespace maxsim {
@@ -37,21 +38,9 @@ std::string check_mass_inertia(double mass, const Mat3& inertia);
 std::string check_mass_range(double mass, const LoadLimits& limits);
 std::string check_inertia_range(const Mat3& inertia, const LoadLimits& limits);
 
-// Volume and unit-density inertia (about the geom frame origin's centroid, in the geom frame) of
-// a solid geom, as MuJoCo's compiler computes them for inertia-from-geoms:
-// sphere, capsule (cylinder + two hemispheres), box, cylinder, ellipsoid, and meshes: the exact
-// solid of a closed (watertight: every edge in exactly two triangles) triangle mesh by the
-// divergence theorem; an open or degenerate mesh falls back to its axis-aligned bounding box. Plane: LoadError in the caller (not a solid).
-struct SolidProps {
-  double volume = 0;
-  Vec3 centroid = Vec3::Zero();   // in the geom frame
-  Mat3 unit_inertia = Mat3::Zero();  // inertia about the centroid for density 1, geom frame
-  bool mesh_fallback = false;     // mesh: bounding box used
-};
+// Volume and unit-density inertia of a solid geom (SolidProps, sim/geometry/shape.hpp: MuJoCo's
+// compiler's formulas; meshes by the divergence theorem or their bounding box). Plane: LoadError
+// in the caller (not a solid).
 SolidProps solid_props(const Geom& geom);
-
-// Mesh solid (vertices, triangles) with the fallback described above.
-SolidProps mesh_solid_props(const std::vector<Vec3>& vertices,
-                            const std::vector<Eigen::Vector3i>& faces);
 
 }  // namespace maxsim

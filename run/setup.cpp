@@ -282,7 +282,7 @@ void setup_state(RunSetup& s, const Options& o, Data& d) {
   if (const std::string refused = integrator_support(m, d); !refused.empty()) {
     std::string hint = o.integrator ? "--integrator variational" : "--integrator variational (the file asks for " +
                                                                        std::string(integrator_name(m.opt.integrator)) + ")";
-    if (d.collide) hint += ", or --contacts off to step without contacts";
+    if (d.contact_search && d.contact_search->active()) hint += ", or --contacts off to step without contacts";
     throw InputError(o.model_path + ": " + refused + " (options: " + hint + ")");
   }
 }

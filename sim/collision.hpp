@@ -1,4 +1,5 @@
-// Contact candidate search (collision detection) for the contact solver (DESIGN §5, issue 4).
+// Contact candidate search (collision detection) for the contact solver. The implementation is
+// in sim/geometry/ (narrow_phase.hpp lists its files: one per kind of pair).
 //
 // A CollisionWorld is built once per Model and then asked, at given body poses, for every pair
 // of surface points closer than a threshold. Each candidate carries its witness points in the two
@@ -93,7 +94,9 @@
 // per call (~0.15 µs per body); 20 stacked boxes (19 clipped box–box pairs, 156 points) ≈ 50–90
 // µs. After the first call with a given number of candidates nothing is allocated (pass the same
 // `out` vector every call; tested with counting allocators, Bullet's included). Not thread safe:
-// one CollisionWorld per thread (cheap to build; Bullet shapes are created in the constructor).
+// one CollisionWorld per thread (cheap to build; Bullet shapes are created in the constructor). A
+// copy has Bullet objects of its own, built the same way, and the original's state (margin,
+// broad-phase order): it answers every later search exactly as the original would.
 #pragma once
 
 #include <memory>
@@ -138,8 +141,8 @@ class CollisionWorld {  // owns Bullet objects, built once per Model
  public:
   CollisionWorld(const Model& model, const CollisionOptions& options);
   ~CollisionWorld();
-  CollisionWorld(const CollisionWorld&) = delete;
-  CollisionWorld& operator=(const CollisionWorld&) = delete;
+  CollisionWorld(const CollisionWorld& other);  // Bullet objects of its own (see above)
+  CollisionWorld& operator=(const CollisionWorld& other);
   CollisionWorld(CollisionWorld&&) noexcept;
   CollisionWorld& operator=(CollisionWorld&&) noexcept;
 

@@ -1,17 +1,21 @@
 // The collide stage of a step with contacts: a Bullet-backed candidate search (sim/collision.hpp)
-// turned into the solver's contacts at every knot.
+// turned into the solver's contacts at every knot, by a ContactSearch that a Data owns.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/collision.hpp"
-#include "sim/data.hpp"
 #include "sim/model.hpp"
 
 namespace maxsim {
 
-// Friction cone model (seed 003 §3.3): the exact second-order cone ‖b‖ ≤ μγ (default), or its
-// linearization with four directions (eq. 27): |b1| + |b2| ≤ μγ, the square inscribed in the
+struct Data;  // sim/data.hpp, which holds a Data's ContactSearch
+
+// Friction cone model: the exact second-order cone ‖b‖ ≤ μγ (default), or its linearization
+// with four directions: |b1| + |b2| ≤ μγ, the square inscribed in the
 // circle — the full μγ along each tangent axis, μγ/√2 along the diagonals, and the sliding
 // friction of a diagonal slide points along the nearest pyramid edge rather than against the
 // velocity (the known price of the linearization). Relaxed: Anitescu's convex relaxation of the
@@ -26,18 +30,14 @@ struct ContactOptions {
   bool ground = true;          // the half-space z >= 0
   double friction = 0.8;       // default μ for geoms without their own (combined with max)
   // Candidate search margin [m], added to geom margins: must cover the approach within one step
-  // (a contact found too late starts deep and is pushed out at recovery_speed). 0.1: under random
-  // PD, ANYmal's URDF swings a shank through the other leg's thigh (its knees turn ±9.4 rad) and
-  // with a 5 cm cap the pair was found 17 cm deep; the steps that followed did not converge.
+  // (a contact found too late starts deep and is pushed out at recovery_speed); 0.1 covers a leg
+  // swung through another by a legged robot's fastest joints.
   double margin = 0.1;
   // Adaptive margin: each step searches within min_margin + 2Δt(2 v_max + |g|Δt), capped at
   // `margin`, where v_max bounds the speed of any body's geometry (|v| + |ω| R, R the body's
   // geometric radius about its CoM) — twice the distance any pair can close in one step. Slow
-  // robots then carry only the contacts that matter (the A1 standing: 30 instead of 38
-  // candidates, the box corners of its calves stay out). min_margin = 0.02: with 0.005 the A1
-  // drop at Δt = 0.001 left 6–8 of 2000 steps unconverged (contacts entering cold at the
-  // trunk's impact jammed the interior point); with 0.02 none, and fewer iterations than the
-  // fixed 5 cm (12 instead of 13–14 per step on that suite).
+  // robots then carry only the contacts that matter. min_margin: contacts that enter cold at an
+  // impact jam the interior point unless they are found this far ahead.
   bool adaptive_margin = true;
   double min_margin = 0.02;
   bool exclude_joined = true;  // the model's joint filter applies (Model::collision_filter)
@@ -69,12 +69,48 @@ struct ContactOptions {
   // never meant them to touch. Pairs that can separate (a floating body in the ground, two free
   // bodies) are pushed apart at recovery_speed instead.
   double start_overlap = 1e-6;
+
+  bool operator==(const ContactOptions&) const = default;
 };
 
-// Sets data.collide so that every step first searches contact candidates at the current knot.
-// The collision world is built here, once; it belongs to this Data (copies of the Data share it,
-// so give each thread its own Data and call enable_contacts for each). A model whose description
-// switches contacts off (Model::contacts == false) gets no search: data.collide is cleared.
+// The contact search of one Data: its options, its own collision world built from the model,
+// and what it remembers between steps (the pairs that overlapped at the start). A copy builds a
+// collision world of its own (Bullet objects are never shared) and keeps the original's state,
+// so a copied Data steps exactly like the original; copies may run on different threads. It
+// serves the Model it was built for, like the Data that holds it.
+class ContactSearch {
+ public:
+  // Checks the options (std::invalid_argument naming the option) and builds the search. A model
+  // whose description switches contacts off (Model::contacts == false) gets an inactive search.
+  ContactSearch(const Model& model, const ContactOptions& options);
+
+  const ContactOptions& options() const { return options_; }
+  bool active() const { return world_.has_value(); }  // false: it finds nothing
+  const CollisionWorld* world() const { return world_ ? &*world_ : nullptr; }
+
+  // The collide stage of a step of length dt: appends the contacts at data's current knot to
+  // data.contacts and sets data.min_candidate_distance (an inactive search does neither).
+  void collide(const Model& model, Data& data, double dt);
+
+ private:
+  bool separable(int a, int b) const;  // the joints let bodies a and b (a may be kWorld) part
+  bool kept(const ContactCandidate& k) const;  // not a switched-off self-collision or start overlap
+  void update_start_overlaps();
+  double recovery_depth(const ContactCandidate& k, bool deep) const;
+
+  ContactOptions options_;
+  std::optional<CollisionWorld> world_;
+  std::vector<double> radius_;   // per body: geometric radius about its CoM (adaptive margin)
+  std::vector<int> tree_;        // per body: its kinematic tree (bodies joined by joints)
+  std::vector<char> free_tree_;  // per tree: attached to the world by nothing or one floating joint
+  // geom pairs ignored while they overlap as at the start (ContactOptions::start_overlap), sorted
+  bool overlaps_started_ = false;
+  std::vector<std::uint64_t> overlaps_, still_overlapping_;
+  std::vector<ContactCandidate> candidates_;  // scratch of every search
+};
+
+// Gives data a new contact search (ContactSearch above) with these options: every step then
+// first searches contact candidates at the current knot. Nothing changes if the options throw.
 void enable_contacts(const Model& model, Data& data, const ContactOptions& options = {});
 
 // Deepest penetration among the current knot's candidates (0 if none penetrates): the

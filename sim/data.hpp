@@ -6,9 +6,11 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "sim/contact.hpp"
+#include "sim/contact_search.hpp"
 #include "sim/model.hpp"
 
 namespace maxsim {
@@ -84,12 +86,9 @@ struct Data {
   // (sim/joint_limits.cpp). Filled by the first step (limits_started).
   std::vector<std::uint16_t> limits_released;
   bool limits_started = false;
-  // The collide stage of step(): fills `contacts` for the current knot (sim/collision.hpp sets
-  // it up; empty: the contact set is whatever the caller put into `contacts`).
-  std::function<void(const Model&, Data&)> collide;
-  // Installs this Data's collide stage anew in another Data (enable_contacts sets it with its
-  // options; reset_data uses it so that a reset Data searches as a new one would).
-  std::function<void(const Model&, Data&)> collide_setup;
+  // The contact search of step()'s collide stage (enable_contacts sets it; empty: no surface
+  // contacts). A copy of the Data gets its own, in the same state (sim/contact_search.hpp).
+  std::optional<ContactSearch> contact_search;
   double min_candidate_distance = 0;  // smallest signed distance the last search found (≤ 0)
   StepReport report;
 

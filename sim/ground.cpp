@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "sim/geometry/shape.hpp"
+
 namespace maxsim {
 
 namespace {
@@ -14,33 +16,9 @@ double geom_lowest_along(const Geom& g, const Vec3& body_x, const Vec4& body_q, 
   const Mat3 Rb = quat_to_rot(body_q);
   const Vec3 c = body_x + Rb * g.pos;           // geom centre (world)
   const Mat3 R = Rb * quat_to_rot(g.quat);      // geom frame -> world
-  // n in the geom frame: the components of n along the geom axes; the support point in
-  // direction −n of a shape is found from their magnitudes.
+  // n in the geom frame: the shape's closed form reads the components along its axes
   const Vec3 r = R.transpose() * n;
-  const double rx = r.x(), ry = r.y(), rz = r.z();
-  const double cn = n.dot(c);
-  switch (g.type) {
-    case GeomType::Plane:
-      return kInf;
-    case GeomType::Sphere:
-      return cn - g.size(0);
-    case GeomType::Box:
-      return cn - (g.size(0) * std::abs(rx) + g.size(1) * std::abs(ry) + g.size(2) * std::abs(rz));
-    case GeomType::Capsule:  // segment of half length size(1) along z, swept by radius size(0)
-      return cn - g.size(1) * std::abs(rz) - g.size(0);
-    case GeomType::Cylinder:  // two discs of radius size(0) at ±size(1) along z
-      return cn - g.size(1) * std::abs(rz) - g.size(0) * std::sqrt(rx * rx + ry * ry);
-    case GeomType::Ellipsoid: {  // support of diag(a) S² in direction d: |diag(a) d|
-      const Vec3 a = g.size;
-      return cn - std::sqrt(a(0) * a(0) * rx * rx + a(1) * a(1) * ry * ry + a(2) * a(2) * rz * rz);
-    }
-    case GeomType::Mesh: {
-      double lowest = kInf;
-      for (const Vec3& v : g.vertices) lowest = std::min(lowest, r.dot(v));
-      return cn + lowest;  // +inf + finite stays +inf for an empty mesh
-    }
-  }
-  return kInf;
+  return shape_of(g.type).lowest_along(g, n.dot(c), r);
 }
 
 double geom_lowest_z(const Geom& g, const Vec3& body_x, const Vec4& body_q) {
@@ -52,7 +30,7 @@ double lowest_collision_z(const Model& model, const Data& data) {
   const int nb = static_cast<int>(model.bodies.size());
   for (int i = 0; i < nb; ++i) {
     for (const Geom& g : model.bodies[i].geoms) {
-      if (!g.collision || g.type == GeomType::Plane) continue;
+      if (!g.collision || !shape_of(g.type).bounded) continue;
       const double z = geom_lowest_z(g, data.x[i], data.q[i]);
       if (std::isnan(z)) return z;  // a non-finite state has no lowest point: say so
       lowest = std::min(lowest, z);
@@ -109,7 +87,7 @@ double max_world_penetration(const Model& model, const Data& data, const WorldSu
   for (int i = 0; i < nb; ++i) {
     if (world.apart[i]) continue;
     for (const Geom& g : model.bodies[i].geoms) {
-      if (!g.collision || g.type == GeomType::Plane) continue;
+      if (!g.collision || !shape_of(g.type).bounded) continue;
       for (const WorldSurfaces::Plane& s : world.planes) {
         if (!((s.contype & g.conaffinity) || (g.contype & s.conaffinity))) continue;
         const double lowest = geom_lowest_along(g, data.x[i], data.q[i], s.n);

@@ -119,12 +119,10 @@ void set_qpos_qvel(const Model& model, Data& data, std::span<const double> qpos,
 void reset_data(const Model& model, Data& data) {
   Data fresh(model);
   fresh.controller = std::move(data.controller);
-  if (data.collide_setup) {
-    data.collide_setup(model, fresh);
-  } else {
-    fresh.collide = std::move(data.collide);  // a collide stage set by hand: kept as it is
-  }
+  std::optional<ContactOptions> contacts;
+  if (data.contact_search) contacts = data.contact_search->options();
   data = fresh;  // copy-assigned: every array keeps its storage (views onto it stay valid)
+  if (contacts) enable_contacts(model, data, *contacts);  // a new search, as a new Data's
 }
 
 void reset_data(const Model& model, Data& data, int keyframe) {

@@ -91,7 +91,7 @@ void collide(const Model& model, Data& d, const Attempt& attempt) {
   ws.previous_contacts.swap(d.contacts);
   if (attempt.cold) ws.previous_contacts.clear();
   d.contacts.clear();
-  if (d.collide) d.collide(model, d);
+  if (d.contact_search) d.contact_search->collide(model, d, attempt.dt);
   append_joint_limits(model, d, attempt.dt);
   if (attempt.relaxed_cone)
     for (Contact& c : d.contacts) c.relaxed_cone = c.joint < 0;
@@ -273,7 +273,7 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
 std::string integrator_support(const Model& model, const Data& d) {
   if (model.opt.integrator != Integrator::EnergyMomentum) return "";
   std::string what;
-  if (d.collide) what = "contacts";
+  if (d.contact_search && d.contact_search->active()) what = "contacts";
   for (const Joint& jt : model.joints) {
     bool friction = false;
     for (double f : jt.friction) friction = friction || f != 0;

@@ -22,7 +22,7 @@ StepReport step(const Model& model, Data& data);
 
 // Whether step() can advance this model and Data with model.opt.integrator: an empty string, or a
 // message naming what the integrator does not handle. The energy–momentum integrator takes
-// equalities only: no contact search (Data::collide), joint limits or joint friction. step()
+// equalities only: no contact search (Data::contact_search), joint limits or joint friction. step()
 // itself refuses such a step (StepStatus::Failed with StepReport::reason) when its collide stage
 // produces an inequality.
 std::string integrator_support(const Model& model, const Data& data);

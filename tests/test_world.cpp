@@ -373,7 +373,8 @@ TEST_F(World, ContactFlagDisablesContacts) {
 </mujoco>)");
   Loaded l(path);
   EXPECT_FALSE(l.model.contacts);
-  EXPECT_FALSE(static_cast<bool>(l.data->collide));
+  ASSERT_TRUE(l.data->contact_search.has_value());  // the options are kept, the search is off
+  EXPECT_FALSE(l.data->contact_search->active());
   for (int k = 0; k < 100; ++k) {
     ASSERT_EQ(step(l.model, *l.data).status, StepStatus::Ok);
     ASSERT_TRUE(l.data->contacts.empty());

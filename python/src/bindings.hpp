@@ -30,8 +30,8 @@ static_assert(sizeof(Vec6) == 6 * sizeof(double));
 // Python's Data: the engine's Data together with what it needs to stay valid and to be copied.
 //  * `model`: the Model it was made for. step() takes both and trusts that they belong together,
 //    so the Python step checks it, and the Data keeps its Model alive.
-//  * `contacts`: the options its contact search was set up with (none: no search). A copy sets up
-//    its own search from them: the search object is not shareable between two Data.
+//  * its contact search is the engine Data's (Data::contact_search): a copy has its own, in the
+//    same state, so a copy steps exactly like the original.
 //  * `controller`: the Python callable installed as data.controller (None: none).
 struct PyData {
   PyData(std::shared_ptr<Model> m, std::optional<ContactOptions> c);
@@ -40,12 +40,15 @@ struct PyData {
 
   void set_controller(py::object f);
   // Sets this Data's state, inputs and warm start to those of `snapshot` (a Data of the same
-  // Model), in place: views stay valid; the controller and contact search stay this Data's own.
+  // Model), in place: views stay valid; the controller and the contact options stay this Data's
+  // own (with the snapshot's options, its search's state too: the run continues as the
+  // snapshot's would).
   void restore(const PyData& snapshot);
+  // The options of its contact search (none: no search).
+  std::optional<ContactOptions> contact_options() const;
 
   std::shared_ptr<Model> model;
   Data data;
-  std::optional<ContactOptions> contacts;
   // the Model's nonholonomic constraints when this Data was made: Model.add_nonholonomic may add
   // some later, and the engine may size a Data by them, so checked() refuses a Data that is older
   std::size_t nonholonomic = 0;

@@ -17,22 +17,20 @@
 namespace maxsim::python {
 
 PyData::PyData(std::shared_ptr<Model> m, std::optional<ContactOptions> c)
-    : model(std::move(m)), data(*model), contacts(std::move(c)), nonholonomic(model->nonholonomic.size()) {
-  if (contacts) enable_contacts(*model, data, *contacts);
+    : model(std::move(m)), data(*model), nonholonomic(model->nonholonomic.size()) {
+  if (c) enable_contacts(*model, data, *c);
 }
 
-// The engine's Data copies by value except for its contact search: `collide` is a closure over
-// one search object (Bullet's shapes, the broad phase's order, the start-overlap pairs) that two
-// Data must not share — nor two threads. The copy gets a search of its own from the same
-// options; it answers as the original's (the search is a function of the poses), except that
-// pairs overlapping at the copy's first step are judged anew as start overlaps
-// (ContactOptions::start_overlap). The Python controller is shared, bound to the copy.
-PyData::PyData(const PyData& other)
-    : model(other.model), data(other.data), contacts(other.contacts), nonholonomic(other.nonholonomic) {
-  data.collide = nullptr;
+// The engine's Data copies by value, its contact search included (a search of its own, in the
+// same state). The Python controller is shared, bound to the copy.
+PyData::PyData(const PyData& other) : model(other.model), data(other.data), nonholonomic(other.nonholonomic) {
   data.controller = nullptr;
-  if (contacts) enable_contacts(*model, data, *contacts);
   set_controller(other.controller);
+}
+
+std::optional<ContactOptions> PyData::contact_options() const {
+  if (!data.contact_search) return std::nullopt;
+  return data.contact_search->options();
 }
 
 std::optional<ContactOptions> contact_options_from(const py::object& contacts, const Model& model) {
@@ -81,11 +79,14 @@ void PyData::restore(const PyData& snapshot) {
   if (snapshot.model != model) throw std::invalid_argument("restore: the snapshot is of another Model");
   if (&snapshot == this) return;
   py::object own_controller = controller;
+  const std::optional<ContactOptions> own = contact_options();
   assign_keeping_views(data, snapshot.data);
-  // the snapshot's search and controller closure belong to the snapshot: this Data's own again
-  data.collide = nullptr;
-  data.collide_setup = nullptr;
-  if (contacts) enable_contacts(*model, data, *contacts);
+  // the controller closure belongs to the snapshot; so does its search unless the options agree
+  if (!own) {
+    data.contact_search.reset();
+  } else if (snapshot.contact_options() != own) {
+    enable_contacts(*model, data, *own);
+  }
   set_controller(own_controller);
 }
 
@@ -203,12 +204,12 @@ void bind_data(py::module_& m) {
       .def_property_readonly("model", [](const PyData& d) { return d.model; })
       .def_property(
           "time", [](const PyData& d) { return d.data.time; }, [](PyData& d, double t) { d.data.time = t; }, "[s]")
-      .def_property_readonly("contact_options", [](const PyData& d) { return d.contacts; },
+      .def_property_readonly("contact_options", [](const PyData& d) { return d.contact_options(); },
                              "the contact search's options (a copy), None without contacts")
       .def_property_readonly("report", [](const PyData& d) { return d.data.report; }, "the last step's report")
       .def_property_readonly("min_candidate_distance", [](const PyData& d) { return d.data.min_candidate_distance; })
       .def("copy", [](const PyData& d) { return std::make_unique<PyData>(d); },
-           "an independent copy (state, inputs, warm start; a contact search of its own)")
+           "an independent copy (state, inputs, warm start; a contact search of its own, in the same state)")
       .def("__copy__", [](const PyData& d) { return std::make_unique<PyData>(d); })
       .def("__deepcopy__", [](const PyData& d, py::dict) { return std::make_unique<PyData>(d); })
       .def("__repr__", [](const PyData& d) {

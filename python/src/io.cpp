@@ -17,7 +17,7 @@ struct PyCsvWriter {
   std::optional<WorldSurfaces> world;
 };
 
-bool has_ground(const PyData& d) { return d.contacts && d.contacts->ground; }
+bool has_ground(const PyData& d) { return d.contact_options() && d.contact_options()->ground; }
 
 // A Replay from frame arrays: times (frames,) and poses (frames, nbody, 7) as x y z qw qx qy qz.
 io::Replay replay_from_arrays(const Model& model, const py::object& times, const py::object& poses) {

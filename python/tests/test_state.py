@@ -112,3 +112,15 @@ def test_restore_a_snapshot(pendulum):
     other = maxsim.Data(maxsim.load_string(PENDULUM_XML))
     with pytest.raises(ValueError, match="another Model"):
         d.restore(other)
+
+
+def test_restore_with_contacts_continues_as_the_snapshot(drop):
+    m, d = drop
+    maxsim.step(m, d, 60)  # the box has landed: contacts, warm starts
+    assert d.ncon > 0
+    snap = d.copy()
+    maxsim.step(m, d, 30)
+    after = d.x.copy()
+    d.restore(snap)
+    maxsim.step(m, d, 30)
+    np.testing.assert_array_equal(d.x, after)  # the snapshot's search state came along

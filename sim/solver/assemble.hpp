@@ -21,7 +21,7 @@ void step_prepare(const Model& model, Data& data);
 void step_residual(const Model& model, Data& data, const Eigen::VectorXd& unknowns,
                    Eigen::VectorXd* residual);
 
-// Assembles the Newton matrix at `unknowns` into data.ws.ldu (after step_residual at the same
+// Assembles the Newton matrix at `unknowns` into the workspace's LDU (after step_residual at the same
 // point): first the Jacobians of the inequalities' kinematics at z3, then the blocks of bodies,
 // joints and the inequalities' impulse columns. The interior point adds
 // the inequality rows.

@@ -1,0 +1,204 @@
+// The contact search as an object a Data owns (sim/contact_search.hpp): a copied Data has a
+// search of its own, with its own collision world, and steps exactly like the original; its
+// options stay readable; a reset Data searches as a new one.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "sim/collision.hpp"
+#include "sim/contact_search.hpp"
+#include "sim/maxsim.hpp"
+
+using namespace maxsim;
+
+namespace {
+
+Body free_body(const std::string& name, const Geom& g, const Vec3& pos, const Vec4& q = quat_identity()) {
+  Body b;
+  b.name = name;
+  b.mass = 1.0;
+  b.inertia = inertia_box(1.0, Vec3(0.1, 0.1, 0.1));
+  b.x0 = pos;
+  b.q0 = q;
+  b.geoms.push_back(g);
+  return b;
+}
+
+// An octahedron of half diagonal r (a convex mesh).
+Geom octahedron(double r) {
+  Geom g = make_geom(GeomType::Mesh, Vec3::Zero());
+  g.vertices = {Vec3(r, 0, 0), Vec3(-r, 0, 0), Vec3(0, r, 0), Vec3(0, -r, 0), Vec3(0, 0, r), Vec3(0, 0, -r)};
+  g.faces = {{0, 2, 4}, {2, 1, 4}, {1, 3, 4}, {3, 0, 4}, {2, 0, 5}, {1, 2, 5}, {3, 1, 5}, {0, 3, 5}};
+  return g;
+}
+
+// Every shape falling onto the ground and onto each other, and a rod hinged to the world that
+// starts through a static block (a start overlap the search remembers).
+Model pile() {
+  Model m;
+  const Vec4 tilt = quat_normalize(Vec4(0.95, 0.2, 0.15, 0.1));
+  m.add_body(free_body("box", make_geom(GeomType::Box, Vec3(0.1, 0.15, 0.08)), Vec3(0, 0, 0.1), tilt));
+  m.add_body(free_body("capsule", make_geom(GeomType::Capsule, Vec3(0.05, 0.12, 0)), Vec3(0.05, 0.02, 0.35), tilt));
+  m.add_body(free_body("sphere", make_geom(GeomType::Sphere, Vec3(0.08, 0, 0)), Vec3(-0.04, 0.03, 0.55)));
+  m.add_body(free_body("cylinder", make_geom(GeomType::Cylinder, Vec3(0.07, 0.06, 0)), Vec3(0.4, 0, 0.1), tilt));
+  m.add_body(free_body("ellipsoid", make_geom(GeomType::Ellipsoid, Vec3(0.1, 0.06, 0.05)), Vec3(0.42, 0.05, 0.3)));
+  m.add_body(free_body("mesh", octahedron(0.1), Vec3(0.38, -0.02, 0.5), tilt));
+  Body rod = free_body("rod", make_geom(GeomType::Capsule, Vec3(0.03, 0.3, 0)), Vec3(-0.6, 0, 0.5));
+  rod.inertia = inertia_rod(1.0, 0.6);
+  const int r = m.add_body(rod);
+  m.add_joint(make_joint(m, JointType::Revolute, kWorld, r, Vec3(-0.6, 0, 0.85), Vec3::UnitY()));
+  m.world_geoms.push_back(make_geom(GeomType::Box, Vec3(0.1, 0.2, 0.05), Vec3(-0.3, 0, 0.85)));
+  m.opt.timestep = 0.005;
+  return m;
+}
+
+void expect_same_state(const Data& a, const Data& b, int k) {
+  ASSERT_EQ(a.x.size(), b.x.size());
+  for (size_t i = 0; i < a.x.size(); ++i) {
+    ASSERT_EQ(a.x[i], b.x[i]) << "body " << i << ", step " << k;
+    ASSERT_EQ(a.q[i], b.q[i]) << "body " << i << ", step " << k;
+    ASSERT_EQ(a.v[i], b.v[i]) << "body " << i << ", step " << k;
+    ASSERT_EQ(a.w[i], b.w[i]) << "body " << i << ", step " << k;
+  }
+  ASSERT_EQ(a.contacts.size(), b.contacts.size()) << "step " << k;
+  for (size_t c = 0; c < a.contacts.size(); ++c) ASSERT_EQ(a.contacts[c].gamma, b.contacts[c].gamma) << "step " << k;
+}
+
+}  // namespace
+
+// Copied mid-run, with contacts active and the search's start overlap remembered, the copy steps
+// bitwise like the original, the two stepped in turn; each has its own collision world.
+TEST(ContactSearch, ACopiedDataStepsBitwiseLikeTheOriginal) {
+  const Model m = pile();
+  Data d(m);
+  set_joint_coordinates(m, d, 0, {-M_PI / 2}, {});  // the rod along +x, through the block
+  ContactOptions co;
+  co.cone = FrictionCone::Linear;
+  enable_contacts(m, d, co);
+  for (int k = 0; k < 60; ++k) ASSERT_NE(step(m, d).status, StepStatus::Failed) << "step " << k;
+  ASSERT_FALSE(d.contacts.empty());
+
+  Data copy = d;
+  ASSERT_TRUE(copy.contact_search.has_value());
+  ASSERT_NE(copy.contact_search->world(), nullptr);
+  EXPECT_NE(copy.contact_search->world(), d.contact_search->world());  // a world of its own
+  EXPECT_EQ(copy.contact_search->options(), d.contact_search->options());
+  int touching = 0;
+  for (int k = 0; k < 100; ++k) {
+    const StepReport rc = step(m, copy);  // the copy first: it must not disturb the original
+    const StepReport rd = step(m, d);
+    ASSERT_EQ(rc.status, rd.status) << "step " << k;
+    ASSERT_EQ(rc.iterations, rd.iterations) << "step " << k;
+    expect_same_state(d, copy, k);
+    touching += !d.contacts.empty();
+  }
+  EXPECT_EQ(touching, 100);
+}
+
+// The copy owns everything it searches with: the original can go away.
+TEST(ContactSearch, ACopyOutlivesItsOriginal) {
+  const Model m = pile();
+  auto original = std::make_unique<Data>(m);
+  enable_contacts(m, *original, {});
+  for (int k = 0; k < 30; ++k) step(m, *original);
+  Data copy = *original;
+  Data twin = *original;
+  original.reset();
+  for (int k = 0; k < 50; ++k) {
+    step(m, copy);
+    step(m, twin);
+    expect_same_state(copy, twin, k);
+  }
+}
+
+// A collision world's copy answers every search exactly as the original, on every shape pair,
+// and keeps answering after the original is gone.
+TEST(ContactSearch, ACopiedCollisionWorldAnswersAsTheOriginal) {
+  const Model m = pile();
+  CollisionOptions co;
+  co.margin = 0.05;
+  auto world = std::make_unique<CollisionWorld>(m, co);
+  CollisionWorld copy(*world);
+  CollisionWorld assigned(m, {});
+  assigned = *world;
+  std::vector<Vec3> x(m.bodies.size());
+  std::vector<Vec4> q(m.bodies.size());
+  std::vector<ContactCandidate> a, b, c;
+  std::set<std::pair<int, int>> pairs;  // body pairs that touched
+  for (int trial = 0; trial < 200; ++trial) {
+    // the bodies piled into a small region in pseudo-random poses
+    for (size_t i = 0; i < x.size(); ++i) {
+      const double s = 0.37 * trial + 1.3 * static_cast<double>(i);
+      x[i] = Vec3(0.15 * std::sin(1.7 * s), 0.15 * std::cos(2.3 * s), 0.12 + 0.1 * std::sin(0.9 * s));
+      q[i] = quat_normalize(Vec4(std::cos(s), std::sin(2 * s), std::cos(3 * s), std::sin(5 * s)));
+    }
+    if (trial == 100) world.reset();  // the copies keep working alone
+    if (world) world->find_candidates(x, q, &a);
+    copy.find_candidates(x, q, &b);
+    assigned.find_candidates(x, q, &c);
+    if (!world) a = b;
+    ASSERT_EQ(a.size(), b.size()) << "trial " << trial;
+    ASSERT_EQ(b.size(), c.size()) << "trial " << trial;
+    for (size_t k = 0; k < b.size(); ++k) {
+      pairs.insert({b[k].body_a, b[k].body_b});
+      EXPECT_EQ(a[k].point_a, b[k].point_a);
+      EXPECT_EQ(a[k].point_b, b[k].point_b);
+      EXPECT_EQ(a[k].normal, b[k].normal);
+      EXPECT_EQ(a[k].distance, b[k].distance);
+      EXPECT_EQ(b[k].point_b, c[k].point_b);
+      EXPECT_EQ(b[k].distance, c[k].distance);
+    }
+  }
+  EXPECT_GE(pairs.size(), 20u);  // most of the 21 pairs of the six free shapes, and the ground
+}
+
+// The options a Data's search was set up with stay readable, also when the model switches its
+// contacts off (the search is then inactive); a reset Data gets a new search with them.
+TEST(ContactSearch, OptionsStayReadableAndResetSearchesAnew) {
+  Model m = pile();
+  Data d(m);
+  EXPECT_FALSE(d.contact_search.has_value());
+  ContactOptions co;
+  co.friction = 0.3;
+  co.self_collision = false;
+  enable_contacts(m, d, co);
+  ASSERT_TRUE(d.contact_search.has_value());
+  EXPECT_TRUE(d.contact_search->active());
+  EXPECT_EQ(d.contact_search->options(), co);
+  for (int k = 0; k < 20; ++k) step(m, d);
+  reset_data(m, d);
+  ASSERT_TRUE(d.contact_search.has_value());
+  EXPECT_EQ(d.contact_search->options(), co);
+  // stepped from the reset, it is a new Data with a new search: the same numbers
+  Data fresh(m);
+  enable_contacts(m, fresh, co);
+  for (int k = 0; k < 20; ++k) {
+    step(m, d);
+    step(m, fresh);
+    expect_same_state(d, fresh, k);
+  }
+  m.contacts = false;
+  enable_contacts(m, d, co);
+  ASSERT_TRUE(d.contact_search.has_value());
+  EXPECT_FALSE(d.contact_search->active());
+  EXPECT_EQ(d.contact_search->world(), nullptr);
+  EXPECT_EQ(d.contact_search->options().friction, 0.3);
+}
+
+// Options that throw leave the Data's search as it was.
+TEST(ContactSearch, BadOptionsChangeNothing) {
+  const Model m = pile();
+  Data d(m);
+  ContactOptions co;
+  co.friction = 0.3;
+  enable_contacts(m, d, co);
+  ContactOptions bad;
+  bad.start_overlap = -1;
+  EXPECT_THROW(enable_contacts(m, d, bad), std::invalid_argument);
+  ASSERT_TRUE(d.contact_search.has_value());
+  EXPECT_EQ(d.contact_search->options(), co);
+}
