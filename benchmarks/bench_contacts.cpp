@@ -25,9 +25,9 @@
 #ifdef MAXSIM_HAVE_MODELS
 #include "models/load.hpp"
 #endif
-#include "sim/collision.hpp"
-#include "sim/contact_search.hpp"
-#include "sim/ground.hpp"
+#include "sim/geometry/collision.hpp"
+#include "sim/geometry/contact_search.hpp"
+#include "sim/geometry/ground.hpp"
 #include "sim/maxsim.hpp"
 
 namespace {

@@ -26,7 +26,7 @@
 #include <random>
 #include <string>
 
-#include "sim/ldu.hpp"
+#include "sim/solver/ldu.hpp"
 #include "testing/ldu_graphs.hpp"
 
 namespace {

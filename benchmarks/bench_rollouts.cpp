@@ -17,7 +17,7 @@
 #include "controllers/joint_pd.hpp"
 #include "controllers/rollout.hpp"
 #include "mechanisms/builders.hpp"
-#include "sim/contact_search.hpp"
+#include "sim/geometry/contact_search.hpp"
 #include "sim/maxsim.hpp"
 
 namespace {

@@ -34,8 +34,8 @@
 #include "io/plot.hpp"
 #include "controllers/gait.hpp"
 #include "models/load.hpp"
-#include "sim/contact_search.hpp"
-#include "sim/ground.hpp"
+#include "sim/geometry/contact_search.hpp"
+#include "sim/geometry/ground.hpp"
 #include "sim/maxsim.hpp"
 
 namespace {
@@ -195,7 +195,7 @@ EngineResult run_maxsim(const Scenario& sc, FrictionCone cone) {
   Model m = load_model(sc.file);
   if (sc.dt > 0) m.opt.timestep = sc.dt;
   Data d(m);
-  // (maxsim's MJCF joints are MuJoCo's in the same order; sim/state.hpp: qpos layout, Joint::ref)
+  // (maxsim's MJCF joints are MuJoCo's in the same order; sim/state/state.hpp: qpos layout, Joint::ref)
   if (!sc.qpos.empty()) set_coordinates(m, d, split_qpos(m, sc.qpos), std::vector<std::vector<double>>(m.joints.size()));
   const double lowest = lowest_collision_z(m, d);
   project_state(m, d);

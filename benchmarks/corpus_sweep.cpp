@@ -15,7 +15,7 @@
 #include "run/setup.hpp"
 #include "controllers/actuator.hpp"
 #include "controllers/controller.hpp"
-#include "sim/ground.hpp"
+#include "sim/geometry/ground.hpp"
 #include "sim/maxsim.hpp"
 
 namespace maxsim {
@@ -46,7 +46,7 @@ std::string first_line(std::string message, const std::string& root) {
 
 // ---- the `pd` scenario ------------------------------------------------------------------------
 
-// The spanning tree of the joints hung from the world (sim/kinematics.hpp's, joints followed in
+// The spanning tree of the joints hung from the world (sim/state/kinematics.hpp's, joints followed in
 // either direction): per body, the tree joint that reaches it and the body it is reached from
 // (kWorld for the world).
 struct Tree {

@@ -40,7 +40,7 @@ struct SweepOptions {
 // The inertia a free joint row drives in the state of `data` — what the `pd` scenario's gains
 // are made from: kp = I (2π f)², kv = 2 ζ I (2π f) with f = pd_frequency_hz, ζ =
 // pd_damping_ratio. I is the subtree beyond the joint (the side away from the world in the
-// spanning tree of sim/kinematics.hpp) as one rigid body: its inertia about the joint axis for a
+// spanning tree of sim/state/kinematics.hpp) as one rigid body: its inertia about the joint axis for a
 // rotation row (row >= 3), its mass for a translation row, plus the row's armature. The locked
 // subtree bounds from above the articulated inertia the row meets when the rest of the robot
 // moves too (a floating base gives way), so the loop is at least as fast as asked.

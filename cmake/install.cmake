@@ -44,15 +44,15 @@ install(TARGETS ${MAXSIM_INSTALL_TARGETS} maxsim_all EXPORT maxsimTargets
 # ---- the public headers -----------------------------------------------------------------------
 # Only these are installed: what a program includes, and what those include. Left in the tree:
 # the solver's inequality kinds and solvers (sim/solver/inequality.hpp, kinds.hpp, solve.hpp), the
-# body residual (sim/body_dynamics.hpp) and the joint-limit search (sim/joint_limits.hpp), the
+# body residual (sim/integrator/body_dynamics.hpp) and the joint-limit search (sim/constraints/joint_limits.hpp), the
 # loaders' builder, inertia, mesh and parsing helpers, the MPI evaluator. A header added to a
 # public one must be added here too (configuring checks it; install_outside_project compiles each
 # installed header on its own).
 set(MAXSIM_PUBLIC_HEADERS
-  sim/maxsim.hpp sim/model.hpp sim/data.hpp sim/step.hpp sim/state.hpp sim/actuation.hpp
-  sim/kinematics.hpp sim/projection.hpp sim/diagnostics.hpp sim/quaternion.hpp sim/joint.hpp
-  sim/contact.hpp sim/contact_search.hpp sim/collision.hpp sim/ground.hpp sim/ldu.hpp
-  sim/energy_momentum.hpp sim/nonholonomic.hpp sim/options.hpp
+  sim/maxsim.hpp sim/model.hpp sim/data.hpp sim/step.hpp sim/state/state.hpp sim/actuation.hpp
+  sim/state/kinematics.hpp sim/solver/projection.hpp sim/state/diagnostics.hpp sim/math/quaternion.hpp sim/constraints/joint.hpp
+  sim/constraints/contact.hpp sim/geometry/contact_search.hpp sim/geometry/collision.hpp sim/geometry/ground.hpp sim/solver/ldu.hpp
+  sim/integrator/energy_momentum.hpp sim/constraints/nonholonomic.hpp sim/options.hpp
   controllers/actuator.hpp controllers/controller.hpp controllers/evaluator.hpp controllers/gait.hpp
   controllers/joint_pd.hpp controllers/parameters.hpp controllers/reference.hpp controllers/rollout.hpp
   controllers/schedule.hpp controllers/search.hpp

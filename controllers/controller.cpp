@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/kinematics.hpp"
+#include "sim/state/kinematics.hpp"
 
 namespace maxsim {
 

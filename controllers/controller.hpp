@@ -2,7 +2,7 @@
 //
 // step() calls Data::controller once per step, first, before the collide stage and the solve
 // (sim/step.hpp). A controller reads the state at the current knot t — data.time, the maximal
-// coordinates (data.x, q, v, w), minimal coordinates (joint_coordinates, row_coordinate in sim/kinematics.hpp),
+// coordinates (data.x, q, v, w), minimal coordinates (joint_coordinates, row_coordinate in sim/state/kinematics.hpp),
 // the previous step's contacts with their impulses (data.contacts) — and writes inputs that are
 // held over [t, t + Δt]: data.ctrl (the model's actuators, sim/actuation.hpp), data.joint_force
 // (force per free joint row), data.body_force and data.body_torque. Velocities in Data are those of the last interval [t − Δt, t], so a rate the
@@ -24,7 +24,7 @@
 #include <memory>
 
 #include "sim/data.hpp"
-#include "sim/kinematics.hpp"  // row_coordinate
+#include "sim/state/kinematics.hpp"  // row_coordinate
 #include "sim/model.hpp"
 
 namespace maxsim {

@@ -6,7 +6,7 @@
 #include <exception>
 #include <stdexcept>
 
-#include "sim/contact_search.hpp"
+#include "sim/geometry/contact_search.hpp"
 #include "sim/step.hpp"
 
 namespace maxsim {

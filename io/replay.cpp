@@ -15,8 +15,8 @@
 #include <sstream>
 
 #include "io/report.hpp"
-#include "sim/contact.hpp"
-#include "sim/diagnostics.hpp"
+#include "sim/constraints/contact.hpp"
+#include "sim/state/diagnostics.hpp"
 
 // Where the build put the bundle, and where `cmake --install` puts it (CMakeLists.txt,
 // cmake/install.cmake); either may be empty.

@@ -7,9 +7,9 @@
 #include <cstring>
 
 #include "io/error.hpp"
-#include "sim/contact_search.hpp"
-#include "sim/diagnostics.hpp"
-#include "sim/kinematics.hpp"
+#include "sim/geometry/contact_search.hpp"
+#include "sim/state/diagnostics.hpp"
+#include "sim/state/kinematics.hpp"
 
 namespace maxsim::io {
 

@@ -9,7 +9,7 @@
 
 #include "io/error.hpp"
 #include "sim/data.hpp"
-#include "sim/ground.hpp"
+#include "sim/geometry/ground.hpp"
 #include "sim/model.hpp"
 
 namespace maxsim::io {
@@ -25,7 +25,7 @@ std::vector<std::string> csv_columns(const Model& model);
 // Diagnostics that end a CSV row: energies, the constraint violation, penetration.max — the
 // deepest penetration of a body into the world's surfaces (the ground half-space when on, the
 // world's geoms) in the row's state, measured from the geometry alone (max_world_penetration,
-// sim/ground.hpp; the same number as the command's max_penetration) — and the last step's
+// sim/geometry/ground.hpp; the same number as the command's max_penetration) — and the last step's
 // iterations and residual.
 struct RowDiagnostics {
   double kinetic = 0, potential = 0, violation = 0, penetration = 0, residual = 0;

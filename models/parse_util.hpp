@@ -15,7 +15,7 @@
 
 #include "models/load.hpp"
 #include "models/load_error.hpp"
-#include "sim/quaternion.hpp"
+#include "sim/math/quaternion.hpp"
 
 namespace maxsim::parse {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "models/load.hpp"
-#include "sim/contact_search.hpp"
+#include "sim/geometry/contact_search.hpp"
 #include "sim/model.hpp"
 
 namespace maxsim::run {

@@ -13,8 +13,8 @@
 #include "io/error.hpp"
 #include "io/plot.hpp"
 #include "models/load_error.hpp"
-#include "sim/contact_search.hpp"
-#include "sim/ground.hpp"
+#include "sim/geometry/contact_search.hpp"
+#include "sim/geometry/ground.hpp"
 #include "sim/maxsim.hpp"
 
 namespace maxsim::run {
@@ -54,7 +54,7 @@ std::string joint_names_hint(const Model& m) {
   return " (joints: " + join(names) + ")";
 }
 
-// The order of a multi-value joint's coordinates (sim/kinematics.hpp): the free translations by
+// The order of a multi-value joint's coordinates (sim/state/kinematics.hpp): the free translations by
 // joint-frame axis, then the rotation (orbital: its two angles a, b).
 std::string value_layout(const Joint& j, bool positions) {
   if (j.dof() < 2) return "";

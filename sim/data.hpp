@@ -9,8 +9,8 @@
 #include <optional>
 #include <vector>
 
-#include "sim/contact.hpp"
-#include "sim/contact_search.hpp"
+#include "sim/constraints/contact.hpp"
+#include "sim/geometry/contact_search.hpp"
 #include "sim/model.hpp"
 
 namespace maxsim {
@@ -74,7 +74,7 @@ struct Data {
                                     // free rows
   std::vector<Vec3> joint_angle;    // unwrapped free rotation-row angles (rows 3..5)
   // per nonholonomic constraint (Model::nonholonomic): its row impulses over the step, in the
-  // order of its rows (sim/nonholonomic.hpp); entries beyond NonholonomicConstraint::rows() are 0
+  // order of its rows (sim/constraints/nonholonomic.hpp); entries beyond NonholonomicConstraint::rows() are 0
   std::vector<Vec6> nonholonomic_impulse;
   std::vector<double> actuator_force;  // per actuator: its force f over the last step (actuator space)
   // per joint: joint_force plus the actuators' forces on its rows, held over the last step
@@ -83,11 +83,11 @@ struct Data {
   std::vector<Contact> contacts;     // the active contacts of the last step (with their impulses)
   // Per joint of a closed loop, the limit sides (bit 2·row + (side < 0)) its coordinate was
   // beyond at the start and has not come back within since: no inequality for them
-  // (sim/joint_limits.cpp). Filled by the first step (limits_started).
+  // (sim/constraints/joint_limits.cpp). Filled by the first step (limits_started).
   std::vector<std::uint16_t> limits_released;
   bool limits_started = false;
   // The contact search of step()'s collide stage (enable_contacts sets it; empty: no surface
-  // contacts). A copy of the Data gets its own, in the same state (sim/contact_search.hpp).
+  // contacts). A copy of the Data gets its own, in the same state (sim/geometry/contact_search.hpp).
   std::optional<ContactSearch> contact_search;
   double min_candidate_distance = 0;  // smallest signed distance the last search found (≤ 0)
   StepReport report;

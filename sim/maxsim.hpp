@@ -1,12 +1,14 @@
-// The maxsim engine in one include: model, data, step, actuation, kinematics, state (qpos/qvel,
-// reset), projection, diagnostics.
+// The maxsim engine in one include: model and its options, data, step, actuation, the contact
+// search, kinematics, state (qpos/qvel, reset), projection, diagnostics.
 #pragma once
 
 #include "sim/actuation.hpp"
 #include "sim/data.hpp"
-#include "sim/diagnostics.hpp"
-#include "sim/kinematics.hpp"
+#include "sim/geometry/contact_search.hpp"
 #include "sim/model.hpp"
-#include "sim/projection.hpp"
-#include "sim/state.hpp"
+#include "sim/options.hpp"
+#include "sim/solver/projection.hpp"
+#include "sim/state/diagnostics.hpp"
+#include "sim/state/kinematics.hpp"
+#include "sim/state/state.hpp"
 #include "sim/step.hpp"

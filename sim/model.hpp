@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "sim/options.hpp"
-#include "sim/quaternion.hpp"
+#include "sim/math/quaternion.hpp"
 
 namespace maxsim {
 
@@ -112,7 +112,7 @@ struct Joint {
   std::array<double, 6> friction{};    // dry (Coulomb) friction force/torque on the row
   std::array<double, 6> armature{};    // reflected rotor inertia on the row, kg·m² or kg
   // MuJoCo's qpos of the zero configuration of a one-coordinate joint (MJCF `ref`): maxsim's
-  // coordinates are measured from the pose the file defines, MuJoCo's from ref (sim/state.hpp)
+  // coordinates are measured from the pose the file defines, MuJoCo's from ref (sim/state/state.hpp)
   double ref = 0;
   bool has_limits = false;
   bool actuated = true;                // free rows accept joint_force input
@@ -146,7 +146,7 @@ struct Actuator {
 };
 
 // A named initial state in joint coordinates (MJCF <keyframe>): per joint its position
-// coordinates (joint_nq entries, see sim/kinematics.hpp) and rates (dof entries); an empty vector
+// coordinates (joint_nq entries, see sim/state/kinematics.hpp) and rates (dof entries); an empty vector
 // leaves that joint at its zero configuration / rest.
 struct Keyframe {
   std::string name;
@@ -157,7 +157,7 @@ struct Keyframe {
 };
 
 // ---- the world's rules ----------------------------------------------------------------------
-// Which bodies of the mechanism never collide because they are joined (sim/collision.hpp applies
+// Which bodies of the mechanism never collide because they are joined (sim/geometry/collision.hpp applies
 // it, besides Model::contact_excludes). The two description formats define it differently.
 enum class CollisionFilter {
   // URDF (PyBullet's convention), and models built in code: two bodies joined by any joint —

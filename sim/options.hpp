@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "sim/quaternion.hpp"
+#include "sim/math/quaternion.hpp"
 
 namespace maxsim {
 
@@ -15,7 +15,7 @@ enum class Integrator {
   // seed 003's first-order variational integrator: Data::v, Data::w are the velocities over the
   // last interval. Contacts, joint limits and joint friction are its inequalities.
   Variational,
-  // a second-order energy–momentum scheme (seeds 000/001; sim/energy_momentum.hpp): Data::v,
+  // a second-order energy–momentum scheme (seeds 000/001; sim/integrator/energy_momentum.hpp): Data::v,
   // Data::w are the velocities at the knot. Conservative systems keep their total energy and the
   // momentum maps of their symmetries to solver tolerance. Equalities only: a model or Data with
   // contacts, joint limits or joint friction is refused (integrator_support).

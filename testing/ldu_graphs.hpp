@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/ldu.hpp"
+#include "sim/solver/ldu.hpp"
 
 namespace maxsim::testing {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "mechanisms/builders.hpp"
-#include "sim/body_dynamics.hpp"
+#include "sim/integrator/body_dynamics.hpp"
 #include "sim/actuation.hpp"
 #include "sim/maxsim.hpp"
 #include "sim/solver/workspace.hpp"

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "mechanisms/builders.hpp"
-#include "sim/contact_search.hpp"
+#include "sim/geometry/contact_search.hpp"
 #include "sim/maxsim.hpp"
 #include "tests/counting_new.hpp"
 

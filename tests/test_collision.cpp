@@ -1,4 +1,4 @@
-// Contact candidate search (sim/collision.hpp): exact distances, normals and witness points for
+// Contact candidate search (sim/geometry/collision.hpp): exact distances, normals and witness points for
 // every primitive against the ground and world planes, body–body pairs with multi-point
 // manifolds, filtering (joints, excludes, contype/conaffinity), margins, the witness-point
 // identity φ = nᵀ(pB − pA), determinism and allocation-free repeated calls. (The search's cost is
@@ -20,7 +20,7 @@
 
 #include <stdexcept>
 
-#include "sim/collision.hpp"
+#include "sim/geometry/collision.hpp"
 #include "sim/model.hpp"
 #include "tests/counting_new.hpp"
 
@@ -872,7 +872,7 @@ TEST(Collision, RandomScenesIdentityAndDeterminism) {
         return 0.0;  // ellipsoid, mesh: not checked here
     }
   };
-  // capsule end balls may put the point up to 0.02 r inside the capsule (sim/collision.hpp)
+  // capsule end balls may put the point up to 0.02 r inside the capsule (sim/geometry/collision.hpp)
   auto on_surface = [&](int body, int geom, const Vec3& point) {
     const double d = sdf(body, geom, point);
     if (body != kWorld && s.model.bodies[body].geoms[geom].type == GeomType::Capsule)

@@ -1,4 +1,4 @@
-// The contact search as an object a Data owns (sim/contact_search.hpp): a copied Data has a
+// The contact search as an object a Data owns (sim/geometry/contact_search.hpp): a copied Data has a
 // search of its own, with its own collision world, and steps exactly like the original; its
 // options stay readable; a reset Data searches as a new one.
 #include <gtest/gtest.h>
@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "sim/collision.hpp"
-#include "sim/contact_search.hpp"
+#include "sim/geometry/collision.hpp"
+#include "sim/geometry/contact_search.hpp"
 #include "sim/maxsim.hpp"
 
 using namespace maxsim;

@@ -5,7 +5,7 @@
 
 #include "mechanisms/builders.hpp"
 #include "models/load.hpp"
-#include "sim/contact_search.hpp"
+#include "sim/geometry/contact_search.hpp"
 #include "sim/maxsim.hpp"
 #include "sim/solver/workspace.hpp"
 
@@ -490,7 +490,7 @@ TEST(JointFriction, StaysPutOrDecaysLinearly) {
 
 // A free body under dry friction and damping on its floating joint (MJCF <joint frictionloss>
 // defaults reach a free joint, as in ANYmal's menagerie file), yawed half a turn: its free
-// rotation rows are measured from the previous knot (sim/joint.hpp), so the half turn, where
+// rotation rows are measured from the previous knot (sim/constraints/joint.hpp), so the half turn, where
 // rows measured from the identity are singular, is a regular step. Dropped in the air it falls
 // at g (friction and damping act on relative motion to the world: the fall takes f Δt off each
 // translation row; with f = 0.1 N on 1 kg: the free fall slows by 0.1 m/s²).

@@ -19,7 +19,7 @@
 #include "controllers/reference.hpp"
 #include "mechanisms/builders.hpp"
 #include "models/load.hpp"
-#include "sim/contact_search.hpp"
+#include "sim/geometry/contact_search.hpp"
 #include "sim/maxsim.hpp"
 
 using namespace maxsim;

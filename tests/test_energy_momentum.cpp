@@ -15,12 +15,12 @@
 
 #include "mechanisms/builders.hpp"
 #include "mechanisms/seed_examples.hpp"
-#include "sim/body_dynamics.hpp"
-#include "sim/contact_search.hpp"
-#include "sim/diagnostics.hpp"
-#include "sim/energy_momentum.hpp"
+#include "sim/integrator/body_dynamics.hpp"
+#include "sim/geometry/contact_search.hpp"
+#include "sim/state/diagnostics.hpp"
+#include "sim/integrator/energy_momentum.hpp"
 #include "sim/maxsim.hpp"
-#include "sim/nonholonomic.hpp"
+#include "sim/constraints/nonholonomic.hpp"
 
 using namespace maxsim;
 
@@ -109,7 +109,7 @@ const Integrator kBoth[] = {Integrator::EnergyMomentum, Integrator::Variational}
 
 // For every constrained row (and every translational row) of a joint, the work of its force maps
 // over an interval, Σ_bodies Δx·F + w·τ, equals c(z3) − c(z2) exactly, for any two poses: the
-// property that makes the energy exact (sim/energy_momentum.hpp).
+// property that makes the energy exact (sim/integrator/energy_momentum.hpp).
 TEST(EnergyMomentum, JointForceMapsAreDiscreteGradients) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> u(-1, 1);

@@ -1,4 +1,4 @@
-// The penetration diagnostic (sim/ground.hpp): exact lowest points of every primitive, rotated
+// The penetration diagnostic (sim/geometry/ground.hpp): exact lowest points of every primitive, rotated
 // geoms and bodies, meshes, and what is ignored (planes, visual geoms); depth below the world's
 // own planes at their poses, filtered as the contacts are.
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "sim/data.hpp"
-#include "sim/ground.hpp"
+#include "sim/geometry/ground.hpp"
 #include "sim/model.hpp"
 
 namespace maxsim {

@@ -4,9 +4,9 @@
 #include <random>
 
 #include "mechanisms/builders.hpp"
-#include "sim/body_dynamics.hpp"
+#include "sim/integrator/body_dynamics.hpp"
 #include "sim/data.hpp"
-#include "sim/joint.hpp"
+#include "sim/constraints/joint.hpp"
 #include "sim/solver/assemble.hpp"
 #include "sim/solver/workspace.hpp"
 #include "sim/step.hpp"

@@ -1,4 +1,4 @@
-// Tests of the graph-based block-sparse LDU factorization (sim/ldu.hpp).
+// Tests of the graph-based block-sparse LDU factorization (sim/solver/ldu.hpp).
 //
 // Accuracy tolerance. Every numeric test compares the sparse solution with Eigen's dense
 // PartialPivLU solution of the same matrix (to_dense()) and requires
@@ -25,7 +25,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "sim/ldu.hpp"
+#include "sim/solver/ldu.hpp"
 #include "testing/ldu_graphs.hpp"
 
 namespace maxsim {

@@ -25,8 +25,8 @@
 #include "mechanisms/builders.hpp"
 #include "mechanisms/seed_examples.hpp"
 #include "run/setup.hpp"
-#include "sim/collision.hpp"
-#include "sim/contact_search.hpp"
+#include "sim/geometry/collision.hpp"
+#include "sim/geometry/contact_search.hpp"
 #include "sim/maxsim.hpp"
 
 using namespace maxsim;

@@ -18,7 +18,7 @@
 #include "controllers/rollout.hpp"
 #include "controllers/search.hpp"
 #include "mechanisms/builders.hpp"
-#include "sim/contact_search.hpp"
+#include "sim/geometry/contact_search.hpp"
 #include "sim/maxsim.hpp"
 
 using namespace maxsim;

@@ -1,4 +1,4 @@
-// The state in MuJoCo's qpos/qvel layout, resets and keyframes (sim/state.hpp), on real files.
+// The state in MuJoCo's qpos/qvel layout, resets and keyframes (sim/state/state.hpp), on real files.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "models/load.hpp"
-#include "sim/contact_search.hpp"
+#include "sim/geometry/contact_search.hpp"
 #include "sim/maxsim.hpp"
 
 using namespace maxsim;

@@ -23,9 +23,9 @@
 
 #include "models/load.hpp"
 #include "models/load_error.hpp"
-#include "sim/contact_search.hpp"
-#include "sim/ground.hpp"
-#include "sim/joint.hpp"
+#include "sim/geometry/contact_search.hpp"
+#include "sim/geometry/ground.hpp"
+#include "sim/constraints/joint.hpp"
 #include "sim/maxsim.hpp"
 
 namespace maxsim {

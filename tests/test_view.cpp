@@ -19,7 +19,7 @@
 #include "apps/maxsim/view_command.hpp"
 #include "io/replay.hpp"
 #include "models/load.hpp"
-#include "sim/contact_search.hpp"
+#include "sim/geometry/contact_search.hpp"
 #include "sim/maxsim.hpp"
 
 namespace maxsim {

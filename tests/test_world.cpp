@@ -23,9 +23,9 @@
 #include "controllers/actuator.hpp"
 #include "models/load.hpp"
 #include "models/load_error.hpp"
-#include "sim/collision.hpp"
-#include "sim/contact_search.hpp"
-#include "sim/ground.hpp"
+#include "sim/geometry/collision.hpp"
+#include "sim/geometry/contact_search.hpp"
+#include "sim/geometry/ground.hpp"
 #include "sim/maxsim.hpp"
 
 namespace maxsim {

@@ -11,7 +11,7 @@
 #include "run/setup.hpp"
 #include "apps/maxsim/view_command.hpp"
 #include "io/report.hpp"
-#include "sim/ground.hpp"
+#include "sim/geometry/ground.hpp"
 #include "sim/maxsim.hpp"
 
 namespace maxsim::cli {

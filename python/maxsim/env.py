@@ -16,7 +16,7 @@ environment's generator (``self.np_random``), ``step(action)`` returns ``(obs, r
 terminated, truncated, info)``; ``observation_space`` and ``action_space`` are ``Box`` objects
 with ``shape``, ``dtype``, ``low``, ``high``, ``sample()`` and ``contains()``. Runs are
 deterministic: the same seed and actions give the same observations to the last bit (a reset
-Data runs as a new one, sim/state.hpp).
+Data runs as a new one, sim/state/state.hpp).
 """
 
 import os

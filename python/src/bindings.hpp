@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/contact_search.hpp"
+#include "sim/geometry/contact_search.hpp"
 #include "sim/data.hpp"
 #include "sim/model.hpp"
 

@@ -1,12 +1,12 @@
-// The last step's contacts as arrays, and the physical diagnostics (sim/diagnostics.hpp).
+// The last step's contacts as arrays, and the physical diagnostics (sim/state/diagnostics.hpp).
 //
 // Contacts are copied, not viewed: their number changes every step, so the engine's vector is
 // reallocated under any view one would keep.
 #include <algorithm>
 
 #include "bindings.hpp"
-#include "sim/diagnostics.hpp"
-#include "sim/quaternion.hpp"
+#include "sim/state/diagnostics.hpp"
+#include "sim/math/quaternion.hpp"
 
 namespace maxsim::python {
 

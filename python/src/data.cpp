@@ -11,8 +11,8 @@
 #include <cstdio>
 
 #include "bindings.hpp"
-#include "sim/kinematics.hpp"
-#include "sim/state.hpp"
+#include "sim/state/kinematics.hpp"
+#include "sim/state/state.hpp"
 
 namespace maxsim::python {
 
@@ -138,7 +138,7 @@ void bind_data(py::module_& m) {
       .value("Linear", FrictionCone::Linear)
       .value("Relaxed", FrictionCone::Relaxed);
 
-  py::class_<ContactOptions>(m, "ContactOptions", "The contact search's options (sim/contact_search.hpp).")
+  py::class_<ContactOptions>(m, "ContactOptions", "The contact search's options (sim/geometry/contact_search.hpp).")
       .def(py::init<>())
       .def_readwrite("ground", &ContactOptions::ground, "the half-space z >= 0")
       .def_readwrite("friction", &ContactOptions::friction)
@@ -258,7 +258,7 @@ void bind_data(py::module_& m) {
            "sets this Data to a snapshot (a copy() of a Data of the same Model): state, inputs, warm "
            "start; keeps its own controller, contact options and views");
 
-  // ---- MuJoCo-layout state, resets (sim/state.hpp) ----
+  // ---- MuJoCo-layout state, resets (sim/state/state.hpp) ----
   m.def("get_qpos", [](const Model& model, const PyData& d) { return read_only(get_qpos(model, checked(model, d).data)); },
         py::arg("model"), py::arg("data"));
   m.def("get_qvel", [](const Model& model, const PyData& d) { return read_only(get_qvel(model, checked(model, d).data)); },
@@ -287,7 +287,7 @@ void bind_data(py::module_& m) {
       "cleared; controller, solver options and contact search kept), or at a keyframe (index or "
       "name) with its time, coordinates, rates and ctrl.");
 
-  // ---- joint coordinates (sim/kinematics.hpp) ----
+  // ---- joint coordinates (sim/state/kinematics.hpp) ----
   m.def(
       "joint_coordinates",
       [](const Model& model, const PyData& d, int j) {

@@ -3,7 +3,7 @@
 #include "io/plot.hpp"
 #include "io/replay.hpp"
 #include "io/report.hpp"
-#include "sim/ground.hpp"
+#include "sim/geometry/ground.hpp"
 
 namespace maxsim::python {
 

@@ -12,8 +12,8 @@
 #include "models/load.hpp"
 #include "models/load_error.hpp"
 #include "sim/actuation.hpp"
-#include "sim/kinematics.hpp"
-#include "sim/state.hpp"
+#include "sim/state/kinematics.hpp"
+#include "sim/state/state.hpp"
 
 namespace maxsim::python {
 

@@ -9,7 +9,7 @@
 
 #include "controllers/parameters.hpp"
 #include "models/load.hpp"
-#include "sim/ground.hpp"
+#include "sim/geometry/ground.hpp"
 
 namespace maxsim::a1 {
 

@@ -20,7 +20,7 @@
 #include "controllers/gait.hpp"
 #include "controllers/rollout.hpp"
 #include "controllers/search.hpp"
-#include "sim/contact_search.hpp"
+#include "sim/geometry/contact_search.hpp"
 #include "sim/maxsim.hpp"
 
 namespace maxsim::a1 {

@@ -28,7 +28,7 @@
 
 #include "io/plot.hpp"
 #include "mechanisms/seed_examples.hpp"
-#include "sim/diagnostics.hpp"
+#include "sim/state/diagnostics.hpp"
 #include "sim/maxsim.hpp"
 
 using namespace maxsim;

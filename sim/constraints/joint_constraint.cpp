@@ -3,8 +3,8 @@
 // (13)–(20)); its impulse acts on its bodies as the integrator says (maps at z2, or force maps).
 #include "sim/constraints/equality.hpp"
 #include "sim/integrator/integrator.hpp"
-#include "sim/joint.hpp"
-#include "sim/projection.hpp"
+#include "sim/constraints/joint.hpp"
+#include "sim/solver/projection.hpp"
 #include "sim/solver/inequality.hpp"
 
 namespace maxsim {

@@ -1,10 +1,10 @@
-// A nonholonomic constraint as an equality node of 1–4 rows on one body (sim/nonholonomic.hpp):
+// A nonholonomic constraint as an equality node of 1–4 rows on one body (sim/constraints/nonholonomic.hpp):
 // its velocity rows and the position rows its kind implies; padding rows hold their unknown at 0.
 #include <algorithm>
 #include <cmath>
 
 #include "sim/constraints/equality.hpp"
-#include "sim/nonholonomic.hpp"
+#include "sim/constraints/nonholonomic.hpp"
 
 namespace maxsim {
 

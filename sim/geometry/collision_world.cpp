@@ -7,9 +7,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/collision.hpp"
+#include "sim/geometry/collision.hpp"
 #include "sim/geometry/narrow_phase.hpp"
-#include "sim/ground.hpp"
+#include "sim/geometry/ground.hpp"
 
 namespace maxsim {
 

@@ -1,4 +1,4 @@
-// Inside the contact candidate search (sim/collision.hpp, whose contract this implements): the
+// Inside the contact candidate search (sim/geometry/collision.hpp, whose contract this implements): the
 // collision geoms, the per-shape collision table and the pair table that picks the narrow phase
 // of two shapes, as MuJoCo's mjCOLLISIONFUNC. The files of the search:
 //   collision_world.cpp  the world: geoms, filtering, broad phase, merging and emitting points
@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/collision.hpp"
+#include "sim/geometry/collision.hpp"
 #include "sim/model.hpp"
 
 namespace maxsim::collision {

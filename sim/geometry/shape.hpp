@@ -1,5 +1,5 @@
 // The shapes a Geom can have (sim/model.hpp), one table per GeomType: what the contact search,
-// the ground measure (sim/ground.hpp) and the loaders' inertia from geoms need to know of a shape,
+// the ground measure (sim/geometry/ground.hpp) and the loaders' inertia from geoms need to know of a shape,
 // each written once. A new shape is a new table (and its entries in the collision tables,
 // sim/geometry/narrow_phase.hpp); nothing else switches on the shape.
 //

@@ -1,7 +1,7 @@
 // The energy–momentum step (Kinon & Betsch's Livens scheme in the midpoint Lie–Poisson form of
-// Simo & Wong 1991; sim/energy_momentum.hpp): knot velocities, the Cayley map, and joint impulses
+// Simo & Wong 1991; sim/integrator/energy_momentum.hpp): knot velocities, the Cayley map, and joint impulses
 // through force maps at the iterate, whose derivatives couple each joint's two bodies.
-#include "sim/energy_momentum.hpp"
+#include "sim/integrator/energy_momentum.hpp"
 #include "sim/integrator/integrator.hpp"
 
 namespace maxsim {

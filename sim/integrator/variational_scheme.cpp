@@ -1,6 +1,6 @@
 // The variational step (Brüdigam et al. 2023): each body's discrete Euler–Lagrange rows with the
 // velocities over [t2, t3] as unknowns; constraint impulses act through their maps at z2.
-#include "sim/body_dynamics.hpp"
+#include "sim/integrator/body_dynamics.hpp"
 #include "sim/integrator/integrator.hpp"
 
 namespace maxsim {

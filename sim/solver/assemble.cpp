@@ -1,6 +1,6 @@
 #include "sim/solver/assemble.hpp"
 
-#include "sim/body_dynamics.hpp"
+#include "sim/integrator/body_dynamics.hpp"
 #include "sim/constraints/equality.hpp"
 #include "sim/integrator/integrator.hpp"
 #include "sim/solver/inequality.hpp"

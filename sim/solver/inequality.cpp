@@ -1,7 +1,7 @@
 // The inequality kinds' dispatch and the pieces they share (sim/solver/inequality.hpp).
 #include "sim/solver/inequality.hpp"
 
-#include "sim/body_dynamics.hpp"
+#include "sim/integrator/body_dynamics.hpp"
 #include "sim/solver/kinds.hpp"
 
 namespace maxsim {

@@ -25,7 +25,7 @@
 #include <Eigen/Core>
 #include <vector>
 
-#include "sim/contact.hpp"
+#include "sim/constraints/contact.hpp"
 #include "sim/data.hpp"
 #include "sim/solver/workspace.hpp"
 #include "sim/model.hpp"

@@ -8,13 +8,13 @@
 #include <utility>
 #include <vector>
 
-#include "sim/contact.hpp"
+#include "sim/constraints/contact.hpp"
 #include "sim/data.hpp"
-#include "sim/energy_momentum.hpp"
-#include "sim/joint.hpp"
-#include "sim/ldu.hpp"
+#include "sim/integrator/energy_momentum.hpp"
+#include "sim/constraints/joint.hpp"
+#include "sim/solver/ldu.hpp"
 #include "sim/model.hpp"
-#include "sim/nonholonomic.hpp"
+#include "sim/constraints/nonholonomic.hpp"
 
 namespace maxsim {
 

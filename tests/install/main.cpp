@@ -10,7 +10,7 @@
 #include <string>
 
 #include "models/load.hpp"
-#include "sim/contact_search.hpp"
+#include "sim/geometry/contact_search.hpp"
 #include "sim/maxsim.hpp"
 
 int main(int argc, char** argv) {

@@ -14,7 +14,7 @@
 #include "controllers/search.hpp"
 #include "mechanisms/builders.hpp"
 #include "models/load.hpp"
-#include "sim/contact_search.hpp"
+#include "sim/geometry/contact_search.hpp"
 #include "sim/maxsim.hpp"
 #include "tuning/optimize.hpp"
 

@@ -1,4 +1,4 @@
-#include "sim/contact_search.hpp"
+#include "sim/geometry/contact_search.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "sim/body_dynamics.hpp"
+#include "sim/integrator/body_dynamics.hpp"
 
 namespace maxsim {
 

@@ -1,8 +1,8 @@
-#include "sim/nonholonomic.hpp"
+#include "sim/constraints/nonholonomic.hpp"
 
 #include <bit>
 
-#include "sim/energy_momentum.hpp"
+#include "sim/integrator/energy_momentum.hpp"
 
 namespace maxsim {
 

@@ -1,4 +1,4 @@
-#include "sim/projection.hpp"
+#include "sim/solver/projection.hpp"
 
 #include <algorithm>
 #include <cmath>

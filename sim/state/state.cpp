@@ -1,12 +1,12 @@
-#include "sim/state.hpp"
+#include "sim/state/state.hpp"
 
 #include <cmath>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
-#include "sim/kinematics.hpp"
-#include "sim/projection.hpp"
+#include "sim/state/kinematics.hpp"
+#include "sim/solver/projection.hpp"
 
 namespace maxsim {
 

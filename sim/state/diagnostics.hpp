@@ -23,7 +23,7 @@ Vec3 linear_momentum(const Model& model, const Data& data);
 Vec3 angular_momentum(const Model& model, const Data& data);  // about the world origin
 // Largest |c_r| over the constrained rows of all joints (m for translation, rad for rotation).
 double max_constraint_violation(const Model& model, const Data& data);
-// Largest |row| of the nonholonomic constraints (m, rad, m/s, rad/s; sim/nonholonomic.hpp).
+// Largest |row| of the nonholonomic constraints (m, rad, m/s, rad/s; sim/constraints/nonholonomic.hpp).
 double max_nonholonomic_violation(const Model& model, const Data& data);
 
 }  // namespace maxsim

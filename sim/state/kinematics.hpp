@@ -42,7 +42,7 @@ void set_joint_coordinates(const Model& model, Data& data, int j, const std::vec
 
 // The minimal coordinate of one free joint row and its rate: the position along a free
 // translational row (m) or the angle about a revolute/orbital rotation row (rad, unwrapped for
-// revolute joints), as in sim/kinematics.hpp. Throws std::invalid_argument for a constrained row
+// revolute joints), as in sim/state/kinematics.hpp. Throws std::invalid_argument for a constrained row
 // or a row of a free rotation (ball/floating: a quaternion, no scalar angle).
 struct RowCoordinate {
   double q = 0, qd = 0;

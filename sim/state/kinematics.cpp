@@ -1,4 +1,4 @@
-#include "sim/kinematics.hpp"
+#include "sim/state/kinematics.hpp"
 
 #include <Eigen/LU>
 #include <algorithm>

@@ -1,5 +1,5 @@
-// Graph-based block-sparse LDU factorization; see sim/ldu.hpp for the algorithm.
-#include "sim/ldu.hpp"
+// Graph-based block-sparse LDU factorization; see sim/solver/ldu.hpp for the algorithm.
+#include "sim/solver/ldu.hpp"
 
 #include <algorithm>
 #include <cmath>

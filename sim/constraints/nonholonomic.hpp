@@ -10,7 +10,7 @@
 // step like the joints' maps at z2.
 //
 // Energy–momentum integrator: a velocity row holds at the new knot, μ(z3) ν3 = 0 with the knot
-// velocities ν3 = (u3, Ω3) (sim/energy_momentum.hpp), so the constraint never drifts. Its force
+// velocities ν3 = (u3, Ω3) (sim/integrator/energy_momentum.hpp), so the constraint never drifts. Its force
 // is the row's direction evaluated with the averaged geometry of the step (R̄, as the joints' rows)
 // made W-orthogonal to the midpoint velocity ν̄ = (v̄, Ω̄), W = diag(m I, J):
 //   f ← f − (f·ν̄ / ν̄ᵀWν̄) W ν̄,
@@ -21,7 +21,7 @@
 // exact discrete gradients (no correction).
 #pragma once
 
-#include "sim/joint.hpp"
+#include "sim/constraints/joint.hpp"
 #include "sim/model.hpp"
 
 namespace maxsim {
@@ -48,7 +48,7 @@ void nonholonomic_rows(const NonholonomicConstraint& c, const Body& body, Integr
                        const NonholonomicStep& s, NonholonomicRows* out);
 
 // The rows of constraint `c` at one pose z = (x, q), for consistent initial states
-// (sim/projection.hpp): position rows give c(z) and ∂c/∂(δx, δθ); velocity rows give c = 0 and
+// (sim/solver/projection.hpp): position rows give c(z) and ∂c/∂(δx, δθ); velocity rows give c = 0 and
 // their map μ(z) of the body velocity ν = (v world, ω body). `position` marks the position rows.
 // M is left zero.
 void nonholonomic_rows_at(const NonholonomicConstraint& c, const Vec3& x, const Vec4& q, NonholonomicRows* out);

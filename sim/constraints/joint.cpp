@@ -1,4 +1,4 @@
-#include "sim/joint.hpp"
+#include "sim/constraints/joint.hpp"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-// The collide stage of a step with contacts: a Bullet-backed candidate search (sim/collision.hpp)
+// The collide stage of a step with contacts: a Bullet-backed candidate search (sim/geometry/collision.hpp)
 // turned into the solver's contacts at every knot, by a ContactSearch that a Data owns.
 #pragma once
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/collision.hpp"
+#include "sim/geometry/collision.hpp"
 #include "sim/model.hpp"
 
 namespace maxsim {

@@ -1,4 +1,4 @@
-#include "sim/energy_momentum.hpp"
+#include "sim/integrator/energy_momentum.hpp"
 
 namespace maxsim {
 

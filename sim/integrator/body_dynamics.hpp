@@ -9,7 +9,7 @@
 // with q2 = q1 ⊗ ω̄ Δt/2). Constraint and joint impulses are added by the caller.
 #pragma once
 
-#include "sim/joint.hpp"
+#include "sim/constraints/joint.hpp"
 #include "sim/model.hpp"
 
 namespace maxsim {

@@ -1,9 +1,9 @@
-#include "sim/joint_limits.hpp"
+#include "sim/constraints/joint_limits.hpp"
 
 #include <cmath>
 #include <cstdint>
 
-#include "sim/kinematics.hpp"
+#include "sim/state/kinematics.hpp"
 
 namespace maxsim {
 

@@ -1,9 +1,9 @@
-#include "sim/diagnostics.hpp"
+#include "sim/state/diagnostics.hpp"
 
 #include <cmath>
 
-#include "sim/body_dynamics.hpp"
-#include "sim/nonholonomic.hpp"
+#include "sim/integrator/body_dynamics.hpp"
+#include "sim/constraints/nonholonomic.hpp"
 
 namespace maxsim {
 

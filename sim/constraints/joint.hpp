@@ -49,7 +49,7 @@ struct JointRows {
 // `energy_momentum`: constrained rotation rows are sums of entries of R_rel = (Ra Rpf)ᵀ(Rb Rcf),
 // i.e. of products (Ra ja_p)·(Rb jb_q) of the joint frames' axes, bilinear in the bodies'
 // rotation matrices, which gives the energy–momentum integrator its exact discrete gradient
-// (sim/energy_momentum.hpp): rotation_row_terms. Near the identity they equal the engine's rows
+// (sim/integrator/energy_momentum.hpp): rotation_row_terms. Near the identity they equal the engine's rows
 // to first order.
 void joint_rows(const Joint& joint, const Pose& a, const Pose& b, JointRows* out,
                 const Vec4* free_reference = nullptr, bool energy_momentum = false);

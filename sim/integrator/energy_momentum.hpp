@@ -11,7 +11,7 @@
 // (its eq. 74) that differs from it (docs/plans/issue18.md §0).
 //
 // Unknowns per body are the engine's: the midpoint linear velocity v̄ = (x3 − x2)/Δt and ω with
-// q3 = q2 ⊗ ω̄(ω)Δt/2 (sim/body_dynamics.hpp). Their Cayley parameter is w = 2ω/s,
+// q3 = q2 ⊗ ω̄(ω)Δt/2 (sim/integrator/body_dynamics.hpp). Their Cayley parameter is w = 2ω/s,
 // s = √(4/Δt² − |ω|²): q3 = q2 ⊗ (1, w/2)/√(1 + |w|²/4), Rot(q3) = Rot(q2) cay(w), and the
 // midpoint body angular velocity is Ω̄ = w/Δt. The state holds knot velocities (u, Ω):
 //   u3 = 2 v̄ − u2,   Ω3 = 2 w/Δt − Ω2                                (seed 001 eq. 72a)
@@ -25,7 +25,7 @@
 
 #include <cmath>
 
-#include "sim/joint.hpp"
+#include "sim/constraints/joint.hpp"
 #include "sim/model.hpp"
 
 namespace maxsim {

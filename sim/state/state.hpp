@@ -1,6 +1,6 @@
 // The state as flat vectors in MuJoCo's layout, and starting over (issue 16).
 //
-// qpos / qvel: the minimal coordinates of the joints of the spanning tree (sim/kinematics.hpp),
+// qpos / qvel: the minimal coordinates of the joints of the spanning tree (sim/state/kinematics.hpp),
 // joint after joint in model order, each joint's Joint::nq / Joint::dof values — for a file loaded
 // from MJCF this is MuJoCo's qpos / qvel of the same file: a free joint's x y z qw qx qy qz and
 // its linear (world) and angular (body) velocity, a ball joint's quaternion, a hinge or slide

@@ -1,4 +1,4 @@
-#include "sim/ground.hpp"
+#include "sim/geometry/ground.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "sim/contact.hpp"
+#include "sim/constraints/contact.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -18,7 +18,7 @@
 
 #include <Eigen/Core>
 
-#include "sim/joint.hpp"
+#include "sim/constraints/joint.hpp"
 #include "sim/model.hpp"
 
 namespace maxsim {
