@@ -12,8 +12,9 @@ DEB_PACKAGES = build-essential cmake pkg-config libeigen3-dev libbullet-dev libu
 DEB_PACKAGES += clang libclang-rt-dev  # test-sanitizers, test-clang (libclang-rt-dev: the sanitizer runtimes)
 DEB_PACKAGES += pybind11-dev python3-dev python3-numpy python3-pytest  # the Python module (python/), for /usr/bin/python3
 DEB_PACKAGES += libopenmpi-dev openmpi-bin libnlopt-cxx-dev python3-mpi4py python3-cmaes  # tuning/: MPI ranks, NLopt; Python's CMA-ES and mpi4py
+DEB_PACKAGES += doxygen  # make docs: the API reference of the public headers
 
-.PHONY: all deps build test bench bench-compare run fuzz clean
+.PHONY: all deps build test bench bench-compare run fuzz clean docs
 
 all: build
 
@@ -41,6 +42,13 @@ test: build
 
 bench: build
 	$(BUILD)/maxsim_benchmarks
+
+# The API reference of the public headers (docs/api/Doxyfile) into $(BUILD)/docs/html; a public
+# declaration without a description, or any other Doxygen warning, fails it
+docs: deps
+	@mkdir -p $(BUILD)/docs
+	( cat docs/api/Doxyfile; echo "OUTPUT_DIRECTORY = $(BUILD)/docs" ) | doxygen -
+	@echo "API reference: $(BUILD)/docs/html/index.html"
 
 # maxsim against MuJoCo on the same MJCF scenes (needs libmujoco-dev; valgrind for the counts):
 # the wall-clock table of compare_mujoco, then instructions per step counted with callgrind

@@ -45,6 +45,7 @@ struct ActuatorCommands {
   std::vector<double> force;        // out: actuator force after the limits (actuator space)
 
   ActuatorCommands() = default;
+  // n actuators' commands, all zero.
   explicit ActuatorCommands(size_t n) : ctrl(n, 0.0), ctrl_rate(n, 0.0), feedforward(n, 0.0), force(n, 0.0) {}
 };
 

@@ -29,8 +29,10 @@
 
 namespace maxsim {
 
+// A controller as a function: reads the state, writes the inputs of the next step.
 using ControlFunction = std::function<void(const Model&, Data&)>;
 
+// A controller object, run once per step before the solve (it may keep state between calls).
 class Controller {
  public:
   virtual ~Controller() = default;
@@ -41,6 +43,7 @@ class Controller {
 // A lambda or function as a Controller (to keep lambdas and classes in one list).
 class FunctionController : public Controller {
  public:
+  // Wraps `f`.
   explicit FunctionController(ControlFunction f) : f_(std::move(f)) {}
   void control(const Model& model, Data& data) override { f_(model, data); }
 

@@ -24,12 +24,14 @@ using Objective = std::function<double(const std::vector<double>& parameters)>;
 // several threw), the point, and the exception's message.
 class EvaluationError : public std::runtime_error {
  public:
+  // The failed point's index in its batch, the point and the exception's message.
   EvaluationError(int index, std::vector<double> point, const std::string& message)
       : std::runtime_error(message), index(index), point(std::move(point)) {}
-  int index;
-  std::vector<double> point;
+  int index;                 // the point's index in its batch
+  std::vector<double> point;  // the parameters that failed
 };
 
+// Evaluates batches of parameter vectors for a search (on threads, or over MPI ranks).
 class Evaluator {
  public:
   virtual ~Evaluator() = default;
@@ -46,6 +48,7 @@ class Evaluator {
 // Evaluates a batch on a RolloutPool of `threads` threads (0: all cores), one point per task.
 class ThreadEvaluator : public Evaluator {
  public:
+  // `objective` on `threads` threads (0: all cores).
   explicit ThreadEvaluator(Objective objective, int threads = 0);
   std::vector<double> evaluate(const std::vector<std::vector<double>>& points) override;
   int workers() const override { return threads_; }

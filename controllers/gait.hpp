@@ -29,18 +29,20 @@
 
 namespace maxsim {
 
+// The classic quadruped gaits (gait_leg_phases gives each one's leg phases).
 enum class GaitPattern { Trot, Pace, Bound, Walk };
 
 // Leg phases (FR, FL, RR, RL) of the classic gaits: trot (diagonal pairs), pace (lateral pairs),
 // bound (front/back pairs), walk (four beats RL, FL, RR, FR a quarter period apart).
 std::array<double, 4> gait_leg_phases(GaitPattern pattern);
 
+// A parametric gait: per joint kind a sinusoid of the stride frequency, per leg a phase.
 struct GaitParameters {
   double frequency = 2.0;                             // stride frequency f [Hz]
   std::array<double, 3> offset{0.0, 0.8, -1.6};       // hip, thigh, calf mean angles [rad]
   std::array<double, 3> amplitude{0.0, 0.3, 0.3};     // [rad]
   std::array<double, 3> joint_phase{0.0, 0.0, std::numbers::pi / 2};  // [rad]
-  std::array<double, 4> leg_phase = gait_leg_phases(GaitPattern::Trot);
+  std::array<double, 4> leg_phase = gait_leg_phases(GaitPattern::Trot);  // FR, FL, RR, RL [rad]
   double ramp_time = 0.5;                             // [s]; 0: full amplitude from t = 0
 };
 
@@ -63,6 +65,7 @@ struct GaitGains {
 // throws std::invalid_argument naming a joint that is missing.
 std::array<int, 12> leg_joints(const Model& model);
 
+// PD servos of a quadruped's 12 leg joints tracking the gait's reference angles.
 class GaitController : public Controller {
  public:
   // `actuators`: the model's actuators (actuators_from_model); the 12 leg actuators are found by
@@ -72,10 +75,10 @@ class GaitController : public Controller {
 
   void control(const Model& model, Data& data) override;
 
-  const GaitParameters& parameters() const { return params_; }
-  void set_parameters(const GaitParameters& p) { params_ = p; }
+  const GaitParameters& parameters() const { return params_; }  // the gait it follows
+  void set_parameters(const GaitParameters& p) { params_ = p; }  // changes the gait from the next step on
   const std::vector<Actuator>& actuators() const { return actuators_; }  // leg order
-  const ActuatorCommands& commands() const { return commands_; }
+  const ActuatorCommands& commands() const { return commands_; }  // the last step's commands and forces
   // The reference pose at t = 0 (the offsets when ramp_time > 0): the 12 leg angles in
   // leg_joints order.
   std::array<double, 12> standing_pose() const;

@@ -22,8 +22,10 @@
 
 namespace maxsim {
 
+// PD actuators tracking per-actuator references, with a record of the peak forces.
 class JointPdController : public Controller {
  public:
+  // The actuators it drives (PD kind for tracking: as_pd).
   explicit JointPdController(std::vector<Actuator> actuators);
 
   // Reference of actuator i (an empty Reference removes it).
@@ -34,7 +36,7 @@ class JointPdController : public Controller {
 
   void control(const Model& model, Data& data) override;
 
-  const std::vector<Actuator>& actuators() const { return actuators_; }
+  const std::vector<Actuator>& actuators() const { return actuators_; }  // the actuators it drives
   // Commands of the last step and the resulting forces; feedforward and the commands of
   // actuators without a reference may be set here between steps.
   ActuatorCommands& commands() { return commands_; }
@@ -55,6 +57,7 @@ class JointPdController : public Controller {
 // amplitude of 0 holds the offset).
 class SinusoidTracker : public JointPdController {
  public:
+  // Actuator i tracks sinusoids[i].
   SinusoidTracker(std::vector<Actuator> actuators, const std::vector<Sinusoid>& sinusoids);
 };
 

@@ -15,6 +15,7 @@
 
 namespace maxsim {
 
+// Parameters by name, in file order.
 using NamedValues = std::vector<std::pair<std::string, double>>;
 
 // Writes the parameters (each comment line is prefixed with "# "). Throws std::runtime_error if

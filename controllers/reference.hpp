@@ -7,11 +7,13 @@
 
 namespace maxsim {
 
+// A reference's value at one time: the desired coordinate and rate.
 struct ReferencePoint {
   double q = 0;   // desired coordinate (rad or m)
   double qd = 0;  // desired rate
 };
 
+// A reference trajectory: time → desired coordinate and rate.
 using Reference = std::function<ReferencePoint(double t)>;
 
 // q(t) = value, rate 0.
@@ -30,12 +32,13 @@ Reference sampled_reference(std::vector<double> times, std::vector<double> value
 // q(t) = offset + amplitude · sin(2π t / period + phase): the rehabilitation-style sinusoid
 // (the exoskeleton of Brüdigam et al. 2023, §5.4). Period must be > 0.
 struct Sinusoid {
-  double amplitude = 0;
-  double period = 1;
+  double amplitude = 0;  // rad or m
+  double period = 1;     // s
   double phase = 0;   // rad
-  double offset = 0;
-  ReferencePoint at(double t) const;
+  double offset = 0;     // rad or m
+  ReferencePoint at(double t) const;  // the value and rate at time t
 };
+// The sinusoid as a Reference.
 Reference sinusoid_reference(const Sinusoid& s);
 
 }  // namespace maxsim

@@ -30,6 +30,7 @@
 
 namespace maxsim {
 
+// What happened in one rollout's steps.
 struct RolloutStats {
   int steps = 0;               // steps that advanced the state (not-converged ones included)
   int not_converged = 0;       // steps reported NotConverged (the run goes on)
@@ -38,6 +39,7 @@ struct RolloutStats {
   double max_penetration = 0;  // deepest contact candidate seen at any step (m)
 };
 
+// One kind of rollout: how to set it up, when to stop it, how to score it.
 struct RolloutTask {
   int steps = 0;  // steps per rollout (at most)
   // Prepares rollout i in a fresh Data(model): initial state, contacts, controller. Required.
@@ -48,19 +50,21 @@ struct RolloutTask {
   std::function<double(const Model&, const Data&, const RolloutStats&, int index)> evaluate;
 };
 
+// A rollout's statistics and value.
 struct RolloutResult {
-  RolloutStats stats;
-  double value = 0;
+  RolloutStats stats;  // what its steps did
+  double value = 0;    // RolloutTask::evaluate's value (0 without one)
 };
 
 // One rollout, on the calling thread (what the pool runs for each index).
 RolloutResult run_rollout(const Model& model, const RolloutTask& task, int index);
 
+// Runs independent simulations on OpenMP threads, bitwise identical for any thread count.
 class RolloutPool {
  public:
   // threads <= 0: OpenMP's default (omp_get_max_threads(), i.e. OMP_NUM_THREADS or the cores).
   explicit RolloutPool(int threads = 0);
-  int threads() const { return threads_; }
+  int threads() const { return threads_; }  // the threads it runs on
 
   // Runs job(i) for every i in [0, n), spread over the threads (dynamic schedule: rollouts that
   // end early free their thread). An exception thrown by a job is rethrown here after all jobs

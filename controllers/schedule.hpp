@@ -16,6 +16,7 @@
 
 namespace maxsim {
 
+// Actuator commands over time, linearly interpolated (the table of --ctrl-file).
 struct ControlSchedule {
   std::vector<int> actuators;               // per column: the actuator (index into Model::actuators)
   std::vector<double> time;                 // per row, strictly increasing [s]
@@ -34,6 +35,7 @@ std::string validate_schedule(const Model& model, const ControlSchedule& schedul
 // may drive many Data at once).
 class ScheduleController : public Controller {
  public:
+  // Drives data.ctrl from `schedule`.
   explicit ScheduleController(std::shared_ptr<const ControlSchedule> schedule) : schedule_(std::move(schedule)) {}
   void control(const Model& model, Data& data) override;
 

@@ -41,46 +41,50 @@
 
 namespace maxsim {
 
+// One parameter of a search: its name, initial value, scale and bounds.
 struct SearchParameter {
-  std::string name;
+  std::string name;   // as in logs and parameter files
   double value = 0;   // initial value
   double scale = 1;   // sampling standard deviation at radius 1 (the parameter's natural size)
-  double lower = -std::numeric_limits<double>::infinity();
-  double upper = std::numeric_limits<double>::infinity();
+  double lower = -std::numeric_limits<double>::infinity();  // lower bound
+  double upper = std::numeric_limits<double>::infinity();   // upper bound
 };
 
+// When a search draws its progress bar: on a terminal (Auto), always, never.
 enum class ProgressBar { Auto, Always, Never };
 
+// How a search runs and what it writes.
 struct SearchOptions {
-  int episodes = 100;
+  int episodes = 100;        // episodes after the initial evaluation
   int samples = 8;           // evaluations per episode (run in parallel)
   double radius = 0.1;       // initial sampling radius (times each parameter's scale)
   double grow = 1.25;        // radius factor after an improvement ...
   double shrink = 0.8;       // ... and after an episode without one
-  double min_radius = 1e-3;
-  double max_radius = 1.0;
+  double min_radius = 1e-3;  // the radius never shrinks below this ...
+  double max_radius = 1.0;   // ... nor grows beyond this
   bool follow = true;        // continue along the last improvement (see above)
-  std::uint64_t seed = 1;
+  std::uint64_t seed = 1;    // of the random draws (the same seed, the same search)
   int threads = 0;           // RolloutPool threads (0: all)
   std::string log_csv;       // "" : no log
   std::string best_file;     // "" : not written
   std::vector<std::string> best_file_comments;  // extra header lines of the best file
-  ProgressBar progress = ProgressBar::Auto;
-  std::string label = "search";
+  ProgressBar progress = ProgressBar::Auto;  // whether to draw a progress bar on stderr
+  std::string label = "search";              // the progress bar's label
   // Called after each episode (episode, best value, best parameters), e.g. to print a line.
   std::function<void(int, double, const std::vector<double>&)> on_episode;
 };
 
+// What a search found.
 struct SearchResult {
   std::vector<double> best;      // best parameters found
-  double best_value = -std::numeric_limits<double>::infinity();
+  double best_value = -std::numeric_limits<double>::infinity();  // the objective at `best`
   std::vector<double> history;   // best value after episode 0 (initial), 1, ..., episodes
-  int evaluations = 0;
-  int improvements = 0;
+  int evaluations = 0;           // objective evaluations made
+  int improvements = 0;          // times the best improved
   int non_finite = 0;            // evaluations whose value was NaN or ±∞ (counted as −∞)
   std::string error;             // why the search stopped early ("" : it ran to the end)
   NamedValues named() const;     // best parameters with their names (filled by sample_search)
-  std::vector<std::string> names;
+  std::vector<std::string> names;  // the parameters' names
 };
 
 // Runs the search on `evaluator`; throws std::invalid_argument on an empty parameter list, a

@@ -28,15 +28,17 @@
 namespace maxsim::io {
 
 // ---- plots ------------------------------------------------------------------------------------
+// One line of a plot.
 struct PlotSeries {
-  std::string label;
+  std::string label;  // its legend entry
   std::vector<double> x, y;  // same length; a non-finite x or y leaves a gap
   std::string color;         // "#rrggbb"; empty: the next colour of the palette
 };
 
+// A line plot: its lines, labels, size and axis ranges.
 struct Plot {
-  std::string title, x_label, y_label;
-  std::vector<PlotSeries> series;
+  std::string title, x_label, y_label;  // the title and axis labels (empty: none)
+  std::vector<PlotSeries> series;       // the lines, drawn in order
   int width = 800, height = 480;  // pixels (SVG user units)
   // Axis ranges; unset: x spans the data exactly, y the data widened to whole ticks.
   std::optional<double> x_min, x_max, y_min, y_max;
@@ -69,11 +71,11 @@ std::string tick_label(double value, double step);
 // A numeric CSV with a header line (the trajectory files of `maxsim simulate`). Empty fields read
 // as NaN (a gap); anything else must be a finite number.
 struct CsvTable {
-  std::string path;
-  std::vector<std::string> columns;
+  std::string path;                  // the file read
+  std::vector<std::string> columns;  // the header's names, in order
   std::vector<std::vector<double>> values;  // values[column][row]
 
-  std::size_t rows() const { return values.empty() ? 0 : values[0].size(); }
+  std::size_t rows() const { return values.empty() ? 0 : values[0].size(); }  // data rows
   int column(std::string_view name) const;  // -1 when absent
   // The column's values; throws Error naming the column and the file (with similar names).
   const std::vector<double>& get(std::string_view name) const;

@@ -41,7 +41,7 @@ struct Replay {
   std::vector<float> contacts;
   std::vector<std::pair<std::string, std::vector<double>>> scalars;  // one value per frame
 
-  std::size_t frames() const { return times.size(); }
+  std::size_t frames() const { return times.size(); }  // the number of frames
   // The frames' numbers in bytes, as stored here (the page holds them compressed).
   std::size_t frame_bytes() const;
 };
@@ -56,10 +56,10 @@ Replay replay_from_csv(const Model& model, const CsvTable& table);
 // the second body, force = impulse / dt) and the total energy and constraint violation.
 class ReplayRecorder {
  public:
-  explicit ReplayRecorder(const Model& model);
-  void record(const Model& model, const Data& data);
-  const Replay& replay() const { return replay_; }
-  Replay& replay() { return replay_; }
+  explicit ReplayRecorder(const Model& model);        // an empty replay of `model`
+  void record(const Model& model, const Data& data);  // adds a frame of the current state
+  const Replay& replay() const { return replay_; }     // the frames so far
+  Replay& replay() { return replay_; }                 // the frames so far (to set the title)
 
  private:
   std::size_t bodies_ = 0;

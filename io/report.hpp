@@ -28,9 +28,9 @@ std::vector<std::string> csv_columns(const Model& model);
 // sim/geometry/ground.hpp; the same number as the command's max_penetration) — and the last step's
 // iterations and residual.
 struct RowDiagnostics {
-  double kinetic = 0, potential = 0, violation = 0, penetration = 0, residual = 0;
-  int iterations = 0;
-  double total() const { return kinetic + potential; }
+  double kinetic = 0, potential = 0, violation = 0, penetration = 0, residual = 0;  // the row's columns
+  int iterations = 0;  // the last step's Newton iterations
+  double total() const { return kinetic + potential; }  // total energy [J]
   bool finite() const;  // the four state measures are finite
 };
 
@@ -56,7 +56,7 @@ class CsvWriter {
   long long bytes() const { return bytes_; }  // written so far, header included
   void close();  // throws io::Error on a write error
 
-  static constexpr long long kNoLimit = 0x7fffffffffffffffLL;
+  static constexpr long long kNoLimit = 0x7fffffffffffffffLL;  // no bound on the file's size
 
  private:
   std::string path_;
@@ -69,6 +69,7 @@ class CsvWriter {
 // A one-line JSON object, keys in insertion order. Non-finite numbers become null.
 class JsonObject {
  public:
+  // Appends key: value (each add returns the object, to chain them).
   JsonObject& add(std::string_view key, double value);
   JsonObject& add(std::string_view key, long long value);
   JsonObject& add(std::string_view key, int value) { return add(key, static_cast<long long>(value)); }
@@ -77,7 +78,7 @@ class JsonObject {
   JsonObject& add(std::string_view key, const char* value) { return add(key, std::string_view(value)); }
   JsonObject& add_null(std::string_view key);
   JsonObject& add_raw(std::string_view key, std::string_view json);  // an already-encoded value
-  std::string str() const { return "{" + body_ + "}"; }
+  std::string str() const { return "{" + body_ + "}"; }  // the object as one line of JSON
 
   // (also escapes <, > and &: the text is then safe inside an HTML script element)
   static std::string quote(std::string_view s);

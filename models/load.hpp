@@ -42,6 +42,7 @@ struct LoadLimits {
   double inertia_min = 1e-18, inertia_max = 1e15;  // kg m^2: the mass range at 1 mm ... 1 km
 };
 
+// How a description is loaded (the loader's options).
 struct LoadOptions {
   // Merge links joined by fixed joints (URDF) / welded MJCF bodies into one rigid body. When
   // false they are kept as Fixed joints, except massless links, which are always merged (a body
@@ -52,7 +53,7 @@ struct LoadOptions {
   // Roots for package:// URIs, searched before the defaults (see resolve_resource); the
   // environment variable MAXSIM_PACKAGE_PATH (colon-separated) is searched after these.
   std::vector<std::string> package_paths;
-  LoadLimits limits;
+  LoadLimits limits;  // bounds on what the file may ask
 };
 
 // Everything the loader can tell besides the model.
@@ -72,6 +73,7 @@ struct LoadReport {
 // physics).
 Model load_model(const std::string& path, const LoadOptions& options = {},
                  std::vector<std::string>* warnings = nullptr);
+// The same, with the warnings, merged bodies and virtual bodies in *report.
 Model load_model(const std::string& path, const LoadOptions& options, LoadReport* report);
 
 // The package search path: options.package_paths followed by MAXSIM_PACKAGE_PATH's entries.

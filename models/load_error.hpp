@@ -8,16 +8,19 @@
 
 namespace maxsim {
 
+// A description the loader refuses: what() is "FILE:LINE: message".
 class LoadError : public std::runtime_error {
  public:
+  // An error at a file and line (line 0: unknown).
   LoadError(const std::string& file, int line, const std::string& message)
       : std::runtime_error(format(file, line, message)), file_(file), line_(line), message_(message) {}
-  LoadError(const std::string& file, const std::string& message) : LoadError(file, 0, message) {}
+  LoadError(const std::string& file, const std::string& message) : LoadError(file, 0, message) {}  // an error in a file, at no line
 
   const std::string& file() const { return file_; }   // empty when unknown
   int line() const { return line_; }                    // 0 when unknown
   const std::string& message() const { return message_; }  // without the location prefix
 
+  // The message as what() gives it: "FILE:LINE: message", "FILE: message" or "message".
   static std::string format(const std::string& file, int line, const std::string& message) {
     if (file.empty()) return message;
     if (line > 0) return file + ":" + std::to_string(line) + ": " + message;

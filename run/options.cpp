@@ -20,10 +20,17 @@ const char* ground_name(Ground g) {
 const char* usage_text() {
   static const std::string text = [] {
     const LoadLimits d;
-    auto g = [](double v) {
+    auto g = [](double v) {  // %g with the exponent as it is written by hand: 1e-9, 1e9
       char buf[32];
       std::snprintf(buf, sizeof buf, "%g", v);
-      return std::string(buf);
+      std::string s(buf);
+      if (const size_t e = s.find('e'); e != std::string::npos) {
+        size_t k = e + 1;
+        if (s[k] == '+') s.erase(k, 1);
+        else if (s[k] == '-') ++k;
+        while (k + 1 < s.size() && s[k] == '0') s.erase(k, 1);
+      }
+      return s;
     };
     return std::string(
          "usage:\n"
@@ -34,7 +41,7 @@ const char* usage_text() {
          "  maxsim plot TRAJ.csv -o PLOT.svg|.png --columns A,B   (time plots; --help)\n"
          "  maxsim --help | --version\n"
          "MODEL is a URDF (.urdf) or MJCF (.xml, .mjcf) file.\n"
-         "options (simulate; bench takes all but --output and --every):\n"
+         "options (simulate; bench takes all but --output, --every, --view and --max-output-bytes):\n"
          "  --dt S                time step (default: the model's, else 0.01)\n"
          "  --duration S | --steps N   length of the run (default: 1 s)\n"
          "  --output FILE.csv     trajectory, one row at t=0 then every K steps\n"
@@ -53,14 +60,14 @@ const char* usage_text() {
          "  --restitution E       coefficient of restitution in [0, 1] (default 0: inelastic)\n"
          "  --gravity \"GX GY GZ\"  gravity vector (m/s^2)\n"
          "  --fixed-base          weld the floating base to the world\n"
-         "  --tol EPS             Newton solver tolerance (default 1e-10)\n"
+         "  --tol EPS             Newton solver tolerance (default ") + g(SolverOptions().tolerance) + ")\n" +
          "  --cone nonlinear|linear|relaxed  friction cone model (default nonlinear)\n"
          "  --integrator variational|energy-momentum  time stepping (default: the model's, else\n"
          "                        variational); energy-momentum takes no contacts, joint limits or\n"
          "                        joint friction (--contacts off)\n"
          "  --max-output-bytes N  stop the run before the CSV (or --view's recorded frames) would\n"
          "                        grow beyond N bytes (default 2e9)\n"
-         "  --limit NAME=VALUE    a bound of the model loader (info, simulate, bench; repeatable):\n") +
+         "  --limit NAME=VALUE    a bound of the model loader (info, simulate, bench; repeatable):\n" +
          "                          file-bytes=N     each file read (default " + std::to_string(d.file_bytes) + ")\n" +
          "                          elements=N       XML elements, includes expanded (" + std::to_string(d.elements) + ")\n" +
          "                          bodies=N         links / bodies (" + std::to_string(d.bodies) + ")\n" +
@@ -234,7 +241,7 @@ void apply_limit(const std::string& setting, LoadLimits* limits) {
 
 Options parse_args(int argc, const char* const* argv) {
   Options o;
-  if (argc < 2) fail("no command given (info, simulate or bench)");
+  if (argc < 2) fail("no command given (info, simulate, bench, view or plot)");
   const std::string cmd = argv[1];
   if (cmd == "-h" || cmd == "--help" || cmd == "help") {
     o.command = Command::Help;
@@ -248,9 +255,9 @@ Options parse_args(int argc, const char* const* argv) {
   else if (cmd == "simulate") o.command = Command::Simulate;
   else if (cmd == "bench") o.command = Command::Bench;
   else if (!cmd.empty() && cmd[0] == '-')
-    fail("unknown option " + quoted(cmd) + " (the command comes first: info, simulate or bench)");
+    fail("unknown option " + quoted(cmd) + " (the command comes first: info, simulate, bench, view or plot)");
   else
-    fail("unknown command " + quoted(cmd) + " (commands: info, simulate, bench)");
+    fail("unknown command " + quoted(cmd) + " (commands: info, simulate, bench, view, plot)");
   const std::string cname = command_name(o.command);
 
   bool only_positional = false;

@@ -31,6 +31,7 @@
 
 namespace maxsim {
 
+// One process, or the ranks of an MPI job: where searches and rollouts run.
 class Cluster {
  public:
   // Joins the MPI job (MPI_Init_thread, funneled) when the program was started by mpirun (Open
@@ -41,9 +42,9 @@ class Cluster {
   Cluster(const Cluster&) = delete;
   Cluster& operator=(const Cluster&) = delete;
 
-  int rank() const { return rank_; }
-  int size() const { return size_; }
-  bool root() const { return rank_ == 0; }
+  int rank() const { return rank_; }        // this process's rank (0 alone)
+  int size() const { return size_; }        // the number of ranks (1 alone)
+  bool root() const { return rank_ == 0; }  // rank 0: the one that decides and writes
   bool distributed() const { return distributed_; }  // inside an MPI job (even of one rank)
 
   // The evaluator of `objective`: over the job's ranks when distributed() (collective: every rank
@@ -61,8 +62,8 @@ class Cluster {
   // rank 0 of a search: every batch's header and points to each other rank, their values back).
   double bytes_communicated() const;
 
-  static bool launched_by_mpirun();
-  static bool built_with_mpi();
+  static bool launched_by_mpirun();  // whether mpirun started this process
+  static bool built_with_mpi();      // whether this build has MPI
 
  private:
   int rank_ = 0, size_ = 1;

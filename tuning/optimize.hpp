@@ -27,7 +27,7 @@ namespace maxsim {
 
 // The names optimize() accepts in this build ("sample" and, with NLopt, its algorithms).
 std::vector<std::string> optimizer_names();
-bool built_with_nlopt();
+bool built_with_nlopt();  // whether this build has NLopt
 // Throws std::invalid_argument naming the known optimizers when `optimizer` is not one of them.
 void check_optimizer(const std::string& optimizer);
 // A program's --optimizer value: "list" prints the known names (on rank 0) and returns false

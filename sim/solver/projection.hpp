@@ -11,9 +11,10 @@
 
 namespace maxsim {
 
+// What project_state did: whether it converged, how far, and why not.
 struct ProjectionReport {
-  bool converged = false;
-  int iterations = 0;
+  bool converged = false;  // the state satisfies the constraints to the tolerance
+  int iterations = 0;      // Gauss–Newton iterations on the positions
   double violation = 0;  // max |c| over constrained rows after the projection
   // Why it did not converge, for a message a user can act on.
   enum class Failure {
@@ -22,11 +23,12 @@ struct ProjectionReport {
     Singular,        // positions: the system could not be factored (see BlockLdu::factor)
     NonFinite,       // positions: a correction was not finite
     VelocitySingular,  // velocities: the system at the projected pose could not be factored
-  } failure = Failure::None;
+  } failure = Failure::None;  // why it did not converge
   int worst_joint = -1;  // the joint with the largest violation (-1: none violated)
   int worst_row = -1;    // its row: 0-2 translation, 3-5 rotation (joint frame)
 };
 
+// Moves the bodies onto the joints' constraints and makes their velocities consistent.
 ProjectionReport project_state(const Model& model, Data& data, double tolerance = 1e-12,
                                int max_iterations = 50);
 

@@ -14,12 +14,13 @@
 
 namespace maxsim {
 
-double kinetic_energy(const Model& model, const Data& data);
+double kinetic_energy(const Model& model, const Data& data);  // of the last interval's velocities [J]
 double potential_energy(const Model& model, const Data& data);  // gravity + joint springs
+// Kinetic plus potential energy [J].
 inline double total_energy(const Model& model, const Data& data) {
   return kinetic_energy(model, data) + potential_energy(model, data);
 }
-Vec3 linear_momentum(const Model& model, const Data& data);
+Vec3 linear_momentum(const Model& model, const Data& data);  // [N s]
 Vec3 angular_momentum(const Model& model, const Data& data);  // about the world origin
 // Largest |c_r| over the constrained rows of all joints (m for translation, rad for rotation).
 double max_constraint_violation(const Model& model, const Data& data);

@@ -45,8 +45,9 @@ void set_joint_coordinates(const Model& model, Data& data, int j, const std::vec
 // revolute joints), as in sim/state/kinematics.hpp. Throws std::invalid_argument for a constrained row
 // or a row of a free rotation (ball/floating: a quaternion, no scalar angle).
 struct RowCoordinate {
-  double q = 0, qd = 0;
+  double q = 0, qd = 0;  // the coordinate and its rate
 };
+// The coordinate and rate of joint `joint`'s free row `row` (0-2 translation, 3-5 rotation).
 RowCoordinate row_coordinate(const Model& model, const Data& data, int joint, int row);
 
 // Whether row_coordinate accepts this joint row.
