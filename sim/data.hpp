@@ -18,7 +18,7 @@ namespace maxsim {
 struct Workspace;  // sim/solver/workspace.hpp
 
 // Owns a Data's solver state; copying it copies the state, so a copied Data steps exactly like
-// the original (sim/solver/workspace.cpp).
+// the original (sim/solver/graph.cpp).
 class SolverStateHandle {
  public:
   SolverStateHandle();
