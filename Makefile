@@ -91,7 +91,7 @@ fuzz:
 clean:
 	rm -rf $(BUILD)
 
-# ---- sanitizers and the second compiler (issue 14; README "Sanitizers and a second compiler") ----
+# ---- sanitizers and the second compiler (timings: docs/performance.md) ----
 # test-sanitizers: the unit suite built with Clang (GCC where clang++ is missing) under
 # AddressSanitizer + UndefinedBehaviorSanitizer; any report fails its test. The corpus sweep
 # (label corpus) and the browser test are left out (see the README for the measured times), and so

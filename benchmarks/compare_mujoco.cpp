@@ -614,7 +614,7 @@ int main(int argc, char** argv) {
   std::printf("JSON: %s\n", json_path.c_str());
   if (!plot_path.empty() && ms_series.x.size() >= 2) {
     Plot p;
-    p.title = "Sphere chains on the ground (seed 003 Fig. 8b), same MJCF, same machine";
+    p.title = "Sphere chains on the ground (Brüdigam et al. 2023, Fig. 8b), same MJCF, same machine";
     p.x_label = "N spheres";
     p.y_label = "time per step [µs]";
     p.series = {ms_series, mj_series};

@@ -1,5 +1,5 @@
-// Classic mechanisms, built in code: the validation cases of seed 003 §5 (pendulums, loops,
-// chains) used by the tests, the benchmarks and the examples.
+// Classic mechanisms, built in code: the validation cases of Brüdigam et al. (2023), §5
+// (pendulums, loops, chains) used by the tests, the benchmarks and the examples.
 #pragma once
 
 #include "sim/model.hpp"
@@ -12,17 +12,18 @@ namespace maxsim {
 Model make_pendulum_chain(int n, JointType joint, double length = 1.0, double mass = 1.0,
                           double radius = 0.0, double dt = 0.01);
 
-// Seed 003 Fig. 7a: three links (l = 1, √2/2, 1; m = 1, √2/2, 1) hanging from two world pivots
-// √2/2 apart and joined into a parallelogram: a kinematic loop closed by the world, all revolute
-// joints about y (planar, so the 3D loop constraints are redundant).
+// Brüdigam et al. (2023), Fig. 7a: three links (l = 1, √2/2, 1; m = 1, √2/2, 1) hanging from two
+// world pivots √2/2 apart and joined into a parallelogram: a kinematic loop closed by the world,
+// all revolute joints about y (planar, so the 3D loop constraints are redundant).
 Model make_three_link_loop(double dt = 0.01);
 
 // Planar Grashof four-bar: a ground link welded to the world (Fixed joint), crank, coupler and
 // rocker, all revolute about y; lengths ground 1.0, crank 0.4, coupler 1.0, rocker 0.8.
 Model make_fourbar(double dt = 0.01);
 
-// Seed 003 Fig. 9a: a chain of `segments` four-link loops (each loop: two side links, the rung
-// below them and the rung above, shared with the previous segment or the world), l = 1, m = 1.
+// Brüdigam et al. (2023), Fig. 9a: a chain of `segments` four-link loops (each loop: two side
+// links, the rung below them and the rung above, shared with the previous segment or the world),
+// l = 1, m = 1.
 Model make_loop_chain(int segments, double dt = 0.01);
 
 }  // namespace maxsim

@@ -35,7 +35,7 @@ SeedExample make_free_rigid_body(double dt) {
 }
 
 namespace {
-// the heavy top's data (seed 001 eqs. 113–119)
+// the heavy top's data (Kinon & Betsch 2024, eqs. 113–119)
 constexpr double kTopA = 0.1, kTopL = 0.75 * kTopA, kTheta0 = M_PI / 3, kPrecession = 10, kGravity = 9.81;
 double top_mass() { return 2700 * M_PI * (0.5 * kTopA) * (0.5 * kTopA) * kTopA / 3; }
 double top_inertia() { return 3.0 / 80.0 * top_mass() * (4 * 0.25 * kTopA * kTopA + kTopA * kTopA); }  // = J0³ here
@@ -94,7 +94,7 @@ SeedExample make_seed_closed_loop(double dt) {
                            "corner" + std::to_string(i + 1)));
   ex.v0.assign(4, Vec3::Zero());
   ex.w0.assign(4, Vec3::Zero());
-  // the load at the step's midpoint t + Δt/2 (seed 001 eq. 127); the torque is spatial
+  // the load at the step's midpoint t + Δt/2 (Kinon & Betsch 2024, eq. 127); the torque is spatial
   ex.load = [](const Model& model, Data& d) {
     const double t = d.time + 0.5 * model.opt.timestep, fm = 100;
     const double f = t <= 0.5 ? 2 * fm * t : t <= 1 ? 2 * fm * (1 - t) : 0.0;

@@ -1,4 +1,4 @@
-// Entry point of the description loaders (DESIGN §7): URDF (.urdf) and MJCF (.xml, .mjcf).
+// Entry point of the description loaders: URDF (.urdf) and MJCF (.xml, .mjcf).
 //
 // What the loaders produce (the engine relies on it):
 //  * one Body per rigid body: frame origin at the centre of mass, orientation of the URDF link /

@@ -1,5 +1,5 @@
-// The one error type of the description loaders (DESIGN §7: "one clear message with file and line
-// where known"). what() is "FILE:LINE: message", "FILE: message" when the line is unknown, or just
+// The one error type of the description loaders: one clear message, with file and line where
+// known. what() is "FILE:LINE: message", "FILE: message" when the line is unknown, or just
 // the message when no file is involved.
 #pragma once
 

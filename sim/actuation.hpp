@@ -1,10 +1,11 @@
-// Actuation (issue 5, issue 16): what turns the commands Data::ctrl into forces on joint rows.
+// Actuation (docs/computation.md (28)): what turns the commands Data::ctrl into forces on joint
+// rows.
 //
 // An actuator (Model::actuators, sim/model.hpp) drives one free joint row with a scalar
 // coordinate (a revolute angle or a prismatic offset) through a transmission of ratio `gear`, as
 // MuJoCo's joint actuators do: with the row's minimal coordinate q and rate q̇ (row_coordinate,
-// sim/state/kinematics.hpp) the actuator length is l = gear·q and its velocity l̇ = gear·q̇; the command
-// u is clamped to [ctrl_lower, ctrl_upper] when ctrl_limited, and the actuator force f is
+// sim/state/kinematics.hpp) the actuator length is l = gear·q and its velocity l̇ = gear·q̇; the
+// command u is clamped to [ctrl_lower, ctrl_upper] when ctrl_limited, and the actuator force f is
 //
 //   Motor      f = u                                   direct force/torque (MJCF <motor>)
 //   Position   f = kp (u − l) − kv l̇                   position servo (MJCF <position>, kv: damping)

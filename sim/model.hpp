@@ -4,9 +4,9 @@
 //
 // Bodies are maximal-coordinate rigid bodies: the body frame has its origin at the centre of mass;
 // its orientation is free (loaders keep the link frame's orientation). Joints are a translational
-// plus a rotational constraint part (DESIGN §4, seed 003 App. B) written in a *joint frame* fixed
-// in each of the two bodies; the joint frame's z axis is the joint's primary axis. At the zero
-// configuration the two joint frames coincide.
+// plus a rotational constraint part (docs/computation.md §3; Brüdigam et al. 2023, Appendix B)
+// written in a *joint frame* fixed in each of the two bodies; the joint frame's z axis is the
+// joint's primary axis. At the zero configuration the two joint frames coincide.
 #pragma once
 
 #include <array>
@@ -66,7 +66,8 @@ enum class TransKind { Fixed, Prismatic, Planar, Free };  // xyz | xy (slide z) 
 // Rotational part: which relative rotation axes are constrained.
 enum class RotKind { Fixed, Revolute, Orbital, Free };    // xyz | xy (turn z) | z (tilt xy) | none
 
-// The 16 prototypes of seed 003 App. B / Dojo (translational × rotational part).
+// The 16 prototypes of Brüdigam et al. (2023), Appendix B, and Dojo (translational ×
+// rotational part).
 enum class JointType {
   Fixed, Prismatic, Planar, FixedOrientation,
   Revolute, Cylindrical, PlanarAxis, FreeRevolute,
@@ -91,7 +92,7 @@ bool joint_type_from_name(const std::string& name, JointType* out);
 
 // A joint has six rows: 0..2 translational (joint-frame x, y, z), 3..5 rotational. Each row is
 // either constrained (an equality on the next configuration) or free (a minimal coordinate,
-// carrying springs, dampers, actuation and, with the contact issue, limits).
+// carrying springs, dampers, actuation and limits).
 struct Joint {
   std::string name;
   JointType type = JointType::Revolute;
@@ -105,14 +106,15 @@ struct Joint {
   std::array<double, 6> stiffness{};   // spring, N/m or N·m/rad
   std::array<double, 6> damping{};     // damper, N·s/m or N·m·s/rad
   std::array<double, 6> spring_ref{};  // spring rest coordinate
-  std::array<double, 6> lower{};       // limits (with has_limits); enforced by the contact issue
+  std::array<double, 6> lower{};       // limits (with has_limits), docs/computation.md (43)
   std::array<double, 6> upper{};
   std::array<double, 6> effort{};      // actuator effort limit, 0 = none
   std::array<double, 6> velocity{};    // velocity limit (informative), 0 = none
   std::array<double, 6> friction{};    // dry (Coulomb) friction force/torque on the row
   std::array<double, 6> armature{};    // reflected rotor inertia on the row, kg·m² or kg
   // MuJoCo's qpos of the zero configuration of a one-coordinate joint (MJCF `ref`): maxsim's
-  // coordinates are measured from the pose the file defines, MuJoCo's from ref (sim/state/state.hpp)
+  // coordinates are measured from the pose the file defines, MuJoCo's from ref
+  // (sim/state/state.hpp)
   double ref = 0;
   bool has_limits = false;
   bool actuated = true;                // free rows accept joint_force input
@@ -146,8 +148,8 @@ struct Actuator {
 };
 
 // A named initial state in joint coordinates (MJCF <keyframe>): per joint its position
-// coordinates (joint_nq entries, see sim/state/kinematics.hpp) and rates (dof entries); an empty vector
-// leaves that joint at its zero configuration / rest.
+// coordinates (joint_nq entries, see sim/state/kinematics.hpp) and rates (dof entries); an empty
+// vector leaves that joint at its zero configuration / rest.
 struct Keyframe {
   std::string name;
   double time = 0;
@@ -157,8 +159,8 @@ struct Keyframe {
 };
 
 // ---- the world's rules ----------------------------------------------------------------------
-// Which bodies of the mechanism never collide because they are joined (sim/geometry/collision.hpp applies
-// it, besides Model::contact_excludes). The two description formats define it differently.
+// Which bodies of the mechanism never collide because they are joined (sim/geometry/collision.hpp
+// applies it, besides Model::contact_excludes). The two description formats define it differently.
 enum class CollisionFilter {
   // URDF (PyBullet's convention), and models built in code: two bodies joined by any joint —
   // loop-closing joints included — directly or through a chain of joints whose intermediate
@@ -172,22 +174,23 @@ enum class CollisionFilter {
   ParentChild,
 };
 
-// ---- nonholonomic constraints (seed 002) ----------------------------------------------------
+// ---- nonholonomic constraints (Celledoni et al. 2019; docs/computation.md (76)) ------------
 // Constraints on a body's velocity that no position constraint implies. The ground of the
 // rolling kinds is the plane z = 0 of the world, with the contact point straight below the CoM.
 enum class NonholonomicKind {
   // A disk of `radius` with its axis `axis` (body frame) horizontal, rolling upright without
-  // slipping (the unicycle of seed 002 §2): CoM height = radius, axis ⟂ e_z, contact point at rest.
+  // slipping (the unicycle of Celledoni et al. 2019, §2): CoM height = radius, axis ⟂ e_z, contact
+  // point at rest.
   RollingDisk,
   // A ball of `radius` rolling without slipping (Chaplygin's ball when the inertia is uneven):
   // CoM height = radius, contact point at rest.
   RollingBall,
   // A blade at `point` (body frame, from the CoM) along `direction` (body frame) that cannot move
-  // sideways in the ground plane: the Chaplygin sleigh of seed 002 §4.2 (hold the body in the
-  // plane with a PlanarAxis joint to the world).
+  // sideways in the ground plane: the Chaplygin sleigh of Celledoni et al., §4.2 (hold the body in
+  // the plane with a PlanarAxis joint to the world).
   KnifeEdge,
   // The body's angular velocity has no component along `axis` (body frame): the Suslov problem
-  // of seed 002 §4.3.
+  // of Celledoni et al., §4.3.
   AngularVelocity,
 };
 

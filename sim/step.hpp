@@ -1,4 +1,5 @@
-// One time step of the variational integrator (DESIGN §3, seed 003 §3):
+// One time step of the variational integrator (docs/computation.md §2–§8; Brüdigam et al.
+// 2023, §3):
 //
 //   knot quantities at z2 (impulse maps, coordinates)  →  Newton on the velocities over [t2, t3]
 //   and all joint row impulses: assemble residual and Jacobian → factor (graph LDU) → solve →
@@ -14,10 +15,11 @@
 
 namespace maxsim {
 
-// Advances `data` by model.opt.timestep (running data.controller first, if set). On success (Ok) the state moves to t + dt. NotConverged means the
-// iteration limit was reached with a finite iterate: the state still advances (so a run can go
-// on) and the report says by how much the residual missed. Failed means the solve produced no
-// usable iterate (singular matrix, non-finite numbers): the state is left unchanged.
+// Advances `data` by model.opt.timestep (running data.controller first, if set). On success (Ok)
+// the state moves to t + dt. NotConverged means the iteration limit was reached with a finite
+// iterate: the state still advances (so a run can go on) and the report says by how much the
+// residual missed. Failed means the solve produced no usable iterate (singular matrix, non-finite
+// numbers): the state is left unchanged.
 StepReport step(const Model& model, Data& data);
 
 // Whether step() can advance this model and Data with model.opt.integrator: an empty string, or a

@@ -59,8 +59,8 @@ int main(int argc, char** argv) {
       exo::Gains gains;
     };
     const Set sets[] = {
-        {"clinical", "clinical gains (seed 003 Fig. 14c)", exo::clinical_gains()},
-        {"tuned", "tuned gains (seed 003 Fig. 14d)", tuned},
+        {"clinical", "clinical gains (Brüdigam et al. 2023, Fig. 14c)", exo::clinical_gains()},
+        {"tuned", "tuned gains (Brüdigam et al. 2023, Fig. 14d)", tuned},
     };
     for (const Set& set : sets) {
       Plot p;

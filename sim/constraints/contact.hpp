@@ -1,4 +1,5 @@
-// Hard contacts with friction (DESIGN §5, seed 003 §2.3/§3.3, Dojo's nonlinear contact).
+// Hard contacts with friction (docs/computation.md (30)–(39); Brüdigam et al. 2023, §3.3–3.4;
+// Dojo's nonlinear contact).
 //
 // A contact between body a (kWorld: the ground or a world geom) and body b keeps, from the
 // candidate search at z2, its witness points in the two body frames and the world normal n (a→b)
@@ -6,7 +7,8 @@
 //     φ(z3) = nᵀ(C_b(z3) − C_a(z3)) − offset,    C = x + Rot(q) core
 // (core = witness point for flat features; sphere centre / capsule axis point with offset = the
 // radii for rounded ones). Impulses act at the witness points P = x + Rot(q) p.
-// and the relative tangential velocity over the step v_t = Tᵀ[(P_b(z3) − P_b(z2)) − (P_a(z3) − P_a(z2))]/Δt.
+// and the relative tangential velocity over the step
+//   v_t = Tᵀ[(P_b(z3) − P_b(z2)) − (P_a(z3) − P_a(z2))]/Δt.
 //
 // Variables (interior-point): normal impulse γ ≥ 0 with slack s = φ(z3) ≥ 0, γ s = 0; friction
 // impulse b ∈ R² in the second-order cone β = (μγ, b) ∈ K with dual η = (η0, v_t) ∈ K, β∘η = 0
@@ -59,10 +61,11 @@ struct Contact {
   double gamma = 0, slack = 0;
   Vec2 b = Vec2::Zero();
   Vec3 eta = Vec3::Zero();      // (η0, η_t)
-  // Linearized friction cone (seed 003 eq. 27, the pyramid of n_f = 4 directions d_i = ±t1, ±t2):
-  // b = Σ β_i d_i with β_i ≥ 0 and Σ β_i ≤ μ γ; the duals are η_i = ψ + d_iᵀ v_t ≥ 0 (eliminated
-  // like s) and ζ = μγ − Σ β_i (explicit), ψ ≥ 0 the sliding-speed multiplier, with β_i η_i = 0 and
-  // ψ ζ = 0. Node unknowns (γ, β1..β4, ψ); b above is kept equal to Σ β_i d_i for reports.
+  // Linearized friction cone (docs/computation.md (38)), the pyramid of n_f = 4 directions
+  // d_i = ±t1, ±t2: b = Σ β_i d_i with β_i ≥ 0 and Σ β_i ≤ μ γ; the duals are
+  // η_i = ψ + d_iᵀ v_t ≥ 0 (eliminated like s) and ζ = μγ − Σ β_i (explicit), ψ ≥ 0 the
+  // sliding-speed multiplier, with β_i η_i = 0 and ψ ζ = 0. Node unknowns (γ, β1..β4, ψ); b above
+  // is kept equal to Σ β_i d_i for reports.
   bool linear_cone = false;
   // Anitescu's relaxed cone instead (RelaxedContact; ContactOptions::cone, or the failure
   // policy's last attempt: InteriorPointOptions::relaxed_fallback)

@@ -1,11 +1,12 @@
-// Joint row functions and their Jacobians (DESIGN §4, seed 003 §2.2 and App. B).
+// Joint row functions and their Jacobians (docs/computation.md (18)–(22); Brüdigam et al. 2023,
+// Appendix B).
 //
 // Every joint has six scalar row functions c_r(za, zb) of the two bodies' poses:
 //   rows 0..2  d = Rot(qa ⊗ qja)ᵀ (xb + Rot(qb) pb − xa − Rot(qa) pa)   (child anchor seen from the
 //              parent anchor, in the parent joint frame)
 //   rows 3..5  from q_rel = (qa ⊗ qja)⁻¹ ⊗ (qb ⊗ qjb):
-//              constrained row k: c = 2 v_k(q_rel)             (seed 003 eq. for g_r, scaled so that
-//                                                               small angles are radians)
+//              constrained row k: c = 2 v_k(q_rel)             (docs/computation.md (20): small
+//                                                               angles in radians)
 //              free row k:        c = 2 atan2(v_k, w)           (exactly the angle for a revolute)
 // A constrained row is the equation c_r(z3) = 0; a free row is a minimal coordinate on which
 // springs, dampers and actuators act. Jacobians are taken with respect to right perturbations of
@@ -49,8 +50,8 @@ struct JointRows {
 // `energy_momentum`: constrained rotation rows are sums of entries of R_rel = (Ra Rpf)ᵀ(Rb Rcf),
 // i.e. of products (Ra ja_p)·(Rb jb_q) of the joint frames' axes, bilinear in the bodies'
 // rotation matrices, which gives the energy–momentum integrator its exact discrete gradient
-// (sim/integrator/energy_momentum.hpp): rotation_row_terms. Near the identity they equal the engine's rows
-// to first order.
+// (sim/integrator/energy_momentum.hpp): rotation_row_terms. Near the identity they equal the
+// engine's rows to first order (docs/computation.md (69)).
 void joint_rows(const Joint& joint, const Pose& a, const Pose& b, JointRows* out,
                 const Vec4* free_reference = nullptr, bool energy_momentum = false);
 

@@ -45,11 +45,9 @@ void append_joint_limits(const Model& model, Data& d, double dt, double margin) 
         // step's overshoot) is held where it is rather than thrown back in one step: it may only
         // move inwards. Not so a row of a closed loop that starts beyond its bound: that limit
         // has no row until the coordinate is back within its range. Held at zero gap it is an
-        // active constraint the loop's own rows may already impose — Cassie's zero pose has each
-        // foot four-bar nearly collinear with the foot at the loop's extreme, so the held foot
-        // limit and the loop were two active constraints on one direction, an internal impulse
-        // (3.3 N·s) free in their null space and steps that stalled at 1e-2. On a tree joint the
-        // limit row is independent of every other row and holding it is kept.
+        // active constraint the loop's own rows may already impose: two active constraints on one
+        // direction leave an internal impulse free in their null space. On a tree joint the limit
+        // row is independent of every other row and holding it is kept (docs/computation.md (43)).
         const std::uint16_t bit = static_cast<std::uint16_t>(1u << (2 * r + (side < 0)));
         if (start && in_loop[j] && side * (coord - bound) < 0) d.limits_released[j] |= bit;
         if ((d.limits_released[j] & bit) && side * (coord - bound) >= 0) d.limits_released[j] &= ~bit;

@@ -1,5 +1,5 @@
-// Joint limits as inequality constraints (DESIGN §4–5): a limited free row of a joint whose
-// coordinate comes near a bound gets a frictionless unilateral constraint
+// Joint limits as inequality constraints (docs/computation.md (43)): a limited free row of a joint
+// whose coordinate comes near a bound gets a frictionless unilateral constraint
 //     side·(coordinate(z3) − bound) ≥ 0,   impulse γ ≥ 0 along the row,   γ·φ = 0,
 // solved by the same interior point as contacts (so a limit is never penetrated beyond solver
 // tolerance, and its impulse is reported in the Contact's gamma). A row that starts beyond a bound

@@ -1,5 +1,5 @@
-// Nonholonomic constraints (seed 002; Model::nonholonomic): their rows in the step equations of
-// either integrator.
+// Nonholonomic constraints (docs/computation.md (76)–(78); Model::nonholonomic): their rows in the
+// step equations of either integrator.
 //
 // A constraint acts on one body through up to four rows: its velocity rows (no slip, no sideways
 // motion of a blade, a blocked rotation axis) and the position rows its kind implies (a rolling
@@ -10,15 +10,15 @@
 // step like the joints' maps at z2.
 //
 // Energy–momentum integrator: a velocity row holds at the new knot, μ(z3) ν3 = 0 with the knot
-// velocities ν3 = (u3, Ω3) (sim/integrator/energy_momentum.hpp), so the constraint never drifts. Its force
-// is the row's direction evaluated with the averaged geometry of the step (R̄, as the joints' rows)
-// made W-orthogonal to the midpoint velocity ν̄ = (v̄, Ω̄), W = diag(m I, J):
+// velocities ν3 = (u3, Ω3) (sim/integrator/energy_momentum.hpp), so the constraint never drifts.
+// Its force is the row's direction evaluated with the averaged geometry of the step (R̄, as the
+// joints' rows) made W-orthogonal to the midpoint velocity ν̄ = (v̄, Ω̄), W = diag(m I, J):
 //   f ← f − (f·ν̄ / ν̄ᵀWν̄) W ν̄,
 // so that it does no work over the step and the energy is conserved exactly (the discrete
-// gradient idea of seed 002 §3 applied to the constraint force: its eq. 15 keeps the energy with
-// midpoint rows, but those let the knot constraint drift). The correction is O(Δt²) once the
-// knot rows hold (μ̄ν̄ = O(Δt²)), so the scheme stays second order. Position rows use their
-// exact discrete gradients (no correction).
+// gradient idea of Celledoni et al. (2019, §3) applied to the constraint force: their eq. 15 keeps
+// the energy with midpoint rows, but those let the knot constraint drift). The correction is O(Δt²)
+// once the knot rows hold (μ̄ν̄ = O(Δt²)), so the scheme stays second order. Position rows use
+// their exact discrete gradients (no correction).
 #pragma once
 
 #include "sim/constraints/joint.hpp"
@@ -48,9 +48,9 @@ void nonholonomic_rows(const NonholonomicConstraint& c, const Body& body, Integr
                        const NonholonomicStep& s, NonholonomicRows* out);
 
 // The rows of constraint `c` at one pose z = (x, q), for consistent initial states
-// (sim/solver/projection.hpp): position rows give c(z) and ∂c/∂(δx, δθ); velocity rows give c = 0 and
-// their map μ(z) of the body velocity ν = (v world, ω body). `position` marks the position rows.
-// M is left zero.
+// (sim/solver/projection.hpp): position rows give c(z) and ∂c/∂(δx, δθ); velocity rows give c = 0
+// and their map μ(z) of the body velocity ν = (v world, ω body). `position` marks the position
+// rows. M is left zero.
 void nonholonomic_rows_at(const NonholonomicConstraint& c, const Vec3& x, const Vec4& q, NonholonomicRows* out);
 
 // Largest |row| of the model's nonholonomic constraints in the state of `data` (for the

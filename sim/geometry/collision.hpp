@@ -90,9 +90,7 @@
 // (a fresh CollisionWorld gives the same answer). Broad phase: sweep and prune over geom AABBs on
 // the axis of largest spread (insertion sort from the previous call's order: O(n) for coherent
 // motion), O(n + overlapping pairs); plane tests O(geoms × planes) with an AABB reject.
-// Measured (Release, a shared core, thread CPU time): a 200-sphere chain on the ground ≈ 30 µs
-// per call (~0.15 µs per body); 20 stacked boxes (19 clipped box–box pairs, 156 points) ≈ 50–90
-// µs. After the first call with a given number of candidates nothing is allocated (pass the same
+// After the first call with a given number of candidates nothing is allocated (pass the same
 // `out` vector every call; tested with counting allocators, Bullet's included). Not thread safe:
 // one CollisionWorld per thread (cheap to build; Bullet shapes are created in the constructor). A
 // copy has Bullet objects of its own, built the same way, and the original's state (margin,

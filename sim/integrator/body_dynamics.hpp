@@ -1,12 +1,12 @@
-// Discrete Euler–Lagrange equations of one free rigid body (DESIGN §3, seed 003 eqs. 29a–b).
+// Discrete Euler–Lagrange equations of one free rigid body (docs/computation.md (12)–(16)).
 //
 // Unknowns are the velocities (v, ω) over [t2, t3]; (v_prev, ω_prev) are those over [t1, t2].
 // The residual is in impulse units (N·s, N·m·s), angular part in the body frame at q2:
 //   linear:   m (v − v_prev) − Δt (m g + F)
 //   angular:  (Δt/2)[(s I + [ω]×) J ω − (s_prev I − [ω_prev]×) J ω_prev] − Δt τ,
 //             s = sqrt(4/Δt² − ωᵀω)
-// which is D1 + D2 of DESIGN §3 written out (−(2/Δt) G(q2)ᵀ L(q1) H J V L(q1)ᵀ q2 = −(Δt/2)(s I − [ω]×)Jω
-// with q2 = q1 ⊗ ω̄ Δt/2). Constraint and joint impulses are added by the caller.
+// which is Dojo's D1 + D2 written out (docs/computation.md (13)). Constraint and joint impulses
+// are added by the caller ((14)).
 #pragma once
 
 #include "sim/constraints/joint.hpp"

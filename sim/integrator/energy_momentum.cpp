@@ -16,7 +16,8 @@ Vec6 em_body_residual(const Body& body, const Vec3& u2, const Vec3& rate2, const
   Vec6 r;
   r.head<3>() = body.mass * (em_linear_velocity(u2, vbar) - u2) - dt * (body.mass * gravity + force);
   // J(Ω3 − Ω2) = Δt (JΩ̄) × Ω̄ + Δt τ with Ω̄ = w/Δt: its product with Ω̄ is the kinetic energy's
-  // change, and the gyroscopic term does no work (seed 001 eq. 89 for T quadratic in Ω)
+  // change, and the gyroscopic term does no work (docs/computation.md (66); Kinon & Betsch 2024,
+  // eq. 89)
   r.tail<3>() = J * (rate3 - rate2) - (J * w).cross(w) / dt - dt * torque;
   return r;
 }

@@ -1,20 +1,20 @@
 // The energy–momentum integrator (Model::integrator = Integrator::EnergyMomentum): the step
-// equations of one body and the force maps of joint rows (DESIGN §3a).
+// equations of one body and the force maps of joint rows (docs/computation.md (64)–(75)).
 //
-// It is the Livens-type energy–momentum scheme of seed 001 §4 written on the rotation group: the
-// midpoint rule for the body's momenta (seed 001 eqs. 72a–d, 86b–c) with the discrete gradient of
-// the kinetic energy taken in the body angular velocity Ω (eqs. 87–88; T is quadratic in Ω, so
-// the Gonzalez correction vanishes) and the orientation updated by the Cayley map instead of the
-// unit-quaternion constraint (Remark 4.11's null-space form, eq. 105, with the Cayley map as the
-// parametrization). In this form the *physical* energy Σ ½m|u|² + ½ΩᵀJΩ + V and the momentum maps
-// are conserved exactly; seed 001's quaternion-coordinate version conserves a generalized energy
-// (its eq. 74) that differs from it (docs/plans/issue18.md §0).
+// It is the Livens-type energy–momentum scheme of Kinon & Betsch (2024), §4, written on the
+// rotation group: the midpoint rule for the body's momenta (their eqs. 72a–d, 86b–c) with the
+// discrete gradient of the kinetic energy taken in the body angular velocity Ω (eqs. 87–88; T is
+// quadratic in Ω, so the Gonzalez correction vanishes) and the orientation updated by the Cayley
+// map instead of the unit-quaternion constraint (Remark 4.11's null-space form, eq. 105, with the
+// Cayley map as the parametrization). In this form the *physical* energy Σ ½m|u|² + ½ΩᵀJΩ + V and
+// the momentum maps are conserved exactly; their quaternion-coordinate version conserves a
+// generalized energy (their eq. 74) that differs from it (docs/computation.md §9).
 //
 // Unknowns per body are the engine's: the midpoint linear velocity v̄ = (x3 − x2)/Δt and ω with
 // q3 = q2 ⊗ ω̄(ω)Δt/2 (sim/integrator/body_dynamics.hpp). Their Cayley parameter is w = 2ω/s,
 // s = √(4/Δt² − |ω|²): q3 = q2 ⊗ (1, w/2)/√(1 + |w|²/4), Rot(q3) = Rot(q2) cay(w), and the
 // midpoint body angular velocity is Ω̄ = w/Δt. The state holds knot velocities (u, Ω):
-//   u3 = 2 v̄ − u2,   Ω3 = 2 w/Δt − Ω2                                (seed 001 eq. 72a)
+//   u3 = 2 v̄ − u2,   Ω3 = 2 w/Δt − Ω2                                (docs/computation.md (65))
 //   linear:  m (u3 − u2) − Δt (m g + F) − Σ forces = 0
 //   angular: J (Ω3 − Ω2) − (J Ω̄) × w − Δt τ − Σ torques = 0           (midpoint Lie–Poisson)
 // Row forces act through averaged geometry: a spatial torque T becomes the body torque
@@ -51,7 +51,7 @@ Vec6 em_body_residual(const Body& body, const Vec3& u2, const Vec3& rate2, const
 // spatial row torque; `row_torque` is R2ᵀ Σ T over the body's rows.
 Mat6 em_body_jacobian(const Body& body, const Vec3& omega, const Vec3& row_torque, double dt);
 
-// Knot velocities at z3 from the unknowns (seed 001 eq. 72a).
+// Knot velocities at z3 from the unknowns (docs/computation.md (65)).
 inline Vec3 em_linear_velocity(const Vec3& u2, const Vec3& vbar) { return 2.0 * vbar - u2; }
 inline Vec3 em_angular_velocity(const Vec3& rate2, const Vec3& omega, double dt) {
   return (2.0 / dt) * em_cayley(omega, dt) - rate2;

@@ -1,4 +1,4 @@
-// Unit quaternions in the convention of DESIGN.md §2 / seed 003 Appendix A:
+// Unit quaternions (docs/computation.md (1)–(6); Brüdigam et al. 2023, Appendix A):
 // Hamilton product, scalar first, q = [w, x, y, z], body -> world.
 //
 //   q ⊗ p = L(q) p = R(p) q,   H = [0; I3] (4x3),   V = Hᵀ,   T = diag(1, -1, -1, -1)
@@ -124,7 +124,7 @@ inline Vec4 quat_z_to(const Vec3& a_in) {
   return quat_axis_angle(axis, std::acos(std::clamp(c, -1.0, 1.0)));
 }
 
-// Discrete angular velocity of the integrator (DESIGN §3):
+// Discrete angular velocity of the integrator (docs/computation.md (7)):
 //   q3 = q2 ⊗ ω̄(ω) Δt/2,  ω̄(ω) = [sqrt(4/Δt² − ωᵀω); ω]   (requires |ω| < 2/Δt)
 inline double omega_scalar(const Vec3& w, double dt) {
   const double s2 = 4.0 / (dt * dt) - w.squaredNorm();
@@ -136,7 +136,8 @@ inline Vec4 omega_step_quat(const Vec3& w, double dt) {
   return Vec4(0.5 * dt * s, 0.5 * dt * w.x(), 0.5 * dt * w.y(), 0.5 * dt * w.z());
 }
 
-// Inverse of omega_step_quat: the ω with q2 ⊗ ω̄(ω)Δt/2 = q3 (q3 on the same hemisphere).
+// Inverse of omega_step_quat: the ω with q2 ⊗ ω̄(ω)Δt/2 = q3 (q3 on the same hemisphere;
+// docs/computation.md (9)).
 inline Vec3 omega_from_quats(const Vec4& q2, const Vec4& q3, double dt) {
   Vec4 d = quat_mul(quat_conj(q2), q3);
   if (d(0) < 0) d = -d;
@@ -144,7 +145,7 @@ inline Vec3 omega_from_quats(const Vec4& q2, const Vec4& q3, double dt) {
 }
 
 // ∂θ3/∂ω: how the body-frame rotation vector at the new knot (q3 ⊕ δθ3) moves with ω25.
-//   = (Δt²/2)(s I − [ω]× + ω ωᵀ / s)   (derived from q3 = q2 ⊗ ω̄ Δt/2; equals Δt I at ω = 0)
+//   = (Δt²/2)(s I − [ω]× + ω ωᵀ / s)   (docs/computation.md (10); equals Δt I at ω = 0)
 inline Mat3 dtheta3_domega(const Vec3& w, double dt) {
   const double s = omega_scalar(w, dt);
   return 0.5 * dt * dt * (s * Mat3::Identity() - skew(w) + (w * w.transpose()) / s);

@@ -1,7 +1,7 @@
-// The step equations of the variational integrator (DESIGN §3, seed 003 eqs. 29a–c) as a residual
-// and its Newton matrix over the system graph: bodies' discrete Euler–Lagrange rows, joints'
-// constraint and free rows, and the inequalities' impulses on their bodies (their own rows come
-// from the interior point, sim/solver/inequality.hpp).
+// The step equations of the variational integrator (docs/computation.md (12)–(14), (23)–(26), (46))
+// as a residual and its Newton matrix over the system graph: bodies' discrete Euler–Lagrange rows,
+// joints' constraint and free rows, and the inequalities' impulses on their bodies (their own rows
+// come from the interior point, sim/solver/inequality.hpp).
 #pragma once
 
 #include <Eigen/Core>
@@ -21,9 +21,9 @@ void step_prepare(const Model& model, Data& data);
 void step_residual(const Model& model, Data& data, const Eigen::VectorXd& unknowns,
                    Eigen::VectorXd* residual);
 
-// Assembles the Newton matrix at `unknowns` into the workspace's LDU (after step_residual at the same
-// point): first the Jacobians of the inequalities' kinematics at z3, then the blocks of bodies,
-// joints and the inequalities' impulse columns. The interior point adds
+// Assembles the Newton matrix at `unknowns` into the workspace's LDU (after step_residual at the
+// same point): first the Jacobians of the inequalities' kinematics at z3, then the blocks of
+// bodies, joints and the inequalities' impulse columns. The interior point adds
 // the inequality rows.
 void step_jacobian(const Model& model, Data& data, const Eigen::VectorXd& unknowns);
 

@@ -1,4 +1,4 @@
-// The system graph of a step (seed 003 §4 in docs/computation.md): nodes are the bodies, the
+// The system graph of a step (docs/computation.md §5): nodes are the bodies, the
 // joints, the nonholonomic constraints and the inequalities; an edge joins each constraint node to
 // each of its bodies. Built once per topology; the failure policy and every step reuse it.
 #include <map>

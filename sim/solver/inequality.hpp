@@ -3,8 +3,8 @@
 // they are). The kinds (sim/solver/*.cpp):
 //
 //   surface contact   gap γ s = 0 and, with μ > 0, the second-order friction cone β∘η = 0
-//                     (seed 003 eq. 29d–f; sim/solver/surface_contact.cpp)
-//   pyramid contact   gap and the linearized cone of 4 directions (seed 003 eq. 27)
+//                     (docs/computation.md (35), (37); sim/solver/surface_contact.cpp)
+//   pyramid contact   gap and the linearized cone of 4 directions (docs/computation.md (38))
 //   relaxed contact   gap and friction in one cone pair (Anitescu's convex relaxation)
 //   joint limit       side·(coordinate(z3) − bound) ≥ 0 on one free joint row, frictionless
 //   joint friction    a 1-D friction cone |b| ≤ dry_limit on a free row, with the row rate as its
@@ -121,8 +121,8 @@ double cone_pair_max(const Contact& ct);
 double cone_pair_central_distance(const Contact& ct, double kappa);
 
 // Coefficients of Δβ and Δη in the linearized complementarity of a contact's cone: the
-// Nesterov–Todd form Arw(λ)W⁻¹, Arw(λ)W (seed 003 eq. 29 with symmetric scaling; see
-// cone_nt_scaling), or the unscaled Arw(η), Arw(β) if the pair is not strictly inside.
+// Nesterov–Todd form Arw(λ)W⁻¹, Arw(λ)W (docs/computation.md (56)–(57); see cone_nt_scaling),
+// or the unscaled Arw(η), Arw(β) if the pair is not strictly inside.
 void cone_linearization(const Contact& ct, ConeLinearization* out);
 
 // Right-hand side of a cone's three complementarity rows for target κ: −(λ∘λ + corrector − κe)

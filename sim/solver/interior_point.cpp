@@ -1,7 +1,7 @@
-// The interior point of steps with inequalities (DESIGN §6): a primal–dual Newton method with
-// Mehrotra's predictor–corrector on the step equations and every inequality's complementarity,
-// the Newton systems factored on the graph LDU. It loops over the inequalities through their one
-// interface (sim/solver/inequality.hpp) and never asks what kind they are.
+// The interior point of steps with inequalities (docs/computation.md (55)–(63)): a primal–dual
+// Newton method with Mehrotra's predictor–corrector on the step equations and every inequality's
+// complementarity, the Newton systems factored on the graph LDU. It loops over the inequalities
+// through their one interface (sim/solver/inequality.hpp) and never asks what kind they are.
 #include <algorithm>
 #include <cmath>
 
@@ -60,7 +60,8 @@ void apply_steps(const Data& d, std::vector<Contact>* cs, const std::vector<Vec6
 }
 
 // Whether the step starts settled (InteriorPointOptions::settled_slack), from the kinematics of
-// the first residual and ws.warm. d.report is still the previous step's (or a failed attempt's: not settled).
+// the first residual and ws.warm. d.report is still the previous step's (or a failed attempt's: not
+// settled).
 bool settled_start(const Data& d, const InteriorPointOptions& opt) {
   if (!opt.warm_start || d.report.status != StepStatus::Ok || d.report.substeps ||
       d.report.iterations > opt.settled_iterations)
@@ -148,8 +149,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
   // Moves every pair back inside its cone by √μ and lets the equality residuals absorb the
   // change (the iteration then continues from a centred point). Used when the iteration jams
   // against a boundary (the step there is ~0) and when no step along the direction lowers the
-  // merit. (A push that scales each pair to γs ≥ 0.1μ keeping its own scale was tried: more
-  // unconverged steps on the A1 drop suite.)
+  // merit (docs/computation.md §8, "Re-centring").
   auto recentre = [&](double mu) {
     const double push = std::sqrt(std::max(mu, opt.complementarity_tolerance));
     for (int c = 0; c < nc; ++c) ws.kinds[c]->recentre(d, c, push, &s);

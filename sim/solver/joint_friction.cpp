@@ -64,8 +64,8 @@ void JointFriction::jacobian(const Model& model, Data& d, int c) const {
   const int r = ct.row;
   const double g = ct.side * ws.fold_gain[c](0);
   // A sticking joint has a huge conductance: the row is then divided by 1 + its damping,
-  // becoming a constrained row with a small compliance on the diagonal (same solution; a
-  // well-scaled pivot — unscaled, the Newton steps stalled at ~1e-8 on the A1).
+  // becoming a constrained row with a small compliance on the diagonal (docs/computation.md (45):
+  // the same solution with a well-scaled pivot).
   const double scale = 1.0 / (1.0 + jt.damping[r] + jt.armature[r] / ws.dt + g / ws.dt);
   ws.fold_row_scale[c] = scale;
   A.diag(ws.layout.joint_node(ct.joint))(r, r) *= scale;

@@ -1,5 +1,5 @@
-// Joint limit: the surface contact's frictionless rows on one free joint row (DESIGN §4–5;
-// the limits of a step are found by append_joint_limits, sim/constraints/joint_limits.hpp).
+// Joint limit (docs/computation.md (43)): the surface contact's frictionless rows on one free joint
+// row (the limits of a step are found by append_joint_limits, sim/constraints/joint_limits.hpp).
 #include "sim/solver/kinds.hpp"
 
 namespace maxsim {

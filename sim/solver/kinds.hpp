@@ -45,8 +45,8 @@ class JointLimit : public SurfaceContact {
  public:
   const char* name() const override { return "joint limit"; }
   // One real row, factored as four like a frictionless contact: the 1-row kernels round
-  // differently (one fused multiply–add per Schur entry), which Cassie's regularized leg loops
-  // amplify into a failed run (scene.xml at 0.19 s); the 4-row kernels round like the 6-row ones.
+  // differently (one fused multiply–add per Schur entry), which regularized loops amplify; the
+  // 4-row kernels round like the 6-row ones.
   int node_rows(const Contact&) const override { return 4; }
   void prepare(const Model& model, Data& d, int c) const override;
   void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const override;
@@ -75,7 +75,8 @@ class RelaxedContact : public SurfaceContact {
   bool converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const override;
 };
 
-// A contact with the linearized friction cone (seed 003 eq. 27): node unknowns (γ, β1..β4, ψ).
+// A contact with the linearized friction cone (docs/computation.md (38)): node unknowns
+// (γ, β1..β4, ψ).
 class PyramidContact : public SurfaceContact {
  public:
   const char* name() const override { return "pyramid contact"; }

@@ -1,4 +1,5 @@
-// Graph-based block-sparse LDU factorization (seed 003 §4, Algorithms 1–4; DESIGN §6).
+// Graph-based block-sparse LDU factorization (docs/computation.md (48)–(52); Brüdigam et al.
+// 2023, §4).
 //
 // The Newton matrix of a step has one 6-row block row per graph node (bodies, joints and, later,
 // contacts and limits; smaller nodes are padded to 6 rows with identity rows) and a non-zero block
@@ -95,12 +96,10 @@ class BlockLdu {
     reg_only_singular_.at(node) = only_if_singular;
   }
   // ε: each Newton iteration keeps a fraction ε/(σ + ε) of the error along a direction whose
-  // (relative) pivot eigenvalue is σ, so a loop passing a singular configuration (a four-bar at
-  // its toggle position, σ → 0) converges at that rate: 1e-6 took hundreds of iterations on a
-  // double four-bar crossing its flat positions and on Cassie's leg loops, 1e-8 at most 7. Round-
-  // off in exactly redundant directions (~1e-16 relative) becomes multiplier noise of ~1e-8
-  // relative, which applies no force (those multiplier combinations are in the null space of Jᵀ);
-  // 1e-12 let that noise stall the iteration.
+  // (relative) pivot eigenvalue is σ (docs/computation.md (51)), so ε must be small for loops
+  // passing singular configurations (a four-bar at its toggle position, σ → 0), yet large enough
+  // that round-off in exactly redundant directions (~1e-16 relative) stays multiplier noise of
+  // ~1e-8 relative, which applies no force (those combinations are in the null space of Jᵀ).
   double regularization = 1e-8;
   double regularization_rcond = 1e-10;
   int num_regularized() const { return num_regularized_; }  // pivots regularized by the last factor

@@ -1,9 +1,9 @@
-// Consistent initial states (seed 003 §3.5): a state set by hand or by forward kinematics through
-// a spanning tree generally violates loop-closing joints, and velocities may not be tangent to the
-// constraints. project_state moves positions by a mass-weighted Gauss–Newton projection and then
-// velocities by a mass-weighted projection onto the constraint tangent space, both solved with the
-// step's own graph LDU (same sparsity: body blocks hold the mass matrix, joint blocks the
-// constraint Jacobian).
+// Consistent initial states (docs/computation.md (79)–(80); Brüdigam et al. 2023, §3.5): a state
+// set by hand or by forward kinematics through a spanning tree generally violates loop-closing
+// joints, and velocities may not be tangent to the constraints. project_state moves positions by a
+// mass-weighted Gauss–Newton projection and then velocities by a mass-weighted projection onto the
+// constraint tangent space, both solved with the step's own graph LDU (same sparsity: body blocks
+// hold the mass matrix, joint blocks the constraint Jacobian).
 #pragma once
 
 #include "sim/data.hpp"

@@ -1,6 +1,6 @@
-// Pyramid contact: the gap's orthant pair and the linearized friction cone (seed 003 eq. 27):
-// b = Σ β_i d_i over the 4 directions d_i = ±t1, ±t2 with β_i ≥ 0 and ζ = μγ − Σ β_i ≥ 0; the
-// duals η_i = ψ + d_iᵀ v_t ≥ 0 (eliminated like s), ψ ≥ 0 the sliding-speed multiplier;
+// Pyramid contact (docs/computation.md (38)): the gap's orthant pair and the linearized friction
+// cone: b = Σ β_i d_i over the 4 directions d_i = ±t1, ±t2 with β_i ≥ 0 and ζ = μγ − Σ β_i ≥ 0;
+// the duals η_i = ψ + d_iᵀ v_t ≥ 0 (eliminated like s), ψ ≥ 0 the sliding-speed multiplier;
 // β_i η_i = 0 and ψ ζ = 0. Node unknowns (γ, β1..β4, ψ).
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
-// The two solvers of a step's equations (DESIGN §6), on the unknowns and workspace that
-// step() has prepared (sim/step.cpp):
+// The two solvers of a step's equations (docs/computation.md §7 and §8), on the unknowns and
+// workspace that step() has prepared (sim/step.cpp):
 //
 //   solve_newton          no inequalities: Newton's method with a backtracking line search
 //   solve_interior_point  with inequalities: a primal–dual interior point (Mehrotra
@@ -31,7 +31,7 @@ struct EqualityTest {
 };
 EqualityTest equality_test(const Model& model, const Data& d);
 
-// ω̄ needs |ω| < 2/Δt (DESIGN §3); keeps a margin so s stays well away from zero.
+// ω̄ needs |ω| < 2/Δt (docs/computation.md (7)–(8)); keeps a margin so s stays well away from zero.
 bool velocities_admissible(int nb, const Eigen::VectorXd& unknowns, double dt);
 
 }  // namespace maxsim

@@ -1,5 +1,5 @@
 // Surface contact: the gap's orthant pair (γ, s) and the second-order friction cone (β, η)
-// (DESIGN §5, seed 003 eqs. 29d–f, Dojo's nonlinear contact).
+// (docs/computation.md (31)–(37), (55)–(57); Dojo's nonlinear contact).
 #include <algorithm>
 #include <cmath>
 

@@ -1,4 +1,5 @@
-// Minimal coordinates of joints, in and out (DESIGN §4, seed 003 App. B).
+// Minimal coordinates of joints, in and out (docs/computation.md (29); Brüdigam et al. 2023,
+// Appendix B).
 //
 // Position coordinates of a joint (Joint::nq entries): its free translational rows (the child
 // anchor relative to the parent anchor along the parent joint frame's axes), then its rotation:
@@ -42,8 +43,8 @@ void set_joint_coordinates(const Model& model, Data& data, int j, const std::vec
 
 // The minimal coordinate of one free joint row and its rate: the position along a free
 // translational row (m) or the angle about a revolute/orbital rotation row (rad, unwrapped for
-// revolute joints), as in sim/state/kinematics.hpp. Throws std::invalid_argument for a constrained row
-// or a row of a free rotation (ball/floating: a quaternion, no scalar angle).
+// revolute joints), as in sim/state/kinematics.hpp. Throws std::invalid_argument for a constrained
+// row or a row of a free rotation (ball/floating: a quaternion, no scalar angle).
 struct RowCoordinate {
   double q = 0, qd = 0;  // the coordinate and its rate
 };

@@ -1,11 +1,12 @@
-// The state as flat vectors in MuJoCo's layout, and starting over (issue 16).
+// The state as flat vectors in MuJoCo's layout, and starting over.
 //
-// qpos / qvel: the minimal coordinates of the joints of the spanning tree (sim/state/kinematics.hpp),
-// joint after joint in model order, each joint's Joint::nq / Joint::dof values — for a file loaded
-// from MJCF this is MuJoCo's qpos / qvel of the same file: a free joint's x y z qw qx qy qz and
-// its linear (world) and angular (body) velocity, a ball joint's quaternion, a hinge or slide
-// measured from its `ref` (Joint::ref is added here; maxsim's own coordinates start at the file's
-// pose). Joints that close loops (MJCF <connect>) have no entries: they follow from the others.
+// qpos / qvel: the minimal coordinates of the joints of the spanning tree
+// (sim/state/kinematics.hpp), joint after joint in model order, each joint's Joint::nq / Joint::dof
+// values — for a file loaded from MJCF this is MuJoCo's qpos / qvel of the same file: a free
+// joint's x y z qw qx qy qz and its linear (world) and angular (body) velocity, a ball joint's
+// quaternion, a hinge or slide measured from its `ref` (Joint::ref is added here; maxsim's own
+// coordinates start at the file's pose). Joints that close loops (MJCF <connect>) have no entries:
+// they follow from the others.
 // The state itself stays the maximal coordinates of the bodies (Data::x, q, v, w): qpos and qvel
 // are computed from it and turned back into it.
 #pragma once
@@ -46,9 +47,9 @@ void set_qpos_qvel(const Model& model, Data& data, std::span<const double> qpos,
 // The Data as a fresh Data(model) would be — time 0, the model's pose at rest, ctrl and every
 // input zero, no contacts, warm starts and limit memory gone — keeping its controller, its solver
 // options and its contact search (set up anew with the same options, so a run after a reset is
-// the run of a new Data to the last bit); its arrays stay where they are. With a keyframe (index into Model::keyframes): its
-// time, joint coordinates and rates (loops closed by project_state) and its ctrl (MJCF <key
-// ctrl>). Throws std::invalid_argument for a keyframe index out of range.
+// the run of a new Data to the last bit); its arrays stay where they are. With a keyframe (index
+// into Model::keyframes): its time, joint coordinates and rates (loops closed by project_state) and
+// its ctrl (MJCF <key ctrl>). Throws std::invalid_argument for a keyframe index out of range.
 void reset_data(const Model& model, Data& data);
 void reset_data(const Model& model, Data& data, int keyframe);
 

@@ -1,4 +1,4 @@
-# upright rolling disk in maximal coordinates, seed-001 EML + midpoint nonholonomic rows (seed 002 "Gonzalez-F" style)
+# upright rolling disk in maximal coordinates, Kinon & Betsch (2024) EML + midpoint nonholonomic rows (Celledoni et al. 2019, "Gonzalez-F" style)
 import numpy as np, sys
 sys.path.insert(0,'/tmp/em_check'); from eml import *
 h=float(sys.argv[1]); N=int(sys.argv[2])

@@ -1,4 +1,4 @@
-# tiny check of seed 001 EML (72)/(86) with the G-equivariant kinetic DG (87)-(88), seed notation
+# tiny check of Kinon & Betsch (2024) EML, their (72)/(86), with the G-equivariant kinetic DG (87)-(88), their notation
 import numpy as np
 def hat(a): return np.array([[0,-a[2],a[1]],[a[2],0,-a[0]],[-a[1],a[0],0]])
 def G(a): return np.hstack([-a[1:,None], a[0]*np.eye(3)-hat(a[1:])])

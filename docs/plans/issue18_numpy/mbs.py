@@ -1,4 +1,4 @@
-# generic seed-001 EML (reduced form (101)-(103)) for bodies (x, q) with quadratic constraints, midpoint gradients
+# generic Kinon & Betsch (2024) EML (their reduced form (101)-(103)) for bodies (x, q) with quadratic constraints, midpoint gradients
 import numpy as np, sys
 sys.path.insert(0,'/tmp/em_check'); from eml import *
 def bar(X): return np.vstack([np.concatenate([[0],-X]), np.hstack([X[:,None], -hat(X)])])
