@@ -593,7 +593,7 @@ TEST(ModelsUrdf, FeaturesExactValues) {
   EXPECT_DOUBLE_EQ(slide.friction[2], 0.1);
   EXPECT_LT((axis_from_parent(m, slide) - Vec3::UnitX()).norm(), 1e-12);
   EXPECT_LT((anchor_from_parent(m, slide) - Vec3(0, 0, 0.5)).norm(), 1e-12);
-  EXPECT_TRUE(has_warning(r, "dry friction of 1 joint"));
+  EXPECT_TRUE(has_warning(r, "dry friction of 1 joint(s): enforced by the variational integrator"));
   // the slider's COLLADA mesh is in centimetres: the unit cube becomes 1 cm
   const Body& slider = m.bodies[m.body_index("slider")];
   ASSERT_EQ(slider.geoms.size(), 2u);

@@ -471,6 +471,12 @@ TEST_F(World, FrictionlossFlag) {
   Loaded on(write("friction.xml", "<mujoco>" + body));
   Loaded off(write("nofriction.xml", "<mujoco><option><flag frictionloss=\"disable\"/></option>" + body));
   EXPECT_EQ(off.model.joints[0].friction[5], 0.0);
+  // the load says where the friction acts
+  bool said = false;
+  for (const std::string& w : on.report.warnings)
+    said = said || w.find("frictionloss of 1 joint(s): dry joint friction, enforced by the variational "
+                          "integrator") != std::string::npos;
+  EXPECT_TRUE(said);
   on.run(1.0);
   off.run(1.0);
   EXPECT_LT(std::abs(on.q("hinge")), 1e-6);

@@ -117,8 +117,8 @@ Model MjcfReader::load() {
   }
   if (frictionloss_count_ > 0)
     report_->warnings.push_back(path_ + ": frictionloss of " + std::to_string(frictionloss_count_) +
-                                " joint(s) stored in Joint::friction (enforced only where the "
-                                "engine supports joint friction)");
+                                " joint(s): dry joint friction, enforced by the variational "
+                                "integrator (the energy-momentum integrator refuses it)");
   validate_or_throw(model, path_);
   return model;
 }

@@ -98,8 +98,8 @@ Model UrdfReader::load() {
                                 " <mimic> joint coupling(s) ignored: those joints move independently");
   if (friction_count > 0)
     report_->warnings.push_back(path_ + ": dry friction of " + std::to_string(friction_count) +
-                                " joint(s) stored in Joint::friction (enforced only where the "
-                                "engine supports joint friction)");
+                                " joint(s): enforced by the variational integrator (the "
+                                "energy-momentum integrator refuses it)");
   validate_or_throw(model, path_);
   return model;
 }
