@@ -12,7 +12,7 @@ namespace maxsim {
 
 // A model with its state at t = 0 and its external load.
 struct SeedExample {
-  Model model;
+  Model model;  // the mechanism
   // per body: CoM velocity (world) and angular velocity (body frame) at t = 0; the
   // variational integrator takes them as the velocities of its first interval
   std::vector<Vec3> v0, w0;

@@ -74,6 +74,7 @@
 
 namespace maxsim {
 
+// Loads an MJCF file (see the top of this file); load_model calls it for .xml and .mjcf.
 Model load_mjcf(const std::string& path, const LoadOptions& options, LoadReport* report);
 
 }  // namespace maxsim

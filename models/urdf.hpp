@@ -56,6 +56,7 @@
 
 namespace maxsim {
 
+// Loads a URDF file (see the top of this file); load_model calls it for .urdf.
 Model load_urdf(const std::string& path, const LoadOptions& options, LoadReport* report);
 
 }  // namespace maxsim

@@ -23,10 +23,10 @@ class SolverStateHandle {
  public:
   SolverStateHandle();
   ~SolverStateHandle();
-  SolverStateHandle(const SolverStateHandle& other);
-  SolverStateHandle& operator=(const SolverStateHandle& other);
-  SolverStateHandle(SolverStateHandle&& other) noexcept;
-  SolverStateHandle& operator=(SolverStateHandle&& other) noexcept;
+  SolverStateHandle(const SolverStateHandle& other);             // copies the solver state
+  SolverStateHandle& operator=(const SolverStateHandle& other);  // copies the solver state
+  SolverStateHandle(SolverStateHandle&& other) noexcept;             // takes the solver state
+  SolverStateHandle& operator=(SolverStateHandle&& other) noexcept;  // takes the solver state
   Workspace& get();                        // created empty on first use
   const Workspace* find() const { return state_.get(); }  // null before the first use
 
@@ -34,11 +34,13 @@ class SolverStateHandle {
   std::unique_ptr<Workspace> state_;
 };
 
+// How a step ended (see step() in sim/step.hpp).
 enum class StepStatus { Ok, NotConverged, Failed };
-const char* step_status_name(StepStatus s);
+const char* step_status_name(StepStatus s);  // "ok", "not converged", "failed"
 
+// What the last step did (Data::report).
 struct StepReport {
-  StepStatus status = StepStatus::Ok;
+  StepStatus status = StepStatus::Ok;  // how it ended
   int iterations = 0;   // every Newton / interior-point iteration the step took: all attempts, all substeps
   double residual = 0;  // ‖residual‖∞ at the end of the solve
   bool substeps = false; // the step was retried as smaller substeps
@@ -46,8 +48,9 @@ struct StepReport {
   const char* reason = nullptr;  // a Failed step the integrator refused: why (integrator_support)
 };
 
+// The state, inputs and outputs of a simulation of one Model (the Model is not kept).
 struct Data {
-  explicit Data(const Model& model);
+  explicit Data(const Model& model);  // at the model's zero configuration, at rest
 
   // ---- state: the current knot z2 = (x, q) and the velocities (v, w) over [t1, t2] --------
   // (Integrator::EnergyMomentum: v, w are the velocities at the knot z2 itself)

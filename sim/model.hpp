@@ -21,13 +21,16 @@ namespace maxsim {
 constexpr int kWorld = -1;  // parent index of joints attached to the fixed world
 
 // ---- geometry -------------------------------------------------------------------------------
+// The shape of a geom.
 enum class GeomType { Plane, Sphere, Box, Capsule, Cylinder, Ellipsoid, Mesh };
 
+// The shape's name as MJCF writes it ("sphere", "box", …).
 const char* geom_type_name(GeomType t);
 
+// A shape fixed in a body (or in the world): collision geometry, or visual only.
 struct Geom {
-  std::string name;
-  GeomType type = GeomType::Sphere;
+  std::string name;             // empty if the description gave none
+  GeomType type = GeomType::Sphere;  // its shape
   Vec3 pos = Vec3::Zero();      // geom frame origin in the body frame
   Vec4 quat = quat_identity();  // geom frame orientation in the body frame
   // sphere: (r, -, -); box: half extents; capsule, cylinder: (radius, half length along z, -);
@@ -50,14 +53,15 @@ Geom make_geom(GeomType type, const Vec3& size, const Vec3& pos = Vec3::Zero(),
                const Vec4& quat = quat_identity());
 
 // ---- bodies ---------------------------------------------------------------------------------
+// A rigid body in maximal coordinates: its frame's origin is the centre of mass.
 struct Body {
-  std::string name;
-  double mass = 1.0;
+  std::string name;                 // the description's link or body name
+  double mass = 1.0;                // kg
   Mat3 inertia = Mat3::Identity();  // about the CoM, in the body frame
   Vec3 x0 = Vec3::Zero();           // zero-configuration CoM position (world)
   Vec4 q0 = quat_identity();        // zero-configuration orientation (body -> world)
   Vec3 link_origin = Vec3::Zero();  // the description's link-frame origin, in the body frame
-  std::vector<Geom> geoms;
+  std::vector<Geom> geoms;          // its geometry, in the body frame
 };
 
 // ---- joints ---------------------------------------------------------------------------------
@@ -85,19 +89,20 @@ inline constexpr unsigned char kJointConstrainedRows[] = {
     0b000111, 0b000011, 0b000100, 0b000000,  // rotation free
 };
 
-TransKind trans_kind(JointType t);
-RotKind rot_kind(JointType t);
-const char* joint_type_name(JointType t);
+TransKind trans_kind(JointType t);  // the type's translational part
+RotKind rot_kind(JointType t);      // the type's rotational part
+const char* joint_type_name(JointType t);  // "revolute", "spherical", …
+// The type of that name (joint_type_name); false if there is none.
 bool joint_type_from_name(const std::string& name, JointType* out);
 
 // A joint has six rows: 0..2 translational (joint-frame x, y, z), 3..5 rotational. Each row is
 // either constrained (an equality on the next configuration) or free (a minimal coordinate,
 // carrying springs, dampers, actuation and limits).
 struct Joint {
-  std::string name;
-  JointType type = JointType::Revolute;
-  int parent = kWorld;
-  int child = 0;
+  std::string name;                    // the description's joint name
+  JointType type = JointType::Revolute;  // which rows are constrained
+  int parent = kWorld;                 // parent body index, or kWorld
+  int child = 0;                       // child body index
   Vec3 parent_anchor = Vec3::Zero();   // joint origin in the parent body frame
   Vec3 child_anchor = Vec3::Zero();    // joint origin in the child body frame
   Vec4 parent_frame = quat_identity(); // joint frame orientation in the parent body frame
@@ -119,11 +124,12 @@ struct Joint {
   bool has_limits = false;
   bool actuated = true;                // free rows accept joint_force input
 
+  // whether row `row` (0..5) is constrained
   bool row_constrained(int row) const { return (kJointConstrainedRows[static_cast<int>(type)] >> row) & 1; }
   int dof() const;                     // number of free rows (velocity coordinates)
   int nq() const;                      // position coordinates: dof, +1 with 3 free rotation rows
                                        // (those rotations are given as a quaternion w, x, y, z)
-  int constrained_rows() const { return 6 - dof(); }
+  int constrained_rows() const { return 6 - dof(); }  // number of constrained rows
   std::array<int, 6> free_rows() const;  // the free rows in order; first dof() entries are valid
 };
 
@@ -134,16 +140,17 @@ struct Joint {
 // that also tracks a reference rate and takes a feed-forward force (controllers use it; from
 // Data::ctrl alone, with rate and feed-forward 0, it is a Position servo with kv on the rate).
 struct Actuator {
+  // its force law (see above)
   enum class Kind { Motor, Position, Velocity, PD };
-  std::string name;
-  Kind kind = Kind::Motor;
-  int joint = -1;
+  std::string name;        // the description's actuator name
+  Kind kind = Kind::Motor; // its force law
+  int joint = -1;          // the joint it drives
   int row = -1;            // the joint row it drives (a free row with a scalar coordinate)
   double gear = 1.0;       // transmission: length l = gear·q, joint force = gear·f
   double kp = 0, kv = 0;   // position / velocity servo gains
-  bool ctrl_limited = false;
-  double ctrl_lower = 0, ctrl_upper = 0;
-  bool force_limited = false;
+  bool ctrl_limited = false;               // the command is clamped to [ctrl_lower, ctrl_upper]
+  double ctrl_lower = 0, ctrl_upper = 0;   // command range
+  bool force_limited = false;              // the force is clamped to [force_lower, force_upper]
   double force_lower = 0, force_upper = 0;  // actuator space (joint force = gear · force)
 };
 
@@ -151,11 +158,11 @@ struct Actuator {
 // coordinates (joint_nq entries, see sim/state/kinematics.hpp) and rates (dof entries); an empty
 // vector leaves that joint at its zero configuration / rest.
 struct Keyframe {
-  std::string name;
-  double time = 0;
-  std::vector<std::vector<double>> joint_q;
-  std::vector<std::vector<double>> joint_qd;
-  std::vector<double> ctrl;
+  std::string name;                          // the keyframe's name (may be empty)
+  double time = 0;                           // simulation time [s]
+  std::vector<std::vector<double>> joint_q;  // per joint: its position coordinates
+  std::vector<std::vector<double>> joint_qd; // per joint: its rates
+  std::vector<double> ctrl;                  // the commands (Data::ctrl), or empty
 };
 
 // ---- the world's rules ----------------------------------------------------------------------
@@ -195,12 +202,14 @@ enum class NonholonomicKind {
 };
 
 const char* nonholonomic_kind_name(NonholonomicKind k);  // "rolling_disk", "rolling_ball", "knife_edge", "angular_velocity"
+// The kind of that name (nonholonomic_kind_name); false if there is none.
 bool nonholonomic_kind_from_name(const std::string& name, NonholonomicKind* out);
 
+// A constraint on one body's velocity (Model::nonholonomic); its parameters by kind.
 struct NonholonomicConstraint {
-  std::string name;
-  NonholonomicKind kind = NonholonomicKind::RollingDisk;
-  int body = 0;
+  std::string name;                  // its name (may be empty)
+  NonholonomicKind kind = NonholonomicKind::RollingDisk;  // what it constrains
+  int body = 0;                      // the constrained body
   double radius = 0;                 // rolling kinds
   Vec3 axis = Vec3(1, 0, 0);         // rolling disk: its axis; angular velocity: the blocked axis
   Vec3 point = Vec3::Zero();         // knife edge: the blade's contact point
@@ -216,6 +225,7 @@ struct NonholonomicConstraint {
 // required one), `maxsim info` and Python read.
 enum class ParameterUse { None, Optional, Required };
 ParameterUse nonholonomic_parameter(NonholonomicKind kind, const std::string& key);
+// whether the kind takes that parameter at all (optional or required)
 inline bool nonholonomic_takes(NonholonomicKind kind, const std::string& key) {
   return nonholonomic_parameter(kind, key) != ParameterUse::None;
 }
@@ -223,16 +233,17 @@ inline bool nonholonomic_takes(NonholonomicKind kind, const std::string& key) {
 std::string nonholonomic_kind_list();
 
 // ---- the model ------------------------------------------------------------------------------
+// The constant description of a mechanism (see the top of this file); the state is in Data.
 struct Model {
-  std::string name;
+  std::string name;                    // the description's robot or model name
   std::string source_file;             // the description it was loaded from, if any
-  std::vector<Body> bodies;
-  std::vector<Joint> joints;
+  std::vector<Body> bodies;            // the moving bodies
+  std::vector<Joint> joints;           // the joints, loop-closing ones included
   std::vector<Geom> world_geoms;       // geometry fixed to the world (MJCF planes, static geoms)
-  std::vector<Actuator> actuators;
-  std::vector<Keyframe> keyframes;
+  std::vector<Actuator> actuators;     // what Data::ctrl drives
+  std::vector<Keyframe> keyframes;     // named initial states (reset_data)
   std::vector<std::pair<int, int>> contact_excludes;  // body pairs that never collide
-  CollisionFilter collision_filter = CollisionFilter::AnyJoint;
+  CollisionFilter collision_filter = CollisionFilter::AnyJoint;  // which joined bodies never collide
   // CollisionFilter::ParentChild: the body pairs the filter removes; a pair (kWorld, b) makes
   // body b part of the world (an MJCF base welded by LoadOptions::fixed_base).
   std::vector<std::pair<int, int>> filtered_pairs;

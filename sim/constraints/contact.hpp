@@ -25,11 +25,13 @@
 
 namespace maxsim {
 
-using Vec2 = Eigen::Vector2d;
-using Mat32 = Eigen::Matrix<double, 3, 2>;
-using Row6 = Eigen::Matrix<double, 1, 6>;
-using Mat26 = Eigen::Matrix<double, 2, 6>;
+using Vec2 = Eigen::Vector2d;                  // a tangential vector
+using Mat32 = Eigen::Matrix<double, 3, 2>;     // a tangent basis (two world columns)
+using Row6 = Eigen::Matrix<double, 1, 6>;      // a gap's Jacobian row
+using Mat26 = Eigen::Matrix<double, 2, 6>;     // a tangential velocity's Jacobian
 
+// One inequality of a step: a contact between two bodies (or a body and the world), a joint
+// limit, or dry friction on a joint row; its geometry and its interior-point variables.
 struct Contact {
   // geometry, fixed over the step
   int body_a = kWorld;
@@ -39,7 +41,7 @@ struct Contact {
   // gap: φ = nᵀ(C_b − C_a) − offset with body-fixed "core" points (sphere centres, capsule axis
   // points: exact while a ball rolls); for flat features core == point and offset = 0
   Vec3 core_a = Vec3::Zero(), core_b = Vec3::Zero();
-  double offset = 0;
+  double offset = 0;            // the gap's offset o [m]
   Vec3 normal = Vec3::UnitZ();  // world, from a to b
   Mat32 tangent = Mat32::Zero();
   double friction = 0.8;        // μ; 0: frictionless (the friction rows become identity rows)
@@ -52,14 +54,14 @@ struct Contact {
   // φ = side·(coordinate_r(z3) − bound) ≥ 0, impulse along the row (body_a = parent,
   // body_b = child, frictionless). joint < 0 for a surface contact.
   int joint = -1, row = -1;
-  double bound = 0, side = 1;
+  double bound = 0, side = 1;   // the limit's bound and side (+1 lower, −1 upper)
   // Dry joint friction on a joint's free row (URDF <dynamics friction>, MJCF frictionloss): no
   // normal part; the friction impulse b1 along the row lies in the 1-D cone |b1| ≤ dry_limit
   // (= friction force × Δt) with the row rate as its dual — maximum dissipation again.
   double dry_limit = 0;
   // interior-point variables (impulses over the step, N·s; s in m; η in m/s)
   double gamma = 0, slack = 0;
-  Vec2 b = Vec2::Zero();
+  Vec2 b = Vec2::Zero();        // the friction impulse in the tangent basis
   Vec3 eta = Vec3::Zero();      // (η0, η_t)
   // Linearized friction cone (docs/computation.md (38)), the pyramid of n_f = 4 directions
   // d_i = ±t1, ±t2: b = Σ β_i d_i with β_i ≥ 0 and Σ β_i ≤ μ γ; the duals are
@@ -70,15 +72,18 @@ struct Contact {
   // Anitescu's relaxed cone instead (RelaxedContact; ContactOptions::cone, or the failure
   // policy's last attempt: InteriorPointOptions::relaxed_fallback)
   bool relaxed_cone = false;
+  // the pyramid's β_i and their duals η_i
   Eigen::Vector4d lin_beta = Eigen::Vector4d::Zero(), lin_eta = Eigen::Vector4d::Zero();
-  double lin_psi = 0;
+  double lin_psi = 0;           // the pyramid's sliding-speed multiplier ψ
 };
 
 // The pyramid's directions in the tangent basis and the friction impulse they add up to.
 inline Vec2 pyramid_direction(int i) {
   return i == 0 ? Vec2(1, 0) : i == 1 ? Vec2(0, 1) : i == 2 ? Vec2(-1, 0) : Vec2(0, -1);
 }
+// b = Σ β_i d_i
 inline Vec2 pyramid_impulse(const Eigen::Vector4d& beta) { return Vec2(beta(0) - beta(2), beta(1) - beta(3)); }
+// ζ = μγ − Σ β_i, the pyramid's slack
 inline double pyramid_zeta(const Contact& c) { return c.friction * c.gamma - c.lin_beta.sum(); }
 
 // A contact has a normal (orthant) part unless it is dry joint friction; it has a friction cone
@@ -93,10 +98,10 @@ void contact_set_normal(Contact* c, const Vec3& normal);
 // Gap and tangential velocity at z3 and their Jacobians with respect to each body's unknowns
 // (v, ω) over the step (zero rows for the world).
 struct ContactKinematics {
-  double phi = 0;
-  Vec2 vt = Vec2::Zero();
-  Row6 Jphi_a = Row6::Zero(), Jphi_b = Row6::Zero();
-  Mat26 Jvt_a = Mat26::Zero(), Jvt_b = Mat26::Zero();
+  double phi = 0;                                        // gap φ(z3) [m]
+  Vec2 vt = Vec2::Zero();                                // tangential velocity v_t [m/s]
+  Row6 Jphi_a = Row6::Zero(), Jphi_b = Row6::Zero();     // ∂φ/∂(v, ω) of body a, b
+  Mat26 Jvt_a = Mat26::Zero(), Jvt_b = Mat26::Zero();    // ∂v_t/∂(v, ω) of body a, b
 };
 
 // The gap and tangential velocity (a2/b2: poses at z2; a3/b3 at z3).
@@ -112,9 +117,11 @@ void contact_kinematics_jacobian(const Contact& c, const Pose& a3, const Pose& b
 Eigen::Matrix<double, 6, 3> contact_impulse_map(const Contact& c, const Vec4& q2, bool body_b);
 
 // ---- second-order cone helpers (Jordan algebra on R × R²) ------------------------------------
+// u ∘ v = (uᵀv, u0 v1 + v0 u1)
 inline Vec3 cone_product(const Vec3& u, const Vec3& v) {
   return Vec3(u.dot(v), u(0) * v(1) + v(0) * u(1), u(0) * v(2) + v(0) * u(2));
 }
+// Arw(u), the matrix of v ↦ u ∘ v
 inline Mat3 cone_arrow(const Vec3& u) {
   Mat3 A;
   A << u(0), u(1), u(2), u(1), u(0), 0, u(2), 0, u(0);
@@ -128,18 +135,19 @@ inline Mat3 cone_arrow(const Vec3& u) {
 // friction cone, η = (|v_t|, v_t) on the edge of its dual). Returns false if a member is not
 // strictly inside (the caller keeps the unscaled form then).
 struct ConeScaling {
-  Mat3 W, W_inv;
-  Vec3 lambda;
+  Mat3 W, W_inv;  // the scaling W and its inverse
+  Vec3 lambda;    // λ = W η = W⁻¹ β
 };
+// The scaling of (β, η); false if a member is not strictly inside.
 bool cone_nt_scaling(const Vec3& beta, const Vec3& eta, ConeScaling* out);
 
 // A cone's linearized complementarity at the current iterate: the coefficients of Δβ and Δη
 // (Arw(λ)W⁻¹, Arw(λ)W when `scaled`, else Arw(η), Arw(β)) and the scaling itself. Computed once
 // per interior-point iteration, with the Newton matrix, and reused by its right-hand sides.
 struct ConeLinearization {
-  Mat3 coef_beta = Mat3::Zero(), coef_eta = Mat3::Zero();
-  ConeScaling nt;
-  bool scaled = false;
+  Mat3 coef_beta = Mat3::Zero(), coef_eta = Mat3::Zero();  // coefficients of Δβ, Δη
+  ConeScaling nt;        // the scaling, when `scaled`
+  bool scaled = false;   // the Nesterov–Todd form (else the unscaled one)
 };
 // Largest α in [0, 1] keeping u + α du in the cone (u strictly inside).
 double cone_max_step(const Vec3& u, const Vec3& du);

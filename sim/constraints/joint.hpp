@@ -21,14 +21,16 @@
 
 namespace maxsim {
 
-using Vec6 = Eigen::Matrix<double, 6, 1>;
-using Mat6 = Eigen::Matrix<double, 6, 6>;
+using Vec6 = Eigen::Matrix<double, 6, 1>;  // a joint's six rows, or a body's (v, ω)
+using Mat6 = Eigen::Matrix<double, 6, 6>;  // a Jacobian block
 
+// A body's pose: CoM position and orientation.
 struct Pose {
-  Vec3 x = Vec3::Zero();
-  Vec4 q = quat_identity();
+  Vec3 x = Vec3::Zero();     // CoM position (world)
+  Vec4 q = quat_identity();  // orientation (body -> world)
 };
 
+// The six rows of a joint at two poses and their Jacobians.
 struct JointRows {
   Vec6 c;           // row values
   Mat6 Ja;          // ∂c/∂(δxa, δθa)  (zero when the parent is the world)
@@ -61,10 +63,12 @@ void joint_rows(const Joint& joint, const Pose& a, const Pose& b, JointRows* out
 // it. Other constrained rows: c_k = ½(R_rel[j, i] − R_rel[i, j]) = 2 w v_k of q_rel ((i, j, k)
 // cyclic), which vanishes only near the identity and at half turns.
 struct RotationRowTerms {
-  int count = 0;
-  double sign[2];
-  int p[2], q[2];
+  int count = 0;    // number of terms (1 or 2)
+  double sign[2];   // each term's sign
+  // each term's entry R_rel[p, q]
+  int p[2], q[2];   // each term's entry R_rel[p, q]
 };
+// The terms of constrained rotation row 3 + k of `joint`.
 RotationRowTerms rotation_row_terms(const Joint& joint, int k);
 
 // Relative rotation of the child joint frame with respect to the parent joint frame.

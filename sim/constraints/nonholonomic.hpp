@@ -26,6 +26,7 @@
 
 namespace maxsim {
 
+// The rows of one nonholonomic constraint, their Jacobian and force map.
 struct NonholonomicRows {
   int n = 0;             // rows in use (NonholonomicConstraint::rows())
   unsigned position = 0; // bit r: row r is a position row (m or rad), else a rate (m/s, rad/s)
@@ -38,9 +39,9 @@ struct NonholonomicRows {
 // (Data::v, Data::w: interval velocities for the variational integrator, knot velocities for the
 // energy–momentum one), the unknowns (v, ω) and the z3 they give.
 struct NonholonomicStep {
-  Vec3 x2, u2, rate2, v, omega, x3;
-  Vec4 q2, q3;
-  double dt;
+  Vec3 x2, u2, rate2, v, omega, x3;  // z2's position and velocities, the unknowns, z3's position
+  Vec4 q2, q3;  // orientations at z2 and z3
+  double dt;    // the step's length [s]
 };
 
 // The rows of constraint `c` on `body` at the unknowns of `s`, for the model's integrator.

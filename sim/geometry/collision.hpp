@@ -107,7 +107,7 @@ namespace maxsim {
 // One contact candidate between body a (or the world/ground, kWorld) and body b.
 struct ContactCandidate {
   int body_a = kWorld;   // kWorld for the ground half-space and world geoms
-  int body_b = 0;
+  int body_b = 0;        // the other body
   int geom_a = -1, geom_b = -1;  // geom index in its body (or in model.world_geoms; -1: ground)
   Vec3 point_a = Vec3::Zero();   // witness point on A in A's body frame (world if body_a == kWorld)
   Vec3 point_b = Vec3::Zero();   // witness point on B in B's body frame
@@ -120,14 +120,15 @@ struct ContactCandidate {
   // frames like the points). distance = nᵀ(world(core_b) − world(core_a)) − radius_a − radius_b.
   // For non-rounded features core == point and radius == 0.
   Vec3 core_a = Vec3::Zero(), core_b = Vec3::Zero();
-  double radius_a = 0, radius_b = 0;
+  double radius_a = 0, radius_b = 0;  // the features' radii (0: not rounded)
 };
 
+// Settings of a CollisionWorld.
 struct CollisionOptions {
   bool ground = true;           // solid below z = 0, normal +z (bodies belong in z >= 0)
   double margin = 0.01;         // [m] search margin added to the geoms' margins
-  double default_friction = 0.8;
-  double default_restitution = 0;
+  double default_friction = 0.8;   // for geoms whose friction is < 0
+  double default_restitution = 0;  // for geoms whose restitution is < 0
   bool exclude_joined = true;   // the model's joint filter applies (see above)
 };
 
@@ -135,21 +136,22 @@ struct CollisionOptions {
 // cylinder side); more only add redundant rows that slow the interior point down.
 constexpr int kMaxPairPoints = 4;
 
-class CollisionWorld {  // owns Bullet objects, built once per Model
+// The contact candidate search of one Model; owns Bullet objects, built once per Model.
+class CollisionWorld {
  public:
-  CollisionWorld(const Model& model, const CollisionOptions& options);
+  CollisionWorld(const Model& model, const CollisionOptions& options);  // over the model's geoms
   ~CollisionWorld();
   CollisionWorld(const CollisionWorld& other);  // Bullet objects of its own (see above)
-  CollisionWorld& operator=(const CollisionWorld& other);
-  CollisionWorld(CollisionWorld&&) noexcept;
-  CollisionWorld& operator=(CollisionWorld&&) noexcept;
+  CollisionWorld& operator=(const CollisionWorld& other);  // Bullet objects of its own
+  CollisionWorld(CollisionWorld&&) noexcept;             // takes the other's objects
+  CollisionWorld& operator=(CollisionWorld&&) noexcept;  // takes the other's objects
 
   // Candidates at the given body poses (x: CoM positions, q: orientations body -> world, one per
   // body), all pairs within the threshold. `out` is cleared first; its capacity is reused.
   void find_candidates(const std::vector<Vec3>& x, const std::vector<Vec4>& q,
                        std::vector<ContactCandidate>* out);
 
-  const CollisionOptions& options() const;
+  const CollisionOptions& options() const;  // its settings (the margin as last set)
   // Changes the search margin for the following searches (CollisionOptions::margin); the
   // collide stage adapts it to the bodies' speeds every step (see ContactOptions).
   void set_margin(double margin);

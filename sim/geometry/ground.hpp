@@ -46,14 +46,17 @@ double max_world_penetration(const Model& model, const Data& data, bool ground);
 // The same measure with its model-constant part computed once, for callers that measure every
 // step: the world's planes (and the ground) and the bodies apart from the world.
 struct WorldSurfaces {
+  // A plane of the world (or the ground) that bounds a solid half-space.
   struct Plane {
     Vec3 p0, n;  // a point of the plane and its normal (out of the solid)
-    int contype, conaffinity;
+    int contype, conaffinity;  // its collision filter bits
   };
-  std::vector<Plane> planes;
+  std::vector<Plane> planes;  // the world's planes, and the ground when it is on
   std::vector<bool> apart;  // per body: bodies_apart_from_world
 };
+// The model-constant part, computed once.
 WorldSurfaces world_surfaces(const Model& model, bool ground);
+// max_world_penetration above, with that part given.
 double max_world_penetration(const Model& model, const Data& data, const WorldSurfaces& world);
 
 }  // namespace maxsim

@@ -53,6 +53,7 @@ Mat6 em_body_jacobian(const Body& body, const Vec3& omega, const Vec3& row_torqu
 
 // Knot velocities at z3 from the unknowns (docs/computation.md (65)).
 inline Vec3 em_linear_velocity(const Vec3& u2, const Vec3& vbar) { return 2.0 * vbar - u2; }
+// Ω3 = 2 w/Δt − Ω2
 inline Vec3 em_angular_velocity(const Vec3& rate2, const Vec3& omega, double dt) {
   return (2.0 / dt) * em_cayley(omega, dt) - rate2;
 }
@@ -62,11 +63,12 @@ inline Vec3 em_angular_velocity(const Vec3& rate2, const Vec3& omega, double dt)
 struct EmInterval {
   Mat3 R = Mat3::Identity();     // Rot(q2)
   Mat3 Rbar = Mat3::Identity();  // ½ (Rot(q2) + Rot(q3))
-  Vec3 w = Vec3::Zero();
-  Vec3 x2 = Vec3::Zero(), x3 = Vec3::Zero();
+  Vec3 w = Vec3::Zero();         // the Cayley parameter w = 2ω/s
+  Vec3 x2 = Vec3::Zero(), x3 = Vec3::Zero();  // CoM positions at z2 and z3
   Mat3 dtheta = Mat3::Zero();    // ∂θ3/∂ω (zero for the world: nothing moves)
 };
 
+// The interval of a body that moves from (x2, q2) to (x3, q3) with the unknown ω.
 EmInterval em_interval(const Vec3& x2, const Vec4& q2, const Vec3& x3, const Vec4& q3, const Vec3& omega, double dt);
 
 // Force maps of a joint's six rows: row r of *Ma / *Mb is the (world force, body torque) one unit
@@ -82,8 +84,9 @@ void em_joint_force_maps(const Joint& joint, const EmInterval& a, const EmInterv
 // the body's own w (em_body_jacobian has it) and of the free rotation rows' mean maps (their
 // impulses are dampers and actuation, small beside the constraint impulses).
 struct EmForceJacobian {
-  Mat6 aa, ab, ba, bb;
+  Mat6 aa, ab, ba, bb;  // ∂(wrench on a or b)/∂(unknowns of a or b)
 };
+// The four blocks for row impulses u.
 void em_joint_force_jacobian(const Joint& joint, const EmInterval& a, const EmInterval& b, const Vec6& u, double dt,
                              EmForceJacobian* out);
 

@@ -17,21 +17,23 @@
 
 namespace maxsim {
 
-using Vec3 = Eigen::Vector3d;
+using Vec3 = Eigen::Vector3d;  // a point, vector or rotation vector
 using Vec4 = Eigen::Vector4d;  // quaternion [w, x, y, z]
-using Mat3 = Eigen::Matrix3d;
-using Mat4 = Eigen::Matrix4d;
-using Mat43 = Eigen::Matrix<double, 4, 3>;
-using Mat34 = Eigen::Matrix<double, 3, 4>;
+using Mat3 = Eigen::Matrix3d;  // a rotation or inertia matrix
+using Mat4 = Eigen::Matrix4d;  // a quaternion product matrix
+using Mat43 = Eigen::Matrix<double, 4, 3>;  // a quaternion's derivative by a rotation vector
+using Mat34 = Eigen::Matrix<double, 3, 4>;  // its transpose
 
-inline Vec4 quat_identity() { return Vec4(1, 0, 0, 0); }
+inline Vec4 quat_identity() { return Vec4(1, 0, 0, 0); }  // no rotation
 
+// [v]×, the matrix of the cross product v × ·
 inline Mat3 skew(const Vec3& v) {
   Mat3 S;
   S << 0, -v.z(), v.y(), v.z(), 0, -v.x(), -v.y(), v.x(), 0;
   return S;
 }
 
+// L(q): q ⊗ p = L(q) p (docs/computation.md (2))
 inline Mat4 Lmat(const Vec4& q) {
   Mat4 M;
   M(0, 0) = q(0);
@@ -41,6 +43,7 @@ inline Mat4 Lmat(const Vec4& q) {
   return M;
 }
 
+// R(q): p ⊗ q = R(q) p (docs/computation.md (2))
 inline Mat4 Rmat(const Vec4& q) {
   Mat4 M;
   M(0, 0) = q(0);
@@ -50,12 +53,14 @@ inline Mat4 Rmat(const Vec4& q) {
   return M;
 }
 
+// H = [0; I], which embeds a vector as a pure quaternion (docs/computation.md (3))
 inline Mat43 Hmat() {
   Mat43 H = Mat43::Zero();
   H.block<3, 3>(1, 0).setIdentity();
   return H;
 }
 
+// The Hamilton product a ⊗ b.
 inline Vec4 quat_mul(const Vec4& a, const Vec4& b) {
   const double aw = a(0), bw = b(0);
   const Vec3 av = a.tail<3>(), bv = b.tail<3>();
@@ -65,8 +70,10 @@ inline Vec4 quat_mul(const Vec4& a, const Vec4& b) {
   return r;
 }
 
+// The conjugate, q⁻¹ for a unit quaternion.
 inline Vec4 quat_conj(const Vec4& q) { return Vec4(q(0), -q(1), -q(2), -q(3)); }
 
+// q scaled to unit length.
 inline Vec4 quat_normalize(const Vec4& q) { return q / q.norm(); }
 
 // Rot(q) = V L(q) R(q)ᵀ H, written out.
@@ -79,8 +86,10 @@ inline Mat3 quat_to_rot(const Vec4& q) {
   return R;
 }
 
+// Rot(q) p
 inline Vec3 quat_rotate(const Vec4& q, const Vec3& p) { return quat_to_rot(q) * p; }
 
+// The unit quaternion of a rotation matrix, with w ≥ 0.
 inline Vec4 rot_to_quat(const Mat3& R) {
   Eigen::Quaterniond e(R);
   e.normalize();
@@ -109,6 +118,7 @@ inline Vec3 quat_log(const Vec4& q_in) {
   return (2.0 * std::atan2(n, q(0)) / n) * v;
 }
 
+// Rotation by `angle` [rad] about `axis` (normalized here).
 inline Vec4 quat_axis_angle(const Vec3& axis, double angle) {
   return quat_exp(axis.normalized() * angle);
 }
@@ -131,6 +141,7 @@ inline double omega_scalar(const Vec3& w, double dt) {
   return s2 > 0 ? std::sqrt(s2) : 0.0;
 }
 
+// ω̄(ω) Δt/2, the step's rotation: q3 = q2 ⊗ omega_step_quat(ω, Δt).
 inline Vec4 omega_step_quat(const Vec3& w, double dt) {
   const double s = omega_scalar(w, dt);
   return Vec4(0.5 * dt * s, 0.5 * dt * w.x(), 0.5 * dt * w.y(), 0.5 * dt * w.z());

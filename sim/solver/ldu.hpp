@@ -29,10 +29,12 @@
 
 namespace maxsim {
 
-constexpr int kBlockSize = 6;
-using Block = Eigen::Matrix<double, kBlockSize, kBlockSize>;
-using BlockVec = Eigen::Matrix<double, kBlockSize, 1>;
+constexpr int kBlockSize = 6;  // rows of every graph node's block
+using Block = Eigen::Matrix<double, kBlockSize, kBlockSize>;  // one block of the matrix
+using BlockVec = Eigen::Matrix<double, kBlockSize, 1>;        // one node's part of a vector
 
+// The LDU factorization of a block-sparse matrix whose pattern is a graph (see the top of this
+// file): analyze once per graph, then factor and solve.
 class BlockLdu {
  public:
   // Symbolic phase for a graph of `num_nodes` nodes and undirected `edges` (no duplicates, no
@@ -47,7 +49,7 @@ class BlockLdu {
   void analyze(int num_nodes, const std::vector<std::pair<int, int>>& edges, int root = -1,
                const std::vector<char>* multiplier = nullptr);
 
-  int num_nodes() const { return num_nodes_; }
+  int num_nodes() const { return num_nodes_; }           // nodes of the analyzed graph
   int num_loops() const { return num_loops_; }           // independent cycles (DFS back edges)
   int num_fill_blocks() const { return num_fill_; }      // fill-in block pairs added by analyze
   const std::vector<int>& order() const { return order_; }  // elimination order π
