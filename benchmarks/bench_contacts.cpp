@@ -51,7 +51,7 @@ void run(benchmark::State& state, const Model& m, int steps,
     state.PauseTiming();
     Data d(m);
     if (initial_state) initial_state(d);
-    enable_contacts(m, d, {});
+    enable_contacts(m, d);
     state.ResumeTiming();
     for (int k = 0; k < steps; ++k) failed += step(m, d).status != StepStatus::Ok;
   }
@@ -148,9 +148,9 @@ void A1StandPd(benchmark::State& state) {
     for (size_t h = 0; h < hinges.size(); ++h) set_joint_coordinates(m, d, hinges[h], {ref[h]}, {});
     set_joint_coordinates(m, d, 0, {0, 0, 0.5, 1, 0, 0, 0}, {});
     set_joint_coordinates(m, d, 0, {0, 0, 0.5 - lowest_collision_z(m, d), 1, 0, 0, 0}, {});  // feet on the floor
-    ContactOptions co;
+    ContactOptions& co = m.opt.contact;
     co.ground = false;  // the file's floor plane
-    enable_contacts(m, d, co);
+    enable_contacts(m, d);
     d.controller = [&](const Model& model, Data& data) {
       for (size_t h = 0; h < hinges.size(); ++h) {
         double q = 0, qd = 0;

@@ -209,10 +209,10 @@ EngineResult run_maxsim(const Scenario& sc, FrictionCone cone) {
       for (Vec3& x : d.x) x.z() += raise;
   }
   // the scene's own floor plane is the ground (as in MuJoCo): no extra half-space
-  ContactOptions co;
+  ContactOptions& co = m.opt.contact;
   co.ground = false;
   co.cone = cone;
-  enable_contacts(m, d, co);
+  enable_contacts(m, d);
   std::vector<int> hinges;
   for (size_t j = 0; j < m.joints.size(); ++j)
     if (m.joints[j].type == JointType::Revolute && sc.pd.controls(m.joints[j].name)) hinges.push_back(static_cast<int>(j));

@@ -257,6 +257,10 @@ RunSetup setup_model(const Options& o) {
   if (o.tol) m.opt.solver.tolerance = *o.tol;
   s.ground = ground_on(o, m);
   s.contacts = o.contacts && m.contacts;  // the file may switch them off
+  m.opt.contact.ground = s.ground;
+  if (o.friction) m.opt.contact.friction = *o.friction;
+  if (o.restitution) m.opt.contact.restitution = *o.restitution;
+  m.opt.contact.cone = o.cone;
   initial_coordinates(m, o, &s.q0, &s.qd0);
   initial_commands(m, o, &s.ctrl0, &s.schedule);
   return s;
@@ -269,12 +273,7 @@ void setup_state(RunSetup& s, const Options& o, Data& d) {
   s.lifted = 0;
   if (s.contacts) {
     if (s.ground) s.lifted = lift_to_ground(m, d);
-    ContactOptions co;
-    co.ground = s.ground;
-    if (o.friction) co.friction = *o.friction;
-    if (o.restitution) co.restitution = *o.restitution;
-    co.cone = o.cone;
-    enable_contacts(m, d, co);
+    enable_contacts(m, d);
   }
   d.ctrl = s.ctrl0;
   if (s.schedule) set_controller(d, std::make_shared<ScheduleController>(s.schedule));

@@ -52,7 +52,8 @@ struct RunSetup {
   double lifted = 0;        // set by setup_state: how far the base was lifted onto the ground [m]
 };
 
-// The first half: load_for_run, --gravity, --integrator, the time step, --tol, the ground and contact switches, the
+// The first half: load_for_run, --gravity, --integrator, the time step, --tol, the ground and
+// contact switches, --friction, --restitution and --cone (into the model's options), the
 // initial joint coordinates and commands (InputError on an unknown keyframe, joint or actuator,
 // a wrong value count, a joint that closes a loop, a zero quaternion, a --ctrl-file that cannot
 // be read or does not fit the model).
@@ -61,8 +62,8 @@ RunSetup setup_model(const Options& options);
 // The second half, on a Data built from setup.loaded.model: the initial state placed by
 // forward kinematics and projected onto the constraints (SimulationError when that fails), time
 // 0, then with contacts on: the lift onto the ground (lift_to_ground; it moves a welded base's
-// world anchor in setup.loaded.model) and the contact search (enable_contacts with the default
-// ContactOptions but for --friction, --restitution, --cone and the ground switch); the commands
+// world anchor in setup.loaded.model) and the contact search (enable_contacts: the model's
+// options as setup_model wrote them); the commands
 // ctrl0 and, with --ctrl-file, a ScheduleController as the Data's controller. Last, InputError
 // when the model's integrator cannot step this Data (integrator_support: the energy-momentum
 // integrator with contacts, joint limits or joint friction), with the options that help.

@@ -248,7 +248,8 @@ struct Model {
   // body b part of the world (an MJCF base welded by LoadOptions::fixed_base).
   std::vector<std::pair<int, int>> filtered_pairs;
   // The description has no world of its own and stands on the ground half-space z >= 0 (URDF);
-  // false when its geoms are its world (MJCF). The `maxsim` command's `--ground auto` follows it.
+  // false when its geoms are its world (MJCF). The loaders set opt.contact.ground to it; the
+  // `maxsim` command's `--ground auto` follows it.
   bool implicit_ground = false;
   // false: the description switches contacts off (MJCF <flag contact="disable"/> or
   // constraint="disable", <option collision="predefined"> without pairs); enable_contacts then

@@ -289,6 +289,8 @@ std::string integrator_support(const Model& model, const Data& d) {
 }
 
 StepReport step(const Model& model, Data& d) {
+  // the contact options as the model holds them now (a bad one throws here, before any change)
+  if (d.contact_search) d.contact_search->update(model);
   // control: the controller reads the state at t and sets the inputs held over [t, t + dt]
   // (once per step, also when the failure policy splits the step into substeps)
   if (d.controller) d.controller(model, d);

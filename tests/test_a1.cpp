@@ -52,7 +52,7 @@ TEST(A1, RolloutsBitwiseIdenticalAcrossThreads) {
       g.frequency = 2.0 + 0.5 * i;
       g.ramp_time = 0.1;
       a1::stand(robot, d, g);
-      enable_contacts(m, d, robot.contacts);
+      enable_contacts(m, d);
       set_controller(d, std::make_shared<GaitController>(m, robot.actuators, g));
     };
     task.evaluate = [&](const Model&, const Data& d, const RolloutStats&, int i) {

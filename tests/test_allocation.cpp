@@ -53,7 +53,7 @@ TEST(Allocation, NoneWhileAContactSetKeepsItsShape) {
   b.geoms.push_back(make_geom(GeomType::Box, Vec3(0.25, 0.25, 0.25)));
   m.add_body(b);
   Data d(m);
-  enable_contacts(m, d, {});
+  enable_contacts(m, d);
   EXPECT_EQ(allocations_during(m, d, 100), 0);
   EXPECT_EQ(d.contacts.size(), 4u);
 }

@@ -1,11 +1,14 @@
 // The contact search as an object a Data owns (sim/geometry/contact_search.hpp): a copied Data has a
-// search of its own, with its own collision world, and steps exactly like the original; its
-// options stay readable; a reset Data searches as a new one.
+// search of its own, with its own collision world, and steps exactly like the original; it reads
+// its options from the Model, so a change applies from the next step; a reset Data searches as a
+// new one.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <memory>
 #include <set>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -73,12 +76,11 @@ void expect_same_state(const Data& a, const Data& b, int k) {
 // Copied mid-run, with contacts active and the search's start overlap remembered, the copy steps
 // bitwise like the original, the two stepped in turn; each has its own collision world.
 TEST(ContactSearch, ACopiedDataStepsBitwiseLikeTheOriginal) {
-  const Model m = pile();
+  Model m = pile();
+  m.opt.contact.cone = FrictionCone::Linear;
   Data d(m);
   set_joint_coordinates(m, d, 0, {-M_PI / 2}, {});  // the rod along +x, through the block
-  ContactOptions co;
-  co.cone = FrictionCone::Linear;
-  enable_contacts(m, d, co);
+  enable_contacts(m, d);
   for (int k = 0; k < 60; ++k) ASSERT_NE(step(m, d).status, StepStatus::Failed) << "step " << k;
   ASSERT_FALSE(d.contacts.empty());
 
@@ -86,7 +88,6 @@ TEST(ContactSearch, ACopiedDataStepsBitwiseLikeTheOriginal) {
   ASSERT_TRUE(copy.contact_search.has_value());
   ASSERT_NE(copy.contact_search->world(), nullptr);
   EXPECT_NE(copy.contact_search->world(), d.contact_search->world());  // a world of its own
-  EXPECT_EQ(copy.contact_search->options(), d.contact_search->options());
   int touching = 0;
   for (int k = 0; k < 100; ++k) {
     const StepReport rc = step(m, copy);  // the copy first: it must not disturb the original
@@ -103,7 +104,7 @@ TEST(ContactSearch, ACopiedDataStepsBitwiseLikeTheOriginal) {
 TEST(ContactSearch, ACopyOutlivesItsOriginal) {
   const Model m = pile();
   auto original = std::make_unique<Data>(m);
-  enable_contacts(m, *original, {});
+  enable_contacts(m, *original);
   for (int k = 0; k < 30; ++k) step(m, *original);
   Data copy = *original;
   Data twin = *original;
@@ -156,49 +157,101 @@ TEST(ContactSearch, ACopiedCollisionWorldAnswersAsTheOriginal) {
   EXPECT_GE(pairs.size(), 20u);  // most of the 21 pairs of the six free shapes, and the ground
 }
 
-// The options a Data's search was set up with stay readable, also when the model switches its
-// contacts off (the search is then inactive); a reset Data gets a new search with them.
-TEST(ContactSearch, OptionsStayReadableAndResetSearchesAnew) {
+// A model that switches its contacts off gets an inactive search; a reset Data gets a new
+// search, which steps as a new Data's.
+TEST(ContactSearch, ResetSearchesAnewAndContactsOffIsInactive) {
   Model m = pile();
+  m.opt.contact.friction = 0.3;
+  m.opt.contact.self_collision = false;
   Data d(m);
   EXPECT_FALSE(d.contact_search.has_value());
-  ContactOptions co;
-  co.friction = 0.3;
-  co.self_collision = false;
-  enable_contacts(m, d, co);
+  enable_contacts(m, d);
   ASSERT_TRUE(d.contact_search.has_value());
   EXPECT_TRUE(d.contact_search->active());
-  EXPECT_EQ(d.contact_search->options(), co);
   for (int k = 0; k < 20; ++k) step(m, d);
   reset_data(m, d);
   ASSERT_TRUE(d.contact_search.has_value());
-  EXPECT_EQ(d.contact_search->options(), co);
   // stepped from the reset, it is a new Data with a new search: the same numbers
   Data fresh(m);
-  enable_contacts(m, fresh, co);
+  enable_contacts(m, fresh);
   for (int k = 0; k < 20; ++k) {
     step(m, d);
     step(m, fresh);
     expect_same_state(d, fresh, k);
   }
   m.contacts = false;
-  enable_contacts(m, d, co);
+  enable_contacts(m, d);
   ASSERT_TRUE(d.contact_search.has_value());
   EXPECT_FALSE(d.contact_search->active());
   EXPECT_EQ(d.contact_search->world(), nullptr);
-  EXPECT_EQ(d.contact_search->options().friction, 0.3);
 }
 
-// Options that throw leave the Data's search as it was.
-TEST(ContactSearch, BadOptionsChangeNothing) {
-  const Model m = pile();
+namespace {
+
+// A box thrown onto the ground, sliding: friction, cone and ground all show in its steps.
+Model sliding_box() {
+  Model m;
+  m.add_body(free_body("box", make_geom(GeomType::Box, Vec3(0.1, 0.1, 0.1)), Vec3(0, 0, 0.12)));
+  m.opt.timestep = 0.005;
+  return m;
+}
+
+}  // namespace
+
+// The options are the Model's, read at every step: a change applies from the next step, as a
+// search made with the new options would (the collision world rebuilt where the change shapes
+// it: default friction, ground), and a Data that has no search is not given one.
+TEST(ContactSearch, OptionsChangedOnTheModelApplyFromTheNextStep) {
+  Model m = sliding_box();
+  m.opt.contact.friction = 0.3;
   Data d(m);
-  ContactOptions co;
-  co.friction = 0.3;
-  enable_contacts(m, d, co);
-  ContactOptions bad;
-  bad.start_overlap = -1;
-  EXPECT_THROW(enable_contacts(m, d, bad), std::invalid_argument);
+  d.v[0] = Vec3(1.0, 0, 0);
+  enable_contacts(m, d);
+  for (int k = 0; k < 10; ++k) ASSERT_EQ(step(m, d).status, StepStatus::Ok) << "step " << k;
+  ASSERT_FALSE(d.contacts.empty());
+  EXPECT_EQ(d.contacts[0].friction, 0.3);
+  EXPECT_FALSE(d.contacts[0].linear_cone);
+  Data fresh = d;
+  m.opt.contact.friction = 0.9;
+  m.opt.contact.cone = FrictionCone::Linear;
+  enable_contacts(m, fresh);  // a new search with the new options, in the same state
+  for (int k = 0; k < 10; ++k) {
+    step(m, d);
+    step(m, fresh);
+    expect_same_state(d, fresh, k);
+  }
+  EXPECT_EQ(d.contacts[0].friction, 0.9);
+  EXPECT_TRUE(d.contacts[0].linear_cone);
+  m.opt.contact.ground = false;
+  step(m, d);
+  EXPECT_TRUE(d.contacts.empty());  // nothing else to touch
+  Data none(m);
+  step(m, none);
+  EXPECT_FALSE(none.contact_search.has_value());
+}
+
+// Bad options on the Model throw (std::invalid_argument naming the option) before anything
+// changes: enable_contacts leaves the Data's search as it was, step() the whole Data.
+TEST(ContactSearch, BadOptionsChangeNothing) {
+  Model m = sliding_box();
+  Data d(m);
+  enable_contacts(m, d);
+  for (int k = 0; k < 5; ++k) step(m, d);
+  const Data before = d;
+  m.opt.contact.start_overlap = -1;
+  try {
+    enable_contacts(m, d);
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("start_overlap"), std::string::npos) << e.what();
+  }
   ASSERT_TRUE(d.contact_search.has_value());
-  EXPECT_EQ(d.contact_search->options(), co);
+  EXPECT_THROW(step(m, d), std::invalid_argument);
+  expect_same_state(before, d, 0);
+  EXPECT_EQ(d.time, before.time);
+  m.opt.contact.start_overlap = 1e-6;  // fixed: it steps on as if nothing had happened
+  Data twin = before;
+  step(m, d);
+  step(m, twin);
+  expect_same_state(twin, d, 1);
 }

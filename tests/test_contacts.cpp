@@ -59,7 +59,7 @@ TEST(Contacts, BoxDropDoesNotSink) {
   Model m;
   m.add_body(box_body("box", 1.0, Vec3(0.25, 0.25, 0.25), Vec3(0, 0, 0.4 + 0.25)));
   Data d(m);
-  enable_contacts(m, d, {});
+  enable_contacts(m, d);
   const RunStats r = run(m, d, 300);
   EXPECT_EQ(r.failed, 0);
   EXPECT_LT(r.penetration, 1e-4);
@@ -81,7 +81,7 @@ TEST(Contacts, SettledStepsStartFromTheirLastImpulse) {
   Model m;
   m.add_body(box_body("box", 1.0, Vec3(0.25, 0.25, 0.25), Vec3(0, 0, 0.4 + 0.25)));
   Data d(m);
-  enable_contacts(m, d, {});
+  enable_contacts(m, d);
   ASSERT_EQ(run(m, d, 200).failed, 0);
   Data usual = d;
   Model never_settled = m;
@@ -123,10 +123,10 @@ TEST(Contacts, BoxOnInclineSticksAndSlides) {
       m.opt.gravity = incline_gravity(theta);
       m.add_body(box_body("box", 1.0, Vec3(0.1, 0.1, 0.1), Vec3(0, 0, 0.1)));
       Data d(m);
-      ContactOptions o;
+      ContactOptions& o = m.opt.contact;
       o.friction = mu;
       o.cone = cone;
-      enable_contacts(m, d, o);
+      enable_contacts(m, d);
       const RunStats r = run(m, d, 200);
       const char* name = friction_cone_name(cone);
       EXPECT_EQ(r.failed, 0) << name;
@@ -152,10 +152,10 @@ TEST(Contacts, SphereOnInclineRollsOrSlides) {
       m.opt.gravity = incline_gravity(theta);
       m.add_body(sphere_body("ball", 1.0, r, Vec3(0, 0, r)));
       Data d(m);
-      ContactOptions o;
+      ContactOptions& o = m.opt.contact;
       o.friction = mu;
       o.cone = cone;
-      enable_contacts(m, d, o);
+      enable_contacts(m, d);
       const RunStats rr = run(m, d, 100);
       const char* name = friction_cone_name(cone);
       EXPECT_EQ(rr.failed, 0) << name;
@@ -174,9 +174,9 @@ TEST(Contacts, SlidingBlockDecaysAtMuG) {
   Model m;
   m.add_body(box_body("block", 2.0, Vec3(0.1, 0.1, 0.05), Vec3(0, 0, 0.05)));
   Data d(m);
-  ContactOptions o;
+  ContactOptions& o = m.opt.contact;
   o.friction = mu;
-  enable_contacts(m, d, o);
+  enable_contacts(m, d);
   const Vec3 v0(1.5, 1.0, 0.0);
   d.v[0] = v0;
   const RunStats r = run(m, d, 20);
@@ -195,10 +195,10 @@ TEST(Contacts, RelaxedConeHopsThenSlidesAtMuG) {
   Model m;
   m.add_body(box_body("block", 2.0, Vec3(0.1, 0.1, half), Vec3(0, 0, half)));
   Data d(m);
-  ContactOptions o;
+  ContactOptions& o = m.opt.contact;
   o.friction = mu;
   o.cone = FrictionCone::Relaxed;
-  enable_contacts(m, d, o);
+  enable_contacts(m, d);
   const Vec3 v0(1.5, 1.0, 0.0);
   d.v[0] = v0;
   auto slide_speed = [&d]() { return Vec3(d.v[0].x(), d.v[0].y(), 0).norm(); };
@@ -228,10 +228,10 @@ TEST(Contacts, LinearConeBrakesAlongThePyramidEdge) {
   Model m;
   m.add_body(box_body("block", 2.0, Vec3(0.1, 0.1, 0.05), Vec3(0, 0, 0.05)));
   Data d(m);
-  ContactOptions o;
+  ContactOptions& o = m.opt.contact;
   o.friction = mu;
   o.cone = FrictionCone::Linear;
-  enable_contacts(m, d, o);
+  enable_contacts(m, d);
   d.v[0] = Vec3(1.5, 1.0, 0.0);
   const RunStats r = run(m, d, 10);  // v_x = 1.5 − μ g t stays above 1.0 until t = 0.127 s
   EXPECT_EQ(r.failed, 0);
@@ -248,9 +248,9 @@ TEST(Contacts, AdaptiveMarginCatchesTheImpact) {
   m.add_body(box_body("box", 1.0, Vec3(0.25, 0.25, 0.25), Vec3(0, 0, 0.4 + 0.25)));
   m.add_body(box_body("top", 1.0, Vec3(0.1, 0.1, 0.1), Vec3(0.05, 0, 0.9 + 0.1)));
   Data d(m);
-  ContactOptions o;
+  ContactOptions& o = m.opt.contact;
   o.adaptive_margin = true;
-  enable_contacts(m, d, o);
+  enable_contacts(m, d);
   const RunStats r = run(m, d, 200);
   EXPECT_EQ(r.failed, 0);
   EXPECT_LT(r.penetration, 1e-4);
@@ -264,7 +264,7 @@ TEST(Contacts, StackedBoxesStay) {
   Model m;
   for (int i = 0; i < 3; ++i) m.add_body(box_body("box" + std::to_string(i), 1.0, Vec3(0.2, 0.2, 0.1), Vec3(0, 0, 0.1 + 0.2 * i)));
   Data d(m);
-  enable_contacts(m, d, {});
+  enable_contacts(m, d);
   const RunStats r = run(m, d, 1000);
   EXPECT_EQ(r.failed, 0);
   for (int i = 0; i < 3; ++i) EXPECT_LT((d.x[i] - Vec3(0, 0, 0.1 + 0.2 * i)).norm(), 1e-3) << "box " << i;
@@ -283,7 +283,7 @@ TEST(Contacts, SphereChainOnGround) {
     for (int i = 1; i < n; ++i)
       m.add_joint(make_joint(m, JointType::Spherical, i - 1, i, Vec3(0.5 * i - 0.25, 0, 0.35), Vec3::UnitZ()));
     Data d(m);
-    enable_contacts(m, d, {});
+    enable_contacts(m, d);
     const RunStats r = run(m, d, 100);
     EXPECT_EQ(r.failed, 0) << "N = " << n;
     EXPECT_LT(r.penetration, 1e-4) << "N = " << n;
@@ -364,11 +364,11 @@ TEST(JointLimits, LoopRowBeyondItsBoundAtTheStartIsReleased) {
 // penetration < 1e-3 m (measured 1.5e-6), pelvis below 0.3 m, and every step converged (measured
 // 0 of 600; 3 allowed for libm differences between machines).
 TEST(Contacts, HumanoidFallsAndLiesOnTheFloor) {
-  const Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/tests/data/models/mujoco_models/humanoid/humanoid.xml");
+  Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/tests/data/models/mujoco_models/humanoid/humanoid.xml");
   Data d(m);
-  ContactOptions co;
+  ContactOptions& co = m.opt.contact;
   co.ground = m.implicit_ground;  // the file's floor is its world (no second half-space)
-  enable_contacts(m, d, co);
+  enable_contacts(m, d);
   Model model = m;
   model.opt.timestep = 0.005;
   const RunStats r = run(model, d, 600);
@@ -391,9 +391,9 @@ double bounce_apex(double e, double dt) {
   m.add_body(sphere_body("ball", 1.0, r, Vec3(0, 0, 1.0 + r)));
   m.opt.timestep = dt;
   Data d(m);
-  ContactOptions co;
+  ContactOptions& co = m.opt.contact;
   co.restitution = e;
-  enable_contacts(m, d, co);
+  enable_contacts(m, d);
   double apex = 0, pen = 0;
   bool bounced = false;
   for (int k = 0; k < static_cast<int>(std::lround(0.9 / dt)); ++k) {  // the fall takes 0.45 s
@@ -429,7 +429,7 @@ void a1_drop(double dt, double duration, bool expect_rest) {
     if (jt.name.find("calf_joint") != std::string::npos) set_joint_coordinates(m, d, static_cast<int>(j), {-1.5}, {});
   }
   ASSERT_EQ(max_penetration(d), 0.0);
-  enable_contacts(m, d, {});
+  enable_contacts(m, d);
   const int steps = static_cast<int>(std::lround(duration / dt));
   const RunStats r = run(m, d, steps);
   EXPECT_EQ(r.failed, 0) << "dt " << dt;
@@ -529,9 +529,9 @@ TEST(Contacts, StartOverlapOfJoinedBodiesIsIgnoredUntilItSeparates) {
   m.opt.timestep = 0.005;
   Data d(m);
   set_joint_coordinates(m, d, 0, {-M_PI / 2}, {});  // rod along +x, through the block
-  ContactOptions co;
+  ContactOptions& co = m.opt.contact;
   co.ground = false;
-  enable_contacts(m, d, co);
+  enable_contacts(m, d);
   double q = 0, qd = 0, max_back = 0;
   bool crossed = false;
   for (int k = 0; k < 600; ++k) {
@@ -557,9 +557,9 @@ TEST(Contacts, SliderStartingInsideItsTableSlides) {
   m.opt.timestep = 0.01;
   Data d(m);
   d.joint_force[0](2) = 1.0;  // 1 N along the slide
-  ContactOptions co;
+  ContactOptions& co = m.opt.contact;
   co.ground = false;
-  enable_contacts(m, d, co);
+  enable_contacts(m, d);
   for (int k = 0; k < 100; ++k) ASSERT_EQ(step(m, d).status, StepStatus::Ok) << "step " << k;
   double q, qd;
   joint_coordinates(m, d, 0, &q, &qd);
@@ -579,9 +579,9 @@ TEST(Contacts, RecoveryRelaxesAPairByItsDeepestPoint) {
   m.add_body(leg);
   m.opt.timestep = 0.002;
   Data d(m);
-  ContactOptions co;
+  ContactOptions& co = m.opt.contact;
   co.friction = 0.6;
-  enable_contacts(m, d, co);
+  enable_contacts(m, d);
   const double weight = 0.5 * 9.81;
   d.body_force[0] = Vec3(0.7 * co.friction * weight, 0.0, 0.0);
   d.body_torque[0] = Vec3(0.0, 0.0, 0.05);

@@ -517,7 +517,7 @@ TEST(Nonholonomic, VariationalStepsWithContactsElsewhere) {
   ex.v0.push_back(Vec3::Zero());
   ex.w0.push_back(Vec3::Zero());
   Data d(ex.model);
-  enable_contacts(ex.model, d, {});
+  enable_contacts(ex.model, d);
   start_seed_example(ex, d);
   double rows = 0;
   for (int k = 0; k < 300; ++k) {
@@ -530,7 +530,7 @@ TEST(Nonholonomic, VariationalStepsWithContactsElsewhere) {
   // the energy–momentum integrator refuses the contacts
   ex.model.opt.integrator = Integrator::EnergyMomentum;
   Data em(ex.model);
-  enable_contacts(ex.model, em, {});
+  enable_contacts(ex.model, em);
   EXPECT_NE(integrator_support(ex.model, em).find("contacts"), std::string::npos);
   EXPECT_EQ(step(ex.model, em).status, StepStatus::Failed);
 }

@@ -96,13 +96,14 @@ TEST(State, QposQvelRoundTrip) {
 // floor under its position servos (contacts, warm starts, the contact search's memory), run,
 // reset, run again. The servos hold the keyframe's stance: the trunk stays up.
 TEST(State, ResetRunsAsANewData) {
-  const Model m = load_model(repo(kA1));
+  Model m = load_model(repo(kA1));
+  m.opt.contact.ground = true;  // (a1.xml has no floor of its own: the ground half-space z >= 0)
   const int home = m.keyframe_index("home");
   auto run = [&](Data& d) {
     for (int k = 0; k < 300; ++k) ASSERT_NE(step(m, d).status, StepStatus::Failed);
   };
   Data a(m);
-  enable_contacts(m, a);  // (a1.xml has no floor of its own: the ground half-space z >= 0)
+  enable_contacts(m, a);
   reset_data(m, a, home);
   run(a);
   const Data first = a;

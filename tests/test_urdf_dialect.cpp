@@ -418,11 +418,9 @@ TEST(UrdfDialect, CapsulesHaveDojosSizeAndPose) {
 
 // The bar dropped on the ground comes to rest lying on it: its axis 0.05 m (the radius) up.
 TEST(UrdfDialect, CapsuleBarComesToRestOnTheGround) {
-  const Model m = load_model(repo("tests/data/loader/dialect_capsule.urdf"));
+  const Model m = load_model(repo("tests/data/loader/dialect_capsule.urdf"));  // (URDF: the ground on)
   Data d(m);
-  ContactOptions co;
-  co.ground = true;
-  enable_contacts(m, d, co);
+  enable_contacts(m, d);
   for (Vec3& x : d.x) x.z() += 0.2;  // bar axis (through the CoM) at z = 0.2
   for (int i = 0; i < 150; ++i) ASSERT_NE(step(m, d).status, StepStatus::Failed) << "step " << i;
   EXPECT_NEAR(d.x[0].z(), 0.05, 1e-3);

@@ -183,7 +183,7 @@ TEST(ReplayRecorder, RecordsContactPointsAndForces) {
   box.geoms.push_back(make_geom(GeomType::Box, Vec3(0.25, 0.25, 0.25)));
   m.add_body(box);
   Data d(m);
-  enable_contacts(m, d, {});
+  enable_contacts(m, d);
   ReplayRecorder rec(m);
   for (int k = 0; k < 100; ++k) {
     ASSERT_EQ(step(m, d).status, StepStatus::Ok);

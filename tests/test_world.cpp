@@ -121,9 +121,9 @@ struct Loaded {
   explicit Loaded(const std::string& path) {
     model = load_model(path, {}, &report);
     data = std::make_unique<Data>(model);
-    ContactOptions co;
+    ContactOptions& co = model.opt.contact;
     co.ground = model.implicit_ground;
-    enable_contacts(model, *data, co);
+    enable_contacts(model, *data);
   }
   // Steps for `seconds`; every step must converge.
   void run(double seconds) {

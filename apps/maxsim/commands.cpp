@@ -226,7 +226,7 @@ int run_simulate(const Options& o) {
         .add("joints", static_cast<long long>(m.joints.size()))
         .add("dof", m.dof())
         .add("ground", ground)
-        .add("cone", friction_cone_name(o.cone))
+        .add("cone", friction_cone_name(m.opt.contact.cone))
         .add("tolerance", m.opt.solver.tolerance)
         .add_raw("gravity", vec3_json(m.opt.gravity))
         .add("fixed_base", o.fixed_base)

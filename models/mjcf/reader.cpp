@@ -19,6 +19,7 @@ Model MjcfReader::load() {
   model.source_file = path_;
   model.name = xml_.text(root, "model");
   model.opt.gravity = Vec3(0, 0, -9.81);
+  model.opt.contact.ground = false;  // the file's geoms are its world (no half-space of our own)
 
   int include_height = 0;
   resolve_includes(root, 0, &include_height);

@@ -26,6 +26,7 @@ Model UrdfReader::load() {
   model.name = urdf_model->getName();
   model.source_file = path_;
   model.implicit_ground = true;  // URDF describes no world: the robot stands on the ground
+  model.opt.contact.ground = true;
 
   // Zero-configuration poses of the link frames, from the root down.
   std::map<std::string, int> index;

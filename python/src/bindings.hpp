@@ -34,17 +34,17 @@ static_assert(sizeof(Vec6) == 6 * sizeof(double));
 //    same state, so a copy steps exactly like the original.
 //  * `controller`: the Python callable installed as data.controller (None: none).
 struct PyData {
-  PyData(std::shared_ptr<Model> m, std::optional<ContactOptions> c);
+  PyData(std::shared_ptr<Model> m, bool contacts);
   PyData(const PyData& other);  // a copy of the state and inputs; its own contact search
   PyData& operator=(const PyData&) = delete;
 
   void set_controller(py::object f);
   // Sets this Data's state, inputs and warm start to those of `snapshot` (a Data of the same
-  // Model), in place: views stay valid; the controller and the contact options stay this Data's
-  // own (with the snapshot's options, its search's state too: the run continues as the
+  // Model), in place: views stay valid; the controller and whether it has a contact search stay
+  // this Data's own (with the snapshot's search, its state too: the run continues as the
   // snapshot's would).
   void restore(const PyData& snapshot);
-  // The options of its contact search (none: no search).
+  // The options its contact search reads, the Model's (none: no search).
   std::optional<ContactOptions> contact_options() const;
 
   std::shared_ptr<Model> model;
@@ -73,10 +73,9 @@ inline PyData& checked(const Model& model, PyData& d) {
 }
 inline const PyData& checked(const Model& model, const PyData& d) { return checked(model, const_cast<PyData&>(d)); }
 
-// The contact set-up from Python's `contacts` argument: True (the default: the options' defaults,
-// the ground half-space where the description has none of its own, Model::implicit_ground), False
-// or None (no search), or a ContactOptions.
-std::optional<ContactOptions> contact_options_from(const py::object& contacts, const Model& model);
+// Python's `contacts` argument: True (the default: a contact search with the Model's options,
+// Model.contact), False or None (no search).
+bool contacts_from(const py::object& contacts);
 
 // A writable numpy view of shape (n, k) onto n packed k-vectors, kept alive by `owner` (the
 // Python object owning the memory: numpy holds a reference as the array's base).

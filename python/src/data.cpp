@@ -16,9 +16,9 @@
 
 namespace maxsim::python {
 
-PyData::PyData(std::shared_ptr<Model> m, std::optional<ContactOptions> c)
+PyData::PyData(std::shared_ptr<Model> m, bool contacts)
     : model(std::move(m)), data(*model), nonholonomic(model->nonholonomic.size()) {
-  if (c) enable_contacts(*model, data, *c);
+  if (contacts) enable_contacts(*model, data);
 }
 
 // The engine's Data copies by value, its contact search included (a search of its own, in the
@@ -30,19 +30,16 @@ PyData::PyData(const PyData& other) : model(other.model), data(other.data), nonh
 
 std::optional<ContactOptions> PyData::contact_options() const {
   if (!data.contact_search) return std::nullopt;
-  return data.contact_search->options();
+  return model->opt.contact;
 }
 
-std::optional<ContactOptions> contact_options_from(const py::object& contacts, const Model& model) {
-  if (contacts.is_none()) return std::nullopt;
-  if (py::isinstance<py::bool_>(contacts)) {
-    if (!contacts.cast<bool>()) return std::nullopt;
-    ContactOptions o;
-    o.ground = model.implicit_ground;  // URDF robots stand on z = 0; an MJCF file has its own floor
-    return o;
-  }
-  if (py::isinstance<ContactOptions>(contacts)) return contacts.cast<ContactOptions>();
-  throw std::invalid_argument("contacts: expected True, False, None or a ContactOptions");
+bool contacts_from(const py::object& contacts) {
+  if (contacts.is_none()) return false;
+  if (py::isinstance<py::bool_>(contacts)) return contacts.cast<bool>();
+  if (py::isinstance<ContactOptions>(contacts))
+    throw std::invalid_argument("contacts: the options are the Model's: set model.contact (a ContactOptions) and "
+                                "pass contacts=True");
+  throw std::invalid_argument("contacts: expected True, False or None");
 }
 
 void assign_values(std::vector<double>& values, const py::handle& src, const char* what) {
@@ -79,13 +76,13 @@ void PyData::restore(const PyData& snapshot) {
   if (snapshot.model != model) throw std::invalid_argument("restore: the snapshot is of another Model");
   if (&snapshot == this) return;
   py::object own_controller = controller;
-  const std::optional<ContactOptions> own = contact_options();
+  const bool own = data.contact_search.has_value();
   assign_keeping_views(data, snapshot.data);
-  // the controller closure belongs to the snapshot; so does its search unless the options agree
+  // the controller closure belongs to the snapshot; so does its search if this Data has one
   if (!own) {
     data.contact_search.reset();
-  } else if (snapshot.contact_options() != own) {
-    enable_contacts(*model, data, *own);
+  } else if (!data.contact_search) {
+    enable_contacts(*model, data);
   }
   set_controller(own_controller);
 }
@@ -138,7 +135,7 @@ void bind_data(py::module_& m) {
       .value("Linear", FrictionCone::Linear)
       .value("Relaxed", FrictionCone::Relaxed);
 
-  py::class_<ContactOptions>(m, "ContactOptions", "The contact search's options (sim/geometry/contact_search.hpp).")
+  py::class_<ContactOptions>(m, "ContactOptions", "The contact search's options (Model.contact; sim/options.hpp).")
       .def(py::init<>())
       .def_readwrite("ground", &ContactOptions::ground, "the half-space z >= 0")
       .def_readwrite("friction", &ContactOptions::friction)
@@ -193,19 +190,18 @@ void bind_data(py::module_& m) {
 
   py::class_<PyData> data(m, "Data",
                           "The state, inputs and workspace of one simulation of a Model (sim/data.hpp).\n"
-                          "Data(model, contacts=True): contacts=True sets up the contact search with the\n"
-                          "default ContactOptions and the ground where the description has none (URDF);\n"
-                          "False/None: no contacts; or a ContactOptions.");
+                          "Data(model, contacts=True): contacts=True sets up the contact search, which reads\n"
+                          "the Model's options (Model.contact) at every step; False/None: no contacts.");
   data.def(py::init([](std::shared_ptr<Model> model, const py::object& contacts) {
-             auto c = contact_options_from(contacts, *model);
-             return std::make_unique<PyData>(std::move(model), std::move(c));
+             const bool c = contacts_from(contacts);
+             return std::make_unique<PyData>(std::move(model), c);
            }),
            py::arg("model"), py::arg("contacts") = true)
       .def_property_readonly("model", [](const PyData& d) { return d.model; })
       .def_property(
           "time", [](const PyData& d) { return d.data.time; }, [](PyData& d, double t) { d.data.time = t; }, "[s]")
       .def_property_readonly("contact_options", [](const PyData& d) { return d.contact_options(); },
-                             "the contact search's options (a copy), None without contacts")
+                             "the contact options its search reads (a copy of Model.contact), None without contacts")
       .def_property_readonly("report", [](const PyData& d) { return d.data.report; }, "the last step's report")
       .def_property_readonly("min_candidate_distance", [](const PyData& d) { return d.data.min_candidate_distance; })
       .def("copy", [](const PyData& d) { return std::make_unique<PyData>(d); },

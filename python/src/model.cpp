@@ -305,6 +305,10 @@ void bind_model(py::module_& m) {
           "interior_point", [](Model& md) -> InteriorPointOptions& { return md.opt.interior_point; },
           py::return_value_policy::reference_internal, "the interior point's settings (Model.opt.interior_point in C++)")
       .def_property(
+          "contact", [](Model& md) -> ContactOptions& { return md.opt.contact; },
+          [](Model& md, const ContactOptions& c) { md.opt.contact = c; }, py::return_value_policy::reference_internal,
+          "the contact search's options (Model.opt.contact in C++), read by every step of a Data with contacts")
+      .def_property(
           "dt", [](const Model& md) { return md.opt.timestep; },
           [](Model& md, double dt) {
             if (!(dt > 0) || !std::isfinite(dt)) throw std::invalid_argument("dt must be finite and > 0");

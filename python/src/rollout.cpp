@@ -84,10 +84,10 @@ py::object rollout(std::shared_ptr<Model> model_ptr, const py::object& initial_s
   if ((init.shape(0) != 1 && init.shape(0) != batch) || (u.shape(0) != 1 && u.shape(0) != batch))
     throw std::invalid_argument("rollout: initial_states and controls have different batch sizes");
   const py::ssize_t steps = u.shape(1);
-  const std::optional<ContactOptions> contact_options = contact_options_from(contacts, model);
+  const bool with_contacts = contacts_from(contacts);
   if (model.opt.integrator != Integrator::Variational) {  // (a Data as the rollouts make them, to ask)
     Data probe(model);
-    if (contact_options) enable_contacts(model, probe, *contact_options);
+    if (with_contacts) enable_contacts(model, probe);
     if (const std::string refused = integrator_support(model, probe); !refused.empty())
       throw std::invalid_argument("rollout: " + refused + " (contacts=False steps without contacts)");
   }
@@ -106,7 +106,7 @@ py::object rollout(std::shared_ptr<Model> model_ptr, const py::object& initial_s
     py::gil_scoped_release release;
     RolloutPool(threads).for_each(static_cast<int>(batch), [&](int i) {
       Data d(model);
-      if (contact_options) enable_contacts(model, d, *contact_options);
+      if (with_contacts) enable_contacts(model, d);
       write_state(d, init_p + (init_shared ? 0 : i) * ns);
       const double* ui = u_p + (u_shared ? 0 : i) * steps * nc;
       double* si = out + static_cast<py::ssize_t>(i) * steps * ns;

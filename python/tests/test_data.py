@@ -120,6 +120,20 @@ def test_solver_options_are_the_models(pendulum):
     assert maxsim.Data(m, contacts=False).contact_options is None
 
 
+def test_contact_options_are_the_models(pendulum):
+    m, d = pendulum
+    assert not m.contact.ground  # MJCF: the file's geoms are its world
+    m.contact.friction = 0.4  # a reference: the next step of every Data of m reads it
+    assert m.contact.friction == 0.4 and d.contact_options.friction == 0.4
+    maxsim.step(m, d)
+    o = maxsim.ContactOptions()
+    o.cone = maxsim.FrictionCone.Linear
+    m.contact = o
+    assert m.contact.cone == maxsim.FrictionCone.Linear and m.contact.friction == 0.8
+    with pytest.raises(ValueError):
+        maxsim.Data(m, contacts=o)  # the options are the Model's: set m.contact
+
+
 def test_the_maximal_state_carries_the_unwrapped_joint_angles():
     # a hinge with a spring: the spring acts on the unwrapped angle, which a step only advances by
     # its wrapped change, so a state without it would restart the spring from angle 0

@@ -32,11 +32,11 @@ Robot load_robot(const std::string& source_dir, double dt) {
   if (r.trunk < 0 || r.base < 0) throw std::runtime_error("a1.urdf: no trunk or no floating base");
   r.legs = leg_joints(r.model);
   r.actuators = actuators_from_model(r.model);
-  r.contacts.friction = 0.8;
-  r.contacts.self_collision = false;
+  r.model.opt.contact.friction = 0.8;
+  r.model.opt.contact.self_collision = false;
   // Search margin 5 cm: a narrower one lets stance pairs lift off and re-enter the contact set
   // with impulse and gap vanishing together, which the interior point does not always resolve.
-  r.contacts.margin = 0.05;
+  r.model.opt.contact.margin = 0.05;
   return r;
 }
 
@@ -63,15 +63,13 @@ RolloutTask walk_task(const Robot& r, const GaitParameters& gait, double duratio
   task.steps = static_cast<int>(std::lround(duration / r.model.opt.timestep));
   task.setup = [&r, gait, perturbation](const Model& m, Data& d, int) {
     stand(r, d, gait);
-    ContactOptions contacts = r.contacts;
-    if (perturbation.friction >= 0) contacts.friction = perturbation.friction;
     if (perturbation.push.squaredNorm() > 0) {  // the floating base's rates: (v, ω) of the trunk
       std::vector<std::vector<double>> q, qd;
       get_coordinates(m, d, &q, &qd);
       qd[r.base] = {perturbation.push.x(), perturbation.push.y(), perturbation.push.z(), 0.0, 0.0, 0.0};
       set_coordinates(m, d, q, qd);
     }
-    enable_contacts(m, d, contacts);
+    enable_contacts(m, d);
     set_controller(d, std::make_shared<GaitController>(m, r.actuators, gait));
   };
   task.keep_going = [&r, observer](const Model& m, const Data& d, int) {
@@ -105,7 +103,13 @@ Walk walk(const Robot& r, const GaitParameters& gait, double duration,
     return w.distance;
   };
   const auto t0 = std::chrono::steady_clock::now();
-  run_rollout(r.model, task, 0);
+  if (perturbation.friction >= 0) {  // the friction is the model's option: a copy of the model with it
+    Model perturbed = r.model;
+    perturbed.opt.contact.friction = perturbation.friction;
+    run_rollout(perturbed, task, 0);
+  } else {
+    run_rollout(r.model, task, 0);
+  }
   w.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return w;
 }

@@ -33,8 +33,7 @@ struct Robot {
   int trunk = -1;                 // trunk body
   int base = -1;                  // the floating joint world → trunk
   std::array<int, 12> legs{};     // leg joints FR_hip ... RL_calf (controllers/gait.hpp order)
-  std::vector<Actuator> actuators;  // the URDF's torque-limited motors
-  ContactOptions contacts;
+  std::vector<Actuator> actuators;  // the URDF's torque-limited motors (contacts: model.opt.contact)
 };
 
 // The A1 of robots/a1/urdf/a1.urdf under `source_dir`, its motors, contacts and time step.
@@ -69,7 +68,8 @@ struct Perturbation {
 
 // The episode as a rollout task: stand, walk with `gait` for `duration` s, stop at a fall.
 // `observer` (optional) sees the state after every step (trajectory output). The task refers to
-// `r`, which must outlive it.
+// `r`, which must outlive it. It applies the perturbation's push; its friction is a contact option
+// of the model the task runs on (walk runs a copy of r.model with it).
 RolloutTask walk_task(const Robot& r, const GaitParameters& gait, double duration,
                       std::function<void(const Model&, const Data&)> observer = {},
                       const Perturbation& perturbation = {});

@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
       }
     }
     long long step_index = 0;
-    const WorldSurfaces world = world_surfaces(robot.model, robot.contacts.ground);
+    const WorldSurfaces world = world_surfaces(robot.model, robot.model.opt.contact.ground);
     auto observer = [&](const Model& m, const Data& d) {
       const bool record = step_index++ % every == 0;
       if (csv.is_open() && record) csv.write_row(m, d, io::row_diagnostics(m, d, world, step_index == 1));
@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
     if (replay) write_replay_html(robot.model, replay->replay(), view);
 
     std::printf("A1 %s gait (%s), dt = %g s, friction %g\n", have_params ? "learned" : "default",
-                have_params ? params.c_str() : "built in", robot.model.opt.timestep, robot.contacts.friction);
+                have_params ? params.c_str() : "built in", robot.model.opt.timestep, robot.model.opt.contact.friction);
     std::printf("walked %.3f m forward (%.3f m sideways) in %.2f s%s\n", w.distance, w.lateral, w.duration,
                 w.fell ? " and FELL" : "");
     std::printf("steps %d, not converged %d, max penetration %.2e m, %.0f steps/s\n", w.steps,
@@ -130,7 +130,7 @@ int main(int argc, char** argv) {
                 "\"lateral_m\": %.6f, \"dt\": %g, \"friction\": %g, \"params\": %s, \"trajectory\": %s}\n",
                 w.distance, w.duration, w.fell ? "true" : "false", w.max_penetration, w.failed_steps,
                 w.steps / w.wall_time, w.steps, w.not_converged_steps, w.lateral, robot.model.opt.timestep,
-                robot.contacts.friction, json_string(have_params ? params : "").c_str(), json_string(output).c_str());
+                robot.model.opt.contact.friction, json_string(have_params ? params : "").c_str(), json_string(output).c_str());
     return w.fell || w.failed_steps > 0 ? 1 : 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "a1_walk: %s\n", e.what());

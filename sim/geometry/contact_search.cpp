@@ -63,16 +63,10 @@ void check_options(const ContactOptions& options) {
 
 }  // namespace
 
-ContactSearch::ContactSearch(const Model& model, const ContactOptions& options) : options_(options) {
-  check_options(options);
+ContactSearch::ContactSearch(const Model& model) : options_(model.opt.contact) {
+  check_options(options_);
   if (!model.contacts) return;  // the description switched contacts off: no search at all
-  CollisionOptions co;
-  co.ground = options.ground;
-  co.margin = options.margin;
-  co.default_friction = options.friction;
-  co.default_restitution = options.restitution;
-  co.exclude_joined = options.exclude_joined;
-  world_.emplace(model, co);
+  build_world(model);
   // geometric radius of each body about its CoM (the body frame's origin), for the speed bound
   // of its surface points
   radius_.assign(model.bodies.size(), 0.0);
@@ -83,6 +77,28 @@ ContactSearch::ContactSearch(const Model& model, const ContactOptions& options) 
       radius_[b] = std::max(radius_[b], g.pos.norm() + shape.bounding_radius(g) + g.margin);
     }
   kinematic_trees(model, &tree_, &free_tree_);
+}
+
+void ContactSearch::build_world(const Model& model) {
+  CollisionOptions co;
+  co.ground = options_.ground;
+  co.margin = options_.margin;
+  co.default_friction = options_.friction;
+  co.default_restitution = options_.restitution;
+  co.exclude_joined = options_.exclude_joined;
+  world_.emplace(model, co);
+}
+
+void ContactSearch::update(const Model& model) {
+  const ContactOptions& o = model.opt.contact;
+  if (o == options_) return;
+  check_options(o);
+  const bool reshaped = o.ground != options_.ground || o.margin != options_.margin ||
+                        o.adaptive_margin != options_.adaptive_margin || o.friction != options_.friction ||
+                        o.restitution != options_.restitution || o.exclude_joined != options_.exclude_joined;
+  options_ = o;
+  // (the start overlaps are the model's geometry's, kept: a new world finds the same pairs)
+  if (reshaped && world_) build_world(model);
 }
 
 bool ContactSearch::separable(int a, int b) const {
@@ -142,6 +158,7 @@ double ContactSearch::recovery_depth(const ContactCandidate& k, bool deep) const
 }
 
 void ContactSearch::collide(const Model& m, Data& d, double dt) {
+  update(m);
   if (!world_) return;
   if (options_.adaptive_margin) {
     double v_max = 0;
@@ -179,12 +196,13 @@ void ContactSearch::collide(const Model& m, Data& d, double dt) {
   }
 }
 
-void enable_contacts(const Model& model, Data& data, const ContactOptions& options) {
-  ContactSearch search(model, options);
+void enable_contacts(const Model& model, Data& data) {
+  ContactSearch search(model);
   data.contact_search = std::move(search);
   if (!data.contact_search->active()) data.min_candidate_distance = 0;
 }
 
+// (FrictionCone is declared with the contact options in sim/options.hpp)
 const char* friction_cone_name(FrictionCone c) {
   switch (c) {
     case FrictionCone::Nonlinear: return "nonlinear";

@@ -119,10 +119,9 @@ void set_qpos_qvel(const Model& model, Data& data, std::span<const double> qpos,
 void reset_data(const Model& model, Data& data) {
   Data fresh(model);
   fresh.controller = std::move(data.controller);
-  std::optional<ContactOptions> contacts;
-  if (data.contact_search) contacts = data.contact_search->options();
+  const bool contacts = data.contact_search.has_value();
   data = fresh;  // copy-assigned: every array keeps its storage (views onto it stay valid)
-  if (contacts) enable_contacts(model, data, *contacts);  // a new search, as a new Data's
+  if (contacts) enable_contacts(model, data);  // a new search, as a new Data's
 }
 
 void reset_data(const Model& model, Data& data, int keyframe) {

@@ -66,13 +66,12 @@ double mujoco_layout() {
 }
 
 // README "Contacts"
-double contacts(const Model& model) {
+double contacts(Model model) {
+  model.opt.contact.friction = 0.5;
+  model.opt.contact.cone = FrictionCone::Nonlinear;
+  model.opt.contact.restitution = 0.0;
   Data data(model);
-  ContactOptions contacts;
-  contacts.friction = 0.5;
-  contacts.cone = FrictionCone::Nonlinear;
-  contacts.restitution = 0.0;
-  enable_contacts(model, data, contacts);
+  enable_contacts(model, data);
   step(model, data);
   return max_penetration(data);
 }
