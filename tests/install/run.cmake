@@ -21,7 +21,7 @@ function(run_step what)
 endfunction()
 
 run_step("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
-foreach(f include/maxsim/sim/maxsim.hpp include/maxsim/sim/contact_search.hpp include/maxsim/models/load.hpp
+foreach(f include/maxsim/sim/maxsim.hpp include/maxsim/sim/geometry/contact_search.hpp include/maxsim/models/load.hpp
           include/maxsim/io/replay.hpp include/maxsim/controllers/joint_pd.hpp include/maxsim/tuning/optimize.hpp
           include/maxsim/mechanisms/builders.hpp bin/maxsim)
   if(NOT EXISTS ${prefix}/${f})
