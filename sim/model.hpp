@@ -146,12 +146,73 @@ struct Actuator {
   Kind kind = Kind::Motor; // its force law
   int joint = -1;          // the joint it drives
   int row = -1;            // the joint row it drives (a free row with a scalar coordinate)
+  int tendon = -1;         // or (>= 0, joint and row unused) the tendon it pulls (Model::tendons)
   double gear = 1.0;       // transmission: length l = gear·q, joint force = gear·f
   double kp = 0, kv = 0;   // position / velocity servo gains
   bool ctrl_limited = false;               // the command is clamped to [ctrl_lower, ctrl_upper]
   double ctrl_lower = 0, ctrl_upper = 0;   // command range
   bool force_limited = false;              // the force is clamped to [force_lower, force_upper]
   double force_lower = 0, force_upper = 0;  // actuator space (joint force = gear · force)
+};
+
+// ---- sites, tendons and couplings (MJCF <site>, <tendon>, <equality joint|tendon>, URDF <mimic>) ----
+// A site: a named frame fixed in a body (or the world), a point of spatial tendons and sensors.
+struct Site {
+  std::string name;             // the description's name (may be empty)
+  int body = kWorld;            // the body it is fixed in, or kWorld
+  Vec3 pos = Vec3::Zero();      // origin in the body frame (the CoM frame) or the world
+  Vec4 quat = quat_identity();  // orientation in the body frame
+};
+
+// One term of a fixed tendon: coef times the scalar coordinate of a free joint row.
+struct TendonJointTerm {
+  int joint = -1;     // the joint
+  int row = -1;       // its free row with a scalar coordinate (row_has_coordinate)
+  double coef = 1.0;  // the term's coefficient
+};
+
+// One element of a spatial tendon's path, in order (MuJoCo's <spatial> children).
+struct TendonPathElement {
+  enum class Kind { Site, Geom, Pulley };
+  Kind kind = Kind::Site;
+  int site = -1;          // Site: the site (Model::sites)
+  int geom_body = kWorld; // Geom: the wrapping geom, a sphere or cylinder of this body (kWorld:
+  int geom = -1;          //   Model::world_geoms) at index `geom` of its geoms
+  int sidesite = -1;      // Geom: the site that chooses the side of the wrap, or -1
+  double divisor = 1.0;   // Pulley: the following branch's length is divided by it
+};
+
+// A tendon: a scalar length L(q) — a linear combination of joint coordinates (fixed) or the length
+// of a path through sites that wraps around geoms (spatial) — with a spring, a damper and limits
+// on L, and a transmission for actuators (Actuator::tendon).
+struct Tendon {
+  enum class Kind { Fixed, Spatial };
+  std::string name;                        // the description's name (may be empty)
+  Kind kind = Kind::Fixed;
+  std::vector<TendonJointTerm> joints;     // Fixed: L = Σ coef·q
+  std::vector<TendonPathElement> path;     // Spatial: the path in order
+  double stiffness = 0;                    // spring on L, N/m
+  double damping = 0;                      // damper on L̇, N·s/m
+  // the spring's rest length: a dead band [lower, upper] (equal for a plain spring); when
+  // spring_from_zero the length at the zero configuration (MuJoCo's springlength = -1)
+  double spring_lower = 0, spring_upper = 0;
+  bool spring_from_zero = true;
+  bool limited = false;                    // L is kept in [range_lower, range_upper]
+  double range_lower = 0, range_upper = 0;
+  double frictionloss = 0;                 // dry friction on L̇ (N)
+  double armature = 0;                     // inertia on L̈ (kg)
+};
+
+// An exact coupling between two scalar coordinates a and b: a = Σ_k polycoef[k] · b^k measured
+// from their zero configurations' values (MJCF <equality joint> and <equality tendon>: polycoef,
+// URDF <mimic>: offset + multiplier·b). Without b (b = -1) a is held at polycoef[0].
+struct Coupling {
+  enum class Kind { Joint, Tendon };  // what a and b are: joint rows or tendons
+  std::string name;                   // its name (may be empty)
+  Kind kind = Kind::Joint;
+  int a = -1, a_row = -1;             // Joint: joint index and free row; Tendon: tendon index
+  int b = -1, b_row = -1;             // the same for b; b = -1: a is held at polycoef[0]
+  std::array<double, 5> polycoef{0, 1, 0, 0, 0};
 };
 
 // A named initial state in joint coordinates (MJCF <keyframe>): per joint its position
@@ -263,6 +324,9 @@ struct Model {
   ModelOptions opt;
   bool dt_from_file = false;           // the description set the time step
   std::vector<NonholonomicConstraint> nonholonomic;
+  std::vector<Site> sites;             // named frames in bodies (tendon paths, sensors)
+  std::vector<Tendon> tendons;         // fixed and spatial tendons
+  std::vector<Coupling> couplings;     // exact couplings between joint rows or tendons
 
   int add_body(const Body& body);      // returns the body index
   int add_joint(const Joint& joint);   // returns the joint index
