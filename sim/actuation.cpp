@@ -49,13 +49,35 @@ std::string validate_actuators(const Model& model) {
   return "";
 }
 
+namespace {
+
+// The servo damping the step takes implicitly: kv·gear² on the row when the actuator has a
+// velocity gain and its force is not saturated at the start of the step (a saturated force has no
+// velocity derivative, as in MuJoCo's implicit integrators); a floating joint's rows take no
+// implicit term (its impulse is Δt·force, see Workspace::passive).
+double implicit_damping(const Model& model, const Actuator& a, double u, double q, double qd) {
+  if (a.kind == Actuator::Kind::Motor || a.kv == 0) return 0;
+  if (model.joints[a.joint].type == JointType::Floating) return 0;
+  if (a.force_limited) {
+    Actuator unlimited = a;
+    unlimited.force_limited = false;
+    const double f = actuator_force(unlimited, u, q, qd);
+    if (f < a.force_lower || f > a.force_upper) return 0;
+  }
+  return a.kv * a.gear * a.gear;
+}
+
+}  // namespace
+
 void apply_actuation(const Model& model, Data& d) {
   const size_t nu = model.actuators.size();
   if (d.ctrl.size() < nu) d.ctrl.resize(nu, 0.0);
   d.actuator_force.assign(nu, 0.0);
   d.row_force = d.joint_force;
+  d.row_damping.assign(model.joints.size(), Vec6::Zero());
   if (nu == 0 || !model.actuation) return;
-  bool limited = false;
+  bool limited = false, implicit = false;
+  std::vector<Vec6> explicit_force;  // the rows' forces with every servo explicit (effort limits)
   for (size_t i = 0; i < nu; ++i) {
     const Actuator& a = model.actuators[i];
     if (!std::isfinite(d.ctrl[i]))
@@ -66,16 +88,37 @@ void apply_actuation(const Model& model, Data& d) {
                        a.joint < static_cast<int>(model.joints.size()) && row_has_coordinate(model.joints[a.joint], a.row);
     const RowCoordinate rc = motor ? RowCoordinate{} : row_coordinate(model, d, a.joint, a.row);
     d.actuator_force[i] = actuator_force(a, d.ctrl[i], rc.q, rc.qd);
-    d.row_force[a.joint](a.row) += a.gear * d.actuator_force[i];
+    const double damping = motor ? 0.0 : implicit_damping(model, a, d.ctrl[i], rc.q, rc.qd);
+    if (damping != 0 && !implicit) {
+      implicit = true;
+      explicit_force = d.row_force;
+    }
+    if (implicit) explicit_force[a.joint](a.row) += a.gear * d.actuator_force[i];
+    if (damping == 0) {
+      d.row_force[a.joint](a.row) += a.gear * d.actuator_force[i];
+    } else {
+      // f = f_rest − kv·gear·q̇: the rest now, the damping at the end of the step (the free row's
+      // damper, docs/computation.md (14))
+      d.row_force[a.joint](a.row) += a.gear * (d.actuator_force[i] + a.kv * a.gear * rc.qd);
+      d.row_damping[a.joint](a.row) += damping;
+    }
     limited = limited || model.joints[a.joint].effort[a.row] > 0;
   }
   if (!limited) return;
-  // the actuators' sum on a row within the row's effort (the user's joint_force is not limited)
+  // the actuators' sum on a row within the row's effort (the user's joint_force is not limited);
+  // a row the limit saturates takes its servos explicitly
   for (const Actuator& a : model.actuators) {
     const double effort = model.joints[a.joint].effort[a.row];
     if (!(effort > 0)) continue;
     double& f = d.row_force[a.joint](a.row);
     const double own = d.joint_force[a.joint](a.row);
+    if (implicit && d.row_damping[a.joint](a.row) != 0) {
+      const double total = explicit_force[a.joint](a.row);
+      if (std::abs(total - own) <= effort) continue;
+      d.row_damping[a.joint](a.row) = 0;
+      f = own + std::clamp(total - own, -effort, effort);
+      continue;
+    }
     f = own + std::clamp(f - own, -effort, effort);
   }
 }

@@ -21,9 +21,12 @@
 // step() applies the model's actuators from Data::ctrl once per step, after the controller
 // callback: every row gets Data::joint_force plus the gear·f of the actuators on it (the sum of
 // the actuators on a row limited by the row's effort when that is > 0, MuJoCo's
-// actuatorfrcrange). The servo forces are explicit, from the state at the start of the step (as
-// in MuJoCo with its Euler integrator); stability needs kp Δt²/I and kv Δt/I well below 1 for the
-// joint's reflected inertia I — at Δt = 1 ms this allows the gains of real legged robots.
+// actuatorfrcrange). A servo's velocity term −kv·gear·q̇ is taken at the end of the step, as
+// MuJoCo's implicit integrators take it: the row holds the rest of the force (from the state at
+// the start of the step) and the free row's damper gains kv·gear² (Data::row_damping;
+// docs/computation.md (24), (28)), so a stiff servo on a light link is stable at the file's time
+// step. A force saturated at the start of the step stays explicit. Data::actuator_force is the
+// force at the start of the step.
 #pragma once
 
 #include "sim/data.hpp"
@@ -38,8 +41,9 @@ const char* actuator_kind_name(Actuator::Kind kind);  // "motor", "position", "v
 double actuator_force(const Actuator& a, double u, double q, double qd, double u_rate = 0.0,
                       double feedforward = 0.0);
 
-// The step's actuation: Data::actuator_force from Data::ctrl at the current state, and the row
-// forces the step holds over [t, t + Δt] (Data::Workspace::applied = joint_force + actuators).
+// The step's actuation: Data::actuator_force from Data::ctrl at the current state, the row
+// forces the step holds over [t, t + Δt] (Data::row_force = joint_force + actuators) and the
+// servos' implicit damping (Data::row_damping).
 // Data::ctrl shorter than the model's actuators (actuators added after the Data was made) is
 // padded with zeros. Throws std::invalid_argument for an actuator on a row without a scalar
 // coordinate, or a non-finite command.

@@ -29,6 +29,7 @@ Data::Data(const Model& model) {
   ctrl.assign(model.actuators.size(), 0.0);
   actuator_force.assign(model.actuators.size(), 0.0);
   row_force = joint_force;
+  row_damping.assign(nj, Vec6::Zero());
   joint_impulse.assign(nj, Vec6::Zero());
   joint_angle.assign(nj, Vec3::Zero());
   nonholonomic_impulse.assign(model.nonholonomic.size(), Vec6::Zero());

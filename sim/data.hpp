@@ -83,6 +83,9 @@ struct Data {
   // per joint: joint_force plus the actuators' forces on its rows, held over the last step
   // (sim/actuation.hpp)
   std::vector<Vec6> row_force;
+  // per joint: the actuators' damping on its rows that the step takes at the end of the step
+  // (the servos' kv·gear², sim/actuation.hpp), added to the joint's own damping
+  std::vector<Vec6> row_damping;
   std::vector<Contact> contacts;     // the active contacts of the last step (with their impulses)
   // Per joint of a closed loop, the limit sides (bit 2·row + (side < 0)) its coordinate was
   // beyond at the start and has not come back within since: no inequality for them

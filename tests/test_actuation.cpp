@@ -299,3 +299,32 @@ TEST(Actuation, NonFiniteCommandIsRefused) {
   m.actuators[0].row = 5;  // a constrained row of a prismatic joint
   EXPECT_NE(validate_actuators(m).find("'push'"), std::string::npos);
 }
+
+// A stiff servo on a light slider (kp 2000, kv 200, gear 2 on 1 g: kv·gear²·Δt/m = 800, far beyond
+// the explicit damper's bound of 2): its velocity term taken at the end of the step, the slider
+// follows the slow mode of m q̈ = gear·(kp (u − gear q) − kv gear q̇), q = (u/gear)(1 − e^{−kp t/kv}),
+// within 1 % of the remaining distance at t = 0.1 s (the implicit step's first-order error
+// kp Δt/(2 kv) = 0.5 % plus the neglected mass m/(kv gear² Δt) = 0.1 %).
+TEST(Actuation, StiffServoOnALightLinkIsStableAndFollowsItsSlowMode) {
+  const double kp = 2000, kv = 200, gear = 2, u = 0.1;
+  Model m = actuated_slider(Actuator::Kind::Position, gear, kp, kv);
+  m.bodies[0].mass = 0.001;
+  m.bodies[0].inertia = inertia_box(0.001, Vec3(0.1, 0.1, 0.1));
+  Data d(m);
+  d.ctrl[0] = u;
+  for (int k = 0; k < 100; ++k) ASSERT_EQ(step(m, d).status, StepStatus::Ok);
+  const double remaining = u / gear * std::exp(-kp * d.time / kv);
+  EXPECT_NEAR(u / gear - coordinate(m, d), remaining, 0.01 * remaining);
+  // the force at the start of the step is reported, and the row's implicit damper is kv·gear²
+  EXPECT_DOUBLE_EQ(d.row_damping[0](2), kv * gear * gear);
+  // a force saturated at the start of the step stays explicit: the first step from rest pushes
+  // with exactly the force limit (kp·u = 200 N clamped to 1 N)
+  m.actuators[0].force_limited = true;
+  m.actuators[0].force_lower = -1.0;
+  m.actuators[0].force_upper = 1.0;
+  Data e(m);
+  e.ctrl[0] = u;
+  ASSERT_EQ(step(m, e).status, StepStatus::Ok);
+  EXPECT_EQ(e.row_damping[0](2), 0.0);
+  EXPECT_NEAR(e.joint_impulse[0](2), gear * 1.0 * m.opt.timestep, 1e-12);
+}

@@ -47,8 +47,8 @@ class EnergyMomentumScheme final : public IntegratorScheme {
   // (its discrete gradient)
   double armature_term(double dc, double rate2, double dt) const override { return 2.0 * (dc / dt - rate2); }
   double spring_coordinate(double coord, double dc) const override { return coord + 0.5 * dc; }
-  double free_row_gain(const Joint& jt, int r, double dt) const override {
-    return jt.damping[r] + 2.0 * jt.armature[r] / dt + 0.5 * dt * jt.stiffness[r];
+  double free_row_gain(const Joint& jt, int r, double servo_damping, double dt) const override {
+    return jt.damping[r] + servo_damping + 2.0 * jt.armature[r] / dt + 0.5 * dt * jt.stiffness[r];
   }
 
   bool impulse_needs_rows3() const override { return true; }

@@ -42,8 +42,9 @@ class IntegratorScheme {
   // its rate over the last interval, and the coordinate its spring acts at.
   virtual double armature_term(double dc, double rate2, double dt) const = 0;
   virtual double spring_coordinate(double coord, double dc) const = 0;
-  // The factor of a free row's Jacobian: d(row residual)/d(dc) of its damper, armature and spring.
-  virtual double free_row_gain(const Joint& jt, int r, double dt) const = 0;
+  // The factor of a free row's Jacobian: d(row residual)/d(dc) of its damper (the joint's plus the
+  // actuators' `servo_damping`), armature and spring.
+  virtual double free_row_gain(const Joint& jt, int r, double servo_damping, double dt) const = 0;
   // Whether the impulse of joint j needs its rows at z3 (a passive joint's are computed only then).
   virtual bool impulse_needs_rows3() const = 0;
   // Joint j's impulse u on its bodies' residual rows.

@@ -33,8 +33,8 @@ class VariationalScheme final : public IntegratorScheme {
   // a·(rate over [t2, t3] − rate over [t1, t2]); the spring at z2 (a potential)
   double armature_term(double dc, double rate2, double dt) const override { return dc / dt - rate2; }
   double spring_coordinate(double coord, double) const override { return coord; }
-  double free_row_gain(const Joint& jt, int r, double dt) const override {
-    return jt.damping[r] + jt.armature[r] / dt;
+  double free_row_gain(const Joint& jt, int r, double servo_damping, double dt) const override {
+    return jt.damping[r] + servo_damping + jt.armature[r] / dt;
   }
 
   bool impulse_needs_rows3() const override { return false; }

@@ -171,6 +171,7 @@ void build_graph(const Model& model, Data& d) {
   ws.rows2.resize(nj);
   ws.rows3.resize(nj);
   ws.joint_rate2.resize(nj);
+  ws.row_damping.resize(nj);
   ws.x3.resize(nb);
   ws.q3.resize(nb);
   ws.em_interval.resize(nb);

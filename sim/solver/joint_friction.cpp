@@ -66,7 +66,7 @@ void JointFriction::jacobian(const Model& model, Data& d, int c) const {
   // A sticking joint has a huge conductance: the row is then divided by 1 + its damping,
   // becoming a constrained row with a small compliance on the diagonal (docs/computation.md (45):
   // the same solution with a well-scaled pivot).
-  const double scale = 1.0 / (1.0 + jt.damping[r] + jt.armature[r] / ws.dt + g / ws.dt);
+  const double scale = 1.0 / (1.0 + jt.damping[r] + ws.row_damping[ct.joint](r) + jt.armature[r] / ws.dt + g / ws.dt);
   ws.fold_row_scale[c] = scale;
   A.diag(ws.layout.joint_node(ct.joint))(r, r) *= scale;
   Block& child = A.block(A.upper_id(ws.child_edge[ct.joint]));

@@ -81,6 +81,7 @@ struct Workspace {
   std::vector<char> passive;
   std::vector<JointRows> rows2, rows3;     // joint rows at z2 (impulse maps) and at z3
   std::vector<Vec6> joint_rate2;           // joint row rates over [t1, t2]
+  std::vector<Vec6> row_damping;           // the actuators' implicit damping (Data::row_damping)
   // energy–momentum integrator: per body its interval at the iterate and R2ᵀ Σ T of its rows'
   // spatial torques (em_body_jacobian), per joint its force maps (em_joint_force_maps)
   std::vector<EmInterval> em_interval;
