@@ -60,10 +60,10 @@ int find_actuator(const Model& model, const std::vector<Actuator>& actuators,
                   const std::string& name) {
   for (size_t i = 0; i < actuators.size(); ++i)
     if (actuators[i].name == name) return static_cast<int>(i);
-  const int j = model.joint_index(name);
-  if (j < 0) return -1;
+  const std::optional<int> j = model.find_joint(name);
+  if (!j) return -1;
   for (size_t i = 0; i < actuators.size(); ++i)
-    if (actuators[i].joint == j) return static_cast<int>(i);
+    if (actuators[i].joint == *j) return static_cast<int>(i);
   return -1;
 }
 

@@ -65,9 +65,9 @@ std::array<int, 12> leg_joints(const Model& model) {
   for (int l = 0; l < 4; ++l)
     for (int k = 0; k < 3; ++k) {
       const std::string name = std::string(kLegs[l]) + "_" + kJoints[k] + "_joint";
-      const int j = model.joint_index(name);
-      if (j < 0) throw std::invalid_argument("gait: the model has no joint '" + name + "'");
-      out[3 * l + k] = j;
+      const std::optional<int> j = model.find_joint(name);
+      if (!j) throw std::invalid_argument("gait: the model has no joint '" + name + "'");
+      out[3 * l + k] = *j;
     }
   return out;
 }

@@ -81,7 +81,7 @@ void initial_coordinates(const Model& m, const Options& o, std::vector<std::vect
   q->assign(nj, {});
   qd->assign(nj, {});
   if (o.keyframe) {
-    const int index = m.keyframe_index(*o.keyframe);
+    const int index = m.find_keyframe(*o.keyframe).value_or(-1);
     if (index < 0) {
       std::vector<std::string> names;
       for (const Keyframe& k : m.keyframes) names.push_back("'" + k.name + "'");
@@ -98,7 +98,7 @@ void initial_coordinates(const Model& m, const Options& o, std::vector<std::vect
   for (const auto* list : {&o.q, &o.qd}) {
     for (const JointValues& jv : *list) {
       const bool positions = list == &o.q;
-      const int j = m.joint_index(jv.joint);
+      const int j = m.find_joint(jv.joint).value_or(-1);
       if (j < 0) throw InputError(jv.option + ": unknown joint '" + jv.joint + "'" + joint_names_hint(m));
       const Joint& jt = m.joints[j];
       const int expected = positions ? jt.nq() : jt.dof();
@@ -132,7 +132,7 @@ std::string actuator_names_hint(const Model& m) {
 }
 
 int actuator_by_name(const Model& m, const std::string& what, const std::string& name) {
-  const int i = m.actuator_index(name);
+  const int i = m.find_actuator(name).value_or(-1);
   if (i < 0) throw InputError(what + ": unknown actuator '" + name + "'" + actuator_names_hint(m));
   return i;
 }

@@ -1,5 +1,9 @@
 #include "sim/model.hpp"
 
+#include <stdexcept>
+
+#include "sim/names.hpp"
+
 #include <cmath>
 #include <sstream>
 
@@ -188,17 +192,34 @@ int NonholonomicConstraint::rows() const {
 
 namespace {
 template <class T>
-int index_by_name(const std::vector<T>& items, const std::string& name) {
+std::optional<int> find_by_name(const std::vector<T>& items, const std::string& name) {
   for (size_t i = 0; i < items.size(); ++i)
     if (items[i].name == name) return static_cast<int>(i);
-  return -1;
+  return std::nullopt;
+}
+template <class T>
+int index_by_name(const Model& model, const std::vector<T>& items, const std::string& name, const char* what) {
+  if (const std::optional<int> i = find_by_name(items, name)) return *i;
+  std::vector<std::string> names;
+  for (const T& item : items) names.push_back(item.name);
+  std::string message = std::string("no ") + what + " named '" + name + "'";
+  if (!model.name.empty()) message += " in model '" + model.name + "'";
+  throw UnknownName(message + (items.empty() ? std::string(" (it has none)") : did_you_mean(name, names)));
 }
 }  // namespace
 
-int Model::body_index(const std::string& n) const { return index_by_name(bodies, n); }
-int Model::joint_index(const std::string& n) const { return index_by_name(joints, n); }
-int Model::actuator_index(const std::string& n) const { return index_by_name(actuators, n); }
-int Model::keyframe_index(const std::string& n) const { return index_by_name(keyframes, n); }
+int Model::body_index(const std::string& n) const { return index_by_name(*this, bodies, n, "body"); }
+int Model::joint_index(const std::string& n) const { return index_by_name(*this, joints, n, "joint"); }
+int Model::actuator_index(const std::string& n) const { return index_by_name(*this, actuators, n, "actuator"); }
+int Model::keyframe_index(const std::string& n) const { return index_by_name(*this, keyframes, n, "keyframe"); }
+int Model::site_index(const std::string& n) const { return index_by_name(*this, sites, n, "site"); }
+int Model::tendon_index(const std::string& n) const { return index_by_name(*this, tendons, n, "tendon"); }
+std::optional<int> Model::find_body(const std::string& n) const { return find_by_name(bodies, n); }
+std::optional<int> Model::find_joint(const std::string& n) const { return find_by_name(joints, n); }
+std::optional<int> Model::find_actuator(const std::string& n) const { return find_by_name(actuators, n); }
+std::optional<int> Model::find_keyframe(const std::string& n) const { return find_by_name(keyframes, n); }
+std::optional<int> Model::find_site(const std::string& n) const { return find_by_name(sites, n); }
+std::optional<int> Model::find_tendon(const std::string& n) const { return find_by_name(tendons, n); }
 
 int Model::dof() const {
   int n = 0;

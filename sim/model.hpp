@@ -10,6 +10,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -332,11 +333,22 @@ struct Model {
   int add_joint(const Joint& joint);   // returns the joint index
   // returns the constraint's index; its axis and direction are normalized
   int add_nonholonomic(const NonholonomicConstraint& constraint);
-  // look-ups by name, -1 if absent (the first of equal names)
+  // Look-ups by name (the first of equal names): the index, or UnknownName (sim/names.hpp, a
+  // std::out_of_range) when there is none, its message naming the close matches ("no joint named 'hip_flx' in model 'a1' (did you
+  // mean 'hip_flex'?)"). A wrong index must never be used silently.
   int body_index(const std::string& name) const;
   int joint_index(const std::string& name) const;
   int actuator_index(const std::string& name) const;
   int keyframe_index(const std::string& name) const;
+  int site_index(const std::string& name) const;
+  int tendon_index(const std::string& name) const;
+  // The same, std::nullopt when there is none (to ask whether a name exists).
+  std::optional<int> find_body(const std::string& name) const;
+  std::optional<int> find_joint(const std::string& name) const;
+  std::optional<int> find_actuator(const std::string& name) const;
+  std::optional<int> find_keyframe(const std::string& name) const;
+  std::optional<int> find_site(const std::string& name) const;
+  std::optional<int> find_tendon(const std::string& name) const;
   int dof() const;                     // sum of the joints' free rows (floating bases included)
   int nu() const { return static_cast<int>(actuators.size()); }  // commands in Data::ctrl
   double total_mass() const;

@@ -93,9 +93,7 @@ class MaxsimEnv:
         self.frame_skip = int(frame_skip)
         self.keyframe = -1
         if keyframe is not None:
-            self.keyframe = model.keyframe_index(keyframe)
-            if self.keyframe < 0:
-                raise ValueError(f"model '{model.name}' has no keyframe '{keyframe}'")
+            self.keyframe = model.keyframe_index(keyframe)  # KeyError naming the close matches
         self.reset_noise_scale = float(reset_noise_scale)
         self.max_episode_steps = int(max_episode_steps)
         self.data = _maxsim.Data(model) if contacts is None else _maxsim.Data(model, contacts)

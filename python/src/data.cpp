@@ -94,9 +94,7 @@ int keyframe_from(const Model& model, const py::object& key) {
   if (key.is_none()) return -1;
   if (py::isinstance<py::str>(key)) {
     const std::string name = key.cast<std::string>();
-    const int k = model.keyframe_index(name);
-    if (k < 0) throw std::invalid_argument("no keyframe named '" + name + "'");
-    return k;
+    return model.keyframe_index(name);  // KeyError naming the close matches
   }
   const int k = key.cast<int>();
   if (k < 0 || k >= static_cast<int>(model.keyframes.size()))

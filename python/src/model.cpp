@@ -51,13 +51,11 @@ NonholonomicKind kind_from(const py::handle& kind) {
                               std::string(py::str(kind)) + ")");
 }
 
-// A body index from an index or a name (ValueError when the model has no such body).
+// A body index from an index or a name (KeyError when the model has no such body).
 int body_from(const Model& md, const py::handle& body) {
   if (py::isinstance<py::str>(body)) {
     const std::string name = body.cast<std::string>();
-    const int b = md.body_index(name);
-    if (b < 0) throw std::invalid_argument("unknown body '" + name + "'");
-    return b;
+    return md.body_index(name);  // KeyError naming the close matches
   }
   const long long b = body.cast<long long>();
   if (b < 0 || b >= static_cast<long long>(md.bodies.size()))
@@ -294,10 +292,10 @@ void bind_model(py::module_& m) {
       .def_property_readonly("joint_names", [](const Model& md) { return names_of(md.joints, [](const Joint& j) { return j.name; }); })
       .def_property_readonly("actuator_names", [](const Model& md) { return names_of(md.actuators, [](const Actuator& a) { return a.name; }); })
       .def_property_readonly("keyframe_names", [](const Model& md) { return names_of(md.keyframes, [](const Keyframe& k) { return k.name; }); })
-      .def("body_index", &Model::body_index, py::arg("name"), "index of the body, -1 if absent")
-      .def("joint_index", &Model::joint_index, py::arg("name"), "index of the joint, -1 if absent")
-      .def("actuator_index", &Model::actuator_index, py::arg("name"), "index of the actuator, -1 if absent")
-      .def("keyframe_index", &Model::keyframe_index, py::arg("name"), "index of the keyframe, -1 if absent")
+      .def("body_index", &Model::body_index, py::arg("name"), "index of the body; KeyError naming the close matches if absent")
+      .def("joint_index", &Model::joint_index, py::arg("name"), "index of the joint; KeyError naming the close matches if absent")
+      .def("actuator_index", &Model::actuator_index, py::arg("name"), "index of the actuator; KeyError naming the close matches if absent")
+      .def("keyframe_index", &Model::keyframe_index, py::arg("name"), "index of the keyframe; KeyError naming the close matches if absent")
       .def_property_readonly(
           "solver", [](Model& md) -> SolverOptions& { return md.opt.solver; }, py::return_value_policy::reference_internal,
           "the Newton solver's settings (Model.opt.solver in C++), read by every step of this model")

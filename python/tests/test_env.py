@@ -71,7 +71,7 @@ def test_generic_env_on_a_model_file():
     assert len(run) == 11
     with pytest.raises(ValueError, match="no actuators"):
         MaxsimEnv(maxsim.load_string('<mujoco><worldbody><body><freejoint/><geom size="0.1"/></body></worldbody></mujoco>'))
-    with pytest.raises(ValueError, match="no keyframe"):
+    with pytest.raises(KeyError, match="no keyframe"):
         MaxsimEnv(env.model, keyframe="nosuch")
 
 

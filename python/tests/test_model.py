@@ -18,7 +18,9 @@ def test_pendulum_from_string_has_its_parts():
     assert m.dt_from_file
     np.testing.assert_array_equal(m.gravity, [0, 0, -9.81])
     assert m.body_names == ["arm"] and m.joint_names == ["hinge"] and m.actuator_names == ["torque"]
-    assert m.joint_index("hinge") == 0 and m.joint_index("nope") == -1
+    assert m.joint_index("hinge") == 0
+    with pytest.raises(KeyError, match=r"no joint named 'hinje'.* \(did you mean 'hinge'\?\)"):
+        m.joint_index("hinje")
     assert m.body_index("arm") == 0 and m.actuator_index("torque") == 0
     j = m.joints[0]
     assert j.type == maxsim.JointType.Revolute and j.type_name == "revolute" and j.parent == -1 and j.child == 0 and j.dof == 1
@@ -34,6 +36,9 @@ def test_a1_mjcf_names_actuators_and_keyframe():
     assert m.nbody == 13 and m.nu == 12
     assert m.joints[0].type == maxsim.JointType.Floating and m.joints[0].nq == 7
     assert m.actuator_index("FR_hip") >= 0
+    # a typo is an error naming what was meant, never index -1 (the last actuator)
+    with pytest.raises(KeyError, match="no actuator named 'FR_hipp' in model 'a1 scene' \\(did you mean 'FR_hip', "):
+        m.actuator_index("FR_hipp")
     assert m.keyframe_names == ["home"]
     k = m.keyframes[m.keyframe_index("home")]
     assert k.joint_q[0] == pytest.approx([0, 0, 0.27, 1, 0, 0, 0])  # the free joint's qpos

@@ -71,7 +71,7 @@ def test_add_nonholonomic_by_keywords_and_by_constraint():
 
 def test_add_nonholonomic_refuses_bad_input():
     m = maxsim.load_string(PENDULUM_XML)
-    with pytest.raises(ValueError, match="unknown body 'nope'"):
+    with pytest.raises(KeyError, match="no body named 'nope'"):
         m.add_nonholonomic(kind="rolling_ball", body="nope", radius=0.1)
     with pytest.raises(ValueError, match=r"body index 5 out of range \(the model has 1 bodies\)"):
         m.add_nonholonomic(kind="rolling_ball", body=5, radius=0.1)

@@ -72,7 +72,7 @@ def test_reset_to_a_keyframe_takes_its_ctrl_and_keeps_views(a1):
     assert np.shares_memory(x, d.x)
     key = a1.keyframes[a1.keyframe_index("home")]
     np.testing.assert_array_equal(d.ctrl, key.ctrl)  # the keyframe's ctrl (servo targets)
-    with pytest.raises(ValueError, match="no keyframe named"):
+    with pytest.raises(KeyError, match="no keyframe named 'away'"):
         maxsim.reset_data(a1, d, "away")
     with pytest.raises(ValueError, match="out of range"):
         maxsim.reset_data(a1, d, 3)

@@ -58,9 +58,9 @@ Exoskeleton load_exoskeleton(const std::string& source_dir, const Patient& patie
         g.faces.clear();
       }
   auto joint = [&](const char* n) {
-    const int j = e.model.joint_index(n);
-    if (j < 0) throw std::runtime_error(std::string("exoskeleton.urdf: no joint '") + n + "'");
-    return j;
+    const std::optional<int> j = e.model.find_joint(n);
+    if (!j) throw std::runtime_error(std::string("exoskeleton.urdf: no joint '") + n + "'");
+    return *j;
   };
   e.sAA = joint("sAA");
   e.sFE = joint("sFE");
