@@ -14,7 +14,7 @@ DEB_PACKAGES += pybind11-dev python3-dev python3-numpy python3-pytest  # the Pyt
 DEB_PACKAGES += libopenmpi-dev openmpi-bin libnlopt-cxx-dev python3-mpi4py python3-cmaes  # tuning/: MPI ranks, NLopt; Python's CMA-ES and mpi4py
 DEB_PACKAGES += doxygen  # make docs: the API reference of the public headers
 
-.PHONY: all deps build test bench bench-compare run fuzz clean docs
+.PHONY: all deps build test bench bench-compare bench-control run fuzz clean docs
 
 all: build
 
@@ -56,6 +56,12 @@ bench-compare: build
 	@test -x $(BUILD)/compare_mujoco || { echo "bench-compare needs libmujoco-dev (apt-get install libmujoco-dev)"; exit 2; }
 	$(BUILD)/compare_mujoco --json $(BUILD)/compare_mujoco.json
 	benchmarks/count_instructions.sh $(BUILD)
+
+# Robots driven by their own actuators with random commands redrawn every 0.5 s, 5 s each, in
+# maxsim and (with libmujoco-dev) MuJoCo from the same file: steps/s, ratio, iterations, penetration
+# (benchmarks/control_benchmark.cpp); the table goes to docs/performance.md, dated
+bench-control: build
+	$(BUILD)/bench_control --json $(BUILD)/bench_control.json
 
 run: build
 	@if [ -x $(BUILD)/a1_walk ]; then $(BUILD)/a1_walk --view $(BUILD)/a1_walk.html; \

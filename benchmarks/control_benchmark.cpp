@@ -1,0 +1,280 @@
+// bench_control — robots driven by their own actuators with random commands, in maxsim and MuJoCo.
+//
+//   bench_control [--only SUBSTRING] [--seconds S] [--steps N] [--engine both|maxsim|mujoco]
+//                 [--seed K] [--json FILE]
+//
+// The benchmark users judge a simulator for control by: every MJCF file of the corpus
+// (tests/data/models, the A1's files) that has actuators — except a robot file that a scene file
+// of the corpus includes (the scene, with its floor, is run instead) — loaded into both engines
+// from the SAME file, started from the file's own pose (qpos0, at rest), stepped for S seconds
+// (default 5) at the file's Δt with every actuator's command drawn uniformly within its control
+// range (±1 when it has none) and redrawn every 0.5 s from one seeded sequence shared by the two
+// engines. Per robot: steps per second of the stepping loop alone in each engine and their ratio
+// (one run, same machine), maxsim's Newton iterations per step (mean, 99th percentile, maximum:
+// every attempt of the failure policy included), its steps that failed, did not converge or fell
+// back to the relaxed cone, and the deepest penetration seen by each engine (maxsim: its contact
+// search; MuJoCo: −dist of its contacts). `--steps N` replaces the duration (callgrind counts:
+// benchmarks/count_instructions_control.sh). Without MuJoCo (libmujoco-dev) its columns say "-".
+// Exit status 0, or 2 for bad options or when no file matches.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#ifdef MAXSIM_WITH_MUJOCO
+#include <mujoco/mujoco.h>
+#endif
+
+#include "benchmarks/corpus_sweep.hpp"
+#include "models/load.hpp"
+#include "sim/geometry/contact_search.hpp"
+#include "sim/maxsim.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace maxsim;
+using Clock = std::chrono::steady_clock;
+
+constexpr double kRedrawPeriod = 0.5;  // s between two draws of the commands
+
+struct Options {
+  std::string only, json;
+  double seconds = 5.0;
+  long long steps = 0;  // > 0: replaces seconds
+  std::string engine = "both";
+  unsigned seed = 1;
+};
+
+// The command schedule: row k holds every actuator's command over [k·0.5 s, (k+1)·0.5 s).
+struct Schedule {
+  std::vector<std::vector<double>> rows;
+  const std::vector<double>& at(double t) const {
+    const size_t k = std::min(rows.size() - 1, static_cast<size_t>(std::max(0.0, t) / kRedrawPeriod));
+    return rows[k];
+  }
+};
+
+Schedule make_schedule(const Model& m, double duration, unsigned seed) {
+  Schedule s;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  const int periods = static_cast<int>(std::ceil(duration / kRedrawPeriod)) + 1;
+  for (int k = 0; k < periods; ++k) {
+    std::vector<double> u(m.actuators.size());
+    for (size_t i = 0; i < u.size(); ++i) {
+      const Actuator& a = m.actuators[i];
+      const double lo = a.ctrl_limited ? a.ctrl_lower : -1.0, hi = a.ctrl_limited ? a.ctrl_upper : 1.0;
+      u[i] = lo + (hi - lo) * unit(rng);
+    }
+    s.rows.push_back(std::move(u));
+  }
+  return s;
+}
+
+struct Result {
+  bool ran = false;
+  std::string error;
+  long long steps = 0;
+  double steps_per_s = 0, penetration = 0;
+  // maxsim only
+  double iterations_mean = 0;
+  int iterations_p99 = 0, iterations_max = 0;
+  long long failed = 0, unconverged = 0, relaxed = 0;
+};
+
+Result run_maxsim(const std::string& file, const Schedule& schedule, long long steps) {
+  Result r;
+  const Model m = load_model(file);
+  Data d(m);
+  enable_contacts(m, d);
+  std::vector<int> iterations;
+  iterations.reserve(static_cast<size_t>(steps));
+  double wall = 0;
+  for (long long k = 0; k < steps; ++k) {
+    d.ctrl = schedule.at(d.time);
+    const Clock::time_point t0 = Clock::now();
+    const StepReport rep = step(m, d);
+    wall += std::chrono::duration<double>(Clock::now() - t0).count();
+    iterations.push_back(rep.iterations);
+    if (rep.status == StepStatus::Failed) ++r.failed;
+    if (rep.status == StepStatus::NotConverged) ++r.unconverged;
+    if (rep.relaxed) ++r.relaxed;
+    r.penetration = std::max(r.penetration, max_penetration(d));
+    ++r.steps;
+    if (rep.status == StepStatus::Failed) break;
+  }
+  r.ran = true;
+  r.steps_per_s = wall > 0 ? static_cast<double>(r.steps) / wall : 0;
+  if (!iterations.empty()) {
+    double sum = 0;
+    for (int i : iterations) sum += i;
+    r.iterations_mean = sum / static_cast<double>(iterations.size());
+    std::sort(iterations.begin(), iterations.end());
+    r.iterations_max = iterations.back();
+    r.iterations_p99 = iterations[static_cast<size_t>(0.99 * static_cast<double>(iterations.size() - 1))];
+  }
+  return r;
+}
+
+#ifdef MAXSIM_WITH_MUJOCO
+void quiet_warning(const char*) {}  // (MuJoCo would append to MUJOCO_LOG.TXT in the working directory)
+
+Result run_mujoco(const std::string& file, const Model& model, const Schedule& schedule, long long steps) {
+  Result r;
+  mju_user_warning = quiet_warning;
+  char err[1000] = "";
+  mjModel* m = mj_loadXML(file.c_str(), nullptr, err, sizeof err);
+  if (m == nullptr) {
+    r.error = err[0] ? err : "MuJoCo could not load the file";
+    return r;
+  }
+  if (m->nu != model.nu()) {
+    r.error = "MuJoCo has " + std::to_string(m->nu) + " actuators, maxsim " + std::to_string(model.nu());
+    mj_deleteModel(m);
+    return r;
+  }
+  m->opt.timestep = model.opt.timestep;  // the same Δt in both engines
+  mjData* d = mj_makeData(m);
+  double wall = 0;
+  for (long long k = 0; k < steps; ++k) {
+    const std::vector<double>& u = schedule.at(d->time);
+    std::copy(u.begin(), u.end(), d->ctrl);
+    const Clock::time_point t0 = Clock::now();
+    mj_step(m, d);
+    wall += std::chrono::duration<double>(Clock::now() - t0).count();
+    for (int c = 0; c < d->ncon; ++c) r.penetration = std::max(r.penetration, -d->contact[c].dist);
+    ++r.steps;
+  }
+  r.ran = true;
+  r.steps_per_s = wall > 0 ? static_cast<double>(r.steps) / wall : 0;
+  mj_deleteData(d);
+  mj_deleteModel(m);
+  return r;
+}
+#endif
+
+// The corpus's MJCF files with actuators, without robot files that a scene of the corpus includes.
+std::vector<std::string> control_files(const std::string& root) {
+  std::vector<std::string> xml, included, out;
+  for (const std::string& f : corpus_files(root))
+    if (fs::path(f).extension() == ".xml") xml.push_back(f);
+  for (const std::string& f : xml) {
+    std::ifstream in(fs::path(root) / f);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string s = text.str();
+    for (size_t p = s.find("<include"); p != std::string::npos; p = s.find("<include", p + 1)) {
+      const size_t a = s.find("file=\"", p);
+      if (a == std::string::npos) continue;
+      const size_t b = s.find('"', a + 6);
+      included.push_back((fs::path(f).parent_path() / s.substr(a + 6, b - a - 6)).lexically_normal().generic_string());
+    }
+  }
+  for (const std::string& f : xml)
+    if (std::find(included.begin(), included.end(), f) == included.end()) out.push_back(f);
+  return out;
+}
+
+std::string fmt(double v, const char* f = "%.3g") {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+
+int run(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--only") o.only = value();
+    else if (a == "--json") o.json = value();
+    else if (a == "--seconds") o.seconds = std::stod(value());
+    else if (a == "--steps") o.steps = std::stoll(value());
+    else if (a == "--engine") o.engine = value();
+    else if (a == "--seed") o.seed = static_cast<unsigned>(std::stoul(value()));
+    else throw std::invalid_argument("unknown option '" + a + "'");
+  }
+  if (o.engine != "both" && o.engine != "maxsim" && o.engine != "mujoco")
+    throw std::invalid_argument("--engine must be both, maxsim or mujoco");
+  if (!(o.seconds > 0) || o.steps < 0) throw std::invalid_argument("--seconds must be > 0 and --steps >= 0");
+  const std::string root = MAXSIM_SOURCE_DIR;
+  std::vector<std::string> files;
+  for (const std::string& f : control_files(root))
+    if (o.only.empty() || f.find(o.only) != std::string::npos) files.push_back(f);
+  std::ostringstream json;
+  json << "{\"seconds\":" << o.seconds << ",\"seed\":" << o.seed << ",\"robots\":[";
+  std::printf("| file | Δt | nu | maxsim steps/s | MuJoCo steps/s | ratio | iterations mean / p99 / max | "
+              "failed / unconverged / relaxed | penetration maxsim / MuJoCo [m] |\n|---|---|---|---|---|---|---|---|---|\n");
+  int listed = 0;
+  for (const std::string& f : files) {
+    const std::string path = (fs::path(root) / f).string();
+    Model m;
+    try {
+      m = load_model(path);
+    } catch (const std::exception&) {
+      continue;  // (the corpus sweep reports files that do not load)
+    }
+    if (m.nu() == 0) continue;
+    const long long steps = o.steps > 0 ? o.steps : static_cast<long long>(std::llround(o.seconds / m.opt.timestep));
+    const Schedule schedule = make_schedule(m, static_cast<double>(steps) * m.opt.timestep, o.seed);
+    Result a, b;
+    if (o.engine != "mujoco") {
+      try {
+        a = run_maxsim(path, schedule, steps);
+      } catch (const std::exception& e) {
+        a.error = e.what();
+      }
+    }
+#ifdef MAXSIM_WITH_MUJOCO
+    if (o.engine != "maxsim") b = run_mujoco(path, m, schedule, steps);
+#endif
+    const bool both = a.ran && b.ran && b.steps_per_s > 0;
+    std::printf("| %s | %g | %d | %s | %s | %s | %s / %d / %d | %lld / %lld / %lld | %s / %s |\n", f.c_str(),
+                m.opt.timestep, m.nu(), a.ran ? fmt(a.steps_per_s, "%.0f").c_str() : a.error.substr(0, 40).c_str(),
+                b.ran ? fmt(b.steps_per_s, "%.0f").c_str() : (b.error.empty() ? "-" : b.error.substr(0, 40).c_str()),
+                both ? fmt(a.steps_per_s / b.steps_per_s).c_str() : "-", fmt(a.iterations_mean, "%.1f").c_str(),
+                a.iterations_p99, a.iterations_max, a.failed, a.unconverged, a.relaxed, fmt(a.penetration).c_str(),
+                b.ran ? fmt(b.penetration).c_str() : "-");
+    std::fflush(stdout);
+    json << (listed++ ? "," : "") << "{\"file\":\"" << f << "\",\"dt\":" << m.opt.timestep << ",\"nu\":" << m.nu()
+         << ",\"steps\":" << steps << ",\"maxsim_steps_per_s\":" << a.steps_per_s
+         << ",\"mujoco_steps_per_s\":" << b.steps_per_s << ",\"ratio\":" << (both ? a.steps_per_s / b.steps_per_s : 0)
+         << ",\"iterations_mean\":" << a.iterations_mean << ",\"iterations_p99\":" << a.iterations_p99
+         << ",\"iterations_max\":" << a.iterations_max << ",\"failed\":" << a.failed
+         << ",\"unconverged\":" << a.unconverged << ",\"relaxed\":" << a.relaxed
+         << ",\"maxsim_penetration\":" << a.penetration << ",\"mujoco_penetration\":" << b.penetration << "}";
+  }
+  json << "]}\n";
+  if (listed == 0) throw std::invalid_argument("no corpus file with actuators matches '" + o.only + "'");
+  if (!o.json.empty()) {
+    std::ofstream out(o.json);
+    out << json.str();
+    if (!out) throw std::runtime_error("cannot write " + o.json);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "bench_control: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_control: %s\n", e.what());
+    return 1;
+  }
+}
