@@ -120,3 +120,91 @@ TEST(AndrewsSqueezer, SpringThroughTheTendonGradientReachesThePublishedCrankAngl
   }
   EXPECT_LT(std::abs(previous_error), 1e-3);  // measured 5.7e-4 rad at Δt = 1e-6 s
 }
+
+// The same through the file alone: the <spatial> tendon's spring and the motor (keyframe
+// "driven" sets its command) in the step.
+TEST(AndrewsSqueezer, FileTendonSpringReachesThePublishedCrankAngle) {
+  Model m = load_model(file());
+  if (m.tendons.empty())
+    GTEST_SKIP() << "the loader does not read <tendon> into Model::tendons yet, so the step has no "
+                    "spring: enabled when tendons are parsed and in the step";
+  ASSERT_EQ(m.tendons.size(), 1u);
+  m.opt.timestep = 2e-6;
+  m.opt.solver.tolerance = 1e-12;
+  Data d(m);
+  reset_data(m, d, m.keyframe_index("driven"));
+  ASSERT_DOUBLE_EQ(d.ctrl[m.actuator_index("mom")], kTorque);
+  double violation;
+  const double beta = run(m, d, &violation);
+  std::printf("beta(0.03) = %.10f, error %.3e rad, loop violation %.1e m\n", beta, beta - kBetaRef, violation);
+  EXPECT_NEAR(beta, kBetaRef, 1e-3);
+  EXPECT_LT(violation, 1e-10);
+}
+
+// The file's sites where the book puts them, in the bodies' CoM frames.
+TEST(AndrewsSqueezer, SitesAreLoadedInTheirBodies) {
+  const Model m = load_model(file());
+  const int D = site_index(m, "D"), C = site_index(m, "C");
+  ASSERT_GE(D, 0);
+  ASSERT_GE(C, 0);
+  EXPECT_EQ(m.sites[C].body, kWorld);
+  EXPECT_NEAR((m.sites[C].pos - Vec3(0.014, 0.072, 0)).norm(), 0, 1e-15);
+  EXPECT_EQ(m.sites[D].body, m.body_index("K3"));
+  // D at (sd, −sc) from B in K3's frame, the CoM at (sb, −sa)
+  const Vec3 local = Vec3(0.02, -0.018, 0) - Vec3(0.01043, -0.01874, 0);
+  EXPECT_NEAR((m.sites[D].pos - local).norm(), 0, 1e-15);
+}
+
+// Sites in <frame>s, in bodies merged into their parent (no joint) and in static bodies, with
+// their orientation: placed where MuJoCo places them at qpos0.
+TEST(MjcfSites, AreFixedWhereTheFilePutsThem) {
+  const std::string path = std::string(MAXSIM_BINARY_DIR) + "/mjcf_sites.xml";
+  {
+    FILE* f = std::fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs(R"(<mujoco>
+  <compiler angle="degree"/>
+  <worldbody>
+    <body name="static" pos="0 0 1" euler="0 0 90">
+      <site name="s_static" pos="1 0 0"/>
+    </body>
+    <body name="arm" pos="0 0 2" euler="90 0 0">
+      <joint type="hinge" axis="0 0 1"/>
+      <geom type="sphere" size="0.1" pos="0.5 0 0" mass="1"/>
+      <frame pos="0 1 0" euler="0 0 90">
+        <site name="s_frame" pos="1 0 0" euler="0 90 0"/>
+      </frame>
+      <body name="welded" pos="1 0 0">
+        <geom type="sphere" size="0.1" mass="1"/>
+        <site name="s_welded" pos="0 0 1"/>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>)", f);
+    std::fclose(f);
+  }
+  const Model m = load_model(path);
+  auto world = [&](const std::string& name) {
+    for (const Site& s : m.sites)
+      if (s.name == name) {
+        if (s.body == kWorld) return std::make_pair(s.pos, s.quat);
+        const Body& b = m.bodies[s.body];
+        return std::make_pair(Vec3(b.x0 + quat_to_rot(b.q0) * s.pos), quat_mul(b.q0, s.quat));
+      }
+    ADD_FAILURE() << "no site " << name;
+    return std::make_pair(Vec3(Vec3::Zero()), quat_identity());
+  };
+  ASSERT_EQ(m.sites.size(), 3u);
+  EXPECT_EQ(m.sites[0].body, kWorld);                       // the static body is the world's
+  EXPECT_NEAR((world("s_static").first - Vec3(0, 1, 1)).norm(), 0, 1e-15);
+  // arm: rotated 90° about x (its y is the world's z); the frame's (0, 1, 0) is world (0, 0, 1)
+  // above the arm, the frame turned 90° about z, so the site's (1, 0, 0) is the arm's y: world z
+  EXPECT_NEAR((world("s_frame").first - Vec3(0, 0, 4)).norm(), 0, 1e-14);
+  const Vec4 expected = quat_mul(quat_mul(quat_axis_angle(Vec3::UnitX(), M_PI / 2), quat_axis_angle(Vec3::UnitZ(), M_PI / 2)),
+                                 quat_axis_angle(Vec3::UnitY(), M_PI / 2));
+  EXPECT_NEAR(std::abs(world("s_frame").second.dot(expected)), 1, 1e-14);
+  // the welded body is merged into the arm: its site rides on the arm; its z is the world's −y
+  EXPECT_EQ(m.bodies.size(), 1u);
+  EXPECT_EQ(m.sites[2].body, 0);
+  EXPECT_NEAR((world("s_welded").first - Vec3(1, -1, 2)).norm(), 0, 1e-14);
+}
