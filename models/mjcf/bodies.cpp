@@ -21,7 +21,9 @@ void MjcfReader::read_worldbody(const XMLElement* e) {
       read_body(c, 0, offset, cls_in, true, 0);
     } else if (n == "joint" || n == "freejoint" || n == "inertial") {
       fail(c, "<" + n + "> is not allowed in <worldbody>");
-    } else if (n == "site" || n == "camera" || n == "light") {
+    } else if (n == "site") {
+      read_site(c, 0, class_of(c, cls_in), Pose{}, offset);
+    } else if (n == "camera" || n == "light") {
     } else if (n == "composite" || n == "flexcomp" || n == "replicate" || n == "attach" ||
                n == "plugin") {
       fail(c, "unsupported MJCF element <" + n + "> (it would change the model)");
@@ -178,9 +180,11 @@ void MjcfReader::read_body(const XMLElement* e, int parent_link, const Pose& par
     if (n == "body") {
       // (a body inside a <frame>: the frame is composed into its parent pose)
       read_body(c, body_index, compose(world, offset), cls_in, is_static, depth + 1);
+    } else if (n == "site") {
+      read_site(c, body_index, class_of(c, cls_in), world, offset);
     } else if (n == "inertial" || n == "geom" || n == "joint" || n == "freejoint" ||
-               n == "site" || n == "camera" || n == "light") {
-      // handled above / ignored on purpose (sites: markers for sensors and tendons)
+               n == "camera" || n == "light") {
+      // handled above / ignored on purpose
     } else if (n == "composite" || n == "flexcomp" || n == "replicate" || n == "attach" ||
                n == "plugin") {
       fail(c, "unsupported MJCF element <" + n + "> (it would change the model)");

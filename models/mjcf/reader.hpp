@@ -165,6 +165,11 @@ class MjcfReader {
   // Virtual bodies get 1e-3 of the mass of their real body with its welded children.
   void weigh_virtual_bodies();
 
+  // ---- sites (sites.cpp): read with their link, placed in Model::sites after build_model ----
+  void read_site(const XMLElement* e, int link, const std::string& cls, const Pose& link_world,
+                 const Pose& frame_offset);
+  void add_sites(const BuildResult& built, Model* model) const;
+
   // ---- equality (equality.cpp), actuators (actuators.cpp), contacts (contact.cpp),
   // keyframes (keyframes.cpp), maxsim's declarations (custom.cpp) ----
   void read_equality(const XMLElement* e);
@@ -228,6 +233,13 @@ class MjcfReader {
   std::string collision_ = "all";  // <option collision>: all, predefined or dynamic
   // <custom><text name="maxsim:..."> (read_custom)
   std::vector<NonholonomicSpec> nonholonomic_;
+  struct SiteSpec {
+    std::string name;
+    int link = 0;  // 0: the world
+    Pose pose;     // in the link frame
+    const XMLElement* e = nullptr;
+  };
+  std::vector<SiteSpec> sites_;
   const XMLElement* integrator_elem_ = nullptr;
 };
 

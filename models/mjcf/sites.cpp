@@ -1,0 +1,50 @@
+// <site>: named frames in bodies (spatial tendon paths, sensors). Read with the link they are
+// declared in; once build_model has merged links into bodies, placed in Model::sites in the frame
+// of the body they are part of (the CoM frame), or in the world for sites of the world and of
+// bodies welded to it.
+#include "models/load_error.hpp"
+#include "models/mjcf/reader.hpp"
+
+namespace maxsim::mjcf_detail {
+
+void MjcfReader::read_site(const XMLElement* e, int link, const std::string& cls,
+                           const Pose& link_world, const Pose& frame_offset) {
+  SiteSpec s;
+  s.name = xml_.text(e, "name");
+  s.link = link;
+  s.e = e;
+  const std::string type = str(attr(e, "site", cls, "type"), "sphere");
+  auto fromto = nums(attr(e, "site", cls, "fromto"), 6, 6);
+  if (fromto && (type == "capsule" || type == "cylinder" || type == "box" || type == "ellipsoid")) {
+    // the frame at the midpoint with z along the segment, as for geoms
+    Pose a{Vec3((*fromto)[0], (*fromto)[1], (*fromto)[2]), quat_identity()};
+    Pose b{Vec3((*fromto)[3], (*fromto)[4], (*fromto)[5]), quat_identity()};
+    a = global_ ? relative(link_world, a) : compose(frame_offset, a);
+    b = global_ ? relative(link_world, b) : compose(frame_offset, b);
+    const Vec3 d = b.p - a.p;
+    if (d.norm() < 1e-12) fail(e, "site fromto with coincident end points");
+    s.pose = Pose{0.5 * (a.p + b.p), quat_z_to(d)};
+  } else {
+    s.pose = element_pose(e, "site", cls, link_world, frame_offset);
+  }
+  for (const SiteSpec& o : sites_)
+    if (!s.name.empty() && o.name == s.name) fail(e, "duplicate site name '" + s.name + "'");
+  sites_.push_back(s);
+}
+
+void MjcfReader::add_sites(const BuildResult& built, Model* model) const {
+  for (const SiteSpec& s : sites_) {
+    Site site;
+    site.name = s.name;
+    const Pose link{links_[s.link].pos, links_[s.link].quat};  // (the world: link 0, identity)
+    const int b = s.link == 0 ? kWorld : built.link_body[s.link];
+    site.body = b;
+    const Pose in_body = b == kWorld ? link : relative(Pose{model->bodies[b].x0, model->bodies[b].q0}, link);
+    const Pose p = compose(in_body, s.pose);
+    site.pos = p.p;
+    site.quat = p.q;
+    model->sites.push_back(site);
+  }
+}
+
+}  // namespace maxsim::mjcf_detail
