@@ -101,7 +101,7 @@ TEST(ModelsA1, UrdfCountsAndMerges) {
   EXPECT_EQ(merged_into(r, "FR_foot"), "FR_calf");
   EXPECT_EQ(merged_into(r, "world"), "world");
   EXPECT_GE(m.body_index("trunk"), 0);
-  EXPECT_EQ(m.body_index("FR_foot"), -1);
+  EXPECT_FALSE(m.find_body("FR_foot"));
   // the floating joint of the file has an empty name: "<child>_joint"
   EXPECT_EQ(m.joints[0].name, "trunk_joint");
   EXPECT_TRUE(has_warning(r, "<transmission> (12)"));
@@ -307,9 +307,9 @@ TEST(ModelsLoops, CassieConnects) {
   ASSERT_EQ(pitch, 2);
   EXPECT_DOUBLE_EQ(m.actuators[pitch].gear, 16);
   EXPECT_EQ(m.joints[m.actuators[pitch].joint].name, "left-hip-pitch");
-  EXPECT_EQ(m.actuator_index("left-hip"), -1);
+  EXPECT_FALSE(m.find_actuator("left-hip"));
   EXPECT_EQ(m.keyframe_index("home"), 0);
-  EXPECT_EQ(m.keyframe_index("Home"), -1);
+  EXPECT_FALSE(m.find_keyframe("Home"));
   EXPECT_EQ(m.body_index("left-foot"), m.joints[m.joint_index("left-plantar-rod_left-foot_connect")].child);
   // ball joints: the child body frame is the joint frame
   const Joint& ball = m.joints[m.joint_index("left-achilles-rod")];

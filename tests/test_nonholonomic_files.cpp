@@ -77,7 +77,7 @@ TEST(NonholonomicFiles, SleighAndSuslovInTheBodyFrame) {
     ASSERT_EQ(m.nonholonomic.size(), 2u);
     const int sleigh = m.body_index("sleigh");
     ASSERT_GE(sleigh, 0);
-    EXPECT_EQ(m.body_index("runner"), -1);  // merged into the sleigh
+    EXPECT_FALSE(m.find_body("runner"));  // merged into the sleigh
     // The runner's frame is at (0.5, 0.1, 0) in the sleigh's link frame, turned 90 degrees about
     // z; the sleigh's CoM (its body frame's origin) at (0.2, 0, 0). The blade's point (0.1, 0, 0)
     // and direction x of the runner's frame are, in the body frame, (0.3, 0.1, 0) + (0, 0.1, 0)
