@@ -452,7 +452,8 @@ TEST_F(Cli, CassieKeyframe) {
 // changes the run; bad files exit 2 naming the problem.
 TEST_F(Cli, ControlsFromTheCommandLine) {
   const std::string scene = quote(repo("robots/a1/menagerie_variant/scene.xml"));
-  const std::string base = "simulate " + scene + " --keyframe home --duration 1 --every 100 --output ";
+  // (the scene sets no time step: MuJoCo's 0.002 s, 500 steps; --every 500 records t = 0 and 1 s)
+  const std::string base = "simulate " + scene + " --keyframe home --duration 1 --every 500 --output ";
   const fs::path held = path("a1_held.csv"), file = path("a1_file.csv"), zero = path("a1_zero.csv");
   Result r = run(base + quote(held.string()) + " --ctrl FR_hip=0.2 --ctrl RL_calf=-1.6");
   ASSERT_EQ(r.status, 0) << r.err;
@@ -473,7 +474,7 @@ TEST_F(Cli, ControlsFromTheCommandLine) {
   EXPECT_NEAR(a.at(1, "FR_hip_joint.q0"), 0.2, 0.05);  // the servo (kp 100) near its target
   // without the keyframe's commands the position servos pull every joint to 0: the legs
   // straighten and fold under the trunk's weight
-  r = run("simulate " + scene + " --keyframe home --duration 1 --every 100 --ctrl-file " + quote(ctrl.string()) +
+  r = run("simulate " + scene + " --keyframe home --duration 1 --every 500 --ctrl-file " + quote(ctrl.string()) +
           " --output " + quote(zero.string()) + " --ctrl FR_thigh=0");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(read_csv(zero).at(1, "FR_thigh_joint.q0"), a.at(1, "FR_thigh_joint.q0"));

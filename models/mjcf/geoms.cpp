@@ -66,7 +66,16 @@ Geom MjcfReader::read_geom(const XMLElement* e, const std::string& cls, const Po
     case GeomType::Plane: g.size = Vec3(size[0], size[1], 0); break;
     case GeomType::Mesh: break;
   }
-  if (auto f = nums(attr(e, "geom", cls, "friction"), 1, 3)) g.friction = (*f)[0];
+  // friction "sliding torsional rolling": maxsim models the sliding coefficient; without one the
+  // geom keeps -1, the world default (MuJoCo's 1, set by the reader; `--friction` overrides it).
+  const Attr fa = attr(e, "geom", cls, "friction");
+  if (auto f = nums(fa, 1, 3)) {
+    g.friction = (*f)[0];
+    if (g.friction < 0) fail(e, "geom friction must not be negative");
+    ++(fa.e == e ? friction_own_ : friction_class_);
+  } else {
+    ++friction_default_;
+  }
   g.contype = integer(attr(e, "geom", cls, "contype")).value_or(1);
   g.conaffinity = integer(attr(e, "geom", cls, "conaffinity")).value_or(1);
   g.collision = !(g.contype == 0 && g.conaffinity == 0);

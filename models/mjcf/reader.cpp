@@ -18,7 +18,10 @@ Model MjcfReader::load() {
   Model model;
   model.source_file = path_;
   model.name = xml_.text(root, "model");
+  // MuJoCo's defaults for what the file leaves out (XML reference, <option> and <geom>).
   model.opt.gravity = Vec3(0, 0, -9.81);
+  model.opt.timestep = 0.002;
+  model.opt.contact.friction = 1.0;  // geom friction "1 0.005 0.0001": sliding μ = 1
   model.opt.contact.ground = false;  // the file's geoms are its world (no half-space of our own)
 
   int include_height = 0;
@@ -111,6 +114,8 @@ Model MjcfReader::load() {
   for (const XMLElement* c : top)
     if (std::strcmp(c->Name(), "keyframe") == 0) read_keyframes(c, &model);
 
+  record_sources(model);
+  for (const auto& [k, n] : ignored_) report_->ignored.push_back(k + " (" + std::to_string(n) + ")");
   if (!ignored_.empty()) {
     std::string list;
     for (const auto& [k, n] : ignored_) list += (list.empty() ? "" : ", ") + k + " (" + std::to_string(n) + ")";

@@ -146,6 +146,8 @@ class MjcfReader {
   void read_option(const XMLElement* e, Model* model);
   // boundmass, boundinertia, balanceinertia and settotalmass on the file's bodies.
   void adjust_masses(const XMLElement* root);
+  // LoadReport::sources: timestep, gravity, integrator and geom friction (file, class, MuJoCo).
+  void record_sources(const Model& model);
 
   // ---- assets (assets.cpp) ----
   void read_assets(const XMLElement* e);
@@ -229,6 +231,12 @@ class MjcfReader {
   // <custom><text name="maxsim:..."> (read_custom)
   std::vector<NonholonomicSpec> nonholonomic_;
   const XMLElement* integrator_elem_ = nullptr;
+  // Where <option>'s values and the geoms' friction came from (record_sources).
+  const XMLElement* timestep_elem_ = nullptr;
+  const XMLElement* gravity_elem_ = nullptr;
+  const XMLElement* mj_integrator_elem_ = nullptr;
+  std::string mj_integrator_ = "Euler";  // <option integrator> as written (MuJoCo's default)
+  int friction_own_ = 0, friction_class_ = 0, friction_default_ = 0;  // geoms by source
 };
 
 }  // namespace maxsim::mjcf_detail
