@@ -226,6 +226,7 @@ LoadedModel load_for_run(const Options& o) {
   LoadedModel l;
   LoadOptions lo;
   lo.fixed_base = o.fixed_base;
+  lo.lenient = o.lenient;
   lo.limits = o.limits;
   try {
     l.model = load_model(o.model_path, lo, &l.report);

@@ -802,5 +802,35 @@ TEST_F(Cli, HelpAndVersion) {
   EXPECT_NE(v.out.find("maxsim"), std::string::npos);
 }
 
+// A misspelled MJCF attribute: info, simulate and bench exit 2 naming file, line and the name
+// it was meant to be; --lenient loads the file with a warning. info lists what the file uses
+// that maxsim ignores and where the options came from.
+TEST_F(Cli, LenientAndIgnoredNames) {
+  const fs::path file = path("axsi.xml");
+  {
+    std::ofstream out(file);
+    out << "<mujoco>\n<worldbody>\n<body name=\"b\" pos=\"0 0 1\">\n<joint name=\"j\" axsi=\"0 1 0\"/>\n"
+           "<geom type=\"sphere\" size=\"0.1\" solref=\"0.02 1\"/>\n</body>\n</worldbody>\n</mujoco>\n";
+  }
+  for (const char* cmd : {"info ", "simulate ", "bench --steps 2 "}) {
+    Result r = run(std::string(cmd) + quote(file.string()));
+    EXPECT_EQ(r.status, 2) << cmd;
+    EXPECT_NE(r.err.find(file.string() + ":4: unknown attribute 'axsi' in <joint name='j'> (did you mean 'axis'?)"),
+              std::string::npos) << r.err;
+    r = run(std::string(cmd) + quote(file.string()) + " --lenient --steps 2");
+    if (std::string(cmd) == "info ") r = run("info " + quote(file.string()) + " --lenient");
+    EXPECT_EQ(r.status, 0) << cmd << r.err;
+  }
+  const Result info = run("info " + quote(file.string()) + " --lenient");
+  EXPECT_NE(info.out.find("warning: " + file.string() + ":4: unknown attribute 'axsi'"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("ignored: <geom solref> (1)"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("time step: 0.002 s (MuJoCo's default)"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("timestep       0.002  [MuJoCo default]"), std::string::npos) << info.out;
+  const Result json = run("info " + quote(file.string()) + " --lenient --json");
+  ASSERT_EQ(json.status, 0);
+  EXPECT_NE(json.out.find("\"ignored\":[\"\\u003cgeom solref\\u003e (1)\"]"), std::string::npos) << json.out;  // (JSON escapes <, >)
+}
+
 }  // namespace
 }  // namespace maxsim
+

@@ -166,8 +166,15 @@ MassProps MjcfReader::read_inertial(const XMLElement* in, const std::string& nam
     fail(in, "<inertial> needs 'diaginertia' or 'fullinertia'");
   }
   if (*m > 0) {
-    const std::string err = check_mass_inertia(*m, I);
-    if (!err.empty() && !balanceinertia_) fail(in, "body '" + name + "': " + err);
+    const std::string err = check_mass_inertia(*m, I, false);
+    if (!err.empty()) fail(in, "body '" + name + "': " + err);
+    // off the triangle inequality: MuJoCo refuses it unless <compiler balanceinertia="true">
+    // (then every principal moment becomes their mean, adjust_masses); maxsim loads it as written
+    if (!balanceinertia_)
+      if (const std::string tri = triangle_inequality_violation(I); !tri.empty())
+        report_->warnings.push_back(xml_.where(in) + ": body '" + name + "': " + tri +
+                                    "; loaded as written (it is positive definite; MuJoCo refuses it without "
+                                    "<compiler balanceinertia=\"true\">)");
   }
   MassProps mass;
   mass.mass = *m;

@@ -26,6 +26,7 @@ Model MjcfReader::load() {
 
   int include_height = 0;
   resolve_includes(root, 0, &include_height);
+  check_names(root);
   const std::vector<const XMLElement*> top = children(root);
   for (const XMLElement* c : top)
     if (std::strcmp(c->Name(), "compiler") == 0) read_compiler(c);
@@ -114,6 +115,7 @@ Model MjcfReader::load() {
   for (const XMLElement* c : top)
     if (std::strcmp(c->Name(), "keyframe") == 0) read_keyframes(c, &model);
 
+  list_ignored(root);
   record_sources(model);
   for (const auto& [k, n] : ignored_) report_->ignored.push_back(k + " (" + std::to_string(n) + ")");
   if (!ignored_.empty()) {

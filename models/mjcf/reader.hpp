@@ -98,6 +98,11 @@ class MjcfReader {
   // levels of includes below it.
   long long resolve_includes(const XMLElement* root, int depth, int* height);
 
+  // ---- strict names (strict.cpp): unknown elements and attributes before the load (errors, or
+  // warnings with LoadOptions::lenient); what MJCF defines and the load never read, after it ----
+  void check_names(const XMLElement* root);
+  void list_ignored(const XMLElement* root);
+
   // ---- messages: an error at the element's file and line; an ignored feature, for the warning ----
   [[noreturn]] void fail(const XMLElement* e, const std::string& msg) const { xml_.fail(e, msg); }
   void ignore(const std::string& what) { ++ignored_[what]; }
