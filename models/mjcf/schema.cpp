@@ -26,7 +26,7 @@ const parse::SchemaNode kNodes[] = {
     {"default", 0, Support::Supported, "class", "", "", true, -1, ""},  // 14
     {"mesh", 14, Support::Supported, "scale", "maxhullvert inertia", "", false, -1, ""},  // 15
     {"material", 14, Support::Supported, "rgba", "texture emission specular shininess reflectance texrepeat texuniform metallic roughness", "", false, -1, ""},  // 16
-    {"layer", 16, Support::Ignored, "", "texture role", "", false, -1, ""},  // 17
+    {"layer", 16, Support::Ignored, "", "texture role", "", false, -1, "MuJoCo 3"},  // 17
     {"joint", 14, Support::Supported, "type pos axis limited stiffness range ref springref armature damping frictionloss", "group springdamper solreflimit solimplimit solreffriction solimpfriction margin user actuatorfrclimited actuatorfrcrange actuatorgravcomp", "", false, -1, ""},  // 18
     {"geom", 14, Support::Supported, "type pos quat contype conaffinity condim size material friction mass density margin fromto axisangle xyaxes zaxis euler mesh rgba", "group priority shellinertia solmix solref solimp gap hfield fitscale fluidshape fluidcoef user surfacevel adhesion", "", false, -1, ""},  // 19
     {"site", 14, Support::Ignored, "", "type group pos quat material size fromto axisangle xyaxes zaxis euler rgba user", "", false, -1, ""},  // 20
@@ -44,9 +44,9 @@ const parse::SchemaNode kNodes[] = {
     {"cylinder", 14, Support::Ignored, "", "ctrllimited forcelimited ctrlrange forcerange gear cranklength user group timeconst area diameter bias nsample interp delay damping armature", "", false, -1, ""},  // 32
     {"muscle", 14, Support::Ignored, "", "ctrllimited forcelimited ctrlrange forcerange gear cranklength user group timeconst range force scale lmin lmax vmax fpmax fvmax nsample interp delay damping armature", "", false, -1, ""},  // 33
     {"adhesion", 14, Support::Ignored, "", "forcelimited ctrlrange forcerange gain user group nsample interp delay", "", false, -1, ""},  // 34
-    {"orientation", 14, Support::Ignored, "", "group nsample interp delay ctrlrange user forcelimited forcerange kp kv dampratio input", "", false, -1, ""},  // 35
-    {"pid", 14, Support::Ignored, "", "group nsample interp delay ctrlrange user ctrllimited forcelimited posrange velrange ffrange forcerange inheritrange gear damping armature cranklength kp kv dampratio ki imax slewmax input", "", false, -1, ""},  // 36
-    {"dcmotor", 14, Support::Ignored, "", "group nsample interp delay ctrlrange user ctrllimited gear damping armature cranklength motorconst resistance nominal saturation inductance cogging controller thermal lugre input", "", false, -1, ""},  // 37
+    {"orientation", 14, Support::Ignored, "", "group nsample interp delay ctrlrange user forcelimited forcerange kp kv dampratio input", "", false, -1, "MuJoCo 3"},  // 35
+    {"pid", 14, Support::Ignored, "", "group nsample interp delay ctrlrange user ctrllimited forcelimited posrange velrange ffrange forcerange inheritrange gear damping armature cranklength kp kv dampratio ki imax slewmax input", "", false, -1, "MuJoCo 3"},  // 36
+    {"dcmotor", 14, Support::Ignored, "", "group nsample interp delay ctrlrange user ctrllimited gear damping armature cranklength motorconst resistance nominal saturation inductance cogging controller thermal lugre input", "", false, -1, "MuJoCo 3"},  // 37
     {"custom", 0, Support::Supported, "", "", "", false, -1, ""},  // 38
     {"numeric", 38, Support::Supported, "name size data", "", "", false, -1, "stored unread, as MuJoCo does"},  // 39
     {"text", 38, Support::Supported, "name data", "", "", false, -1, "maxsim: declarations"},  // 40
@@ -56,29 +56,29 @@ const parse::SchemaNode kNodes[] = {
     {"texture", 43, Support::Ignored, "", "name type file gridsize gridlayout fileright fileleft fileup filedown filefront fileback builtin rgb1 rgb2 mark markrgb random width height hflip vflip content_type nchannel colorspace", "", false, -1, "rendering"},  // 44
     {"hfield", 43, Support::Ignored, "", "name file nrow ncol size content_type elevation", "", false, -1, ""},  // 45
     {"mesh", 43, Support::Supported, "name class file vertex face scale", "normal texcoord refpos refquat smoothnormal content_type maxhullvert inertia builtin params material", "", false, -1, ""},  // 46
-    {"plugin", 46, Support::Ignored, "", "plugin instance", "", false, -1, ""},  // 47
-    {"config", 47, Support::Ignored, "", "key value", "", false, -1, ""},  // 48
+    {"plugin", 46, Support::Ignored, "", "plugin instance", "", false, -1, "MuJoCo 3"},  // 47
+    {"config", 47, Support::Ignored, "", "key value", "", false, -1, "MuJoCo 3"},  // 48
     {"skin", 43, Support::Ignored, "", "name file material rgba inflate vertex texcoord face group", "", false, -1, "rendering"},  // 49
     {"bone", 49, Support::Ignored, "", "body bindpos bindquat vertid vertweight", "", false, -1, ""},  // 50
     {"material", 43, Support::Supported, "name class rgba", "texture texrepeat texuniform emission specular shininess reflectance metallic roughness", "", false, -1, ""},  // 51
-    {"rgb", 51, Support::Ignored, "", "texture", "", false, -1, ""},  // 52
-    {"occlusion", 51, Support::Ignored, "", "texture", "", false, -1, ""},  // 53
-    {"roughness", 51, Support::Ignored, "", "texture", "", false, -1, ""},  // 54
-    {"metallic", 51, Support::Ignored, "", "texture", "", false, -1, ""},  // 55
-    {"normal", 51, Support::Ignored, "", "texture", "", false, -1, ""},  // 56
-    {"opacity", 51, Support::Ignored, "", "texture", "", false, -1, ""},  // 57
-    {"emissive", 51, Support::Ignored, "", "texture", "", false, -1, ""},  // 58
-    {"rgba", 51, Support::Ignored, "", "texture", "", false, -1, ""},  // 59
-    {"orm", 51, Support::Ignored, "", "texture", "", false, -1, ""},  // 60
-    {"layer", 51, Support::Ignored, "", "texture role", "", false, -1, ""},  // 61
-    {"model", 43, Support::Ignored, "", "name file content_type", "", false, -1, ""},  // 62
+    {"rgb", 51, Support::Ignored, "", "texture", "", false, -1, "MuJoCo 3"},  // 52
+    {"occlusion", 51, Support::Ignored, "", "texture", "", false, -1, "MuJoCo 3"},  // 53
+    {"roughness", 51, Support::Ignored, "", "texture", "", false, -1, "MuJoCo 3"},  // 54
+    {"metallic", 51, Support::Ignored, "", "texture", "", false, -1, "MuJoCo 3"},  // 55
+    {"normal", 51, Support::Ignored, "", "texture", "", false, -1, "MuJoCo 3"},  // 56
+    {"opacity", 51, Support::Ignored, "", "texture", "", false, -1, "MuJoCo 3"},  // 57
+    {"emissive", 51, Support::Ignored, "", "texture", "", false, -1, "MuJoCo 3"},  // 58
+    {"rgba", 51, Support::Ignored, "", "texture", "", false, -1, "MuJoCo 3"},  // 59
+    {"orm", 51, Support::Ignored, "", "texture", "", false, -1, "MuJoCo 3"},  // 60
+    {"layer", 51, Support::Ignored, "", "texture role", "", false, -1, "MuJoCo 3"},  // 61
+    {"model", 43, Support::Ignored, "", "name file content_type", "", false, -1, "MuJoCo 3"},  // 62
     {"body", 190, Support::Supported, "name childclass pos quat mocap axisangle xyaxes zaxis euler", "user gravcomp sleep simple", "", true, -1, ""},  // 63
     {"inertial", 63, Support::Supported, "pos quat mass diaginertia axisangle xyaxes zaxis euler fullinertia", "", "", false, -1, ""},  // 64
     {"joint", 63, Support::Supported, "name class type pos axis limited stiffness range ref springref armature damping frictionloss", "group springdamper solreflimit solimplimit solreffriction solimpfriction margin user actuatorfrclimited actuatorfrcrange actuatorgravcomp", "", false, -1, ""},  // 65
     {"freejoint", 63, Support::Supported, "name", "group align", "", false, -1, ""},  // 66
     {"geom", 63, Support::Supported, "name class type contype conaffinity condim size material friction mass density margin fromto pos quat axisangle xyaxes zaxis euler mesh rgba", "group priority shellinertia solmix solref solimp gap hfield fitscale fluidshape fluidcoef user surfacevel adhesion", "", false, -1, ""},  // 67
-    {"plugin", 67, Support::Ignored, "", "plugin instance", "", false, -1, ""},  // 68
-    {"config", 68, Support::Ignored, "", "key value", "", false, -1, ""},  // 69
+    {"plugin", 67, Support::Ignored, "", "plugin instance", "", false, -1, "MuJoCo 3"},  // 68
+    {"config", 68, Support::Ignored, "", "key value", "", false, -1, "MuJoCo 3"},  // 69
     {"site", 63, Support::Ignored, "", "name class type group pos quat material size fromto axisangle xyaxes zaxis euler rgba user", "", false, -1, ""},  // 70
     {"camera", 63, Support::Ignored, "", "name class fovy ipd pos quat axisangle xyaxes zaxis euler mode target user orthographic resolution focal focalpixel principal principalpixel sensorsize projection output", "", false, -1, "rendering"},  // 71
     {"light", 63, Support::Ignored, "", "name class directional castshadow active pos dir attenuation cutoff exponent ambient diffuse specular mode target bulbradius type intensity range softness texture", "", false, -1, "rendering"},  // 72
@@ -89,18 +89,18 @@ const parse::SchemaNode kNodes[] = {
     {"geom", 73, Support::Refused, "", "type contype conaffinity condim group priority size material rgba friction mass density solmix solref solimp margin gap surfacevel adhesion", "", false, -1, ""},  // 77
     {"site", 73, Support::Refused, "", "group size material rgba", "", false, -1, ""},  // 78
     {"pin", 73, Support::Refused, "", "coord", "", false, -1, ""},  // 79
-    {"plugin", 73, Support::Refused, "", "plugin instance", "", false, -1, ""},  // 80
-    {"config", 80, Support::Refused, "", "key value", "", false, -1, ""},  // 81
-    {"attach", 63, Support::Refused, "", "model body prefix frame", "", false, -1, "would change the model"},  // 82
-    {"plugin", 63, Support::Refused, "", "plugin instance", "", false, -1, "would change the model"},  // 83
-    {"config", 83, Support::Refused, "", "key value", "", false, -1, ""},  // 84
-    {"flexcomp", 63, Support::Refused, "", "name type group dim count spacing radius rigid mass inertiabox scale file point element texcoord material rgba flatskin pos quat axisangle xyaxes zaxis euler dof cellcount origin", "", false, -1, "would change the model"},  // 85
-    {"edge", 85, Support::Refused, "", "equality solref solimp stiffness damping", "", false, -1, ""},  // 86
-    {"contact", 85, Support::Refused, "", "contype conaffinity condim priority friction solmix solref solimp margin gap internal selfcollide activelayers passive", "", false, -1, ""},  // 87
-    {"pin", 85, Support::Refused, "", "id range grid gridrange", "", false, -1, ""},  // 88
-    {"plugin", 85, Support::Refused, "", "plugin instance", "", false, -1, ""},  // 89
-    {"config", 89, Support::Refused, "", "key value", "", false, -1, ""},  // 90
-    {"elasticity", 85, Support::Refused, "", "young poisson damping thickness elastic2d", "", false, -1, ""},  // 91
+    {"plugin", 73, Support::Refused, "", "plugin instance", "", false, -1, "MuJoCo 3"},  // 80
+    {"config", 80, Support::Refused, "", "key value", "", false, -1, "MuJoCo 3"},  // 81
+    {"attach", 63, Support::Refused, "", "model body prefix frame", "", false, -1, "MuJoCo 3; would change the model"},  // 82
+    {"plugin", 63, Support::Refused, "", "plugin instance", "", false, -1, "MuJoCo 3; would change the model"},  // 83
+    {"config", 83, Support::Refused, "", "key value", "", false, -1, "MuJoCo 3"},  // 84
+    {"flexcomp", 63, Support::Refused, "", "name type group dim count spacing radius rigid mass inertiabox scale file point element texcoord material rgba flatskin pos quat axisangle xyaxes zaxis euler dof cellcount origin", "", false, -1, "MuJoCo 3; would change the model"},  // 85
+    {"edge", 85, Support::Refused, "", "equality solref solimp stiffness damping", "", false, -1, "MuJoCo 3"},  // 86
+    {"contact", 85, Support::Refused, "", "contype conaffinity condim priority friction solmix solref solimp margin gap internal selfcollide activelayers passive", "", false, -1, "MuJoCo 3"},  // 87
+    {"pin", 85, Support::Refused, "", "id range grid gridrange", "", false, -1, "MuJoCo 3"},  // 88
+    {"plugin", 85, Support::Refused, "", "plugin instance", "", false, -1, "MuJoCo 3"},  // 89
+    {"config", 89, Support::Refused, "", "key value", "", false, -1, "MuJoCo 3"},  // 90
+    {"elasticity", 85, Support::Refused, "", "young poisson damping thickness elastic2d", "", false, -1, "MuJoCo 3"},  // 91
     {"contact", 0, Support::Supported, "", "", "", false, -1, ""},  // 92
     {"pair", 92, Support::Ignored, "", "name class geom1 geom2 condim friction solref solimp gap margin solreffriction adhesion", "", false, -1, ""},  // 93
     {"exclude", 92, Support::Supported, "name body1 body2", "", "", false, -1, ""},  // 94
@@ -110,9 +110,9 @@ const parse::SchemaNode kNodes[] = {
     {"joint", 95, Support::Refused, "", "name class joint1 joint2 polycoef active solref solimp", "", false, -1, ""},  // 98
     {"tendon", 95, Support::Refused, "", "name class tendon1 tendon2 polycoef active solref solimp", "", false, -1, ""},  // 99
     {"distance", 95, Support::Refused, "", "name class geom1 geom2 distance active solref solimp", "", false, -1, ""},  // 100
-    {"flex", 95, Support::Refused, "", "name class flex active solref solimp", "", false, -1, ""},  // 101
-    {"flexvert", 95, Support::Refused, "", "name class active solref solimp flex", "", false, -1, ""},  // 102
-    {"flexstrain", 95, Support::Refused, "", "name class active solref solimp flex cell", "", false, -1, ""},  // 103
+    {"flex", 95, Support::Refused, "", "name class flex active solref solimp", "", false, -1, "MuJoCo 3"},  // 101
+    {"flexvert", 95, Support::Refused, "", "name class active solref solimp flex", "", false, -1, "MuJoCo 3"},  // 102
+    {"flexstrain", 95, Support::Refused, "", "name class active solref solimp flex cell", "", false, -1, "MuJoCo 3"},  // 103
     {"tendon", 0, Support::Supported, "", "", "", false, -1, ""},  // 104
     {"spatial", 104, Support::Ignored, "", "name class group limited range solreflimit solimplimit solreffriction solimpfriction frictionloss springlength width material margin stiffness damping rgba user actuatorfrclimited actuatorfrcrange armature", "", false, -1, ""},  // 105
     {"site", 105, Support::Ignored, "", "site", "", false, -1, ""},  // 106
@@ -130,11 +130,11 @@ const parse::SchemaNode kNodes[] = {
     {"cylinder", 111, Support::Ignored, "", "name class group ctrllimited forcelimited ctrlrange forcerange lengthrange gear cranklength user joint jointinparent tendon slidersite cranksite site refsite timeconst area diameter bias nsample interp delay damping armature", "", false, -1, ""},  // 118
     {"muscle", 111, Support::Ignored, "", "name class group ctrllimited forcelimited ctrlrange forcerange lengthrange gear cranklength user joint jointinparent tendon slidersite cranksite timeconst range force scale lmin lmax vmax fpmax fvmax tausmooth nsample interp delay damping armature", "", false, -1, ""},  // 119
     {"adhesion", 111, Support::Ignored, "", "name class group forcelimited ctrlrange forcerange user body gain nsample interp delay", "", false, -1, ""},  // 120
-    {"plugin", 111, Support::Ignored, "", "name class plugin instance group ctrllimited forcelimited actlimited ctrlrange forcerange actrange lengthrange gear cranklength joint jointinparent site actdim dyntype dynprm tendon cranksite slidersite user actearly nsample interp delay damping armature", "", false, -1, ""},  // 121
-    {"config", 121, Support::Ignored, "", "key value", "", false, -1, ""},  // 122
-    {"orientation", 111, Support::Ignored, "", "name class group nsample interp delay ctrlrange user forcelimited forcerange joint site refsite kp kv dampratio input", "", false, -1, ""},  // 123
-    {"pid", 111, Support::Ignored, "", "name class group nsample interp delay ctrlrange user ctrllimited forcelimited posrange velrange ffrange forcerange inheritrange lengthrange gear damping armature cranklength joint jointinparent tendon slidersite cranksite site refsite kp kv dampratio ki imax slewmax input", "", false, -1, ""},  // 124
-    {"dcmotor", 111, Support::Ignored, "", "name class group nsample interp delay ctrlrange user ctrllimited lengthrange gear damping armature cranklength joint jointinparent tendon slidersite cranksite site refsite motorconst resistance nominal saturation inductance cogging controller thermal lugre input", "", false, -1, ""},  // 125
+    {"plugin", 111, Support::Ignored, "", "name class plugin instance group ctrllimited forcelimited actlimited ctrlrange forcerange actrange lengthrange gear cranklength joint jointinparent site actdim dyntype dynprm tendon cranksite slidersite user actearly nsample interp delay damping armature", "", false, -1, "MuJoCo 3"},  // 121
+    {"config", 121, Support::Ignored, "", "key value", "", false, -1, "MuJoCo 3"},  // 122
+    {"orientation", 111, Support::Ignored, "", "name class group nsample interp delay ctrlrange user forcelimited forcerange joint site refsite kp kv dampratio input", "", false, -1, "MuJoCo 3"},  // 123
+    {"pid", 111, Support::Ignored, "", "name class group nsample interp delay ctrlrange user ctrllimited forcelimited posrange velrange ffrange forcerange inheritrange lengthrange gear damping armature cranklength joint jointinparent tendon slidersite cranksite site refsite kp kv dampratio ki imax slewmax input", "", false, -1, "MuJoCo 3"},  // 124
+    {"dcmotor", 111, Support::Ignored, "", "name class group nsample interp delay ctrlrange user ctrllimited lengthrange gear damping armature cranklength joint jointinparent tendon slidersite cranksite site refsite motorconst resistance nominal saturation inductance cogging controller thermal lugre input", "", false, -1, "MuJoCo 3"},  // 125
     {"sensor", 0, Support::Ignored, "", "", "", false, -1, ""},  // 126
     {"touch", 126, Support::Ignored, "", "name site cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 127
     {"accelerometer", 126, Support::Ignored, "", "name site cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 128
@@ -173,32 +173,32 @@ const parse::SchemaNode kNodes[] = {
     {"subtreeangmom", 126, Support::Ignored, "", "name body cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 161
     {"clock", 126, Support::Ignored, "", "name cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 162
     {"user", 126, Support::Ignored, "", "name objtype objname datatype needstage dim cutoff noise user", "", false, -1, ""},  // 163
-    {"camprojection", 126, Support::Ignored, "", "name site camera cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 164
-    {"jointactuatorfrc", 126, Support::Ignored, "", "name joint cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 165
-    {"distance", 126, Support::Ignored, "", "name geom1 geom2 body1 body2 cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 166
-    {"normal", 126, Support::Ignored, "", "name geom1 geom2 body1 body2 cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 167
-    {"fromto", 126, Support::Ignored, "", "name geom1 geom2 body1 body2 cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 168
-    {"plugin", 126, Support::Ignored, "", "name plugin instance cutoff objtype objname reftype refname user", "", false, -1, ""},  // 169
-    {"config", 169, Support::Ignored, "", "key value", "", false, -1, ""},  // 170
-    {"tendonactuatorfrc", 126, Support::Ignored, "", "name nsample interp delay interval cutoff noise user tendon", "", false, -1, ""},  // 171
-    {"insidesite", 126, Support::Ignored, "", "name nsample interp delay interval cutoff noise user site objtype objname", "", false, -1, ""},  // 172
-    {"contact", 126, Support::Ignored, "", "name nsample interp delay interval cutoff noise user geom1 geom2 body1 body2 subtree1 subtree2 site num data reduce", "", false, -1, ""},  // 173
-    {"e_potential", 126, Support::Ignored, "", "name nsample interp delay interval cutoff noise user", "", false, -1, ""},  // 174
-    {"e_kinetic", 126, Support::Ignored, "", "name nsample interp delay interval cutoff noise user", "", false, -1, ""},  // 175
-    {"tactile", 126, Support::Ignored, "", "name geom mesh nsample interp delay interval user", "", false, -1, ""},  // 176
+    {"camprojection", 126, Support::Ignored, "", "name site camera cutoff noise user nsample interp delay interval", "", false, -1, "MuJoCo 3"},  // 164
+    {"jointactuatorfrc", 126, Support::Ignored, "", "name joint cutoff noise user nsample interp delay interval", "", false, -1, "MuJoCo 3"},  // 165
+    {"distance", 126, Support::Ignored, "", "name geom1 geom2 body1 body2 cutoff noise user nsample interp delay interval", "", false, -1, "MuJoCo 3"},  // 166
+    {"normal", 126, Support::Ignored, "", "name geom1 geom2 body1 body2 cutoff noise user nsample interp delay interval", "", false, -1, "MuJoCo 3"},  // 167
+    {"fromto", 126, Support::Ignored, "", "name geom1 geom2 body1 body2 cutoff noise user nsample interp delay interval", "", false, -1, "MuJoCo 3"},  // 168
+    {"plugin", 126, Support::Ignored, "", "name plugin instance cutoff objtype objname reftype refname user", "", false, -1, "MuJoCo 3"},  // 169
+    {"config", 169, Support::Ignored, "", "key value", "", false, -1, "MuJoCo 3"},  // 170
+    {"tendonactuatorfrc", 126, Support::Ignored, "", "name nsample interp delay interval cutoff noise user tendon", "", false, -1, "MuJoCo 3"},  // 171
+    {"insidesite", 126, Support::Ignored, "", "name nsample interp delay interval cutoff noise user site objtype objname", "", false, -1, "MuJoCo 3"},  // 172
+    {"contact", 126, Support::Ignored, "", "name nsample interp delay interval cutoff noise user geom1 geom2 body1 body2 subtree1 subtree2 site num data reduce", "", false, -1, "MuJoCo 3"},  // 173
+    {"e_potential", 126, Support::Ignored, "", "name nsample interp delay interval cutoff noise user", "", false, -1, "MuJoCo 3"},  // 174
+    {"e_kinetic", 126, Support::Ignored, "", "name nsample interp delay interval cutoff noise user", "", false, -1, "MuJoCo 3"},  // 175
+    {"tactile", 126, Support::Ignored, "", "name geom mesh nsample interp delay interval user", "", false, -1, "MuJoCo 3"},  // 176
     {"keyframe", 0, Support::Supported, "", "", "", false, -1, ""},  // 177
     {"key", 177, Support::Supported, "name time qpos qvel ctrl", "act mpos mquat", "", false, -1, ""},  // 178
-    {"extension", 0, Support::Ignored, "", "", "", false, -1, ""},  // 179
-    {"plugin", 179, Support::Ignored, "", "plugin", "", false, -1, ""},  // 180
-    {"instance", 180, Support::Ignored, "", "name", "", false, -1, ""},  // 181
-    {"config", 181, Support::Ignored, "", "key value", "", false, -1, ""},  // 182
-    {"deformable", 0, Support::Ignored, "", "", "", false, -1, ""},  // 183
-    {"flex", 183, Support::Ignored, "", "name group dim radius material rgba flatskin body vertex element texcoord elemtexcoord node nodecoord cellcount dof", "", false, -1, ""},  // 184
-    {"contact", 184, Support::Ignored, "", "contype conaffinity condim priority friction solmix solref solimp margin gap internal selfcollide activelayers passive", "", false, -1, ""},  // 185
-    {"edge", 184, Support::Ignored, "", "stiffness damping", "", false, -1, ""},  // 186
-    {"elasticity", 184, Support::Ignored, "", "young poisson damping thickness elastic2d", "", false, -1, ""},  // 187
-    {"skin", 183, Support::Ignored, "", "name file material rgba inflate vertex texcoord face group", "", false, -1, ""},  // 188
-    {"bone", 188, Support::Ignored, "", "body bindpos bindquat vertid vertweight", "", false, -1, ""},  // 189
+    {"extension", 0, Support::Ignored, "", "", "", false, -1, "MuJoCo 3"},  // 179
+    {"plugin", 179, Support::Ignored, "", "plugin", "", false, -1, "MuJoCo 3"},  // 180
+    {"instance", 180, Support::Ignored, "", "name", "", false, -1, "MuJoCo 3"},  // 181
+    {"config", 181, Support::Ignored, "", "key value", "", false, -1, "MuJoCo 3"},  // 182
+    {"deformable", 0, Support::Ignored, "", "", "", false, -1, "MuJoCo 3"},  // 183
+    {"flex", 183, Support::Ignored, "", "name group dim radius material rgba flatskin body vertex element texcoord elemtexcoord node nodecoord cellcount dof", "", false, -1, "MuJoCo 3"},  // 184
+    {"contact", 184, Support::Ignored, "", "contype conaffinity condim priority friction solmix solref solimp margin gap internal selfcollide activelayers passive", "", false, -1, "MuJoCo 3"},  // 185
+    {"edge", 184, Support::Ignored, "", "stiffness damping", "", false, -1, "MuJoCo 3"},  // 186
+    {"elasticity", 184, Support::Ignored, "", "young poisson damping thickness elastic2d", "", false, -1, "MuJoCo 3"},  // 187
+    {"skin", 183, Support::Ignored, "", "name file material rgba inflate vertex texcoord face group", "", false, -1, "MuJoCo 3"},  // 188
+    {"bone", 188, Support::Ignored, "", "body bindpos bindquat vertid vertweight", "", false, -1, "MuJoCo 3"},  // 189
     {"worldbody", 0, Support::Supported, "", "", "", false, 63, ""},  // 190
     {"frame", 63, Support::Supported, "name childclass pos quat axisangle xyaxes zaxis euler", "", "", false, 63, "MuJoCo 3"},  // 191
     {"replicate", 63, Support::Refused, "", "count offset euler sep", "", false, 63, "MuJoCo 3: would change the model"},  // 192

@@ -42,22 +42,37 @@ void MjcfReader::check_names(const XMLElement* root) {
 void MjcfReader::list_ignored(const XMLElement* root) {
   const parse::Schema& schema = mjcf_schema();
   std::map<std::string, int> found;
-  std::vector<std::pair<const XMLElement*, int>> stack{{root, 0}};
+  // (element, its node, its parent in the file: keys name both, "<worldbody><light>")
+  struct Item {
+    const XMLElement* e;
+    int node;
+    const XMLElement* parent;
+  };
+  std::vector<Item> stack{{root, 0, nullptr}};
   while (!stack.empty()) {
-    const auto [e, node] = stack.back();
+    const Item it = stack.back();
     stack.pop_back();
-    const parse::SchemaNode& n = schema.node(node);
+    const XMLElement* e = it.e;
+    const parse::SchemaNode& n = schema.node(it.node);
     if (n.support != parse::Support::Supported && !xml_.was_asked(e)) {
       // a container without attributes of its own (<sensor>) is listed by its children
-      if (!schema.attribute_names(node).empty() || !e->FirstChildElement()) {
-        ++found[schema.path(node)];
+      if (!schema.attribute_names(it.node).empty() || !e->FirstChildElement()) {
+        std::string key;
+        if (it.parent && it.parent != root) {
+          key += '<';
+          key += it.parent->Name();
+          key += '>';
+        }
+        key += '<';
+        key += e->Name();
+        key += '>';
+        ++found[key];
         continue;
       }
     } else {
       for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next())
-        if (schema.knows(node, a->Name()) && !xml_.was_read(a) &&
-            schema.attribute_support(node, a->Name()) != parse::Support::Supported)
-        {
+        if (schema.knows(it.node, a->Name()) && !xml_.was_read(a) &&
+            schema.attribute_support(it.node, a->Name()) != parse::Support::Supported) {
           std::string key = "<";
           key += e->Name();
           key += ' ';
@@ -67,8 +82,8 @@ void MjcfReader::list_ignored(const XMLElement* root) {
         }
     }
     for (const XMLElement* c : children(e)) {
-      const int k = schema.child(node, c->Name());
-      if (k >= 0) stack.emplace_back(c, k);
+      const int k = schema.child(it.node, c->Name());
+      if (k >= 0) stack.push_back({c, k, e});
     }
   }
   for (const auto& [what, count] : found)
