@@ -98,3 +98,16 @@ TEST(MjcfDefaults, IntegratorNamesAreMappedAndUnknownOnesRefused) {
     EXPECT_NE(std::string(e.what()).find("'rk4'"), std::string::npos) << e.what();
   }
 }
+
+// <compiler inertiagrouprange> (MuJoCo's default 0 5): only geoms of those groups carry mass.
+TEST(MjcfDefaults, InertiaGroupRangeChoosesTheGeomsWithMass) {
+  const std::string body = "<worldbody><body name=\"b\" pos=\"0 0 1\"><freejoint/>"
+                           "<geom type=\"sphere\" size=\"0.1\" mass=\"1\" group=\"3\"/>"
+                           "<geom type=\"box\" size=\"0.1 0.1 0.1\" mass=\"5\" group=\"6\"/></body></worldbody>";
+  const Model dflt = load_model(write_temp("groups.xml", "<mujoco>" + body + "</mujoco>"));
+  EXPECT_DOUBLE_EQ(dflt.bodies[0].mass, 1.0);  // group 6 is outside 0..5
+  const Model wide = load_model(write_temp("groups6.xml", "<mujoco><compiler inertiagrouprange=\"0 6\"/>" + body + "</mujoco>"));
+  EXPECT_DOUBLE_EQ(wide.bodies[0].mass, 6.0);
+  EXPECT_THROW(load_model(write_temp("groups_bad.xml", "<mujoco><compiler inertiagrouprange=\"0 2.5\"/>" + body + "</mujoco>")),
+               LoadError);
+}

@@ -119,7 +119,7 @@ TEST(StrictNames, MjcfKnownButIgnoredNamesAreListed) {
     <light pos="0 0 3"/>
     <body name="b" pos="0 0 1">
       <joint name="j" axis="0 1 0" damping="0.1" solreflimit="0.02 1"/>
-      <geom type="sphere" size="0.1" solimp="0.9 0.95 0.001" group="1"/>
+      <geom type="sphere" size="0.1" solimp="0.9 0.95 0.001" priority="1" group="1"/>
     </body>
   </worldbody>
   <sensor><jointpos joint="j"/><jointvel joint="j"/></sensor>
@@ -130,10 +130,10 @@ TEST(StrictNames, MjcfKnownButIgnoredNamesAreListed) {
   EXPECT_EQ(m.bodies.size(), 1u);
   const std::vector<std::string>& ig = r.ignored;
   for (const char* piece : {"<visual><global> (1)", "<geom solref> (1)", "<joint solreflimit> (1)", "<geom solimp> (1)",
-                            "<geom group> (1)", "<sensor><jointpos> (1)", "<sensor><jointvel> (1)"})
+                            "<geom priority> (1)", "<sensor><jointpos> (1)", "<sensor><jointvel> (1)"})
     EXPECT_TRUE(contains(ig, piece)) << piece;
   EXPECT_TRUE(contains(ig, "<light> (1)"));
-  for (const char* read : {"friction", "damping", "axis", "<geom size", "<joint name"})
+  for (const char* read : {"friction", "damping", "axis", "<geom size", "<joint name", "group"})  // (group: inertiagrouprange)
     EXPECT_FALSE(contains(ig, read)) << read;
   EXPECT_TRUE(r.warnings.empty() || !contains(r.warnings, "unknown"));
 }

@@ -1,4 +1,5 @@
 // <compiler> and <option> (with its <flag>), and the compiler's mass adjustments.
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -37,6 +38,12 @@ void MjcfReader::read_compiler(const XMLElement* e) {
   if (auto v = xml_.number(e, "boundmass")) boundmass_ = *v;
   if (auto v = xml_.number(e, "boundinertia")) boundinertia_ = *v;
   if (auto b = xml_.boolean(e, "balanceinertia")) balanceinertia_ = *b;
+  if (auto r = xml_.numbers(e, "inertiagrouprange", 2)) {
+    if ((*r)[0] != std::floor((*r)[0]) || (*r)[1] != std::floor((*r)[1]))
+      fail(e, "compiler inertiagrouprange must be two integers");
+    inertia_groups_[0] = (*r)[0];
+    inertia_groups_[1] = (*r)[1];
+  }
   if (auto b = xml_.boolean(e, "discardvisual")) discardvisual_ = *b;
   if (auto b = xml_.boolean(e, "strippath")) strippath_ = *b;
 }

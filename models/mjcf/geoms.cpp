@@ -131,7 +131,11 @@ Geom MjcfReader::read_geom(const XMLElement* e, const std::string& cls, const Po
     }
   }
   *mass_out = 0;
-  if (props && g.type != GeomType::Plane) {
+  // MuJoCo's inertiagrouprange (default 0 5): geoms of other groups add no mass or inertia
+  const int group = integer(attr(e, "geom", cls, "group")).value_or(0);
+  const bool weighs = group >= inertia_groups_[0] && group <= inertia_groups_[1];
+  if (!weighs) *has_mass = false;
+  if (props && weighs && g.type != GeomType::Plane) {
     const SolidProps s = solid_props(g);
     double m = mass ? *mass : density * s.volume;
     if (m > 0 && s.volume > 0) {

@@ -205,6 +205,7 @@ class MjcfReader {
   std::optional<double> settotalmass_;
   double boundmass_ = 0, boundinertia_ = 0;
   bool balanceinertia_ = false, discardvisual_ = false, strippath_ = false;
+  double inertia_groups_[2] = {0, 5};  // inertiagrouprange: the geom groups that carry mass
 
   std::map<std::string, DefaultClass> classes_;
   std::map<std::string, MeshAsset> meshes_;
