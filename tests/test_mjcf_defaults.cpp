@@ -111,3 +111,24 @@ TEST(MjcfDefaults, InertiaGroupRangeChoosesTheGeomsWithMass) {
   EXPECT_THROW(load_model(write_temp("groups_bad.xml", "<mujoco><compiler inertiagrouprange=\"0 2.5\"/>" + body + "</mujoco>")),
                LoadError);
 }
+
+// ctrllimited / forcelimited "auto" (MuJoCo's default, with autolimits): limited when a range other
+// than MuJoCo's default "0 0" is given; "0 0" would otherwise clamp every command to zero.
+TEST(MjcfDefaults, AutoLimitsNeedARangeOtherThanZero) {
+  const Model m = load_model(write_temp("autolimits.xml", R"(<mujoco>
+  <worldbody><body name="b"><joint name="j" axis="0 1 0"/><geom type="sphere" size="0.1"/></body></worldbody>
+  <actuator>
+    <motor name="zero" joint="j" ctrlrange="0 0" forcerange="0 0"/>
+    <motor name="set" joint="j" ctrlrange="-1 1" forcerange="-2 2"/>
+    <motor name="none" joint="j"/>
+  </actuator>
+</mujoco>
+)"));
+  ASSERT_EQ(m.nu(), 3);
+  EXPECT_FALSE(m.actuators[0].ctrl_limited);
+  EXPECT_FALSE(m.actuators[0].force_limited);
+  EXPECT_TRUE(m.actuators[1].ctrl_limited);
+  EXPECT_TRUE(m.actuators[1].force_limited);
+  EXPECT_DOUBLE_EQ(m.actuators[1].ctrl_upper, 1.0);
+  EXPECT_FALSE(m.actuators[2].ctrl_limited);
+}

@@ -94,7 +94,7 @@ Model UrdfReader::load() {
   if (!ignored_.empty()) {
     std::string list;
     for (const auto& [k, n] : ignored_) list += (list.empty() ? "" : ", ") + k + " (" + std::to_string(n) + ")";
-    report_->warnings.push_back(path_ + ": ignored URDF elements: " + list);
+    report_->warnings.push_back(path_ + ": other tools' and unsupported URDF tags and attributes ignored: " + list);
   }
   if (mimic_count_ > 0)
     report_->warnings.push_back(path_ + ": " + std::to_string(mimic_count_) +
