@@ -157,7 +157,7 @@ void build_model(const std::vector<LinkSpec>& links, std::vector<JointSpec> join
     }
     // A physical inertia (an unphysical one is the loaders' and validate_model's to name) must be
     // plausible too; virtual bodies' small ones are the loader's own.
-    if (!links[r].is_virtual && check_mass_inertia(total.mass, total.inertia).empty()) {
+    if (!links[r].is_virtual && check_mass_inertia(total.mass, total.inertia, false).empty()) {
       if (const std::string err = check_inertia_range(total.inertia, options.limits); !err.empty()) {
         std::string parts;
         for (int m : members[r])

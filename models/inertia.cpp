@@ -51,7 +51,7 @@ Mat3 rotate_inertia(const Mat3& inertia, const Vec4& q) {
   return 0.5 * (J + J.transpose());
 }
 
-std::string check_mass_inertia(double mass, const Mat3& inertia) {
+std::string check_mass_inertia(double mass, const Mat3& inertia, bool triangle) {
   std::ostringstream err;
   if (!std::isfinite(mass) || !(mass > 0)) {
     err << "mass must be positive (got " << mass << ")";
@@ -68,10 +68,18 @@ std::string check_mass_inertia(double mass, const Mat3& inertia) {
         << e(2) << ")";
     return err.str();
   }
+  return triangle ? triangle_inequality_violation(inertia) : "";
+}
+
+std::string triangle_inequality_violation(const Mat3& inertia) {
+  Eigen::SelfAdjointEigenSolver<Mat3> es(inertia);
+  const Vec3 e = es.eigenvalues();
   const double tol = 1e-9 * e.sum();
   if (e(0) + e(1) < e(2) - tol || e(0) + e(2) < e(1) - tol || e(1) + e(2) < e(0) - tol) {
-    err << "inertia violates the triangle inequality (principal moments " << e(0) << ", " << e(1)
-        << ", " << e(2) << ": the largest exceeds the sum of the other two)";
+    std::ostringstream err;
+    err << "inertia violates the triangle inequality (principal moments " << e(0) << ", " << e(1) << ", " << e(2)
+        << ": the largest exceeds the sum of the other two by " << 100 * (e(2) - e(0) - e(1)) / (e(0) + e(1))
+        << " %)";
     return err.str();
   }
   return "";

@@ -27,10 +27,14 @@ MassProps combine_mass(const MassProps& a, const MassProps& b);
 Mat3 rotate_inertia(const Vec3& diag, const Vec4& q);
 Mat3 rotate_inertia(const Mat3& inertia, const Vec4& q);
 
-// "" when (mass, inertia) is physical for a moving body (mass > 0, inertia symmetric positive
-// definite, principal moments satisfying the triangle inequality with the tolerance of
-// validate_model), otherwise what is wrong.
-std::string check_mass_inertia(double mass, const Mat3& inertia);
+// "" when (mass, inertia) can be simulated (mass > 0, inertia symmetric positive definite) and,
+// with `triangle`, is a rigid body's (principal moments satisfying the triangle inequality, with a
+// relative tolerance of 1e-9), otherwise what is wrong.
+std::string check_mass_inertia(double mass, const Mat3& inertia, bool triangle = true);
+// "" when the principal moments of a positive definite inertia satisfy the triangle inequality,
+// otherwise the message; such a tensor is no rigid body's but simulates as written (the loaders
+// warn and load it).
+std::string triangle_inequality_violation(const Mat3& inertia);
 
 // "" when a positive mass lies in [limits.mass_min, limits.mass_max], or when every principal
 // moment of a (symmetric) inertia lies in [limits.inertia_min, limits.inertia_max]; otherwise

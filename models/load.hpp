@@ -54,6 +54,18 @@ struct LoadOptions {
   // environment variable MAXSIM_PACKAGE_PATH (colon-separated) is searched after these.
   std::vector<std::string> package_paths;
   LoadLimits limits;  // bounds on what the file may ask
+  // Unknown MJCF elements and attributes (a misspelling: MuJoCo refuses them) and, in URDF,
+  // unknown joint types stay errors by default; lenient turns the unknown names into warnings
+  // (LoadReport::warnings), as a file written for a newer MuJoCo may need.
+  bool lenient = false;
+};
+
+// Where a value of the model came from: the file (with its line), a default class of the file,
+// or the format's default (MuJoCo's for MJCF).
+struct ValueSource {
+  std::string name;    // "timestep", "gravity", "integrator", "geom friction", ...
+  std::string value;   // as the model has it ("0.002", "0 0 -9.81", ...)
+  std::string source;  // "FILE:LINE", "default class", "MuJoCo default", ...
 };
 
 // Everything the loader can tell besides the model.
@@ -65,6 +77,11 @@ struct LoadReport {
   // Bodies that are not in the file: MJCF bodies with several joints get one intermediate
   // "<body>/<joint>" body per extra joint (see mjcf.hpp).
   std::vector<std::string> virtual_bodies;
+  // What the file uses that the format defines and maxsim does not model, one entry per
+  // feature with its count ("<geom solref> (12)", "<gazebo> (3)"): loaded and ignored.
+  std::vector<std::string> ignored;
+  // Where the world's options came from (MJCF: timestep, gravity, integrator, geom friction).
+  std::vector<ValueSource> sources;
 };
 
 // Dispatches on the extension (.urdf -> URDF; .xml, .mjcf -> MJCF). Throws LoadError on bad

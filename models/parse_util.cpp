@@ -182,7 +182,11 @@ void XmlFiles::fail_limit(const tinyxml2::XMLElement* e, const std::string& mess
 }
 
 const char* XmlFiles::attribute(const tinyxml2::XMLElement* e, const char* attr) const {
-  return e->Attribute(attr);
+  asked_elements_.insert(e);
+  const tinyxml2::XMLAttribute* a = e->FindAttribute(attr);
+  if (!a) return nullptr;
+  read_attributes_.insert(a);
+  return a->Value();
 }
 
 std::vector<const char*> XmlFiles::attribute_names(const tinyxml2::XMLElement* e) const {

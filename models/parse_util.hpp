@@ -5,6 +5,8 @@
 
 #include <tinyxml2.h>
 
+#include <unordered_set>
+
 #include <cmath>
 #include <map>
 #include <memory>
@@ -64,8 +66,13 @@ class XmlFiles {
   // that a check of the attributes an element may carry has one place to live.
   // The text of an attribute as written, or null when absent.
   const char* attribute(const tinyxml2::XMLElement* e, const char* attr) const;
-  // The names of e's attributes, in file order.
+  // The names of e's attributes, in file order (they do not count as read).
   std::vector<const char*> attribute_names(const tinyxml2::XMLElement* e) const;
+  // What the loader read: an attribute whose value went through the readers above, an element
+  // of which any attribute was asked for (present or not). The strict check names what the
+  // file holds and the loader never read (see models/xml_schema.hpp).
+  bool was_read(const tinyxml2::XMLAttribute* a) const { return read_attributes_.count(a) > 0; }
+  bool was_asked(const tinyxml2::XMLElement* e) const { return asked_elements_.count(e) > 0; }
   // Typed readers: std::nullopt when absent; LoadError naming attribute, element, file and line
   // when present but malformed.
   std::optional<double> number(const tinyxml2::XMLElement* e, const char* attr) const;
@@ -87,6 +94,8 @@ class XmlFiles {
   long long geoms_ = 0, mesh_vertices_ = 0;
   std::vector<std::unique_ptr<tinyxml2::XMLDocument>> docs_;
   std::map<const tinyxml2::XMLDocument*, std::string> names_;
+  mutable std::unordered_set<const tinyxml2::XMLAttribute*> read_attributes_;
+  mutable std::unordered_set<const tinyxml2::XMLElement*> asked_elements_;
 };
 
 // v itself, or v scaled to unit length when |v|^2 overflows (components beyond 1e154, which a

@@ -34,7 +34,7 @@ const char* usage_text() {
     };
     return std::string(
          "usage:\n"
-         "  maxsim info MODEL [--json] [--fixed-base] [--limit NAME=VALUE]\n"
+         "  maxsim info MODEL [--json] [--fixed-base] [--lenient] [--limit NAME=VALUE]\n"
          "  maxsim simulate MODEL [options]\n"
          "  maxsim bench MODEL --steps N [options] [--json]\n"
          "  maxsim view MODEL TRAJ.csv -o RUN.html      (3D replay in one HTML file; --help)\n"
@@ -55,11 +55,14 @@ const char* usage_text() {
          "  --ctrl-file FILE.csv  commands over time: column t, one column per actuator name,\n"
          "                        linearly interpolated (held before the first, after the last row)\n"
          "  --ground auto|on|off  half-space z >= 0 (auto: on for URDF, as declared for MJCF)\n"
-         "  --friction MU         friction for geoms that declare none (>= 0, default 0.8)\n"
+         "  --friction MU         friction for geoms that declare none (>= 0; default: MJCF 1, as\n"
+         "                        MuJoCo's, URDF 0.8)\n"
          "  --contacts on|off     hard contacts with friction (default on)\n"
          "  --restitution E       coefficient of restitution in [0, 1] (default 0: inelastic)\n"
          "  --gravity \"GX GY GZ\"  gravity vector (m/s^2)\n"
          "  --fixed-base          weld the floating base to the world\n"
+         "  --lenient             load an MJCF file with unknown elements or attributes (MuJoCo\n"
+         "                        refuses them: a misspelling), naming each in a warning\n"
          "  --tol EPS             Newton solver tolerance (default ") + g(SolverOptions().tolerance) + ")\n" +
          "  --cone nonlinear|linear|relaxed  friction cone model (default nonlinear)\n"
          "  --integrator variational|energy-momentum  time stepping (default: the model's, else\n"
@@ -147,7 +150,7 @@ constexpr OptionSpec kOptions[] = {
     {"--contacts", true, kRun},    {"--restitution", true, kRun},
     {"--view", true, kSimulate},   {"--max-output-bytes", true, kSimulate},
     {"--limit", true, kAll},       {"--ctrl", true, kRun},       {"--ctrl-file", true, kRun},
-    {"--integrator", true, kRun},
+    {"--integrator", true, kRun},  {"--lenient", false, kAll},
 };
 
 const char* command_name(Command c) {
@@ -313,6 +316,7 @@ Options parse_args(int argc, const char* const* argv) {
       o.view = value;
     } else if (name == "--json") o.json = true;
     else if (name == "--fixed-base") o.fixed_base = true;
+    else if (name == "--lenient") o.lenient = true;
     else if (name == "--keyframe") {
       if (value.empty()) fail("--keyframe needs a name");
       o.keyframe = value;

@@ -62,6 +62,7 @@ struct Options {
   std::optional<double> friction;
   std::optional<std::array<double, 3>> gravity;
   bool fixed_base = false;
+  bool lenient = false;  // --lenient: unknown MJCF names load with a warning (LoadOptions::lenient)
   std::optional<double> tol;
   FrictionCone cone = FrictionCone::Nonlinear;
   bool contacts = true;   // --contacts on|off: hard contacts (ground, world geoms, bodies)

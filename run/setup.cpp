@@ -226,6 +226,7 @@ LoadedModel load_for_run(const Options& o) {
   LoadedModel l;
   LoadOptions lo;
   lo.fixed_base = o.fixed_base;
+  lo.lenient = o.lenient;
   lo.limits = o.limits;
   try {
     l.model = load_model(o.model_path, lo, &l.report);
@@ -251,7 +252,7 @@ RunSetup setup_model(const Options& o) {
   Model& m = s.loaded.model;
   if (o.gravity) m.opt.gravity = Vec3((*o.gravity)[0], (*o.gravity)[1], (*o.gravity)[2]);
   if (o.integrator) m.opt.integrator = *o.integrator;
-  s.dt = o.dt ? *o.dt : (m.dt_from_file ? m.opt.timestep : 0.01);
+  s.dt = o.dt ? *o.dt : m.opt.timestep;
   if (!(std::isfinite(s.dt) && s.dt > 0)) throw InputError(o.model_path + ": the model's time step is not positive");
   m.opt.timestep = s.dt;
   if (o.tol) m.opt.solver.tolerance = *o.tol;

@@ -280,12 +280,8 @@ std::string validate_model(const Model& model) {
           << e.transpose() << ")";
       return err.str();
     }
-    const double tol = 1e-9 * e.sum();
-    if (e(0) + e(1) < e(2) - tol || e(0) + e(2) < e(1) - tol || e(1) + e(2) < e(0) - tol) {
-      err << "body '" << b.name << "': inertia violates the triangle inequality (principal moments "
-          << e.transpose() << ")";
-      return err.str();
-    }
+    // (a positive definite tensor off the triangle inequality is no rigid body's but simulates:
+    // the loaders warn about it)
     if (!finite3(b.x0) || !b.q0.allFinite() || std::abs(b.q0.norm() - 1) > 1e-6) {
       err << "body '" << b.name << "': initial pose must be finite with a unit quaternion";
       return err.str();

@@ -360,8 +360,8 @@ struct Model {
 Joint make_joint(const Model& model, JointType type, int parent, int child, const Vec3& anchor,
                  const Vec3& axis = Vec3(0, 0, 1), const std::string& name = "");
 
-// Checks a model (indices in range, positive masses, inertia positive definite and satisfying the
-// triangle inequality, unit quaternions, finite numbers). Returns an empty string when valid,
+// Checks a model (indices in range, positive masses, inertia positive definite — the triangle
+// inequality is the loaders' warning —, unit quaternions, finite numbers). Returns an empty string when valid,
 // otherwise a message naming the offending body or joint.
 std::string validate_model(const Model& model);
 

@@ -452,7 +452,8 @@ TEST_F(Cli, CassieKeyframe) {
 // changes the run; bad files exit 2 naming the problem.
 TEST_F(Cli, ControlsFromTheCommandLine) {
   const std::string scene = quote(repo("robots/a1/menagerie_variant/scene.xml"));
-  const std::string base = "simulate " + scene + " --keyframe home --duration 1 --every 100 --output ";
+  // (the scene sets no time step: MuJoCo's 0.002 s, 500 steps; --every 500 records t = 0 and 1 s)
+  const std::string base = "simulate " + scene + " --keyframe home --duration 1 --every 500 --output ";
   const fs::path held = path("a1_held.csv"), file = path("a1_file.csv"), zero = path("a1_zero.csv");
   Result r = run(base + quote(held.string()) + " --ctrl FR_hip=0.2 --ctrl RL_calf=-1.6");
   ASSERT_EQ(r.status, 0) << r.err;
@@ -473,7 +474,7 @@ TEST_F(Cli, ControlsFromTheCommandLine) {
   EXPECT_NEAR(a.at(1, "FR_hip_joint.q0"), 0.2, 0.05);  // the servo (kp 100) near its target
   // without the keyframe's commands the position servos pull every joint to 0: the legs
   // straighten and fold under the trunk's weight
-  r = run("simulate " + scene + " --keyframe home --duration 1 --every 100 --ctrl-file " + quote(ctrl.string()) +
+  r = run("simulate " + scene + " --keyframe home --duration 1 --every 500 --ctrl-file " + quote(ctrl.string()) +
           " --output " + quote(zero.string()) + " --ctrl FR_thigh=0");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(read_csv(zero).at(1, "FR_thigh_joint.q0"), a.at(1, "FR_thigh_joint.q0"));
@@ -801,5 +802,35 @@ TEST_F(Cli, HelpAndVersion) {
   EXPECT_NE(v.out.find("maxsim"), std::string::npos);
 }
 
+// A misspelled MJCF attribute: info, simulate and bench exit 2 naming file, line and the name
+// it was meant to be; --lenient loads the file with a warning. info lists what the file uses
+// that maxsim ignores and where the options came from.
+TEST_F(Cli, LenientAndIgnoredNames) {
+  const fs::path file = path("axsi.xml");
+  {
+    std::ofstream out(file);
+    out << "<mujoco>\n<worldbody>\n<body name=\"b\" pos=\"0 0 1\">\n<joint name=\"j\" axsi=\"0 1 0\"/>\n"
+           "<geom type=\"sphere\" size=\"0.1\" solref=\"0.02 1\"/>\n</body>\n</worldbody>\n</mujoco>\n";
+  }
+  for (const char* cmd : {"info ", "simulate ", "bench --steps 2 "}) {
+    Result r = run(std::string(cmd) + quote(file.string()));
+    EXPECT_EQ(r.status, 2) << cmd;
+    EXPECT_NE(r.err.find(file.string() + ":4: unknown attribute 'axsi' in <joint name='j'> (did you mean 'axis'?)"),
+              std::string::npos) << r.err;
+    r = run(std::string(cmd) + quote(file.string()) + " --lenient --steps 2");
+    if (std::string(cmd) == "info ") r = run("info " + quote(file.string()) + " --lenient");
+    EXPECT_EQ(r.status, 0) << cmd << r.err;
+  }
+  const Result info = run("info " + quote(file.string()) + " --lenient");
+  EXPECT_NE(info.out.find("warning: " + file.string() + ":4: unknown attribute 'axsi'"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("ignored: <geom solref> (1)"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("time step: 0.002 s (MuJoCo's default)"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("timestep       0.002  [MuJoCo default]"), std::string::npos) << info.out;
+  const Result json = run("info " + quote(file.string()) + " --lenient --json");
+  ASSERT_EQ(json.status, 0);
+  EXPECT_NE(json.out.find("\"ignored\":[\"\\u003cgeom solref\\u003e (1)\"]"), std::string::npos) << json.out;  // (JSON escapes <, >)
+}
+
 }  // namespace
 }  // namespace maxsim
+

@@ -254,9 +254,13 @@ TEST_F(Hostile, MassAndInertiaRangesCanBeWidened) {
 }
 
 TEST_F(Hostile, ZeroSizesAreRefusedInBothFormats) {
-  // Drake's point contacts (collision spheres of radius 0) in the corpus's Atlas
-  expect_refusal(repo("tests/data/models/constrained_dynamics/atlas.urdf").string(),
-                 {"atlas.urdf:43:", "<sphere> radius must be positive (got 0.0)"});
+  // (a URDF sphere of radius 0 is a point contact, Drake's convention: tests/test_seed_files.cpp;
+  // a negative radius is refused)
+  const std::string sphere_urdf = file("sphere_neg.urdf", "<robot name=\"b\"><link name=\"a\"><inertial><mass value=\"1\"/>"
+                                                          "<inertia ixx=\"1\" ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"/>"
+                                                          "</inertial><collision><geometry><sphere radius=\"-0.1\"/></geometry>"
+                                                          "</collision></link></robot>\n");
+  expect_refusal(sphere_urdf, {"<sphere> radius must not be negative (got -0.1)"});
   const std::string box_urdf = file("box0.urdf", "<robot name=\"b\"><link name=\"a\"><inertial><mass value=\"1\"/>"
                                                  "<inertia ixx=\"1\" ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"/>"
                                                  "</inertial><visual><geometry><box size=\"0.1 0.1 -0.1\"/></geometry>"

@@ -252,7 +252,7 @@ TEST_F(NonholonomicErrors, Urdf) {
       {"<nonholonomic name=\"w\" type=\"rolling_ball\"><link name=\"base\"/><radius value=\"1\"/></nonholonomic>",
        {"rolling_ball constraint 'w'", "'base' is part of the world"}},
       {"<maxsim integrator=\"rk4\"/>", {"<maxsim>: integrator 'rk4' is not one of variational, energy-momentum"}},
-      {"<maxsim integrater=\"variational\"/>", {"<maxsim>: unknown attribute 'integrater'"}},
+      {"<maxsim integrater=\"variational\"/>", {"unknown attribute 'integrater' in <maxsim> (did you mean 'integrator'?)"}},
   };
   int k = 0;
   for (const ErrorCase& c : cases) {

@@ -307,7 +307,7 @@ int run_info(const Options& o) {
   const int mobility_low = std::max(0, tree_dof - loop_rows);
   const bool ground_auto = m.implicit_ground;
   const char* format = l.urdf ? "URDF" : "MJCF";
-  const double dt = m.dt_from_file ? m.opt.timestep : 0.01;
+  const double dt = m.opt.timestep;  // (the loaders set the format's default)
 
   if (o.json) {
     auto names_json = [](const std::vector<std::string>& names) {
@@ -332,6 +332,16 @@ int run_info(const Options& o) {
         s += j.str();
       }
       return s + "]";
+    };
+    // {"timestep": {"value": ..., "source": ...}, ...}
+    auto sources_json = [&] {
+      JsonObject j;
+      for (const ValueSource& v : l.report.sources) {
+        JsonObject e;
+        e.add("value", v.value).add("source", v.source);
+        j.add_raw(v.name, e.str());
+      }
+      return j.str();
     };
     auto shapes_json = [](const std::map<std::string, int>& s) {
       JsonObject j;
@@ -370,6 +380,8 @@ int run_info(const Options& o) {
         .add_raw("joint_names", names_json(joints))
         .add_raw("loop_joint_names", names_json(loop_names))
         .add_raw("keyframes", names_json(keys))
+        .add_raw("ignored", names_json(l.report.ignored))
+        .add_raw("sources", sources_json())
         .add_raw("warnings", names_json(l.report.warnings));
     std::printf("%s\n", j.str().c_str());
     return 0;
@@ -427,7 +439,7 @@ int run_info(const Options& o) {
                                             ? "a body and its parent in the file's tree (MuJoCo)"
                                             : "bodies joined by any joint (PyBullet)");
   std::printf("total mass: %s kg\n", g6(m.total_mass()).c_str());
-  std::printf("time step: %s s (%s)\n", g6(dt).c_str(), m.dt_from_file ? "from the file" : "default");
+  std::printf("time step: %s s (%s)\n", g6(dt).c_str(), m.dt_from_file ? "from the file" : l.urdf ? "default" : "MuJoCo's default");
   std::printf("gravity: %s %s %s\n", g6(m.opt.gravity.x()).c_str(), g6(m.opt.gravity.y()).c_str(), g6(m.opt.gravity.z()).c_str());
   std::printf("actuators: %zu\n", m.actuators.size());
   std::printf("integrator: %s\n", integrator_name(m.opt.integrator));
@@ -446,6 +458,12 @@ int run_info(const Options& o) {
   }
   if (!l.report.virtual_bodies.empty())
     std::printf("virtual bodies: %s\n", join(l.report.virtual_bodies).c_str());
+  if (!l.report.sources.empty()) {
+    std::printf("values from:\n");
+    for (const ValueSource& v : l.report.sources)
+      std::printf("  %-14s %s  [%s]\n", v.name.c_str(), v.value.c_str(), v.source.c_str());
+  }
+  if (!l.report.ignored.empty()) std::printf("ignored: %s\n", join(l.report.ignored).c_str());
   for (const std::string& w : l.report.warnings) std::printf("warning: %s\n", w.c_str());
   return 0;
 }

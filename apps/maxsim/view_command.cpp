@@ -18,10 +18,11 @@ using namespace io;  // (Replay, CsvTable and the functions that read and write 
 // ---- `maxsim view` ------------------------------------------------------------------------------------
 namespace {
 const char* view_usage() {
-  return "usage: maxsim view MODEL TRAJ.csv [-o OUT.html] [--title T]\n"
+  return "usage: maxsim view MODEL TRAJ.csv [-o OUT.html] [--title T] [--lenient]\n"
          "  MODEL     the URDF/MJCF file the trajectory was simulated with (its visual geometry is drawn)\n"
          "  TRAJ.csv  a trajectory of `maxsim simulate --output` (body pose columns B.x .. B.qz)\n"
-         "  -o FILE   the self-contained HTML replay (default: TRAJ with .html)\n";
+         "  -o FILE   the self-contained HTML replay (default: TRAJ with .html)\n"
+         "  --lenient load an MJCF file with unknown elements or attributes (with a warning)\n";
 }
 }  // namespace
 
@@ -32,6 +33,7 @@ int view_main(int argc, const char* const* argv) {
   };
   std::vector<std::string> positional;
   std::string out, title;
+  LoadOptions load_options;
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i], value;
     if (arg == "-h" || arg == "--help") {
@@ -49,7 +51,8 @@ int view_main(int argc, const char* const* argv) {
       if (i + 1 >= argc) return fail("option " + arg + " needs a value");
       value = argv[++i];
     }
-    if (arg == "-o" || arg == "--output") out = value;
+    if (arg == "--lenient") load_options.lenient = true;
+    else if (arg == "-o" || arg == "--output") out = value;
     else if (arg == "--title") title = value;
     else return fail("unknown option '" + arg + "'\n" + view_usage());
   }
@@ -65,7 +68,7 @@ int view_main(int argc, const char* const* argv) {
     check_writable(out);
     Model model;
     try {
-      model = load_model(model_path);
+      model = load_model(model_path, load_options);
     } catch (const LoadError& e) {
       return fail(e.what());
     }

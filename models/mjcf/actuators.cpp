@@ -40,7 +40,9 @@ void MjcfReader::read_actuators(const XMLElement* act, Model* model) {
     if (auto g = nums(attr(c, "actuator", cls, "gear"), 1, 6)) a.gear = (*g)[0];
     auto ctrlrange = nums(attr(c, "actuator", cls, "ctrlrange"), 2, 2);
     auto ctrllimited = boolean(attr(c, "actuator", cls, "ctrllimited"), true);
-    a.ctrl_limited = ctrllimited ? *ctrllimited : (autolimits_ && ctrlrange.has_value());
+    // "auto" (MuJoCo): limited when a range other than "0 0" (its default) is given
+    auto has_range = [](const std::optional<std::vector<double>>& r) { return r && ((*r)[0] != 0 || (*r)[1] != 0); };
+    a.ctrl_limited = ctrllimited ? *ctrllimited : (autolimits_ && has_range(ctrlrange));
     if (a.ctrl_limited) {
       if (!ctrlrange) fail(c, "actuator is ctrllimited but has no ctrlrange");
       a.ctrl_lower = (*ctrlrange)[0];
@@ -49,7 +51,7 @@ void MjcfReader::read_actuators(const XMLElement* act, Model* model) {
     }
     auto forcerange = nums(attr(c, "actuator", cls, "forcerange"), 2, 2);
     auto forcelimited = boolean(attr(c, "actuator", cls, "forcelimited"), true);
-    a.force_limited = forcelimited ? *forcelimited : (autolimits_ && forcerange.has_value());
+    a.force_limited = forcelimited ? *forcelimited : (autolimits_ && has_range(forcerange));
     if (a.force_limited) {
       if (!forcerange) fail(c, "actuator is forcelimited but has no forcerange");
       a.force_lower = (*forcerange)[0];

@@ -1,4 +1,6 @@
 // <compiler> and <option> (with its <flag>), and the compiler's mass adjustments.
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "models/mjcf/reader.hpp"
@@ -36,6 +38,12 @@ void MjcfReader::read_compiler(const XMLElement* e) {
   if (auto v = xml_.number(e, "boundmass")) boundmass_ = *v;
   if (auto v = xml_.number(e, "boundinertia")) boundinertia_ = *v;
   if (auto b = xml_.boolean(e, "balanceinertia")) balanceinertia_ = *b;
+  if (auto r = xml_.numbers(e, "inertiagrouprange", 2)) {
+    if ((*r)[0] != std::floor((*r)[0]) || (*r)[1] != std::floor((*r)[1]))
+      fail(e, "compiler inertiagrouprange must be two integers");
+    inertia_groups_[0] = (*r)[0];
+    inertia_groups_[1] = (*r)[1];
+  }
   if (auto b = xml_.boolean(e, "discardvisual")) discardvisual_ = *b;
   if (auto b = xml_.boolean(e, "strippath")) strippath_ = *b;
 }
@@ -45,8 +53,21 @@ void MjcfReader::read_option(const XMLElement* e, Model* model) {
     if (!(*dt > 0)) fail(e, "option timestep must be positive");
     model->opt.timestep = *dt;
     model->dt_from_file = true;
+    timestep_elem_ = e;
   }
-  if (auto g = xml_.vec3(e, "gravity")) model->opt.gravity = *g;
+  if (auto g = xml_.vec3(e, "gravity")) {
+    model->opt.gravity = *g;
+    gravity_elem_ = e;
+  }
+  // MuJoCo's integrators all become maxsim's variational step, which treats the free rows'
+  // springs, dampers and armature implicitly already (docs/computation.md); info names the mapping.
+  if (const char* i = own(e, "integrator")) {
+    if (std::strcmp(i, "Euler") != 0 && std::strcmp(i, "implicit") != 0 &&
+        std::strcmp(i, "implicitfast") != 0 && std::strcmp(i, "RK4") != 0)
+      fail(e, std::string("option integrator must be Euler, implicit, implicitfast or RK4, got '") + i + "'");
+    mj_integrator_ = i;
+    mj_integrator_elem_ = e;
+  }
   for (const char* a : {"viscosity", "density"}) {
     if (auto v = xml_.number(e, a); v && *v != 0) ignore(std::string("<option ") + a + "> (fluid forces)");
   }
@@ -88,6 +109,28 @@ void MjcfReader::read_option(const XMLElement* e, Model* model) {
     flag(k, &on);
     if (on) ignore(std::string("<flag ") + k + "=\"enable\">");
   }
+}
+
+void MjcfReader::record_sources(const Model& model) {
+  auto g6 = [](double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%g", v);
+    return std::string(b);
+  };
+  auto from = [&](const XMLElement* e) { return e ? xml_.where(e) : std::string("MuJoCo default"); };
+  auto& src = report_->sources;
+  src.push_back({"timestep", g6(model.opt.timestep), from(timestep_elem_)});
+  src.push_back({"gravity", g6(model.opt.gravity.x()) + " " + g6(model.opt.gravity.y()) + " " + g6(model.opt.gravity.z()),
+                 from(gravity_elem_)});
+  src.push_back({"integrator",
+                 std::string(integrator_name(model.opt.integrator)) + " (MuJoCo's " + mj_integrator_ +
+                     " mapped to it: its step is implicit in the joints' springs and dampers)",
+                 integrator_elem_ ? xml_.where(integrator_elem_) + " (maxsim:integrator)" : from(mj_integrator_elem_)});
+  src.push_back({"geom friction",
+                 std::to_string(friction_own_) + " geom(s) from the file, " + std::to_string(friction_class_) +
+                     " from default classes, " + std::to_string(friction_default_) + " at MuJoCo's default " +
+                     g6(model.opt.contact.friction),
+                 "file, default class, MuJoCo default"});
 }
 
 // On the file's bodies, before virtual bodies get their mass.

@@ -66,7 +66,16 @@ Geom MjcfReader::read_geom(const XMLElement* e, const std::string& cls, const Po
     case GeomType::Plane: g.size = Vec3(size[0], size[1], 0); break;
     case GeomType::Mesh: break;
   }
-  if (auto f = nums(attr(e, "geom", cls, "friction"), 1, 3)) g.friction = (*f)[0];
+  // friction "sliding torsional rolling": maxsim models the sliding coefficient; without one the
+  // geom keeps -1, the world default (MuJoCo's 1, set by the reader; `--friction` overrides it).
+  const Attr fa = attr(e, "geom", cls, "friction");
+  if (auto f = nums(fa, 1, 3)) {
+    g.friction = (*f)[0];
+    if (g.friction < 0) fail(e, "geom friction must not be negative");
+    ++(fa.e == e ? friction_own_ : friction_class_);
+  } else {
+    ++friction_default_;
+  }
   g.contype = integer(attr(e, "geom", cls, "contype")).value_or(1);
   g.conaffinity = integer(attr(e, "geom", cls, "conaffinity")).value_or(1);
   g.collision = !(g.contype == 0 && g.conaffinity == 0);
@@ -122,7 +131,11 @@ Geom MjcfReader::read_geom(const XMLElement* e, const std::string& cls, const Po
     }
   }
   *mass_out = 0;
-  if (props && g.type != GeomType::Plane) {
+  // MuJoCo's inertiagrouprange (default 0 5): geoms of other groups add no mass or inertia
+  const int group = integer(attr(e, "geom", cls, "group")).value_or(0);
+  const bool weighs = group >= inertia_groups_[0] && group <= inertia_groups_[1];
+  if (!weighs) *has_mass = false;
+  if (props && weighs && g.type != GeomType::Plane) {
     const SolidProps s = solid_props(g);
     double m = mass ? *mass : density * s.volume;
     if (m > 0 && s.volume > 0) {
@@ -157,8 +170,15 @@ MassProps MjcfReader::read_inertial(const XMLElement* in, const std::string& nam
     fail(in, "<inertial> needs 'diaginertia' or 'fullinertia'");
   }
   if (*m > 0) {
-    const std::string err = check_mass_inertia(*m, I);
-    if (!err.empty() && !balanceinertia_) fail(in, "body '" + name + "': " + err);
+    const std::string err = check_mass_inertia(*m, I, false);
+    if (!err.empty()) fail(in, "body '" + name + "': " + err);
+    // off the triangle inequality: MuJoCo refuses it unless <compiler balanceinertia="true">
+    // (then every principal moment becomes their mean, adjust_masses); maxsim loads it as written
+    if (!balanceinertia_)
+      if (const std::string tri = triangle_inequality_violation(I); !tri.empty())
+        report_->warnings.push_back(xml_.where(in) + ": body '" + name + "': " + tri +
+                                    "; loaded as written (it is positive definite; MuJoCo refuses it without "
+                                    "<compiler balanceinertia=\"true\">)");
   }
   MassProps mass;
   mass.mass = *m;

@@ -18,11 +18,15 @@ Model MjcfReader::load() {
   Model model;
   model.source_file = path_;
   model.name = xml_.text(root, "model");
+  // MuJoCo's defaults for what the file leaves out (XML reference, <option> and <geom>).
   model.opt.gravity = Vec3(0, 0, -9.81);
+  model.opt.timestep = 0.002;
+  model.opt.contact.friction = 1.0;  // geom friction "1 0.005 0.0001": sliding μ = 1
   model.opt.contact.ground = false;  // the file's geoms are its world (no half-space of our own)
 
   int include_height = 0;
   resolve_includes(root, 0, &include_height);
+  check_names(root);
   const std::vector<const XMLElement*> top = children(root);
   for (const XMLElement* c : top)
     if (std::strcmp(c->Name(), "compiler") == 0) read_compiler(c);
@@ -112,6 +116,9 @@ Model MjcfReader::load() {
   for (const XMLElement* c : top)
     if (std::strcmp(c->Name(), "keyframe") == 0) read_keyframes(c, &model);
 
+  list_ignored(root);
+  record_sources(model);
+  for (const auto& [k, n] : ignored_) report_->ignored.push_back(k + " (" + std::to_string(n) + ")");
   if (!ignored_.empty()) {
     std::string list;
     for (const auto& [k, n] : ignored_) list += (list.empty() ? "" : ", ") + k + " (" + std::to_string(n) + ")";

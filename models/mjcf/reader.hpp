@@ -98,6 +98,11 @@ class MjcfReader {
   // levels of includes below it.
   long long resolve_includes(const XMLElement* root, int depth, int* height);
 
+  // ---- strict names (strict.cpp): unknown elements and attributes before the load (errors, or
+  // warnings with LoadOptions::lenient); what MJCF defines and the load never read, after it ----
+  void check_names(const XMLElement* root);
+  void list_ignored(const XMLElement* root);
+
   // ---- messages: an error at the element's file and line; an ignored feature, for the warning ----
   [[noreturn]] void fail(const XMLElement* e, const std::string& msg) const { xml_.fail(e, msg); }
   void ignore(const std::string& what) { ++ignored_[what]; }
@@ -146,6 +151,8 @@ class MjcfReader {
   void read_option(const XMLElement* e, Model* model);
   // boundmass, boundinertia, balanceinertia and settotalmass on the file's bodies.
   void adjust_masses(const XMLElement* root);
+  // LoadReport::sources: timestep, gravity, integrator and geom friction (file, class, MuJoCo).
+  void record_sources(const Model& model);
 
   // ---- assets (assets.cpp) ----
   void read_assets(const XMLElement* e);
@@ -203,6 +210,7 @@ class MjcfReader {
   std::optional<double> settotalmass_;
   double boundmass_ = 0, boundinertia_ = 0;
   bool balanceinertia_ = false, discardvisual_ = false, strippath_ = false;
+  double inertia_groups_[2] = {0, 5};  // inertiagrouprange: the geom groups that carry mass
 
   std::map<std::string, DefaultClass> classes_;
   std::map<std::string, MeshAsset> meshes_;
@@ -241,6 +249,12 @@ class MjcfReader {
   };
   std::vector<SiteSpec> sites_;
   const XMLElement* integrator_elem_ = nullptr;
+  // Where <option>'s values and the geoms' friction came from (record_sources).
+  const XMLElement* timestep_elem_ = nullptr;
+  const XMLElement* gravity_elem_ = nullptr;
+  const XMLElement* mj_integrator_elem_ = nullptr;
+  std::string mj_integrator_ = "Euler";  // <option integrator> as written (MuJoCo's default)
+  int friction_own_ = 0, friction_class_ = 0, friction_default_ = 0;  // geoms by source
 };
 
 }  // namespace maxsim::mjcf_detail

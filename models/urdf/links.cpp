@@ -36,7 +36,10 @@ void UrdfReader::check_geometry(const XMLElement* owner) {
     for (double x : *v)
       if (!(x > 0)) xml_.fail(shape, "<box> size must be positive in x, y and z (got '" + xml_.text(shape, "size") + "')");
   } else if (s == "sphere") {
-    positive("radius");
+    // radius 0: a point contact (Drake's convention, the seed code's Atlas feet)
+    auto r = xml_.number(shape, "radius");
+    if (!r) xml_.fail(shape, "<sphere> needs a 'radius' attribute");
+    if (!(*r >= 0)) xml_.fail(shape, "<sphere> radius must not be negative (got " + xml_.text(shape, "radius") + ")");
   } else if (s == "cylinder") {
     positive("radius");
     positive("length");
@@ -84,7 +87,13 @@ void UrdfReader::check_link(const XMLElement* e, LinkXml* info) {
     if (*mass > 0) {
       Mat3 I;
       I << v[0], v[1], v[2], v[1], v[3], v[4], v[2], v[4], v[5];
-      const std::string err = check_mass_inertia(*mass, I);
+      const std::string err = check_mass_inertia(*mass, I, false);
+      // a positive definite tensor off the triangle inequality (Dojo's half-cheetah torso) is no
+      // rigid body's, but simulates as written: a warning
+      if (err.empty())
+        if (const std::string tri = triangle_inequality_violation(I); !tri.empty())
+          report_->warnings.push_back(xml_.where(ie) + ": link '" + xml_.text(e, "name") + "': " + tri +
+                                      "; loaded as written (it is positive definite)");
       // An unphysical inertia (not positive definite, triangle inequality violated) is only
       // fatal for a link that is a body of its own: a part merged into a body by fixed joints is
       // judged by the merged body (real files have such parts, e.g. ANYmal's flat 'hatch' and

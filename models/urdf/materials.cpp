@@ -1,5 +1,6 @@
 // <material>: the colour check, and top-level materials defined twice (urdfdom refuses any second
-// definition; one that repeats the first is dropped for it, another is an error).
+// definition, so it is dropped for it: the first wins; one with another colour is named in a
+// warning with both lines — colour is visual only).
 #include "models/urdf/reader.hpp"
 
 namespace maxsim::urdf_detail {
@@ -23,9 +24,9 @@ void UrdfReader::read_material(const XMLElement* c) {
     materials_[name] = def;
     return;
   }
-  // urdfdom rejects any second definition. One that repeats the colour and texture says
-  // nothing new (ConstrainedDynamics and Dojo keep the last one): it is dropped. A
-  // different one would make the colour depend on which definition a reader keeps.
+  // urdfdom rejects any second definition: it is dropped, the first wins. One with another
+  // colour or texture makes the colour depend on the reader (ConstrainedDynamics and Dojo keep
+  // the last one): a warning.
   const MaterialDef& first = it->second;
   if (def.rgba != first.rgba || def.texture != first.texture) {
     auto describe = [&](const MaterialDef& d) {
@@ -34,9 +35,9 @@ void UrdfReader::read_material(const XMLElement* c) {
       if (!d.texture.empty()) out += (out.empty() ? "" : ", ") + std::string("texture '") + d.texture + "'";
       return out.empty() ? std::string("no colour") : out;
     };
-    xml_.fail(c, "material '" + name + "' is defined again with a different colour or texture (" +
-                     describe(def) + ") than at " + xml_.where(first.e) + " (" + describe(first) +
-                     "); give the second one another name");
+    report_->warnings.push_back(xml_.where(c) + ": material '" + name + "' is defined again with a different colour or texture (" +
+                                describe(def) + ") than at " + xml_.where(first.e) + " (" + describe(first) +
+                                "); the first definition is used");
   }
   rewrite_for_urdfdom_ = true;
 }

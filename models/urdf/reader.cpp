@@ -17,6 +17,7 @@ Model UrdfReader::load() {
   if (std::strcmp(robot->Name(), "robot") != 0)
     xml_.fail(robot, std::string("root element is <") + robot->Name() +
                          ">, expected <robot> (not a URDF robot description)");
+  check_names(robot);
   prepass(robot);
 
   // urdfdom for the standard elements.
@@ -89,10 +90,11 @@ Model UrdfReader::load() {
                                 "; accepted because the link is part of the rigid body '" + body +
                                 "'");
   }
+  for (const auto& [k, n] : ignored_) report_->ignored.push_back(k + " (" + std::to_string(n) + ")");
   if (!ignored_.empty()) {
     std::string list;
     for (const auto& [k, n] : ignored_) list += (list.empty() ? "" : ", ") + k + " (" + std::to_string(n) + ")";
-    report_->warnings.push_back(path_ + ": ignored URDF elements: " + list);
+    report_->warnings.push_back(path_ + ": other tools' and unsupported URDF tags and attributes ignored: " + list);
   }
   if (mimic_count_ > 0)
     report_->warnings.push_back(path_ + ": " + std::to_string(mimic_count_) +

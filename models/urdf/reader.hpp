@@ -82,6 +82,8 @@ class UrdfReader {
  private:
   // ---- the tinyxml2 pass (prepass.cpp): checks with file:line, and what urdfdom cannot read ----
   void prepass(const XMLElement* robot);
+  // URDF's names (strict.cpp): misspellings refused, other tools' tags listed as ignored.
+  void check_names(const XMLElement* robot);
   void check_tree();
   // links, inertials and geometry (links.cpp)
   void check_origin(const XMLElement* parent);

@@ -211,8 +211,9 @@ class A1WalkEnv(MaxsimEnv):
     """The Unitree A1 walking forward (+x): MuJoCo Menagerie's MJCF, its 12 position servos.
 
     The action is the servo targets (rad, within the joints' ctrl ranges), held for frame_skip
-    steps of 0.01 s. Reward per step: forward speed of the trunk + 0.5 while healthy − 0.01·|a −
-    home|² (a target far from the standing pose costs). Terminated when the trunk drops below
+    steps of the file's time step (it gives none: MuJoCo's 0.002 s). Reward per step: forward
+    speed of the trunk + 0.5 while healthy − 0.01·|a − home|² (a target far from the standing
+    pose costs). Terminated when the trunk drops below
     0.15 m or tilts beyond 60°. Observation: qpos without the trunk's x, y, and qvel (35 values).
     """
 

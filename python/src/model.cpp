@@ -115,12 +115,21 @@ void bind_model(py::module_& m) {
       .def_readwrite("merge_fixed_joints", &LoadOptions::merge_fixed_joints)
       .def_readwrite("fixed_base", &LoadOptions::fixed_base)
       .def_readwrite("package_paths", &LoadOptions::package_paths)
-      .def_readwrite("limits", &LoadOptions::limits);
+      .def_readwrite("limits", &LoadOptions::limits)
+      .def_readwrite("lenient", &LoadOptions::lenient);
+
+  py::class_<ValueSource>(m, "ValueSource", "Where a value of the model came from (models/load.hpp).")
+      .def_readonly("name", &ValueSource::name)
+      .def_readonly("value", &ValueSource::value)
+      .def_readonly("source", &ValueSource::source)
+      .def("__repr__", [](const ValueSource& v) { return "ValueSource(" + v.name + "=" + v.value + " from " + v.source + ")"; });
 
   py::class_<LoadReport>(m, "LoadReport", "What the loader tells besides the model.")
       .def_readonly("warnings", &LoadReport::warnings)
       .def_readonly("merged", &LoadReport::merged)
-      .def_readonly("virtual_bodies", &LoadReport::virtual_bodies);
+      .def_readonly("virtual_bodies", &LoadReport::virtual_bodies)
+      .def_readonly("ignored", &LoadReport::ignored)
+      .def_readonly("sources", &LoadReport::sources);
 
   py::class_<Geom>(m, "Geom")
       .def_readonly("name", &Geom::name)

@@ -70,6 +70,23 @@ def test_a_malformed_file_names_file_line_and_problem(tmp_path):
     assert str(err.value).startswith(str(bad) + ":")  # "FILE:LINE: message"
 
 
+def test_misspelled_attribute_refused_unless_lenient(tmp_path):
+    f = tmp_path / "axsi.xml"
+    f.write_text('<mujoco>\n<worldbody>\n<body name="b">\n<joint name="j" axsi="0 1 0"/>\n'
+                 '<geom type="sphere" size="0.1"/>\n</body>\n</worldbody>\n</mujoco>\n')
+    with pytest.raises(maxsim.LoadError, match=r"axsi.xml:4: unknown attribute 'axsi'.*did you mean 'axis'"):
+        maxsim.load(f)
+    with pytest.warns(UserWarning, match=r"axsi.xml:4: unknown attribute 'axsi'"):
+        m = maxsim.load(f, lenient=True)
+    assert m.njoint == 1
+
+
+def test_mjcf_defaults_are_mujocos():
+    m = maxsim.load_string("<mujoco><worldbody><geom type='plane' size='1 1 1'/></worldbody></mujoco>")
+    assert m.dt == 0.002 and not m.dt_from_file  # MuJoCo's default time step
+    assert m.contact.friction == 1.0  # MuJoCo's default geom friction
+
+
 def test_broken_xml_and_unknown_extension(tmp_path):
     with pytest.raises(maxsim.LoadError, match="line|XML|xml"):
         maxsim.load_string("<mujoco><worldbody></mujoco>")
