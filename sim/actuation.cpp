@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/constraints/tendon.hpp"
 #include "sim/state/kinematics.hpp"
 
 namespace maxsim {
@@ -37,6 +38,12 @@ std::string validate_actuators(const Model& model) {
   const int nj = static_cast<int>(model.joints.size());
   for (const Actuator& a : model.actuators) {
     const std::string who = "actuator '" + a.name + "'";
+    if (a.tendon >= 0) {  // a tendon transmission (the tendon's index: validate_tendons)
+      if (a.tendon >= static_cast<int>(model.tendons.size())) return who + ": tendon index out of range";
+      if (!std::isfinite(a.gear) || !std::isfinite(a.kp) || !std::isfinite(a.kv))
+        return who + ": gear and gains must be finite";
+      continue;
+    }
     if (a.joint < 0 || a.joint >= nj) return who + ": joint index " + std::to_string(a.joint) + " out of range";
     if (!row_has_coordinate(model.joints[a.joint], a.row))
       return who + ": row " + std::to_string(a.row) + " of joint '" + model.joints[a.joint].name +
@@ -54,12 +61,22 @@ void apply_actuation(const Model& model, Data& d) {
   if (d.ctrl.size() < nu) d.ctrl.resize(nu, 0.0);
   d.actuator_force.assign(nu, 0.0);
   d.row_force = d.joint_force;
+  d.tendon_force.assign(model.tendons.size(), 0.0);
   if (nu == 0 || !model.actuation) return;
   bool limited = false;
   for (size_t i = 0; i < nu; ++i) {
     const Actuator& a = model.actuators[i];
     if (!std::isfinite(d.ctrl[i]))
       throw std::invalid_argument("ctrl of actuator '" + a.name + "' is not finite");
+    if (a.tendon >= 0) {  // along the tendon's length L (explicit, from the state at t)
+      BodyGradient gradient;
+      const double length = tendon_length(model, d, a.tendon, &gradient);
+      double rate = 0;
+      for (const auto& [b, g] : gradient) rate += g.head<3>().dot(d.v[b]) + g.tail<3>().dot(d.w[b]);
+      d.actuator_force[i] = actuator_force(a, d.ctrl[i], length, rate);
+      d.tendon_force[a.tendon] += a.gear * d.actuator_force[i];
+      continue;
+    }
     // (row_coordinate checks the joint and row; a motor's force needs neither coordinate, so
     // it is checked without computing them)
     const bool motor = a.kind == Actuator::Kind::Motor && a.joint >= 0 &&
@@ -72,6 +89,7 @@ void apply_actuation(const Model& model, Data& d) {
   if (!limited) return;
   // the actuators' sum on a row within the row's effort (the user's joint_force is not limited)
   for (const Actuator& a : model.actuators) {
+    if (a.tendon >= 0) continue;
     const double effort = model.joints[a.joint].effort[a.row];
     if (!(effort > 0)) continue;
     double& f = d.row_force[a.joint](a.row);

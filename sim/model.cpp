@@ -1,5 +1,7 @@
 #include "sim/model.hpp"
 
+#include "sim/constraints/tendon.hpp"
+
 #include <cmath>
 #include <sstream>
 
@@ -312,7 +314,7 @@ std::string validate_model(const Model& model) {
       return err.str();
     }
   }
-  return "";
+  return validate_tendons(model);
 }
 
 Mat3 inertia_box(double m, const Vec3& h) {
