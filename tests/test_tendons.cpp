@@ -36,7 +36,7 @@ Model two_hinges(double dt) {
 
 Tendon fixed_tendon(double c1, double c2) {
   Tendon t;
-  t.name = "t";
+  t.name.assign(1, 't');
   t.joints = {TendonJointTerm{0, 5, c1}, TendonJointTerm{1, 5, c2}};
   return t;
 }
@@ -82,7 +82,9 @@ TEST(Tendons, FixedTendonSpringOscillatesAtTheClosedFormFrequency) {
     const double omega = std::sqrt(k * s / (1 + armature * s));
     EXPECT_NEAR(measured_frequency(L, dt) / omega, 1.0, 1e-4) << "armature " << armature;
     // without armature the spring's impulse over a step is −Δt k L at its start (z2)
-    if (armature == 0) EXPECT_NEAR(d.tendon_impulse[0], -dt * k * L[L.size() - 2], 1e-9);
+    if (armature == 0) {
+      EXPECT_NEAR(d.tendon_impulse[0], -dt * k * L[L.size() - 2], 1e-9);
+    }
   }
 }
 
