@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/constraints/tendon.hpp"
+#include "sim/solver/workspace.hpp"
 #include "sim/state/kinematics.hpp"
 
 namespace maxsim {
@@ -69,7 +70,7 @@ void apply_actuation(const Model& model, Data& d) {
     if (!std::isfinite(d.ctrl[i]))
       throw std::invalid_argument("ctrl of actuator '" + a.name + "' is not finite");
     if (a.tendon >= 0) {  // along the tendon's length L (explicit, from the state at t)
-      BodyGradient gradient;
+      BodyGradient& gradient = workspace(d).tendon_scratch;  // (its storage kept between steps)
       const double length = tendon_length(model, d, a.tendon, &gradient);
       double rate = 0;
       for (const auto& [b, g] : gradient) rate += g.head<3>().dot(d.v[b]) + g.tail<3>().dot(d.w[b]);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "sim/solver/workspace.hpp"
 #include "sim/state/kinematics.hpp"
 #include "sim/tendon/spatial.hpp"
 
@@ -126,7 +127,7 @@ double coupling_violation(const Model& model, const Data& d, int k) {
 
 void append_tendon_limits(const Model& model, Data& d, double dt, double margin) {
   const int first_node = static_cast<int>(model.bodies.size() + model.joints.size() + model.nonholonomic.size());
-  BodyGradient gradient;
+  BodyGradient& gradient = workspace(d).tendon_scratch;  // (its storage kept between steps)
   for (size_t t = 0; t < model.tendons.size(); ++t) {
     const Tendon& tendon = model.tendons[t];
     if (!tendon.limited || !(tendon.range_lower < tendon.range_upper)) continue;
