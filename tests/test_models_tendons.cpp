@@ -89,6 +89,31 @@ TEST(TendonFiles, GripperCoupledByEqualityJointAndATendonRuns) {
   EXPECT_NEAR(d.tendon_length[0], coordinate(m, d, right), 1e-9);
 }
 
+// The 2F-85's linkage: each side's parallelogram closed by <equality connect>, the drivers coupled
+// by <equality joint>, the tendon servo under gravity. Loops and coupling hold, the spring links
+// turn with the drivers (the parallelogram keeps the pads parallel), the drivers reach the command
+// within the pads' gravity sag (≈ 0.01 rad at kp = 5).
+TEST(TendonFiles, LinkageGripperWithLoopsCouplingAndTendon) {
+  const Model m = load_model(repo("tests/data/tendons/linkage_gripper.xml"));
+  ASSERT_EQ(m.nu(), 1);
+  ASSERT_EQ(m.couplings.size(), 1u);
+  Data d(m);
+  d.ctrl[0] = 0.4;
+  double coupling = 0, loops = 0;
+  for (int n = 0; n < 1500; ++n) {
+    ASSERT_EQ(step(m, d).status, StepStatus::Ok) << n;
+    coupling = std::max(coupling, std::abs(coupling_violation(m, d, 0)));
+    loops = std::max(loops, max_constraint_violation(m, d));
+  }
+  EXPECT_LT(coupling, m.opt.solver.tolerance);
+  EXPECT_LT(loops, 1e-8);
+  const double right = coordinate(m, d, joint(m, "right_driver_joint"));
+  EXPECT_NEAR(right, 0.4, 0.03);
+  EXPECT_NEAR(coordinate(m, d, joint(m, "right_spring_link_joint")), right, 1e-6);
+  EXPECT_NEAR(coordinate(m, d, joint(m, "right_follower_joint")), -right, 1e-6);
+  EXPECT_NEAR(coordinate(m, d, joint(m, "left_driver_joint")), right, 1e-9);
+}
+
 // dm_control's humanoid: two limited fixed tendons (hamstrings, range −0.3..2) load and hold their
 // range while the body falls; gym's humanoid's two bare tendons load and change nothing.
 TEST(TendonFiles, HumanoidTendonsLoadAndHoldTheirRange) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "mechanisms/builders.hpp"
 #include "sim/constraints/tendon.hpp"
 #include "sim/maxsim.hpp"
 #include "sim/solver/projection.hpp"
@@ -220,4 +221,69 @@ TEST(Tendons, EnergyMomentumIntegratorRefusesTendons) {
   Data d(m);
   EXPECT_EQ(step(m, d).status, StepStatus::Failed);
   EXPECT_NE(integrator_support(m, d).find("tendons"), std::string::npos);
+}
+
+// A tendon on one joint row with coefficient c is that row's own spring and damper scaled by c²: a
+// six-link pendulum swinging under gravity runs the same with either, to the solver's tolerance.
+TEST(Tendons, SingleJointTendonEqualsAJointSpringAndDamper) {
+  const double c = 2.0, k = 3.0, damping = 0.2;
+  Model with_joint = make_pendulum_chain(6, JointType::Revolute, 0.3, 0.5, 0.0, 2e-3);
+  Model with_tendon = with_joint;
+  with_joint.joints[2].stiffness[5] = c * c * k;
+  with_joint.joints[2].damping[5] = c * c * damping;
+  Tendon t;
+  t.name.assign(1, 't');
+  t.joints = {TendonJointTerm{2, 5, c}};
+  t.stiffness = k;
+  t.damping = damping;
+  with_tendon.tendons.push_back(t);
+  Data a(with_joint), b(with_tendon);
+  const std::vector<std::vector<double>> q0 = {{0.4}, {-0.3}, {0.5}, {0.2}, {-0.6}, {0.1}};
+  set_coordinates(with_joint, a, q0, std::vector<std::vector<double>>(6));
+  set_coordinates(with_tendon, b, q0, std::vector<std::vector<double>>(6));
+  double worst = 0;
+  for (int n = 0; n < 1000; ++n) {
+    ASSERT_EQ(step(with_joint, a).status, StepStatus::Ok);
+    ASSERT_EQ(step(with_tendon, b).status, StepStatus::Ok);
+    for (int j = 0; j < 6; ++j) worst = std::max(worst, std::abs(angle(with_joint, a, j) - angle(with_tendon, b, j)));
+  }
+  EXPECT_LT(worst, 1e-7);
+  EXPECT_GT(std::abs(angle(with_tendon, b, 2) - 0.5), 0.1);  // (it moved)
+}
+
+// A spring tendon over all six hinges of a chain (one graph node touching seven bodies: the LDU's
+// fill-in) keeps the energy of the conservative system — gravity and the tendon's ½ k L² — to the
+// variational integrator's bounded error, second order in Δt: halving the step divides the largest
+// deviation by four (a row inconsistent with the potential would leave O(Δt) or O(1)), and the
+// second second adds nothing (no drift). The energy pairs the kinetic energy of the interval
+// [t1, t2] with the potentials' mean over its ends (potential_energy lags gravity the same way).
+TEST(Tendons, SpringTendonAcrossAChainConservesEnergy) {
+  double deviation[2];
+  for (int level = 0; level < 2; ++level) {
+    const double dt = level == 0 ? 1e-3 : 5e-4, k = 20.0;
+    Model m = make_pendulum_chain(6, JointType::Revolute, 0.3, 0.5, 0.0, dt);
+    Tendon t;
+    t.name.assign(1, 't');
+    for (int j = 0; j < 6; ++j) t.joints.push_back(TendonJointTerm{j, 5, j % 2 ? -0.5 : 1.0});
+    t.stiffness = k;
+    m.tendons.push_back(t);
+    Data d(m);
+    set_coordinates(m, d, {{0.4}, {-0.3}, {0.5}, {0.2}, {-0.6}, {0.1}}, std::vector<std::vector<double>>(6));
+    double previous = tendon_length(m, d, 0);
+    const double e0 = kinetic_energy(m, d) + potential_energy(m, d);
+    double worst = 0, first_half = 0;
+    const int steps = static_cast<int>(2.0 / dt + 0.5);
+    for (int n = 0; n < steps; ++n) {
+      ASSERT_EQ(step(m, d).status, StepStatus::Ok);
+      const double L = d.tendon_length[0];
+      const double e = kinetic_energy(m, d) + potential_energy(m, d) - 0.5 * k * L * L + 0.25 * k * (L * L + previous * previous);
+      previous = L;
+      worst = std::max(worst, std::abs(e - e0));
+      if (n == steps / 2) first_half = worst;
+    }
+    EXPECT_LT(worst, 1.1 * first_half + 1e-9) << dt;  // no drift
+    deviation[level] = worst;
+  }
+  EXPECT_LT(deviation[0], 0.05);  // of an energy of ~23 J
+  EXPECT_NEAR(deviation[1] / deviation[0], 0.25, 0.05);
 }
