@@ -196,6 +196,7 @@ void bind_model(py::module_& m) {
       .def_property_readonly("kind", [](const Actuator& a) { return std::string(actuator_kind_name(a.kind)); })
       .def_readonly("joint", &Actuator::joint)
       .def_readonly("row", &Actuator::row)
+      .def_readonly("tendon", &Actuator::tendon, "the tendon it pulls (Model.tendons), or -1 (joint and row then drive)")
       .def_readonly("gear", &Actuator::gear)
       .def_readonly("kp", &Actuator::kp)
       .def_readonly("kv", &Actuator::kv)
@@ -294,6 +295,10 @@ void bind_model(py::module_& m) {
       .def_property_readonly("joint_names", [](const Model& md) { return names_of(md.joints, [](const Joint& j) { return j.name; }); })
       .def_property_readonly("actuator_names", [](const Model& md) { return names_of(md.actuators, [](const Actuator& a) { return a.name; }); })
       .def_property_readonly("keyframe_names", [](const Model& md) { return names_of(md.keyframes, [](const Keyframe& k) { return k.name; }); })
+      .def_property_readonly("tendon_names", [](const Model& md) { return names_of(md.tendons, [](const Tendon& t) { return t.name; }); },
+                             "the tendons' names (Data.tendon_length and friends follow this order)")
+      .def_property_readonly("ncoupling", [](const Model& md) { return md.couplings.size(); },
+                             "exact couplings (<mimic>, <equality joint>, <equality tendon>)")
       .def("body_index", &Model::body_index, py::arg("name"), "index of the body, -1 if absent")
       .def("joint_index", &Model::joint_index, py::arg("name"), "index of the joint, -1 if absent")
       .def("actuator_index", &Model::actuator_index, py::arg("name"), "index of the actuator, -1 if absent")
