@@ -69,13 +69,14 @@ void apply_actuation(const Model& model, Data& d) {
     const Actuator& a = model.actuators[i];
     if (!std::isfinite(d.ctrl[i]))
       throw std::invalid_argument("ctrl of actuator '" + a.name + "' is not finite");
-    if (a.tendon >= 0) {  // along the tendon's length L (explicit, from the state at t)
+    if (a.tendon >= 0) {  // along the tendon's length L, from the state at t
       BodyGradient& gradient = workspace(d).tendon_scratch;  // (its storage kept between steps)
       const double length = tendon_length(model, d, a.tendon, &gradient);
       double rate = 0;
       for (const auto& [b, g] : gradient) rate += g.head<3>().dot(d.v[b]) + g.tail<3>().dot(d.w[b]);
       d.actuator_force[i] = actuator_force(a, d.ctrl[i], length, rate);
-      d.tendon_force[a.tendon] += a.gear * d.actuator_force[i];
+      // (a servo without force range acts in the tendon's row at the new state instead: tendon_servo)
+      if (!tendon_servo_implicit(a)) d.tendon_force[a.tendon] += a.gear * d.actuator_force[i];
       continue;
     }
     // (row_coordinate checks the joint and row; a motor's force needs neither coordinate, so

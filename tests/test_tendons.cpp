@@ -113,6 +113,34 @@ TEST(Tendons, MotorOnATendonDrivesItsJointsByTheirCoefficients) {
   EXPECT_DOUBLE_EQ(d.tendon_force[0], gear * f);
 }
 
+// A position servo on a tendon acts at the new state ((88)): kp Δt²/I = 50 and kv Δt/I = 25, where
+// forces from the start of the step diverge within a few steps, it settles on its command.
+TEST(Tendons, StiffServoOnATendonIsStableAtALargeStep) {
+  const double dt = 0.01;
+  Model m = two_hinges(dt);
+  Tendon t;
+  t.name.assign(1, 't');
+  t.joints = {TendonJointTerm{0, 5, 1.0}};
+  m.tendons.push_back(t);
+  Actuator a;
+  a.name = "servo";
+  a.kind = Actuator::Kind::Position;
+  a.tendon = 0;
+  a.kp = 1e4;
+  a.kv = 50;
+  m.actuators.push_back(a);
+  Data d(m);
+  d.ctrl[0] = 0.3;
+  double highest = 0;
+  for (int n = 0; n < 200; ++n) {
+    ASSERT_EQ(step(m, d).status, StepStatus::Ok) << n;
+    highest = std::max(highest, angle(m, d, 0));
+  }
+  EXPECT_NEAR(angle(m, d, 0), 0.3, 1e-6);
+  EXPECT_LT(highest, 0.3 + 1e-3);  // overdamped at this step: no overshoot
+  EXPECT_NEAR(d.tendon_impulse[0], 0.0, 1e-6);  // at rest on its command the servo pulls nothing
+}
+
 // A limited tendon L = q1 − 0.5 q2 driven into its upper bound by a motor on h1 stops there: L never
 // exceeds the bound by more than the solver's tolerance, and reaches it.
 TEST(Tendons, TendonLimitHolds) {

@@ -125,6 +125,29 @@ double coupling_violation(const Model& model, const Data& d, int k) {
   return coupling_coordinate(model, d, c, true) - coupling_polynomial(c, b);
 }
 
+bool tendon_servo_implicit(const Actuator& a) {
+  return a.tendon >= 0 && !a.force_limited && (a.kind == Actuator::Kind::Position || a.kind == Actuator::Kind::Velocity);
+}
+
+TendonServo tendon_servo(const Model& model, const Data& d, int t) {
+  TendonServo servo;
+  if (!model.actuation) return servo;
+  for (size_t i = 0; i < model.actuators.size() && i < d.ctrl.size(); ++i) {
+    const Actuator& a = model.actuators[i];
+    if (a.tendon != t || !tendon_servo_implicit(a)) continue;
+    const double u = a.ctrl_limited ? std::clamp(d.ctrl[i], a.ctrl_lower, a.ctrl_upper) : d.ctrl[i];
+    // g f = g kp (u − g L) − kv g² L̇  (position),   g kv (u − g L̇)  (velocity)
+    if (a.kind == Actuator::Kind::Position) {
+      servo.force += a.gear * a.kp * u;
+      servo.stiffness += a.kp * a.gear * a.gear;
+    } else {
+      servo.force += a.gear * a.kv * u;
+    }
+    servo.damping += a.kv * a.gear * a.gear;
+  }
+  return servo;
+}
+
 void append_tendon_limits(const Model& model, Data& d, double dt, double margin) {
   const int first_node = static_cast<int>(model.bodies.size() + model.joints.size() + model.nonholonomic.size());
   BodyGradient& gradient = workspace(d).tendon_scratch;  // (its storage kept between steps)

@@ -1,6 +1,6 @@
 // Scalar coordinates of the step beyond the joints' own rows: a tendon's length L (fixed: a linear
 // combination of free joint-row coordinates; spatial: a path through sites, sim/tendon/spatial.hpp)
-// and the couplings between two scalar coordinates (docs/computation.md (82)–(87)).
+// and the couplings between two scalar coordinates (docs/computation.md (82)–(88)).
 //
 // A scalar coordinate is a value with a gradient per body in the joint rows' convention
 // (δx world, δθ body; sim/constraints/joint.hpp): a joint row's Ja/Jb row, or a tendon's
@@ -51,6 +51,17 @@ double coupling_coordinate(const Model& model, const Data& data, const Coupling&
 double coupling_polynomial(const Coupling& coupling, double x, double* derivative = nullptr);
 // The coupling's residual c = a − P(b) at the Data's current poses (0 when it holds).
 double coupling_violation(const Model& model, const Data& data, int k);
+
+// A position or velocity servo on a tendon without a force range enters the tendon's row at the
+// new state (docs/computation.md (88)): its force Σ g f = F0 − K ℓ − D (ℓ − L(z2))/Δt is linear in
+// the length ℓ at z3. tendon_servo sums F0, K, D over tendon t's actuators that qualify
+// (tendon_servo_implicit) from Data::ctrl; the step's actuation leaves them out of
+// Data::tendon_force (it still reports each one's force at the state at the start of the step).
+bool tendon_servo_implicit(const Actuator& actuator);
+struct TendonServo {
+  double force = 0, stiffness = 0, damping = 0;  // F0 [N], K [N/m], D [N·s/m]
+};
+TendonServo tendon_servo(const Model& model, const Data& data, int t);
 
 // Appends the tendon limits near their bounds to Data::contacts (as append_joint_limits does for
 // joint rows): φ = side·(L(z3) − bound) ≥ 0 on the tendon node's length ℓ.

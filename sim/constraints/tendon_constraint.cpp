@@ -1,4 +1,4 @@
-// A tendon as an equality node of two rows (docs/computation.md (83)–(85)): its impulse u over the
+// A tendon as an equality node of two rows (docs/computation.md (83)–(85), (88)): its impulse u over the
 // step balances damper, spring (with MuJoCo's dead band), armature and actuators like a joint's free
 // row, and its length ℓ is held equal to L(z3), so that a tendon limit is an inequality on ℓ alone.
 // u acts on the bodies through the length's gradient at z2 (the variational scheme's impulse maps).
@@ -75,6 +75,7 @@ class TendonConstraint final : public EqualityKind {
     for (size_t i = 0; i < bodies.size(); ++i)
       rate += ws.tendon_grad2[t][i].head<3>().dot(d.v[bodies[i]]) + ws.tendon_grad2[t][i].tail<3>().dot(d.w[bodies[i]]);
     ws.tendon_rate2[t] = rate;
+    ws.tendon_servo[t] = tendon_servo(model, d, t);
   }
 
   void residual(const Model& model, Data& d, Workspace& ws, const IntegratorScheme& scheme, const Eigen::VectorXd& s,
@@ -89,8 +90,10 @@ class TendonConstraint final : public EqualityKind {
     const Tendon& tendon = model.tendons[t];
     const double dt = ws.dt, length2 = ws.tendon_length2[t], dl = u(1) - length2;
     const double spring = stretch(tendon, ws.tendon_zero_length[t], scheme.spring_coordinate(length2, dl));
-    row(0) = u(0) + tendon.damping * dl + tendon.armature * scheme.armature_term(dl, ws.tendon_rate2[t], dt) +
-             dt * tendon.stiffness * spring - dt * d.tendon_force[t];
+    const TendonServo& servo = ws.tendon_servo[t];  // (88): at the new state
+    row(0) = u(0) + (tendon.damping + servo.damping) * dl +
+             tendon.armature * scheme.armature_term(dl, ws.tendon_rate2[t], dt) + dt * tendon.stiffness * spring -
+             dt * (d.tendon_force[t] + servo.force - servo.stiffness * u(1));
     row(1) = u(1) - ws.tendon_length3[t];
     const std::vector<int>& bodies = ws.tendon_bodies[t];
     for (size_t i = 0; i < bodies.size(); ++i) SystemLayout::body(*F, bodies[i]).noalias() -= ws.tendon_grad2[t][i] * u(0);
@@ -109,7 +112,9 @@ class TendonConstraint final : public EqualityKind {
     const double coordinate = scheme.spring_coordinate(length2, dl);
     const double spring_slope = scheme.spring_coordinate(0.0, 1.0) - scheme.spring_coordinate(0.0, 0.0);
     const double spring_active = stretch(tendon, ws.tendon_zero_length[t], coordinate) != 0 ? 1.0 : 0.0;
-    D(0, 1) = tendon.damping + tendon.armature * arm + dt * tendon.stiffness * spring_slope * spring_active;
+    const TendonServo& servo = ws.tendon_servo[t];
+    D(0, 1) = tendon.damping + servo.damping + tendon.armature * arm + dt * tendon.stiffness * spring_slope * spring_active +
+              dt * servo.stiffness;
     const std::vector<int>& bodies = ws.tendon_bodies[t];
     for (size_t i = 0; i < bodies.size(); ++i) {
       const int e = ws.tendon_edges[t][i];

@@ -150,6 +150,7 @@ void build_graph(const Model& model, Data& d) {
   ws.tendon_length3.assign(nt, 0.0);
   ws.tendon_rate2.assign(nt, 0.0);
   ws.tendon_zero_length.assign(nt, 0.0);
+  ws.tendon_servo.assign(nt, TendonServo{});
   ws.tendon_poses.resize(nb);
   for (int t = 0; t < nt; ++t) {
     ws.tendon_active[t] = tendon_active(model, t);

@@ -15,6 +15,7 @@
 #include "sim/solver/ldu.hpp"
 #include "sim/model.hpp"
 #include "sim/constraints/nonholonomic.hpp"
+#include "sim/constraints/tendon.hpp"
 
 namespace maxsim {
 
@@ -107,6 +108,7 @@ struct Workspace {
   std::vector<std::vector<int>> tendon_bodies, tendon_edges;
   std::vector<std::vector<Vec6>> tendon_grad2, tendon_grad3;
   std::vector<double> tendon_length2, tendon_length3, tendon_rate2, tendon_zero_length;
+  std::vector<TendonServo> tendon_servo;  // per tendon: its implicit servos over this step
   std::vector<std::vector<int>> coupling_bodies, coupling_edges;
   std::vector<std::vector<Vec6>> coupling_grad2, coupling_grad3;
   std::vector<double> coupling_value;  // at the current poses (the projection's)
