@@ -25,6 +25,7 @@ std::vector<Actuator> actuators_from_model(const Model& model) {
   std::vector<Actuator> out;
   const int nj = static_cast<int>(model.joints.size());
   for (const Actuator& m : model.actuators) {
+    if (m.tendon >= 0) continue;  // (controllers drive joint rows; a tendon's actuator is Data::ctrl's)
     Actuator a = m;
     if (a.joint < 0 || a.joint >= nj || !row_has_coordinate(model.joints[a.joint], a.row))
       throw std::invalid_argument("actuator '" + a.name + "' does not drive a joint row with a scalar coordinate");

@@ -25,8 +25,9 @@ namespace maxsim {
 // without its own force limit gets the joint row's effort limit (URDF <limit effort>) as
 // ±effort/|gear|, so the joint torque never exceeds it. A model without actuators (built in
 // code) gets one motor per actuated revolute or prismatic joint, named after the
-// joint, limited by its effort when that is > 0. Throws std::invalid_argument for an actuator on
-// a row without a scalar coordinate.
+// joint, limited by its effort when that is > 0. Actuators on tendons are left out (they act
+// through Data::ctrl only). Throws std::invalid_argument for an actuator on a row without a scalar
+// coordinate.
 std::vector<Actuator> actuators_from_model(const Model& model);
 
 // A copy of `actuators` turned into PD actuators with the given gains (limits kept).

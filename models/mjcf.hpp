@@ -12,8 +12,9 @@
 // (plane, sphere, capsule, ellipsoid, cylinder, box, mesh; size, fromto, friction (the sliding
 // coefficient), contype/conaffinity (both 0: visual only), margin, rgba or material rgba, mass,
 // density), <asset><mesh file scale vertex face> and <material rgba>, <actuator> motor / position /
-// velocity / general on joints (gear, ctrlrange/ctrllimited, forcerange/forcelimited, kp, kv;
-// general with fixed gain and a motor, position or velocity bias), <equality connect> (a Spherical
+// velocity / general on joints and tendons (gear, ctrlrange/ctrllimited, forcerange/forcelimited,
+// kp, kv; general with fixed gain and a motor, position or velocity bias), <tendon> fixed and
+// spatial (Model::tendons), <equality joint|tendon> (Model::couplings), <equality connect> (a Spherical
 // joint between body1 and body2 at the anchor, given in body1's frame: a loop) and <equality weld>
 // (a Fixed joint), <contact><exclude>, <keyframe> (qpos, qvel, ctrl, time).
 //
@@ -47,11 +48,10 @@
 //    sphere of radius 0.01 m. Each MJCF joint is then one engine joint, applied in file order as
 //    MuJoCo composes them. LoadReport::virtual_bodies lists them; the total mass grows by those
 //    small masses.
-//  * Sites, cameras, lights, textures and visual settings are ignored silently (sites only matter
-//    to sensors and tendons, which are not supported).
-//  * One warning lists the unsupported elements that were ignored (tendons, sensors, contact
-//    pairs, actuators on tendons/sites, ...). Unsupported physics that cannot be ignored is a
-//    LoadError: <equality joint/tendon/distance> couplings, weld relpose, <composite>,
+//  * Cameras, lights, textures and visual settings are ignored silently.
+//  * One warning lists the unsupported elements that were ignored (sensors, contact pairs,
+//    actuators on sites, ...). Unsupported physics that cannot be ignored is a LoadError:
+//    <equality distance/flex>, tendon frictionloss, weld relpose, <composite>,
 //    <flexcomp>, <replicate>, <attach>, hfield/sdf geoms, free joints below the top level.
 //  * Joint frictionloss is stored in Joint::friction (with a warning).
 //  * Keyframes: per joint, hinge/slide 1 value (qpos - ref), ball 4 (w x y z) and 3 rates (body

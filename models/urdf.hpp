@@ -46,7 +46,7 @@
 // for a link that is a body of its own and a warning for a part merged into a body by fixed
 // joints (the merged body is checked by validate_model). A moving body without mass is an error.
 // Unknown top-level elements (<transmission>, <gazebo>, ...) are listed in one warning; <mimic>
-// couplings are ignored with a warning.
+// is an exact coupling q = offset + multiplier·q_leader (Model::couplings).
 #pragma once
 
 #include <string>

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/constraints/tendon.hpp"
+#include "sim/solver/workspace.hpp"
 #include "sim/state/kinematics.hpp"
 
 namespace maxsim {
@@ -37,6 +39,12 @@ std::string validate_actuators(const Model& model) {
   const int nj = static_cast<int>(model.joints.size());
   for (const Actuator& a : model.actuators) {
     const std::string who = "actuator '" + a.name + "'";
+    if (a.tendon >= 0) {  // a tendon transmission (the tendon's index: validate_tendons)
+      if (a.tendon >= static_cast<int>(model.tendons.size())) return who + ": tendon index out of range";
+      if (!std::isfinite(a.gear) || !std::isfinite(a.kp) || !std::isfinite(a.kv))
+        return who + ": gear and gains must be finite";
+      continue;
+    }
     if (a.joint < 0 || a.joint >= nj) return who + ": joint index " + std::to_string(a.joint) + " out of range";
     if (!row_has_coordinate(model.joints[a.joint], a.row))
       return who + ": row " + std::to_string(a.row) + " of joint '" + model.joints[a.joint].name +
@@ -75,6 +83,7 @@ void apply_actuation(const Model& model, Data& d) {
   d.actuator_force.assign(nu, 0.0);
   d.row_force = d.joint_force;
   d.row_damping.assign(model.joints.size(), Vec6::Zero());
+  d.tendon_force.assign(model.tendons.size(), 0.0);
   if (nu == 0 || !model.actuation) return;
   bool limited = false, implicit = false;
   std::vector<Vec6> explicit_force;  // the rows' forces with every servo explicit (effort limits)
@@ -82,6 +91,16 @@ void apply_actuation(const Model& model, Data& d) {
     const Actuator& a = model.actuators[i];
     if (!std::isfinite(d.ctrl[i]))
       throw std::invalid_argument("ctrl of actuator '" + a.name + "' is not finite");
+    if (a.tendon >= 0) {  // along the tendon's length L, from the state at t
+      BodyGradient& gradient = workspace(d).tendon_scratch;  // (its storage kept between steps)
+      const double length = tendon_length(model, d, a.tendon, &gradient);
+      double rate = 0;
+      for (const auto& [b, g] : gradient) rate += g.head<3>().dot(d.v[b]) + g.tail<3>().dot(d.w[b]);
+      d.actuator_force[i] = actuator_force(a, d.ctrl[i], length, rate);
+      // (a servo without force range acts in the tendon's row at the new state instead: tendon_servo)
+      if (!tendon_servo_implicit(a)) d.tendon_force[a.tendon] += a.gear * d.actuator_force[i];
+      continue;
+    }
     // (row_coordinate checks the joint and row; a motor's force needs neither coordinate, so
     // it is checked without computing them)
     const bool motor = a.kind == Actuator::Kind::Motor && a.joint >= 0 &&
@@ -98,7 +117,7 @@ void apply_actuation(const Model& model, Data& d) {
       d.row_force[a.joint](a.row) += a.gear * d.actuator_force[i];
     } else {
       // f = f_rest − kv·gear·q̇: the rest now, the damping at the end of the step (the free row's
-      // damper, docs/computation.md (14))
+      // damper, docs/computation.md (24))
       d.row_force[a.joint](a.row) += a.gear * (d.actuator_force[i] + a.kv * a.gear * rc.qd);
       d.row_damping[a.joint](a.row) += damping;
     }
@@ -108,6 +127,7 @@ void apply_actuation(const Model& model, Data& d) {
   // the actuators' sum on a row within the row's effort (the user's joint_force is not limited);
   // a row the limit saturates takes its servos explicitly
   for (const Actuator& a : model.actuators) {
+    if (a.tendon >= 0) continue;
     const double effort = model.joints[a.joint].effort[a.row];
     if (!(effort > 0)) continue;
     double& f = d.row_force[a.joint](a.row);

@@ -33,6 +33,10 @@ Data::Data(const Model& model) {
   joint_impulse.assign(nj, Vec6::Zero());
   joint_angle.assign(nj, Vec3::Zero());
   nonholonomic_impulse.assign(model.nonholonomic.size(), Vec6::Zero());
+  tendon_force.assign(model.tendons.size(), 0.0);
+  tendon_impulse.assign(model.tendons.size(), 0.0);
+  tendon_length.assign(model.tendons.size(), 0.0);
+  coupling_impulse.assign(model.couplings.size(), 0.0);
 }
 
 }  // namespace maxsim

@@ -80,6 +80,11 @@ struct Data {
   // order of its rows (sim/constraints/nonholonomic.hpp); entries beyond NonholonomicConstraint::rows() are 0
   std::vector<Vec6> nonholonomic_impulse;
   std::vector<double> actuator_force;  // per actuator: its force f over the last step (actuator space)
+  // per tendon (Model::tendons): the actuators' force along its length over the last step
+  // (Σ gear·f), its impulse u over the last step (spring, damper, armature, actuators, limit) and
+  // its length at the end of the step (sim/constraints/tendon.hpp)
+  std::vector<double> tendon_force, tendon_impulse, tendon_length;
+  std::vector<double> coupling_impulse;  // per coupling (Model::couplings): its multiplier over the last step
   // per joint: joint_force plus the actuators' forces on its rows, held over the last step
   // (sim/actuation.hpp)
   std::vector<Vec6> row_force;

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "sim/constraints/tendon.hpp"
 #include "sim/names.hpp"
 
 #include <cmath>
@@ -329,7 +330,7 @@ std::string validate_model(const Model& model) {
       return err.str();
     }
   }
-  return "";
+  return validate_tendons(model);
 }
 
 Mat3 inertia_box(double m, const Vec3& h) {

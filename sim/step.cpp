@@ -7,6 +7,7 @@
 #include "sim/constraints/equality.hpp"
 #include "sim/integrator/integrator.hpp"
 #include "sim/constraints/joint_limits.hpp"
+#include "sim/constraints/tendon.hpp"
 #include "sim/state/kinematics.hpp"
 #include "sim/solver/assemble.hpp"
 #include "sim/solver/inequality.hpp"
@@ -27,8 +28,8 @@ struct Attempt {
 };
 
 constexpr const char* kEnergyMomentumRefusal =
-    "the energy-momentum integrator handles equality constraints only: no contacts, joint limits or "
-    "joint friction (integrator_support names them)";
+    "the energy-momentum integrator handles equality constraints only: no contacts, joint limits, "
+    "joint friction, tendons or joint couplings (integrator_support names them)";
 
 // z3 becomes the current knot, and the unknowns the velocities at its end (the integrator's).
 void advance(const Model& model, Data& d) {
@@ -48,6 +49,8 @@ void advance(const Model& model, Data& d) {
       d.joint_angle[j](k) += wrap_angle(ws.rows3[j].c(3 + k) - ws.rows2[j].c(3 + k));
   }
   for (int k = 0; k < layout.nonholonomic; ++k) d.nonholonomic_impulse[k] = layout.nonholonomic_rows(s, k);
+  for (const EqualityKind* kind : equality_kinds())  // (tendons, couplings)
+    for (int k = 0; k < kind->count(model); ++k) kind->store(model, d, ws, s, k);
   d.time += ws.dt;
 }
 
@@ -93,8 +96,9 @@ void collide(const Model& model, Data& d, const Attempt& attempt) {
   d.contacts.clear();
   if (d.contact_search) d.contact_search->collide(model, d, attempt.dt);
   append_joint_limits(model, d, attempt.dt);
+  append_tendon_limits(model, d, attempt.dt);
   if (attempt.relaxed_cone)
-    for (Contact& c : d.contacts) c.relaxed_cone = c.joint < 0;
+    for (Contact& c : d.contacts) c.relaxed_cone = c.joint < 0 && c.tendon < 0;
   ws.kinds.resize(d.contacts.size());
   for (size_t c = 0; c < d.contacts.size(); ++c) ws.kinds[c] = &inequality_kind(d.contacts[c]);
 }
@@ -123,6 +127,8 @@ void warm_start(const Model& model, Data& d) {
   for (int k = 0; k < layout.nonholonomic; ++k) layout.nonholonomic_rows(s, k) = d.nonholonomic_impulse[k];
   for (int j = 0; j < layout.joints; ++j)  // (a passive joint's impulses are known: Δt·force)
     layout.joint(s, j) = ws.passive[j] ? Vec6(ws.dt * d.row_force[j]) : d.joint_impulse[j];
+  for (const EqualityKind* kind : equality_kinds())  // (tendons, couplings)
+    for (int k = 0; k < kind->count(model); ++k) kind->warm_start(model, d, ws, k, &s);
 }
 
 }  // namespace
@@ -283,6 +289,8 @@ std::string integrator_support(const Model& model, const Data& d) {
       break;
     }
   }
+  if (!model.tendons.empty() || !model.couplings.empty())
+    what += std::string(what.empty() ? "" : ", ") + "tendons or joint couplings";
   if (what.empty()) return "";
   return "the energy-momentum integrator handles equality constraints only, not " + what +
          "; use the variational integrator, or switch them off";

@@ -402,7 +402,8 @@ TEST(ModelsCorpus, MjcfDetails) {
   EXPECT_EQ(h.actuators.size(), 21u);
   EXPECT_EQ(h.keyframes.size(), 4u);
   EXPECT_EQ(h.contact_excludes.size(), 2u);
-  EXPECT_TRUE(has_warning(r, "<tendon><fixed> (2)"));
+  ASSERT_EQ(h.tendons.size(), 2u);  // the hamstrings: limited fixed tendons
+  EXPECT_TRUE(h.tendons[0].limited);
   ASSERT_EQ(r.virtual_bodies.size(), 9u);
   EXPECT_GE(h.body_index("thigh_right/hip_x_right"), 0);
   EXPECT_GE(h.body_index("thigh_right/hip_z_right"), 0);
@@ -479,7 +480,8 @@ TEST(ModelsCorpus, UrdfModelsLoad) {
   LoadReport r;
   Model panda = load(corpus("franka_panda/panda.urdf"), &r);
   EXPECT_EQ(merged_into(r, "panda_grasptarget"), "panda_link7");
-  EXPECT_TRUE(has_warning(r, "<mimic>"));
+  ASSERT_EQ(panda.couplings.size(), 1u);  // <mimic>: finger 2 follows finger 1
+  EXPECT_EQ(panda.couplings[0].a, panda.joint_index("panda_finger_joint2"));
   EXPECT_TRUE(has_warning(r, "visual mesh 'package://meshes/visual/link1.obj' not found"));
   // package://meshes/collision/... resolves beside the file (pybullet layout)
   const Body& finger = panda.bodies[panda.body_index("panda_leftfinger")];
@@ -655,7 +657,8 @@ TEST(ModelsMjcf, FeaturesExactValues) {
   ASSERT_EQ(r.virtual_bodies.size(), 2u);
   EXPECT_EQ(r.virtual_bodies[0], "leg/leg_x");
   EXPECT_EQ(r.virtual_bodies[1], "leg/leg_y");
-  EXPECT_TRUE(has_warning(r, "<tendon><fixed> (1)"));
+  ASSERT_EQ(m.tendons.size(), 1u);
+  EXPECT_EQ(m.tendons[0].joints.size(), 1u);
   EXPECT_TRUE(has_warning(r, "<sensor><jointpos> (1)"));
   ASSERT_EQ(m.world_geoms.size(), 2u);  // floor + the static post's box
   EXPECT_EQ(m.world_geoms[0].type, GeomType::Plane);
@@ -740,8 +743,8 @@ TEST(ModelsMjcf, FeaturesExactValues) {
   ASSERT_EQ(m.contact_excludes.size(), 1u);
   EXPECT_EQ(m.contact_excludes[0], std::make_pair(m.body_index("base"), m.body_index("leg")));
 
-  // actuators (the one on a tendon is dropped with a warning)
-  ASSERT_EQ(m.actuators.size(), 4u);
+  // actuators (one on the tendon)
+  ASSERT_EQ(m.actuators.size(), 5u);
   const Actuator& a0 = m.actuators[0];
   EXPECT_EQ(a0.kind, Actuator::Kind::Motor);
   EXPECT_DOUBLE_EQ(a0.gear, 10);
@@ -754,14 +757,16 @@ TEST(ModelsMjcf, FeaturesExactValues) {
   EXPECT_DOUBLE_EQ(a1.kp, 100);
   EXPECT_DOUBLE_EQ(a1.kv, 5);
   EXPECT_DOUBLE_EQ(a1.ctrl_lower, -0.5);  // class servo
-  const Actuator& a2 = m.actuators[2];
+  const Actuator& on_tendon = m.actuators[2];
+  EXPECT_EQ(on_tendon.kind, Actuator::Kind::Motor);
+  EXPECT_EQ(on_tendon.tendon, 0);
+  const Actuator& a2 = m.actuators[3];
   EXPECT_EQ(a2.kind, Actuator::Kind::Velocity);
   EXPECT_DOUBLE_EQ(a2.kv, 3);
-  const Actuator& a3 = m.actuators[3];
+  const Actuator& a3 = m.actuators[4];
   EXPECT_EQ(a3.kind, Actuator::Kind::Position);  // general with an affine position bias
   EXPECT_DOUBLE_EQ(a3.kp, 20);
   EXPECT_DOUBLE_EQ(a3.kv, 2);
-  EXPECT_TRUE(has_warning(r, "actuator without a joint transmission"));
 
   // keyframe: MuJoCo qpos/qvel split per joint, hinge relative to ref, ctrl of loaded actuators
   ASSERT_EQ(m.keyframes.size(), 1u);
@@ -777,7 +782,7 @@ TEST(ModelsMjcf, FeaturesExactValues) {
   EXPECT_TRUE(k.joint_q[m.joint_index("wrist_hand_connect")].empty());
   EXPECT_EQ(k.joint_qd[m.joint_index("root")], (std::vector<double>{1, 2, 3, 0.1, 0.2, 0.3}));
   EXPECT_EQ(k.joint_qd[m.joint_index("wrist_ball")], (std::vector<double>{0.5, 0.6, 0.7}));
-  EXPECT_EQ(k.ctrl, (std::vector<double>{0.1, 0.2, 0.4, 0.5}));
+  EXPECT_EQ(k.ctrl, (std::vector<double>{0.1, 0.2, 0.3, 0.4, 0.5}));
 }
 
 // ---- meshes and inertia helpers -------------------------------------------------------------

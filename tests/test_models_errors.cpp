@@ -109,7 +109,7 @@ TEST(ModelsErrors, Meshes) {
 }
 
 TEST(ModelsErrors, UnsupportedMjcf) {
-  expect_error(broken("equality_joint.xml"), 13, {"equality joint coupling is not supported"});
+  expect_error(broken("equality_joint.xml"), 13, {"refers to undefined joint 'jc'"});
   expect_error(corpus("mujoco_models/humanoid/22_humanoids.xml"), 39, {"unsupported MJCF element <replicate>"});
   expect_error(broken("bad_keyframe.xml"), 9, {"keyframe 'k'", "qpos has 2 values", "nq = 1"});
   expect_error(broken("missing_include.xml"), 2, {"included file 'not_here.xml' not found"});

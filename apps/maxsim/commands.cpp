@@ -374,6 +374,8 @@ int run_info(const Options& o) {
         .add("contacts", m.contacts)
         .add("collision_filter", m.collision_filter == CollisionFilter::ParentChild ? "parent-child" : "any-joint")
         .add("actuators", static_cast<long long>(m.actuators.size()))
+        .add("tendons", static_cast<long long>(m.tendons.size()))
+        .add("couplings", static_cast<long long>(m.couplings.size()))
         .add("integrator", integrator_name(m.opt.integrator))
         .add_raw("nonholonomic", nonholonomic_json())
         .add_raw("body_names", names_json(bodies))
@@ -447,6 +449,26 @@ int run_info(const Options& o) {
   for (const NonholonomicConstraint& c : m.nonholonomic)
     std::printf("  %s  %s  body %s  %s\n", c.name.c_str(), nonholonomic_kind_name(c.kind), body_name(c.body).c_str(),
                 nonholonomic_parameters(c).c_str());
+  std::printf("tendons: %zu\n", m.tendons.size());
+  for (const Tendon& t : m.tendons) {
+    std::string what = t.kind == Tendon::Kind::Fixed ? "fixed, " + std::to_string(t.joints.size()) + " joint(s)"
+                                                      : "spatial, " + std::to_string(t.path.size()) + " path element(s)";
+    if (t.stiffness != 0) what += ", stiffness " + g6(t.stiffness);
+    if (t.damping != 0) what += ", damping " + g6(t.damping);
+    if (t.limited) what += ", range " + g6(t.range_lower) + " " + g6(t.range_upper);
+    std::printf("  %s  %s\n", t.name.empty() ? "(unnamed)" : t.name.c_str(), what.c_str());
+  }
+  std::printf("couplings: %zu\n", m.couplings.size());
+  for (const Coupling& c : m.couplings) {
+    auto side = [&m, &c](int index) {
+      return c.kind == Coupling::Kind::Joint ? "joint " + m.joints[index].name : "tendon " + m.tendons[index].name;
+    };
+    std::string poly;
+    for (int k = 0; k < 5; ++k)
+      if (c.polycoef[k] != 0) poly += std::string(poly.empty() ? "" : " + ") + g6(c.polycoef[k]) + (k ? "·b" : "") + (k > 1 ? "^" + std::to_string(k) : "");
+    std::printf("  %s  %s = %s%s\n", c.name.c_str(), side(c.a).c_str(), poly.empty() ? "0" : poly.c_str(),
+                c.b >= 0 ? ("  (b: " + side(c.b) + ")").c_str() : "");
+  }
   std::vector<std::string> keys;
   for (const Keyframe& k : m.keyframes) keys.push_back(k.name);
   std::printf("keyframes: %s\n", keys.empty() ? "none" : join(keys).c_str());

@@ -1,5 +1,5 @@
 // <actuator>: motor, position, velocity and the forms of general they stand for, on hinge and
-// slide joints; the others are named in the warning.
+// slide joints and on tendons; the others are named in the warning.
 #include <cmath>
 
 #include "models/mjcf/reader.hpp"
@@ -21,22 +21,30 @@ void MjcfReader::read_actuators(const XMLElement* act, Model* model) {
     const std::string cls = class_of(c, "");
     const char* jn = own(c, "joint");
     if (!jn) jn = own(c, "jointinparent");
-    if (!jn) {
-      ignore("actuator without a joint transmission (tendon/site/body)");
+    const char* tn = own(c, "tendon");
+    if (!jn && !tn) {
+      ignore("actuator without a joint or tendon transmission (site/body)");
       continue;
     }
-    auto it = joint_index_.find(jn);
-    if (it == joint_index_.end()) fail(c, std::string("actuator refers to undefined joint '") + jn + "'");
-    const MjJoint& mj = mj_joints_[it->second];
-    if (mj.kind != 'h' && mj.kind != 's') {
-      ignore("actuator on a ball or free joint");
-      continue;
-    }
+    if (jn && tn) fail(c, "actuator has two transmissions (joint and tendon)");
     Actuator a;
+    if (tn) {  // along the tendon's length (read before the actuators)
+      auto t = tendon_index_.find(tn);
+      if (t == tendon_index_.end()) fail(c, std::string("actuator refers to undefined tendon '") + tn + "'");
+      a.tendon = t->second;
+    } else {
+      auto it = joint_index_.find(jn);
+      if (it == joint_index_.end()) fail(c, std::string("actuator refers to undefined joint '") + jn + "'");
+      const MjJoint& mj = mj_joints_[it->second];
+      if (mj.kind != 'h' && mj.kind != 's') {
+        ignore("actuator on a ball or free joint");
+        continue;
+      }
+      a.row = mj.kind == 'h' ? 5 : 2;
+      a.joint = mj.spec;  // spec index for now; mapped to the joint after building
+    }
     if (const char* nm = own(c, "name")) a.name = nm;
-    else a.name = std::string(jn) + "_" + n;
-    a.row = mj.kind == 'h' ? 5 : 2;
-    a.joint = mj.spec;  // spec index for now; mapped to the joint after building
+    else a.name = std::string(jn ? jn : tn) + "_" + n;
     if (auto g = nums(attr(c, "actuator", cls, "gear"), 1, 6)) a.gear = (*g)[0];
     auto ctrlrange = nums(attr(c, "actuator", cls, "ctrlrange"), 2, 2);
     auto ctrllimited = boolean(attr(c, "actuator", cls, "ctrllimited"), true);

@@ -10,14 +10,17 @@ void MjcfReader::read_equality(const XMLElement* eq) {
   for (const XMLElement* c : children(eq)) {
     const std::string n = c->Name();
     const std::string cls = class_of(c, "");
-    if (n == "joint" || n == "tendon" || n == "distance" || n == "flex")
-      fail(c, "equality " + n + " coupling is not supported");
-    if (n != "connect" && n != "weld") {
+    if (n == "distance" || n == "flex") fail(c, "equality " + n + " coupling is not supported");
+    if (n != "connect" && n != "weld" && n != "joint" && n != "tendon") {
       ignore("<equality><" + n + ">");
       continue;
     }
     if (auto active = boolean(attr(c, "equality", cls, "active"), false); active && !*active) {
       ignore("inactive <equality>");
+      continue;
+    }
+    if (n == "joint" || n == "tendon") {  // couplings: read once the joints and tendons exist
+      couplings_.push_back(c);
       continue;
     }
     if (own(c, "site1") || own(c, "site2"))
@@ -63,6 +66,41 @@ void MjcfReader::read_equality(const XMLElement* eq) {
       s.parent = -1;
     }
     specs_.push_back(s);
+  }
+}
+
+// <equality joint joint1 joint2 polycoef> and <equality tendon tendon1 tendon2 polycoef>: exact
+// couplings a − a0 = Σ_k polycoef[k]·(b − b0)^k (a held at polycoef[0] without b).
+void MjcfReader::read_couplings(const BuildResult& built, Model* model) {
+  for (const XMLElement* c : couplings_) {
+    const std::string n = c->Name();
+    const std::string cls = class_of(c, "");
+    Coupling k;
+    k.kind = n == "joint" ? Coupling::Kind::Joint : Coupling::Kind::Tendon;
+    if (const char* nm = own(c, "name")) k.name = nm;
+    const std::string first = n + "1", second = n + "2";
+    const char* a = own(c, first.c_str());
+    if (!a) fail(c, "equality " + n + " needs '" + first + "'");
+    const char* b = own(c, second.c_str());
+    auto tendon = [&](const char* name) {
+      auto it = tendon_index_.find(name);
+      if (it == tendon_index_.end()) fail(c, std::string("equality refers to undefined tendon '") + name + "'");
+      return it->second;
+    };
+    if (k.kind == Coupling::Kind::Joint) {
+      k.a = scalar_joint(c, a, built, &k.a_row);
+      if (b) k.b = scalar_joint(c, b, built, &k.b_row);
+    } else {
+      k.a = tendon(a);
+      if (b) k.b = tendon(b);
+    }
+    if (b && std::strcmp(a, b) == 0) fail(c, "equality " + n + " couples '" + std::string(a) + "' to itself");
+    if (auto p = nums(attr(c, "equality", cls, "polycoef"), 1, 5)) {
+      k.polycoef = {0, 0, 0, 0, 0};
+      for (size_t i = 0; i < p->size(); ++i) k.polycoef[i] = (*p)[i];
+    }
+    if (k.name.empty()) k.name = std::string(a) + "_" + (b ? b : "constant") + "_" + n;
+    model->couplings.push_back(k);
   }
 }
 

@@ -84,6 +84,9 @@ Model MjcfReader::load() {
   build_model(links_, specs_, options_, &model, &built, report_);
   add_sites(built, &model);
 
+  for (const XMLElement* c : top)  // (before the actuators, which may pull on them)
+    if (std::strcmp(c->Name(), "tendon") == 0) read_tendons(c, built, &model);
+  read_couplings(built, &model);
   for (const XMLElement* c : top) {
     const std::string n = c->Name();
     if (n == "actuator") {
@@ -96,7 +99,7 @@ Model MjcfReader::load() {
                n == "visual" || n == "statistic" || n == "size" ||
                n == "keyframe" || n == "compiler" || n == "option" || n == "default" ||
                n == "asset" || n == "worldbody" || n == "equality") {
-      if (n == "tendon" || n == "sensor" || n == "deformable")
+      if (n == "sensor" || n == "deformable")
         for (const XMLElement* x : children(c)) ignore("<" + n + "><" + x->Name() + ">");
       else if (n == "extension")
         ignore("<extension>");
@@ -106,10 +109,11 @@ Model MjcfReader::load() {
   }
   // Actuators point at specs until now.
   for (auto& a : model.actuators) {
+    if (!flags_.clampctrl) a.ctrl_limited = false;  // <flag clampctrl="disable"/>
+    if (a.tendon >= 0) continue;  // (a tendon transmission: no joint)
     const int j = built.spec_joint[a.joint];
     if (j < 0) throw LoadError(path_, "internal loader error: actuated joint was merged");
     a.joint = j;
-    if (!flags_.clampctrl) a.ctrl_limited = false;  // <flag clampctrl="disable"/>
   }
   set_collision_filter(built, &model);
   add_nonholonomic(links_, built, nonholonomic_, &model);

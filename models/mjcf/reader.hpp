@@ -180,6 +180,11 @@ class MjcfReader {
   // ---- equality (equality.cpp), actuators (actuators.cpp), contacts (contact.cpp),
   // keyframes (keyframes.cpp), maxsim's declarations (custom.cpp) ----
   void read_equality(const XMLElement* e);
+  // <equality joint|tendon> (equality.cpp, after read_tendons) and <tendon> (tendons.cpp), after
+  // the model is built; scalar_joint: the joint index and free row of a hinge or slide by name
+  void read_couplings(const BuildResult& built, Model* model);
+  void read_tendons(const XMLElement* e, const BuildResult& built, Model* model);
+  int scalar_joint(const XMLElement* e, const char* name, const BuildResult& built, int* row);
   void read_actuators(const XMLElement* e, Model* model);
   void read_contact(const XMLElement* e, const BuildResult& built, Model* model);
   void set_collision_filter(const BuildResult& built, Model* model) const;
@@ -230,6 +235,8 @@ class MjcfReader {
   std::map<std::string, int> joint_index_;  // MJCF joint name -> mj_joints_
   std::vector<MjJoint> mj_joints_;
   int body_counter_ = 0;
+  std::map<std::string, int> tendon_index_;        // MJCF tendon name -> Model::tendons
+  std::vector<const XMLElement*> couplings_;       // <equality joint|tendon>, read after the build
   std::vector<int> actuator_map_;  // MuJoCo actuator index -> model actuator (-1: skipped)
   std::map<std::string, int> ignored_;
   int frictionloss_count_ = 0;

@@ -70,9 +70,15 @@ void UrdfReader::check_joint(const XMLElement* e, JointXml* info) {
     }
   }
   if (const XMLElement* m = e->FirstChildElement("mimic")) {
-    xml_.number(m, "multiplier");
-    xml_.number(m, "offset");
-    ++mimic_count_;
+    MimicXml mimic;
+    mimic.e = m;
+    mimic.joint = name;
+    const char* leader = xml_.attribute(m, "joint");
+    if (!leader || !*leader) xml_.fail(m, "joint '" + name + "': <mimic> needs 'joint' (the joint it follows)");
+    mimic.leader = leader;
+    mimic.multiplier = xml_.number(m, "multiplier").value_or(1.0);
+    mimic.offset = xml_.number(m, "offset").value_or(0.0);
+    mimics_.push_back(mimic);
   }
   if (const XMLElement* s = e->FirstChildElement("safety_controller"))
     for (const char* k : {"soft_lower_limit", "soft_upper_limit", "k_position", "k_velocity"})
@@ -277,6 +283,39 @@ void UrdfReader::add_motors(const std::vector<JointSpec>& specs, const BuildResu
       a.force_upper = jt.effort[row];
     }
     model->actuators.push_back(a);
+  }
+}
+
+}  // namespace maxsim::urdf_detail
+
+namespace maxsim::urdf_detail {
+
+// <mimic joint multiplier offset>: an exact coupling q = offset + multiplier·q_leader of the two
+// joints' coordinates (Model::couplings), for joints with one coordinate each.
+void UrdfReader::add_mimics(Model* model) const {
+  for (const MimicXml& m : mimics_) {
+    int rows[2] = {-1, -1}, index[2] = {-1, -1};
+    const std::string* names[2] = {&m.joint, &m.leader};
+    for (int k = 0; k < 2; ++k) {
+      index[k] = model->joint_index(*names[k]);
+      if (index[k] < 0)
+        xml_.fail(m.e, "<mimic> of joint '" + m.joint + "': joint '" + *names[k] +
+                           "' is undefined or fixed (a mimic couples two moving joints)");
+      const Joint& jt = model->joints[index[k]];
+      if (jt.dof() != 1)
+        xml_.fail(m.e, "<mimic> of joint '" + m.joint + "': joint '" + *names[k] +
+                           "' has no single coordinate (revolute, continuous or prismatic)");
+      rows[k] = jt.free_rows()[0];
+    }
+    if (index[0] == index[1]) xml_.fail(m.e, "joint '" + m.joint + "' mimics itself");
+    Coupling c;
+    c.name = m.joint + "_mimic";
+    c.a = index[0];
+    c.a_row = rows[0];
+    c.b = index[1];
+    c.b_row = rows[1];
+    c.polycoef = {m.offset, m.multiplier, 0, 0, 0};
+    model->couplings.push_back(c);
   }
 }
 

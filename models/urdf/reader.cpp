@@ -74,6 +74,7 @@ Model UrdfReader::load() {
     nonholonomic.push_back(NonholonomicSpec{N.proto, index.at(N.link), path_, N.e->GetLineNum()});
   add_nonholonomic(links, built, nonholonomic, &model);
   add_motors(specs, built, &model);
+  add_mimics(&model);
 
   std::map<std::string, std::string> merged_into;  // part -> body
   std::set<std::string> has_parts;
@@ -96,9 +97,6 @@ Model UrdfReader::load() {
     for (const auto& [k, n] : ignored_) list += (list.empty() ? "" : ", ") + k + " (" + std::to_string(n) + ")";
     report_->warnings.push_back(path_ + ": other tools' and unsupported URDF tags and attributes ignored: " + list);
   }
-  if (mimic_count_ > 0)
-    report_->warnings.push_back(path_ + ": " + std::to_string(mimic_count_) +
-                                " <mimic> joint coupling(s) ignored: those joints move independently");
   if (friction_count > 0)
     report_->warnings.push_back(path_ + ": dry friction of " + std::to_string(friction_count) +
                                 " joint(s): enforced by the variational integrator (the "

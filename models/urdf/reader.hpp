@@ -137,7 +137,14 @@ class UrdfReader {
   bool rewrite_for_urdfdom_ = false;  // dialect joints, missing limits, capsules, repeated materials
   std::vector<std::string> zero_axis_, no_limit_;  // joints, for one warning each
   std::map<std::string, int> ignored_;
-  int mimic_count_ = 0;
+  struct MimicXml {
+    const XMLElement* e = nullptr;
+    std::string joint, leader;  // the joint that mimics, the joint it follows
+    double multiplier = 1, offset = 0;
+  };
+  std::vector<MimicXml> mimics_;
+  // the mimics as couplings (joints.cpp), after the build
+  void add_mimics(Model* model) const;
   std::map<std::string, std::pair<const XMLElement*, std::string>> inertia_issues_;
   MeshCache meshes_;
 };

@@ -12,7 +12,7 @@ namespace maxsim::python {
 
 namespace {
 
-bool is_surface(const Contact& c) { return c.joint < 0 && has_normal(c); }
+bool is_surface(const Contact& c) { return c.joint < 0 && c.tendon < 0 && has_normal(c); }
 
 // World position of a witness point given in its body's frame (world already for kWorld).
 Vec3 world_point(const Data& d, int body, const Vec3& p) {
@@ -23,7 +23,7 @@ py::dict contact_arrays(const Model& model, const PyData& pd, bool all) {
   const Data& d = pd.data;
   std::vector<const Contact*> list;
   for (const Contact& c : d.contacts)
-    if (all || is_surface(c)) list.push_back(&c);
+    if ((all && c.tendon < 0) || is_surface(c)) list.push_back(&c);  // (a tendon limit has no bodies)
   const py::ssize_t n = static_cast<py::ssize_t>(list.size());
   py::array_t<int> body_a(n), body_b(n), joint(n), row(n);
   py::array_t<double> point_a({n, py::ssize_t(3)}), point_b({n, py::ssize_t(3)}), normal({n, py::ssize_t(3)});

@@ -234,6 +234,18 @@ void bind_data(py::module_& m) {
           "actuator_force", [](py::object self) { return values_view(self.cast<PyData&>().data.actuator_force, self); },
           [](PyData& d, const py::object& v) { assign_values(d.data.actuator_force, v, "actuator_force"); },
           "(nu,) each actuator's force over the last step, actuator space (a view)")
+      .def_property_readonly(
+          "tendon_length", [](const PyData& d) { return read_only(d.data.tendon_length); },
+          "(ntendon,) each tendon's length at the end of the last step [m or rad] (a read-only copy)")
+      .def_property_readonly(
+          "tendon_impulse", [](const PyData& d) { return read_only(d.data.tendon_impulse); },
+          "(ntendon,) each tendon's impulse over the last step: spring, damper, armature, actuators, limit (a read-only copy)")
+      .def_property_readonly(
+          "tendon_force", [](const PyData& d) { return read_only(d.data.tendon_force); },
+          "(ntendon,) the actuators' force along each tendon over the last step (a read-only copy)")
+      .def_property_readonly(
+          "coupling_impulse", [](const PyData& d) { return read_only(d.data.coupling_impulse); },
+          "(ncoupling,) each coupling's multiplier over the last step (a read-only copy)")
       .def_property(
           "qpos", [](const PyData& d) { return read_only(get_qpos(*d.model, d.data)); },
           [](PyData& d, const py::object& v) {

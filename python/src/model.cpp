@@ -203,6 +203,7 @@ void bind_model(py::module_& m) {
       .def_property_readonly("kind", [](const Actuator& a) { return std::string(actuator_kind_name(a.kind)); })
       .def_readonly("joint", &Actuator::joint)
       .def_readonly("row", &Actuator::row)
+      .def_readonly("tendon", &Actuator::tendon, "the tendon it pulls (Model.tendons), or -1 (joint and row then drive)")
       .def_readonly("gear", &Actuator::gear)
       .def_readonly("kp", &Actuator::kp)
       .def_readonly("kv", &Actuator::kv)
@@ -301,10 +302,16 @@ void bind_model(py::module_& m) {
       .def_property_readonly("joint_names", [](const Model& md) { return names_of(md.joints, [](const Joint& j) { return j.name; }); })
       .def_property_readonly("actuator_names", [](const Model& md) { return names_of(md.actuators, [](const Actuator& a) { return a.name; }); })
       .def_property_readonly("keyframe_names", [](const Model& md) { return names_of(md.keyframes, [](const Keyframe& k) { return k.name; }); })
+      .def_property_readonly("tendon_names", [](const Model& md) { return names_of(md.tendons, [](const Tendon& t) { return t.name; }); },
+                             "the tendons' names (Data.tendon_length and friends follow this order)")
+      .def_property_readonly("ncoupling", [](const Model& md) { return md.couplings.size(); },
+                             "exact couplings (<mimic>, <equality joint>, <equality tendon>)")
       .def("body_index", &Model::body_index, py::arg("name"), "index of the body; KeyError naming the close matches if absent")
       .def("joint_index", &Model::joint_index, py::arg("name"), "index of the joint; KeyError naming the close matches if absent")
       .def("actuator_index", &Model::actuator_index, py::arg("name"), "index of the actuator; KeyError naming the close matches if absent")
       .def("keyframe_index", &Model::keyframe_index, py::arg("name"), "index of the keyframe; KeyError naming the close matches if absent")
+      .def("site_index", &Model::site_index, py::arg("name"), "index of the site; KeyError naming the close matches if absent")
+      .def("tendon_index", &Model::tendon_index, py::arg("name"), "index of the tendon; KeyError naming the close matches if absent")
       .def_property_readonly(
           "solver", [](Model& md) -> SolverOptions& { return md.opt.solver; }, py::return_value_policy::reference_internal,
           "the Newton solver's settings (Model.opt.solver in C++), read by every step of this model")

@@ -55,6 +55,9 @@ struct Contact {
   // body_b = child, frictionless). joint < 0 for a surface contact.
   int joint = -1, row = -1;
   double bound = 0, side = 1;   // the limit's bound and side (+1 lower, −1 upper)
+  // A tendon limit: the same on tendon t's length, φ = side·(ℓ − bound) with ℓ the tendon node's
+  // length unknown (body_a = kWorld, body_b = the tendon's graph node; sim/constraints/tendon.hpp).
+  int tendon = -1;
   // Dry joint friction on a joint's free row (URDF <dynamics friction>, MJCF frictionloss): no
   // normal part; the friction impulse b1 along the row lies in the 1-D cone |b1| ≤ dry_limit
   // (= friction force × Δt) with the row rate as its dual — maximum dissipation again.

@@ -6,6 +6,10 @@
 //                  the row impulse against damper, spring, armature and actuation
 //                  (docs/computation.md (13)–(20))
 //   nonholonomic   a body's velocity rows and the position rows its kind implies (Model::nonholonomic)
+//   tendon         a tendon's impulse u balancing its damper, spring, armature and actuators, and
+//                  its length ℓ at z3 (docs/computation.md (83)–(85); sim/constraints/tendon.hpp)
+//   coupling       one constrained row a − P(b) = 0 between two scalar coordinates (joint rows or
+//                  tendon lengths) at z3 (docs/computation.md (86))
 //
 // Each constraint is one graph node (SystemLayout); equality_kinds() lists the kinds in the order
 // their nodes and their contributions to the bodies' rows are assembled.
@@ -55,15 +59,30 @@ class EqualityKind {
   virtual double position_rhs(const Model& model, const Workspace& ws, int k, Eigen::VectorXd* rhs, int* worst_row) const = 0;
   // −J ν of its velocity rows into rhs at the current velocities.
   virtual void velocity_rhs(const Model& model, const Data& d, const Workspace& ws, int k, Eigen::VectorXd* rhs) const = 0;
+
+  // ---- around the solve (by default nothing: joints and nonholonomic constraints are
+  // warm-started and stored by the step itself) ----
+  // Its unknowns' first guess into s (after prepare).
+  virtual void warm_start(const Model&, const Data&, const Workspace&, int, Eigen::VectorXd*) const {}
+  // Its results at the solution s into Data (before the knot advances).
+  virtual void store(const Model&, Data&, const Workspace&, const Eigen::VectorXd&, int) const {}
 };
 
-// The kinds, in assembly order: joints, then nonholonomic constraints.
+// The kinds, in assembly order: joints, nonholonomic constraints, tendons, couplings (a coupling
+// of tendons reads the lengths the tendons' rows computed before it).
 const std::vector<const EqualityKind*>& equality_kinds();
 const EqualityKind& joint_constraint();
 const EqualityKind& nonholonomic_constraint();
+const EqualityKind& tendon_constraint();
+const EqualityKind& coupling_constraint();
 
 // Joint j's rows at z3 (ws.x3/q3) into ws.rows3[j], its free rotations measured from z2 as in the
 // residual (a passive joint's are computed only where they are needed).
 void joint_rows_at_z3(const Model& model, Workspace& ws, const IntegratorScheme& scheme, int j);
+
+// Tendon t's length and gradient at z2 (ws.tendon_length2/grad2, after the joints' prepare) or at
+// z3 (ws.tendon_length3/grad3, after the joints' rows at z3), the gradient per body of
+// ws.tendon_bodies[t].
+void tendon_at_knot(const Model& model, const Data& d, Workspace& ws, const IntegratorScheme& scheme, int t, bool z3);
 
 }  // namespace maxsim

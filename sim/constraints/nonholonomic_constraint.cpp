@@ -94,7 +94,8 @@ const EqualityKind& nonholonomic_constraint() {
 }
 
 const std::vector<const EqualityKind*>& equality_kinds() {
-  static const std::vector<const EqualityKind*> kinds{&joint_constraint(), &nonholonomic_constraint()};
+  static const std::vector<const EqualityKind*> kinds{&joint_constraint(), &nonholonomic_constraint(),
+                                                      &tendon_constraint(), &coupling_constraint()};
   return kinds;
 }
 

@@ -1,8 +1,10 @@
 // The system graph of a step (docs/computation.md §5): nodes are the bodies, the
 // joints, the nonholonomic constraints and the inequalities; an edge joins each constraint node to
 // each of its bodies. Built once per topology; the failure policy and every step reuse it.
+#include <algorithm>
 #include <map>
 
+#include "sim/constraints/tendon.hpp"
 #include "sim/integrator/integrator.hpp"
 #include "sim/solver/inequality.hpp"
 #include "sim/solver/workspace.hpp"
@@ -68,6 +70,10 @@ bool graph_matches(const Model& model, const Data& d) {
   if (ws.graph_integrator != model.opt.integrator) return false;
   for (size_t j = 0; j < model.joints.size(); ++j)
     if (static_cast<bool>(ws.passive[j]) != passive_floating(model.joints[j])) return false;
+  if (ws.tendon_active.size() != model.tendons.size() || ws.coupling_edges.size() != model.couplings.size())
+    return false;
+  for (size_t t = 0; t < model.tendons.size(); ++t)
+    if (static_cast<bool>(ws.tendon_active[t]) != tendon_active(model, static_cast<int>(t))) return false;
   return true;
 }
 
@@ -129,11 +135,74 @@ void build_graph(const Model& model, Data& d) {
     ws.nonholonomic_edge[k] = static_cast<int>(ws.edges.size());
     ws.edges.emplace_back(ws.layout.nonholonomic_node(k), model.nonholonomic[k].body);
   }
+  // tendons: a node of two rows (impulse, length) with an edge to every body its length depends on,
+  // when something acts on it (tendon_active); couplings: a node of one row with an edge to every
+  // body of its two coordinates
+  const int nt = static_cast<int>(model.tendons.size()), ncp = static_cast<int>(model.couplings.size());
+  ws.layout.tendons = nt;
+  ws.layout.couplings = ncp;
+  ws.tendon_active.assign(nt, 0);
+  ws.tendon_bodies.resize(nt);
+  ws.tendon_edges.resize(nt);
+  ws.tendon_grad2.resize(nt);
+  ws.tendon_grad3.resize(nt);
+  ws.tendon_length2.assign(nt, 0.0);
+  ws.tendon_length3.assign(nt, 0.0);
+  ws.tendon_rate2.assign(nt, 0.0);
+  ws.tendon_zero_length.assign(nt, 0.0);
+  ws.tendon_servo.assign(nt, TendonServo{});
+  ws.tendon_poses.resize(nb);
+  for (int t = 0; t < nt; ++t) {
+    ws.tendon_active[t] = tendon_active(model, t);
+    ws.tendon_bodies[t] = tendon_bodies(model, t);
+    ws.tendon_grad2[t].assign(ws.tendon_bodies[t].size(), Vec6::Zero());
+    ws.tendon_grad3[t].assign(ws.tendon_bodies[t].size(), Vec6::Zero());
+    ws.tendon_zero_length[t] = tendon_zero_length(model, t);
+    ws.tendon_edges[t].assign(ws.tendon_bodies[t].size(), -1);
+    if (!ws.tendon_active[t]) continue;
+    for (size_t i = 0; i < ws.tendon_bodies[t].size(); ++i) {
+      ws.tendon_edges[t][i] = static_cast<int>(ws.edges.size());
+      ws.edges.emplace_back(ws.layout.tendon_node(t), ws.tendon_bodies[t][i]);
+    }
+  }
+  ws.coupling_bodies.resize(ncp);
+  ws.coupling_edges.resize(ncp);
+  ws.coupling_grad2.resize(ncp);
+  ws.coupling_grad3.resize(ncp);
+  ws.coupling_value.assign(ncp, 0.0);
+  d.tendon_impulse.resize(nt, 0.0);
+  d.tendon_length.resize(nt, 0.0);
+  d.tendon_force.resize(nt, 0.0);
+  d.coupling_impulse.resize(ncp, 0.0);
+  for (int k = 0; k < ncp; ++k) {
+    const Coupling& c = model.couplings[k];
+    std::vector<int>& bodies = ws.coupling_bodies[k];
+    bodies.clear();
+    auto add = [&bodies](int b) {
+      if (b != kWorld && std::find(bodies.begin(), bodies.end(), b) == bodies.end()) bodies.push_back(b);
+    };
+    for (const int index : {c.a, c.b}) {
+      if (index < 0) continue;
+      if (c.kind == Coupling::Kind::Tendon) {
+        for (int b : ws.tendon_bodies[index]) add(b);
+      } else {
+        add(model.joints[index].parent);
+        add(model.joints[index].child);
+      }
+    }
+    ws.coupling_grad2[k].assign(bodies.size(), Vec6::Zero());
+    ws.coupling_grad3[k].assign(bodies.size(), Vec6::Zero());
+    ws.coupling_edges[k].assign(bodies.size(), -1);
+    for (size_t i = 0; i < bodies.size(); ++i) {
+      ws.coupling_edges[k][i] = static_cast<int>(ws.edges.size());
+      ws.edges.emplace_back(ws.layout.coupling_node(k), bodies[i]);
+    }
+  }
   ws.contact_bodies.resize(nc);
   ws.contact_node.assign(nc, -1);
   ws.contact_edge_a.assign(nc, -1);
   ws.contact_edge_b.assign(nc, -1);
-  int n = nb + nj + nn;
+  int n = nb + nj + nn + nt + ncp;
   for (int c = 0; c < nc; ++c) {
     const Contact& ct = d.contacts[c];
     ws.contact_bodies[c] = {ct.body_a, ct.body_b};
@@ -165,6 +234,11 @@ void build_graph(const Model& model, Data& d) {
     const int rows = model.nonholonomic[k].rows();
     ws.ldu.set_node_size(ws.layout.nonholonomic_node(k), rows);
     ws.ldu.set_regularized_rows(ws.layout.nonholonomic_node(k), (1u << rows) - 1);
+  }
+  for (int t = 0; t < nt; ++t) ws.ldu.set_node_size(ws.layout.tendon_node(t), 2);
+  for (int k = 0; k < ncp; ++k) {  // (a coupling may repeat what the joints already impose)
+    ws.ldu.set_node_size(ws.layout.coupling_node(k), 1);
+    ws.ldu.set_regularized_rows(ws.layout.coupling_node(k), 1u);
   }
   for (int c = 0; c < nc; ++c)  // redundant contacts
     if (ws.contact_node[c] >= 0) ws.ldu.set_regularized_rows(ws.contact_node[c], 0b1111, true);

@@ -12,6 +12,8 @@ const InequalityKind& inequality_kind(const Contact& c) {
   static const JointLimit limit;
   static const JointFriction friction;
   static const RelaxedContact relaxed;
+  static const TendonLimit tendon_limit;
+  if (c.tendon >= 0) return tendon_limit;
   if (c.joint >= 0) return c.dry_limit > 0 ? static_cast<const InequalityKind&>(friction) : limit;
   if (c.relaxed_cone && c.friction > 0) return relaxed;
   return c.linear_cone ? static_cast<const InequalityKind&>(pyramid) : surface;

@@ -53,6 +53,18 @@ class JointLimit : public SurfaceContact {
   void linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const override;
 };
 
+// A tendon limit: the joint limit's rows on a tendon's length, φ = side·(ℓ − bound) with ℓ the
+// tendon node's length unknown (its row 1) and the impulse side·γ added to the tendon's impulse
+// row (its row 0), which carries it to the bodies along the length's gradient. The contact's
+// body_b is the tendon's graph node (sim/constraints/tendon.hpp).
+class TendonLimit : public JointLimit {
+ public:
+  const char* name() const override { return "tendon limit"; }
+  void prepare(const Model& model, Data& d, int c) const override;
+  void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const override;
+  void linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const override;
+};
+
 // A contact with Anitescu's relaxed cone (relaxed_contact.cpp): the gap and friction in one
 // second-order cone pair (μγ, b)∘(s/μ, Δt·η_t) = 0, so a sliding contact's gap is held open by
 // μΔt|v_t| — the convex problem the soft simulators solve, without their compliance. Node

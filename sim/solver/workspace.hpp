@@ -15,6 +15,7 @@
 #include "sim/solver/ldu.hpp"
 #include "sim/model.hpp"
 #include "sim/constraints/nonholonomic.hpp"
+#include "sim/constraints/tendon.hpp"
 
 namespace maxsim {
 
@@ -25,13 +26,17 @@ class InequalityKind;  // sim/solver/inequality.hpp
 // offsets: everything else asks for a block by what it is.
 struct SystemLayout {
   int bodies = 0, joints = 0, nonholonomic = 0, nodes = 0;
+  int tendons = 0, couplings = 0;  // (after the nonholonomic constraints, in this order)
 
   int body_node(int i) const { return i; }
   int joint_node(int j) const { return bodies + j; }
   int nonholonomic_node(int k) const { return bodies + joints + k; }
+  int tendon_node(int t) const { return bodies + joints + nonholonomic + t; }
+  int coupling_node(int k) const { return bodies + joints + nonholonomic + tendons + k; }
   int size() const { return 6 * nodes; }
-  // entries of the equality nodes (bodies, joints, nonholonomic constraints), first in the vector
-  int equality_size() const { return 6 * (bodies + joints + nonholonomic); }
+  // entries of the equality nodes (bodies, joints, nonholonomic constraints, tendons, couplings),
+  // first in the vector
+  int equality_size() const { return 6 * (bodies + joints + nonholonomic + tendons + couplings); }
 
   // a node's six entries
   template <class V>
@@ -96,6 +101,20 @@ struct Workspace {
   // nonholonomic constraints: graph edge to their body, rows at the iterate
   std::vector<int> nonholonomic_edge;
   std::vector<NonholonomicRows> nonholonomic_rows;
+  // tendons (sim/constraints/tendon.hpp): per tendon whether it is a node with edges, the bodies
+  // its length depends on and its edges to them (same order), its length and gradient per body
+  // at z2 and z3, its rate over [t1, t2], its length at the zero configuration; per coupling its
+  // bodies, edges and gradient at z2 and z3 (the same layout)
+  std::vector<char> tendon_active;
+  std::vector<std::vector<int>> tendon_bodies, tendon_edges;
+  std::vector<std::vector<Vec6>> tendon_grad2, tendon_grad3;
+  std::vector<double> tendon_length2, tendon_length3, tendon_rate2, tendon_zero_length;
+  std::vector<TendonServo> tendon_servo;  // per tendon: its implicit servos over this step
+  std::vector<std::vector<int>> coupling_bodies, coupling_edges;
+  std::vector<std::vector<Vec6>> coupling_grad2, coupling_grad3;
+  std::vector<double> coupling_value;  // at the current poses (the projection's)
+  std::vector<Pose> tendon_poses;      // scratch: the poses a spatial tendon's length reads
+  std::vector<std::pair<int, Vec6>> tendon_scratch;  // scratch: one scalar's gradient
   // contacts: graph edges, impulse maps at z2, kinematics at z3, eliminated variables' steps
   std::vector<const InequalityKind*> kinds;          // per contact: its kind (set by collide)
   std::vector<std::pair<int, int>> contact_bodies;  // (a, b) of the contacts the graph was built for

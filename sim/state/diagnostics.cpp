@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "sim/constraints/tendon.hpp"
 #include "sim/integrator/body_dynamics.hpp"
 #include "sim/constraints/nonholonomic.hpp"
 
@@ -37,6 +38,17 @@ double potential_energy(const Model& model, const Data& d) {
       e += 0.5 * jt.stiffness[r] * (c - jt.spring_ref[r]) * (c - jt.spring_ref[r]);
     }
   }
+  // tendon springs: ½ k s² with s the stretch beyond the dead band (docs/computation.md (83))
+  for (size_t t = 0; t < model.tendons.size(); ++t) {
+    const Tendon& tendon = model.tendons[t];
+    if (tendon.stiffness == 0) continue;
+    const double L = tendon_length(model, d, static_cast<int>(t));
+    const double zero = tendon.spring_from_zero ? tendon_zero_length(model, static_cast<int>(t)) : 0.0;
+    const double lo = tendon.spring_from_zero ? zero : tendon.spring_lower;
+    const double hi = tendon.spring_from_zero ? zero : tendon.spring_upper;
+    const double stretch = L > hi ? L - hi : L < lo ? L - lo : 0.0;
+    e += 0.5 * tendon.stiffness * stretch * stretch;
+  }
   return e;
 }
 
@@ -65,6 +77,8 @@ double max_constraint_violation(const Model& model, const Data& d) {
     for (int r = 0; r < 6; ++r)
       if (jt.row_constrained(r)) m = std::max(m, std::abs(rows.c(r)));
   }
+  for (size_t k = 0; k < model.couplings.size(); ++k)  // (86)
+    m = std::max(m, std::abs(coupling_violation(model, d, static_cast<int>(k))));
   return m;
 }
 

@@ -1,4 +1,4 @@
-// Spatial tendon length and gradient (docs/computation.md (82)–(86)).
+// Spatial tendon length and gradient (docs/computation.md (89)–(93)).
 #include "sim/tendon/spatial.hpp"
 
 #include <cmath>
@@ -21,7 +21,7 @@ struct PathPoint {
   int body;
 };
 
-// Adds the pull of a unit tension along u at the world point p of `body` (85).
+// Adds the pull of a unit tension along u at the world point p of `body` (92).
 void add_pull(const std::vector<Pose>& poses, int body, const Vec3& p,
               const Vec3& u, double scale, std::vector<std::pair<int, Vec6>>* gradient) {
   if (body == kWorld) return;
@@ -39,7 +39,7 @@ void add_pull(const std::vector<Pose>& poses, int body, const Vec3& p,
   gradient->emplace_back(body, g);
 }
 
-// The length of the segment a → b; its gradient: a pulled towards b and b towards a (85).
+// The length of the segment a → b; its gradient: a pulled towards b and b towards a (92).
 double segment(const std::vector<Pose>& poses, const PathPoint& a,
                const PathPoint& b, double scale, std::vector<std::pair<int, Vec6>>* gradient) {
   const Vec3 d = b.p - a.p;

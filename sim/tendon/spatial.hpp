@@ -1,4 +1,4 @@
-// The length of a spatial tendon and its gradient (docs/computation.md (82)–(86); MuJoCo's
+// The length of a spatial tendon and its gradient (docs/computation.md (89)–(93); MuJoCo's
 // <spatial> tendon, mj_tendon).
 //
 // A spatial tendon's path (Tendon::path) is a sequence of sites, wrapping geoms and pulleys:

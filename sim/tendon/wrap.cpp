@@ -1,4 +1,4 @@
-// Tendon wrapping around spheres and cylinders (docs/computation.md (82)–(84)).
+// Tendon wrapping around spheres and cylinders (docs/computation.md (89)–(91)).
 #include "sim/tendon/wrap.hpp"
 
 #include <algorithm>
@@ -88,7 +88,7 @@ bool wrap_circle(const Vec2& d0, const Vec2& d1, double r, const Vec2* side, boo
   const Vec2 closest = d0 + a * dif;
   if (closest.squaredNorm() > r2 && (!side || side->dot(closest) >= 0)) return false;
 
-  // The two windings (83): counter-clockwise (s = +1) meets the circle at φ0 + α0 and leaves it at
+  // The two windings (90): counter-clockwise (s = +1) meets the circle at φ0 + α0 and leaves it at
   // φ1 − α1, α = acos(r/|d|); its arc is (s(φ1 − φ0) mod 2π) − α0 − α1, negative when its tangent
   // segments cross (no such path).
   const double phi0 = std::atan2(d0.y(), d0.x()), phi1 = std::atan2(d1.y(), d1.x());
@@ -126,7 +126,7 @@ bool wrap_geom(GeomType type, double radius, const Vec3& p0, const Vec3& p1, con
                WrapPath* out) {
   if (type != GeomType::Sphere && type != GeomType::Cylinder) return false;
   if (p0.norm() < kTiny || p1.norm() < kTiny) return false;
-  // the wrapping plane's axes (82): the cross-section for a cylinder; for a sphere the plane of
+  // the wrapping plane's axes (89): the cross-section for a cylinder; for a sphere the plane of
   // p0, p1 and the centre (any plane through them when they are aligned with the centre)
   Vec3 e0 = Vec3::UnitX(), e1 = Vec3::UnitY();
   if (type == GeomType::Sphere) {
@@ -157,7 +157,7 @@ bool wrap_geom(GeomType type, double radius, const Vec3& p0, const Vec3& p1, con
   out->t1 = t1.x() * e0 + t1.y() * e1;
   out->curve = curve;
   if (type == GeomType::Cylinder) {
-    // heights in proportion to the 2D length (84): a helix, straight on the unrolled surface
+    // heights in proportion to the 2D length (91): a helix, straight on the unrolled surface
     const double l0 = (d0 - t0).norm(), l1 = (d1 - t1).norm();
     const double total = l0 + curve + l1;
     const double dz = p1.z() - p0.z();

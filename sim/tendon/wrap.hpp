@@ -1,5 +1,5 @@
 // Shortest tendon paths around a sphere or an (infinite) cylinder between two points
-// (docs/computation.md (82)–(84); MuJoCo 2.2.2's wrapping semantics, mju_wrap).
+// (docs/computation.md (89)–(91); MuJoCo 2.2.2's wrapping semantics, mju_wrap).
 //
 // All points are in the wrapping geom's frame (origin at its centre, z its axis for a cylinder).
 // The path is made of a straight segment p0 → t0, a curve on the surface t0 → t1 and a straight
