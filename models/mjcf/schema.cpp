@@ -29,12 +29,12 @@ const parse::SchemaNode kNodes[] = {
     {"layer", 16, Support::Ignored, "", "texture role", "", false, -1, "MuJoCo 3"},  // 17
     {"joint", 14, Support::Supported, "type pos axis limited stiffness range ref springref armature damping frictionloss", "group springdamper solreflimit solimplimit solreffriction solimpfriction margin user actuatorfrclimited actuatorfrcrange actuatorgravcomp", "", false, -1, ""},  // 18
     {"geom", 14, Support::Supported, "type pos quat contype conaffinity condim size material friction mass density margin fromto axisangle xyaxes zaxis euler mesh rgba group", "priority shellinertia solmix solref solimp gap hfield fitscale fluidshape fluidcoef user surfacevel adhesion", "", false, -1, ""},  // 19
-    {"site", 14, Support::Ignored, "", "type group pos quat material size fromto axisangle xyaxes zaxis euler rgba user", "", false, -1, ""},  // 20
+    {"site", 14, Support::Supported, "name class type pos quat size fromto axisangle xyaxes zaxis euler", "group material rgba user", "", false, -1, ""},  // 20
     {"camera", 14, Support::Ignored, "", "fovy ipd pos quat axisangle xyaxes zaxis euler mode user orthographic resolution focal focalpixel principal principalpixel sensorsize projection output", "", false, -1, ""},  // 21
     {"light", 14, Support::Ignored, "", "pos dir directional castshadow active attenuation cutoff exponent ambient diffuse specular mode bulbradius type intensity range softness", "", false, -1, ""},  // 22
     {"pair", 14, Support::Ignored, "", "condim friction solref solimp gap margin solreffriction adhesion", "", false, -1, ""},  // 23
     {"equality", 14, Support::Supported, "active", "solref solimp", "", false, -1, ""},  // 24
-    {"tendon", 14, Support::Ignored, "", "group limited range solreflimit solimplimit solreffriction solimpfriction frictionloss springlength width material margin stiffness damping rgba user", "", false, -1, ""},  // 25
+    {"tendon", 14, Support::Supported, "limited range springlength stiffness damping armature", "group solreflimit solimplimit solreffriction solimpfriction width material margin rgba user", "frictionloss", false, -1, ""},  // 25
     {"general", 14, Support::Supported, "ctrllimited forcelimited ctrlrange forcerange gear dyntype gaintype biastype gainprm biasprm", "actlimited actrange cranklength user group dynprm actdim actearly nsample interp delay damping armature input velrange ffrange", "", false, -1, ""},  // 26
     {"motor", 14, Support::Supported, "ctrllimited forcelimited ctrlrange forcerange gear", "cranklength user group nsample interp delay damping armature", "", false, -1, ""},  // 27
     {"position", 14, Support::Supported, "ctrllimited forcelimited ctrlrange forcerange gear kp kv", "cranklength user group inheritrange dampratio timeconst nsample interp delay damping armature", "", false, -1, ""},  // 28
@@ -79,7 +79,7 @@ const parse::SchemaNode kNodes[] = {
     {"geom", 63, Support::Supported, "name class type contype conaffinity condim size material friction mass density margin fromto pos quat axisangle xyaxes zaxis euler mesh rgba group", "priority shellinertia solmix solref solimp gap hfield fitscale fluidshape fluidcoef user surfacevel adhesion", "", false, -1, ""},  // 67
     {"plugin", 67, Support::Ignored, "", "plugin instance", "", false, -1, "MuJoCo 3"},  // 68
     {"config", 68, Support::Ignored, "", "key value", "", false, -1, "MuJoCo 3"},  // 69
-    {"site", 63, Support::Ignored, "", "name class type group pos quat material size fromto axisangle xyaxes zaxis euler rgba user", "", false, -1, ""},  // 70
+    {"site", 63, Support::Supported, "name class type pos quat size fromto axisangle xyaxes zaxis euler", "group material rgba user", "", false, -1, ""},  // 70
     {"camera", 63, Support::Ignored, "", "name class fovy ipd pos quat axisangle xyaxes zaxis euler mode target user orthographic resolution focal focalpixel principal principalpixel sensorsize projection output", "", false, -1, "rendering"},  // 71
     {"light", 63, Support::Ignored, "", "name class directional castshadow active pos dir attenuation cutoff exponent ambient diffuse specular mode target bulbradius type intensity range softness texture", "", false, -1, "rendering"},  // 72
     {"composite", 63, Support::Refused, "", "prefix type count spacing offset flatinertia solrefsmooth solimpsmooth vertex face initial curve size quat", "", false, -1, "would change the model"},  // 73
@@ -107,24 +107,24 @@ const parse::SchemaNode kNodes[] = {
     {"equality", 0, Support::Supported, "", "", "", false, -1, ""},  // 95
     {"connect", 95, Support::Supported, "name class body1 body2 anchor active", "solref solimp", "site1 site2", false, -1, ""},  // 96
     {"weld", 95, Support::Supported, "name class body1 body2 relpose active", "anchor solref solimp torquescale", "site1 site2", false, -1, ""},  // 97
-    {"joint", 95, Support::Refused, "", "name class joint1 joint2 polycoef active solref solimp", "", false, -1, ""},  // 98
-    {"tendon", 95, Support::Refused, "", "name class tendon1 tendon2 polycoef active solref solimp", "", false, -1, ""},  // 99
+    {"joint", 95, Support::Supported, "name class joint1 joint2 polycoef active", "solref solimp", "", false, -1, ""},  // 98
+    {"tendon", 95, Support::Supported, "name class tendon1 tendon2 polycoef active", "solref solimp", "", false, -1, ""},  // 99
     {"distance", 95, Support::Refused, "", "name class geom1 geom2 distance active solref solimp", "", false, -1, ""},  // 100
     {"flex", 95, Support::Refused, "", "name class flex active solref solimp", "", false, -1, "MuJoCo 3"},  // 101
     {"flexvert", 95, Support::Refused, "", "name class active solref solimp flex", "", false, -1, "MuJoCo 3"},  // 102
     {"flexstrain", 95, Support::Refused, "", "name class active solref solimp flex cell", "", false, -1, "MuJoCo 3"},  // 103
     {"tendon", 0, Support::Supported, "", "", "", false, -1, ""},  // 104
-    {"spatial", 104, Support::Ignored, "", "name class group limited range solreflimit solimplimit solreffriction solimpfriction frictionloss springlength width material margin stiffness damping rgba user actuatorfrclimited actuatorfrcrange armature", "", false, -1, ""},  // 105
-    {"site", 105, Support::Ignored, "", "site", "", false, -1, ""},  // 106
-    {"geom", 105, Support::Ignored, "", "geom sidesite", "", false, -1, ""},  // 107
-    {"pulley", 105, Support::Ignored, "", "divisor", "", false, -1, ""},  // 108
-    {"fixed", 104, Support::Ignored, "", "name class group limited range solreflimit solimplimit solreffriction solimpfriction frictionloss springlength margin stiffness damping user actuatorfrclimited actuatorfrcrange armature", "", false, -1, ""},  // 109
-    {"joint", 109, Support::Ignored, "", "joint coef", "", false, -1, ""},  // 110
+    {"spatial", 104, Support::Supported, "name class limited range springlength stiffness damping armature", "group solreflimit solimplimit solreffriction solimpfriction width material margin rgba user actuatorfrclimited actuatorfrcrange", "frictionloss", false, -1, ""},  // 105
+    {"site", 105, Support::Supported, "site", "", "", false, -1, ""},  // 106
+    {"geom", 105, Support::Supported, "geom sidesite", "", "", false, -1, ""},  // 107
+    {"pulley", 105, Support::Supported, "divisor", "", "", false, -1, ""},  // 108
+    {"fixed", 104, Support::Supported, "name class limited range springlength stiffness damping armature", "group solreflimit solimplimit solreffriction solimpfriction margin user actuatorfrclimited actuatorfrcrange", "frictionloss", false, -1, ""},  // 109
+    {"joint", 109, Support::Supported, "joint coef", "", "", false, -1, ""},  // 110
     {"actuator", 0, Support::Supported, "", "", "", false, -1, ""},  // 111
-    {"general", 111, Support::Supported, "name class ctrllimited forcelimited ctrlrange forcerange gear joint jointinparent dyntype gaintype biastype gainprm biasprm", "group actlimited actrange lengthrange cranklength user tendon slidersite cranksite site refsite body dynprm actdim actearly nsample interp delay damping armature input velrange ffrange", "", false, -1, ""},  // 112
-    {"motor", 111, Support::Supported, "name class ctrllimited forcelimited ctrlrange forcerange gear joint jointinparent", "group lengthrange cranklength user tendon slidersite cranksite site refsite nsample interp delay damping armature", "", false, -1, ""},  // 113
-    {"position", 111, Support::Supported, "name class ctrllimited forcelimited ctrlrange forcerange gear joint jointinparent kp kv", "group lengthrange cranklength user tendon slidersite cranksite site refsite inheritrange dampratio timeconst nsample interp delay damping armature", "", false, -1, ""},  // 114
-    {"velocity", 111, Support::Supported, "name class ctrllimited forcelimited ctrlrange forcerange gear joint jointinparent kv", "group lengthrange cranklength user tendon slidersite cranksite site refsite nsample interp delay damping armature", "", false, -1, ""},  // 115
+    {"general", 111, Support::Supported, "name class ctrllimited forcelimited ctrlrange forcerange gear joint jointinparent dyntype gaintype biastype gainprm biasprm tendon", "group actlimited actrange lengthrange cranklength user slidersite cranksite site refsite body dynprm actdim actearly nsample interp delay damping armature input velrange ffrange", "", false, -1, ""},  // 112
+    {"motor", 111, Support::Supported, "name class ctrllimited forcelimited ctrlrange forcerange gear joint jointinparent tendon", "group lengthrange cranklength user slidersite cranksite site refsite nsample interp delay damping armature", "", false, -1, ""},  // 113
+    {"position", 111, Support::Supported, "name class ctrllimited forcelimited ctrlrange forcerange gear joint jointinparent kp kv tendon", "group lengthrange cranklength user slidersite cranksite site refsite inheritrange dampratio timeconst nsample interp delay damping armature", "", false, -1, ""},  // 114
+    {"velocity", 111, Support::Supported, "name class ctrllimited forcelimited ctrlrange forcerange gear joint jointinparent kv tendon", "group lengthrange cranklength user slidersite cranksite site refsite nsample interp delay damping armature", "", false, -1, ""},  // 115
     {"intvelocity", 111, Support::Ignored, "", "name class group ctrllimited forcelimited ctrlrange forcerange actrange lengthrange gear cranklength user joint jointinparent tendon slidersite cranksite site refsite kp inheritrange kv dampratio nsample interp delay actlimited damping armature", "", false, -1, ""},  // 116
     {"damper", 111, Support::Ignored, "", "name class group forcelimited ctrlrange forcerange lengthrange gear cranklength user joint jointinparent tendon slidersite cranksite site refsite kv nsample interp delay damping armature", "", false, -1, ""},  // 117
     {"cylinder", 111, Support::Ignored, "", "name class group ctrllimited forcelimited ctrlrange forcerange lengthrange gear cranklength user joint jointinparent tendon slidersite cranksite site refsite timeconst area diameter bias nsample interp delay damping armature", "", false, -1, ""},  // 118

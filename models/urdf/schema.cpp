@@ -45,7 +45,7 @@ const parse::SchemaNode kNodes[] = {
     {"calibration", 29, I, "", "rising falling reference_position", "", false, -1, ""},  // 34
     {"dynamics", 29, S, "damping friction", "", "", false, -1, ""},  // 35
     {"limit", 29, S, "lower upper effort velocity", "", "", false, -1, ""},  // 36
-    {"mimic", 29, I, "", "joint multiplier offset", "", false, -1, "the joints move independently"},  // 37
+    {"mimic", 29, S, "joint multiplier offset", "", "", false, -1, "an exact coupling row"},  // 37
     {"safety_controller", 29, I, "", "soft_lower_limit soft_upper_limit k_position k_velocity", "", false, -1, ""},  // 38
     {"material", 0, S, "name", "", "", false, 14, "a redefinition with another colour: warning, the first wins"},  // 39
     {"loop_joint", 0, S, "name type", "", "", false, -1, "Dojo, ConstrainedDynamics"},  // 40
