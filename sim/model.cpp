@@ -1,7 +1,10 @@
 #include "sim/model.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 
 namespace maxsim {
 
@@ -14,6 +17,7 @@ const char* geom_type_name(GeomType t) {
     case GeomType::Cylinder: return "cylinder";
     case GeomType::Ellipsoid: return "ellipsoid";
     case GeomType::Mesh: return "mesh";
+    case GeomType::HField: return "hfield";
   }
   return "?";
 }
@@ -199,6 +203,24 @@ int Model::body_index(const std::string& n) const { return index_by_name(bodies,
 int Model::joint_index(const std::string& n) const { return index_by_name(joints, n); }
 int Model::actuator_index(const std::string& n) const { return index_by_name(actuators, n); }
 int Model::keyframe_index(const std::string& n) const { return index_by_name(keyframes, n); }
+int Model::hfield_index(const std::string& n) const { return index_by_name(hfields, n); }
+
+void Model::set_hfield_data(int index, const std::vector<double>& data) {
+  if (index < 0 || index >= static_cast<int>(hfields.size()))
+    throw std::invalid_argument("set_hfield_data: no height field " + std::to_string(index) + " (the model has " +
+                                std::to_string(hfields.size()) + ")");
+  HeightField& h = hfields[index];
+  const size_t n = static_cast<size_t>(h.nrow) * static_cast<size_t>(h.ncol);
+  if (data.size() != n)
+    throw std::invalid_argument("set_hfield_data: height field '" + h.name + "' takes nrow * ncol = " +
+                                std::to_string(n) + " values, got " + std::to_string(data.size()));
+  for (size_t i = 0; i < n; ++i)
+    if (!(data[i] >= 0 && data[i] <= 1))
+      throw std::invalid_argument("set_hfield_data: height field '" + h.name + "': value " + std::to_string(i) +
+                                  " is " + std::to_string(data[i]) + ", outside [0, 1] (elevations are normalized)");
+  h.data = data;
+  ++h.revision;
+}
 
 int Model::dof() const {
   int n = 0;
@@ -293,6 +315,40 @@ std::string validate_model(const Model& model) {
       }
     }
   }
+  for (const auto& h : model.hfields) {
+    const size_t n = static_cast<size_t>(std::max(h.nrow, 0)) * static_cast<size_t>(std::max(h.ncol, 0));
+    if (h.nrow < 2 || h.ncol < 2 || h.data.size() != n) {
+      err << "height field '" << h.name << "': needs nrow, ncol >= 2 and nrow * ncol values (has " << h.nrow
+          << " x " << h.ncol << ", " << h.data.size() << " values)";
+      return err.str();
+    }
+    if (!(h.size.minCoeff() > 0) || !h.size.allFinite()) {
+      err << "height field '" << h.name << "': the 4 size values must be positive and finite";
+      return err.str();
+    }
+    for (double v : h.data)
+      if (!(v >= 0 && v <= 1)) {
+        err << "height field '" << h.name << "': elevations must be normalized to [0, 1] (found " << v << ")";
+        return err.str();
+      }
+  }
+  auto check_hfield_geoms = [&](const std::vector<Geom>& geoms, bool world) {
+    for (const Geom& g : geoms) {
+      if (g.type != GeomType::HField) continue;
+      if (g.hfield < 0 || g.hfield >= static_cast<int>(model.hfields.size())) {
+        err << "hfield geom '" << g.name << "': height field index " << g.hfield << " out of range";
+        return false;
+      }
+      if (!world) {
+        err << "hfield geom '" << g.name << "': height fields are static world geometry (Model::world_geoms)";
+        return false;
+      }
+    }
+    return true;
+  };
+  if (!check_hfield_geoms(model.world_geoms, true)) return err.str();
+  for (const auto& b : model.bodies)
+    if (!check_hfield_geoms(b.geoms, false)) return err.str();
   for (const auto& c : model.nonholonomic) {
     const char* kind = nonholonomic_kind_name(c.kind);
     if (c.body < 0 || c.body >= nb) {

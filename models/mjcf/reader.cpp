@@ -78,6 +78,7 @@ Model MjcfReader::load() {
 
   BuildResult built;
   build_model(links_, specs_, options_, &model, &built, report_);
+  model.hfields = std::move(hfields_);
 
   for (const XMLElement* c : top) {
     const std::string n = c->Name();

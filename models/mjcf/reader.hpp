@@ -149,6 +149,7 @@ class MjcfReader {
 
   // ---- assets (assets.cpp) ----
   void read_assets(const XMLElement* e);
+  void read_hfield(const XMLElement* e);  // hfield.cpp
 
   // ---- bodies (bodies.cpp), geoms and inertials (geoms.cpp), joints (joints.cpp) ----
   void read_worldbody(const XMLElement* e);
@@ -202,6 +203,8 @@ class MjcfReader {
   std::map<std::string, DefaultClass> classes_;
   std::map<std::string, MeshAsset> meshes_;
   std::map<std::string, Eigen::Vector4d> materials_;
+  std::vector<HeightField> hfields_;            // the model's Model::hfields
+  std::map<std::string, int> hfield_names_;     // name -> hfields_
   MeshCache mesh_cache_;
   std::set<std::string> missing_meshes_;
 

@@ -78,8 +78,9 @@ struct CollisionWorld::Impl {
     for (int b = 0; b < nbodies; ++b) {
       const auto& gs = model.bodies[b].geoms;
       for (int i = 0; i < static_cast<int>(gs.size()); ++i) {
-        if (!gs[i].collision || gs[i].type == GeomType::Plane) continue;
-        if (add_geom(gs[i], b, i)) body_geoms[b].push_back(static_cast<int>(geoms.size()) - 1);
+        // planes and height fields are world geometry (ignored on moving bodies)
+        if (!gs[i].collision || gs[i].type == GeomType::Plane || gs[i].type == GeomType::HField) continue;
+        if (add_geom(model, gs[i], b, i)) body_geoms[b].push_back(static_cast<int>(geoms.size()) - 1);
       }
     }
     if (opt.ground) {
@@ -104,7 +105,7 @@ struct CollisionWorld::Impl {
         p.conaffinity = g.conaffinity;
         planes.push_back(p);
       } else {
-        add_geom(g, kWorld, i);
+        add_geom(model, g, kWorld, i);
       }
     }
     // static world geoms: pose fixed once
@@ -161,6 +162,8 @@ struct CollisionWorld::Impl {
     chosen.reserve(64);
     np.clip_points.reserve(64);
     np.features.reserve(64);
+    np.field_pts.reserve(64);
+    make_prism(&np.prism);
   }
 
   Impl(const Impl&) = default;
@@ -171,6 +174,7 @@ struct CollisionWorld::Impl {
     order.reserve(o.order.capacity());
     tasks.reserve(o.tasks.capacity());
     np.pts.reserve(o.np.pts.capacity());
+    np.field_pts.reserve(o.np.field_pts.capacity());
     np.features.reserve(o.np.features.capacity());
     np.clip_points.reserve(o.np.clip_points.capacity());
     np.clip_v1.reserve(o.np.clip_v1.capacity());
@@ -182,7 +186,7 @@ struct CollisionWorld::Impl {
   }
 
   // Returns false (and adds nothing) for a geom that cannot collide (mesh without vertices).
-  bool add_geom(const Geom& src, int body, int index) {
+  bool add_geom(const Model& model, const Geom& src, int body, int index) {
     CGeom g;
     g.body = body;
     g.index = index;
@@ -195,6 +199,18 @@ struct CollisionWorld::Impl {
     g.restitution = src.restitution;
     g.contype = src.contype;
     g.conaffinity = src.conaffinity;
+    if (src.type == GeomType::HField) {  // the heights are the model's (Model::hfields)
+      if (src.hfield < 0 || src.hfield >= static_cast<int>(model.hfields.size()))
+        throw std::invalid_argument("CollisionWorld: hfield geom '" + src.name + "' refers to height field " +
+                                    std::to_string(src.hfield) + " of " + std::to_string(model.hfields.size()));
+      const HeightField& hf = model.hfields[src.hfield];
+      g.nrow = hf.nrow;
+      g.ncol = hf.ncol;
+      g.size = Vec3(hf.size(0), hf.size(1), hf.size(2));
+      g.base = hf.size(3);
+      g.heights.resize(hf.data.size());
+      for (size_t k = 0; k < hf.data.size(); ++k) g.heights[k] = hf.size(2) * hf.data[k];
+    }
     if (!collision_shape(src.type).build(src, &g)) return false;
     geoms.push_back(std::move(g));
     return true;
@@ -251,7 +267,7 @@ struct CollisionWorld::Impl {
     } else {
       const CGeom& a = geoms[t.ia];
       const CGeom& b = geoms[t.ib];
-      pair_function(a.type, b.type)(a, b, threshold(a.margin, b.margin), np);
+      if (const PairFunction f = pair_function(a.type, b.type)) f(a, b, threshold(a.margin, b.margin), np);
       friction = combine(a.friction, b.friction, opt.default_friction);
       restitution = combine(a.restitution, b.restitution, opt.default_restitution);
     }

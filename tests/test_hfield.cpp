@@ -1,0 +1,243 @@
+// Height fields (MJCF <hfield>, GeomType::HField): the loader's data (PNG rows, inline elevation,
+// normalization, run-time data), exact contact geometry on flat and sloped cells, a ball and a
+// box at rest, and the A1 standing and walking on a floor of bumps.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+#include "models/load.hpp"
+#include "models/load_error.hpp"
+#include "robots/a1/a1_gait.hpp"
+#include "sim/geometry/collision.hpp"
+#include "sim/geometry/contact_search.hpp"
+#include "sim/maxsim.hpp"
+
+using namespace maxsim;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kSource = MAXSIM_SOURCE_DIR;
+std::string terrain(const std::string& f) { return kSource + "/tests/data/terrain/" + f; }
+
+// An MJCF text in a file of its own (removed with the object), next to nothing: for bad input.
+struct TempMjcf {
+  fs::path path;
+  explicit TempMjcf(const std::string& text) {
+    static int n = 0;
+    path = fs::temp_directory_path() / ("maxsim_test_hfield_" + std::to_string(::getpid()) + "_" +
+                                        std::to_string(n++) + ".xml");
+    std::ofstream(path) << text;
+  }
+  ~TempMjcf() { fs::remove(path); }
+};
+
+std::string load_error(const std::string& text) {
+  TempMjcf f(text);
+  try {
+    load_model(f.path.string());
+  } catch (const LoadError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+int failed_steps(const Model& m, Data& d, double duration) {
+  int failed = 0;
+  const int steps = static_cast<int>(std::lround(duration / m.opt.timestep));
+  for (int k = 0; k < steps; ++k)
+    if (step(m, d).status != StepStatus::Ok) ++failed;
+  return failed;
+}
+
+}  // namespace
+
+// Inline elevation: the first XML row is the +y edge (stored last, MuJoCo's mjModel order), and
+// the values are normalized to [0, 1] by (v - min) / (max - min).
+TEST(HField, InlineElevationRowsAndNormalization) {
+  TempMjcf f(R"(<mujoco><asset><hfield name="h" nrow="2" ncol="3" size="1 2 0.5 0.1"
+                 elevation="1 2 3  4 5 6"/></asset>
+               <worldbody><geom type="hfield" hfield="h"/></worldbody></mujoco>)");
+  const Model m = load_model(f.path.string());
+  ASSERT_EQ(m.hfields.size(), 1u);
+  const HeightField& h = m.hfields[0];
+  EXPECT_EQ(h.nrow, 2);
+  EXPECT_EQ(h.ncol, 3);
+  const std::vector<double> expected{0.6, 0.8, 1.0, 0.0, 0.2, 0.4};  // row 0 (-y) = XML's last row
+  ASSERT_EQ(h.data.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) EXPECT_NEAR(h.data[i], expected[i], 1e-15) << i;
+  EXPECT_EQ(h.size, Eigen::Vector4d(1, 2, 0.5, 0.1));
+  ASSERT_EQ(m.world_geoms.size(), 1u);
+  EXPECT_EQ(m.world_geoms[0].type, GeomType::HField);
+  EXPECT_EQ(m.world_geoms[0].hfield, 0);
+}
+
+// PNG: grey levels (a colour image: its red channel, as MuJoCo's decoder), image row 0 at +y.
+TEST(HField, PngRowsFromTheFarEdge) {
+  TempMjcf f("<mujoco><asset><hfield name=\"h\" file=\"" + terrain("rows.png") +
+             "\" size=\"1 1 1 0.1\"/></asset><worldbody><geom type=\"hfield\" hfield=\"h\"/></worldbody></mujoco>");
+  const Model m = load_model(f.path.string());
+  const HeightField& h = m.hfields.at(0);
+  ASSERT_EQ(h.nrow, 3);
+  ASSERT_EQ(h.ncol, 2);
+  // image rows (top first) 200 250 / 100 150 / 0 50, normalized by 250
+  const std::vector<double> expected{0.0, 0.2, 0.4, 0.6, 0.8, 1.0};
+  for (size_t i = 0; i < expected.size(); ++i) EXPECT_NEAR(h.data[i], expected[i], 1e-15) << i;
+}
+
+// Bad height fields are refused with the file and line.
+TEST(HField, BadInputIsRefusedWithFileAndLine) {
+  const std::string world = "<worldbody><geom type=\"hfield\" hfield=\"h\"/></worldbody></mujoco>";
+  EXPECT_NE(load_error("<mujoco><asset><hfield name=\"h\" nrow=\"2\" ncol=\"2\" elevation=\"1 2 3\" size=\"1 1 1 1\"/>"
+                       "</asset>" + world).find("elevation has 3 values, nrow * ncol = 4"),
+            std::string::npos);
+  EXPECT_NE(load_error("<mujoco><asset><hfield name=\"h\" nrow=\"2\" ncol=\"2\" size=\"1 1 0 1\"/></asset>" + world)
+                .find("size values must be positive"),
+            std::string::npos);
+  EXPECT_NE(load_error("<mujoco><asset><hfield name=\"h\" file=\"nothere.png\" size=\"1 1 1 1\"/></asset>" + world)
+                .find("cannot open"),
+            std::string::npos);
+  EXPECT_NE(load_error("<mujoco><asset><hfield name=\"h\" file=\"" + terrain("ramp.png") +
+                       "\" nrow=\"2\" ncol=\"2\" size=\"1 1 1 1\"/></asset>" + world)
+                .find("specified from file and manually"),
+            std::string::npos);
+  EXPECT_NE(load_error("<mujoco><asset><hfield name=\"h\" nrow=\"1\" ncol=\"5\" size=\"1 1 1 1\"/></asset>" + world)
+                .find("at least 2 x 2"),
+            std::string::npos);
+  EXPECT_NE(load_error("<mujoco><worldbody><geom type=\"hfield\" hfield=\"nope\"/></worldbody></mujoco>")
+                .find("undefined hfield 'nope'"),
+            std::string::npos);
+  const std::string moving = load_error(
+      "<mujoco><asset><hfield name=\"h\" nrow=\"2\" ncol=\"2\" size=\"1 1 1 1\"/></asset>\n<worldbody>\n"
+      "<body name=\"b\"><freejoint/><geom type=\"hfield\" hfield=\"h\"/></body></worldbody></mujoco>");
+  EXPECT_NE(moving.find("only allowed in static bodies"), std::string::npos) << moving;
+  EXPECT_NE(moving.find(".xml:3"), std::string::npos) << moving;  // the <body> line
+  // a file named .png that is not one
+  const fs::path bad = fs::temp_directory_path() / ("maxsim_test_hfield_" + std::to_string(::getpid()) + ".png");
+  std::ofstream(bad) << "not a png";
+  EXPECT_NE(load_error("<mujoco><asset><hfield name=\"h\" file=\"" + bad.string() + "\" size=\"1 1 1 1\"/></asset>" +
+                       world).find("is not a PNG file"),
+            std::string::npos);
+  fs::remove(bad);
+}
+
+// The contact geometry of a sloped cell is the exact plane: a ball's candidate has the plane's
+// normal and signed distance (to GJK's accuracy), on either triangle of the cell and on its
+// diagonal; a flat cell gives the height.
+TEST(HField, CandidatesAreExactOnSlopedAndFlatCells) {
+  const Model loaded = load_model(terrain("slope_box.xml"));
+  Model m = loaded;
+  m.bodies[0].geoms[0] = make_geom(GeomType::Sphere, Vec3(0.1, 0, 0));
+  CollisionOptions co;
+  co.ground = false;
+  co.margin = 0.05;
+  CollisionWorld world(m, co);
+  const double t = std::tan(20 * M_PI / 180);
+  const Vec3 n(-std::sin(20 * M_PI / 180), 0, std::cos(20 * M_PI / 180));  // ramp normal
+  std::vector<ContactCandidate> out;
+  for (const Vec3& foot : {Vec3(0.1, -0.2, 0), Vec3(-0.15, 0.3, 0), Vec3(0.2, 0.2, 0), Vec3(0.0, 0.0, 0)}) {
+    for (double gap : {0.02, 0.0031, -0.002}) {
+      const Vec3 surface(foot.x(), foot.y(), t * (foot.x() + 0.5));
+      const Vec3 centre = surface + (0.1 + gap) * n;
+      world.find_candidates({centre}, {quat_identity()}, &out);
+      ASSERT_EQ(out.size(), 1u) << foot.transpose() << " gap " << gap;
+      EXPECT_NEAR(out[0].distance, gap, 1e-9);
+      EXPECT_LT((out[0].normal - n).norm(), 1e-9);
+      EXPECT_EQ(out[0].body_a, kWorld);
+    }
+  }
+  // beyond the field's rectangle: nothing
+  world.find_candidates({Vec3(0.7, 0, 0.3)}, {quat_identity()}, &out);
+  EXPECT_TRUE(out.empty());
+
+  const Model flat = load_model(terrain("flat_sphere.xml"));
+  CollisionWorld fw(flat, co);
+  fw.find_candidates({Vec3(0.13, 0.07, 0.61), Vec3(5.2, -0.3, 0.13)}, {quat_identity(), quat_identity()}, &out);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_NEAR(out[0].distance, 0.01, 1e-9);  // plateau top 0.3 + 0.2, ball radius 0.1
+  EXPECT_NEAR(out[1].distance, 0.03, 1e-9);  // run-time field, flat at its zero: top at 0
+  for (const auto& c : out) EXPECT_LT((c.normal - Vec3::UnitZ()).norm(), 1e-9);
+}
+
+// A ball dropped on the plateau rests at its height (0.5 + radius) to 1e-6, and one on the
+// run-time field at the heights the program set through Model::set_hfield_data, after the Data
+// and its contact search were made.
+TEST(HField, BallRestsOnFlatAndRunTimeFields) {
+  Model m = load_model(terrain("flat_sphere.xml"));
+  {
+    Data d(m);
+    enable_contacts(m, d);
+    EXPECT_EQ(failed_steps(m, d, 1.0), 0);
+    EXPECT_NEAR(d.x[0].z(), 0.6, 1e-6);
+    EXPECT_NEAR(d.x[1].z(), 0.1, 1e-6);
+    EXPECT_LT(d.v[0].norm(), 1e-6);
+  }
+  Data d(m);
+  enable_contacts(m, d);
+  const int rt = m.hfield_index("runtime");
+  ASSERT_GE(rt, 0);
+  m.set_hfield_data(rt, std::vector<double>(12, 0.5));  // 0.5 · 0.4 m: top at 0.2
+  EXPECT_EQ(failed_steps(m, d, 1.0), 0);
+  EXPECT_NEAR(d.x[1].z(), 0.3, 1e-6);
+  EXPECT_THROW(m.set_hfield_data(rt, std::vector<double>(11, 0.5)), std::invalid_argument);
+  EXPECT_THROW(m.set_hfield_data(rt, std::vector<double>(12, 1.5)), std::invalid_argument);
+  EXPECT_THROW(m.set_hfield_data(7, std::vector<double>(12, 0.5)), std::invalid_argument);
+}
+
+// A box on the 20° ramp with μ = 0.5 > tan 20° = 0.364 holds: over 1 s it moves less than 1e-6 m.
+// With μ = 0.3 < tan 20° it slides (the test can tell the two apart).
+TEST(HField, BoxHoldsOnASlopeBelowTheFrictionAngle) {
+  Model m = load_model(terrain("slope_box.xml"));
+  Data d(m);
+  enable_contacts(m, d);
+  const Vec3 x0 = d.x[0];
+  EXPECT_EQ(failed_steps(m, d, 1.0), 0);
+  EXPECT_LT((d.x[0] - x0).norm(), 1e-6);
+  EXPECT_LT(max_penetration(d), 1e-6);
+
+  m.world_geoms[0].friction = 0.3;
+  m.bodies[0].geoms[0].friction = 0.3;
+  Data s(m);
+  enable_contacts(m, s);
+  EXPECT_EQ(failed_steps(m, s, 0.5), 0);
+  // sliding with a = g (sin θ − μ cos θ) = 0.59 m/s²: 7 cm in 0.5 s
+  const double a = 9.81 * (std::sin(20 * M_PI / 180) - 0.3 * std::cos(20 * M_PI / 180));
+  EXPECT_NEAR((s.x[0] - x0).norm(), 0.5 * a * 0.25, 0.01);
+}
+
+// The A1 (robots/a1, URDF) on tests/data/terrain/bumps.xml, a floor of 2 cm bumps in place of
+// the ground half-space: it stands 2 s, then walks 2 s with the learned trot, with no failed
+// step, no fall and no sinking beyond 1 mm (as on the flat floor, tests/test_a1.cpp).
+TEST(HField, QuadrupedStandsAndWalksOnBumps) {
+  a1::Robot robot = a1::load_robot(kSource);
+  const Model floor = load_model(terrain("bumps.xml"));
+  const int offset = static_cast<int>(robot.model.hfields.size());
+  for (const HeightField& h : floor.hfields) robot.model.hfields.push_back(h);
+  for (Geom g : floor.world_geoms) {
+    if (g.type == GeomType::HField) g.hfield += offset;
+    robot.model.world_geoms.push_back(g);
+  }
+  robot.model.opt.contact.ground = false;
+  ASSERT_EQ(validate_model(robot.model), "");
+
+  GaitParameters standing = a1::read_gait(kSource + "/robots/a1/gait.params");
+  standing.amplitude = {0, 0, 0};
+  const a1::Walk stand = a1::walk(robot, standing, 2.0);
+  EXPECT_FALSE(stand.fell);
+  EXPECT_EQ(stand.failed_steps, 0);
+  EXPECT_LT(std::abs(stand.distance), 0.05);
+  EXPECT_LT(stand.max_penetration, 1e-3);
+
+  const GaitParameters gait = a1::read_gait(kSource + "/robots/a1/gait.params");
+  const a1::Walk w = a1::walk(robot, gait, 2.0);
+  std::printf("  measured: %.3f m forward on bumps, penetration %.1e m, failed steps %d of %d\n", w.distance,
+              w.max_penetration, w.failed_steps, w.steps);
+  EXPECT_FALSE(w.fell);
+  EXPECT_EQ(w.failed_steps, 0);
+  EXPECT_GT(w.distance, 0.5);
+  EXPECT_LT(w.max_penetration, 1e-3);
+}
