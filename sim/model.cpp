@@ -349,6 +349,32 @@ std::string validate_model(const Model& model) {
   if (!check_hfield_geoms(model.world_geoms, true)) return err.str();
   for (const auto& b : model.bodies)
     if (!check_hfield_geoms(b.geoms, false)) return err.str();
+  for (const auto& p : model.contact_pairs) {
+    const Geom* g[2] = {nullptr, nullptr};
+    const int body[2] = {p.body1, p.body2}, index[2] = {p.geom1, p.geom2};
+    for (int k = 0; k < 2; ++k) {
+      const std::vector<Geom>* geoms = body[k] == kWorld ? &model.world_geoms
+                                       : body[k] >= 0 && body[k] < nb ? &model.bodies[body[k]].geoms : nullptr;
+      if (geoms && index[k] >= 0 && index[k] < static_cast<int>(geoms->size())) g[k] = &(*geoms)[index[k]];
+    }
+    if (!g[0] || !g[1]) {
+      err << "contact pair '" << p.name << "': geom index out of range";
+      return err.str();
+    }
+    if (!g[0]->collision || !g[1]->collision) {
+      err << "contact pair '" << p.name << "': geom '" << (g[0]->collision ? g[1] : g[0])->name
+          << "' is not collision geometry (Geom::collision)";
+      return err.str();
+    }
+    if (!std::isfinite(p.friction) || !std::isfinite(p.margin)) {
+      err << "contact pair '" << p.name << "': friction and margin must be finite";
+      return err.str();
+    }
+    if (p.condim != 1 && p.condim != 3 && p.condim != 4 && p.condim != 6) {
+      err << "contact pair '" << p.name << "': condim must be 1, 3, 4 or 6 (got " << p.condim << ")";
+      return err.str();
+    }
+  }
   for (const auto& c : model.nonholonomic) {
     const char* kind = nonholonomic_kind_name(c.kind);
     if (c.body < 0 || c.body >= nb) {

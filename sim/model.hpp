@@ -244,6 +244,23 @@ struct Keyframe {
   std::vector<double> ctrl;                  // the commands (Data::ctrl), or empty
 };
 
+// ---- explicit contact pairs (MJCF <contact><pair>) ------------------------------------------
+// A geom pair that collides whatever the filters say (contype/conaffinity, the joint filter,
+// contact_excludes), with its own coefficients; the collision search tests it in place of the
+// dynamic test of the same two geoms (MuJoCo's mj_collision merges pairs so).
+struct ContactPair {
+  std::string name;       // its name (may be empty)
+  int body1 = kWorld;     // the first geom: body (kWorld: Model::world_geoms) and index in its geoms
+  int geom1 = -1;
+  int body2 = kWorld;     // the second geom
+  int geom2 = -1;
+  double friction = -1;   // sliding friction coefficient; < 0: the geoms' combined (max) as for any contact
+  double margin = -1;     // search margin [m]; < 0: the geoms' (max)
+  // 1: frictionless, 3: sliding friction (4 and 6 are read as 3: torsional and rolling friction
+  // are not modelled)
+  int condim = 3;
+};
+
 // ---- the world's rules ----------------------------------------------------------------------
 // Which bodies of the mechanism never collide because they are joined (sim/geometry/collision.hpp
 // applies it, besides Model::contact_excludes). The two description formats define it differently.
@@ -346,6 +363,10 @@ struct Model {
   std::vector<Tendon> tendons;         // fixed and spatial tendons
   std::vector<Coupling> couplings;     // exact couplings between joint rows or tendons
   std::vector<HeightField> hfields;    // height fields (used by GeomType::HField world geoms)
+  std::vector<ContactPair> contact_pairs;  // explicit geom pairs (their geoms must have collision on)
+  // false: only contact_pairs collide (MJCF <option collision="predefined">); true: the pairs and
+  // the geoms the filters let touch
+  bool dynamic_contacts = true;
 
   int add_body(const Body& body);      // returns the body index
   int add_joint(const Joint& joint);   // returns the joint index

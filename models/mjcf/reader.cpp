@@ -36,7 +36,7 @@ Model MjcfReader::load() {
   }
   if (!flags_.gravity) model.opt.gravity.setZero();
   // MuJoCo's collision detection runs only with contacts and constraints on; "predefined" makes
-  // it test the <contact><pair>s only, which are not supported (see the warning).
+  // it test the <contact><pair>s only (read_pair switches contacts back on for them).
   model.contacts = flags_.contact && flags_.constraint && collision_ != "predefined";
 
   // The world: link 0, part of the world.

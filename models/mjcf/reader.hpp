@@ -171,6 +171,7 @@ class MjcfReader {
   void read_equality(const XMLElement* e);
   void read_actuators(const XMLElement* e, Model* model);
   void read_contact(const XMLElement* e, const BuildResult& built, Model* model);
+  void read_pair(const XMLElement* x, Model* model);  // contact.cpp
   void set_collision_filter(const BuildResult& built, Model* model) const;
   void read_keyframes(const XMLElement* e, Model* model);
   void read_custom(const XMLElement* e, Model* model);
