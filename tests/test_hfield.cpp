@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -89,6 +90,36 @@ TEST(HField, PngRowsFromTheFarEdge) {
   for (size_t i = 0; i < expected.size(); ++i) EXPECT_NEAR(h.data[i], expected[i], 1e-15) << i;
 }
 
+// MuJoCo's binary format (int32 nrow, int32 ncol, float32 data): rows as stored (row 0 at -y, no
+// flip: it is mjModel's order), normalized.
+TEST(HField, BinaryFileRowsAsStored) {
+  const fs::path bin = fs::temp_directory_path() / ("maxsim_test_hfield_" + std::to_string(::getpid()) + ".bin");
+  {
+    std::ofstream out(bin, std::ios::binary);
+    const std::int32_t dims[2] = {2, 2};
+    const float data[4] = {-1.0f, 0.0f, 1.0f, 3.0f};
+    out.write(reinterpret_cast<const char*>(dims), sizeof dims);
+    out.write(reinterpret_cast<const char*>(data), sizeof data);
+  }
+  TempMjcf f("<mujoco><asset><hfield name=\"h\" file=\"" + bin.string() +
+             "\" size=\"1 1 1 1\"/></asset><worldbody><geom type=\"hfield\" hfield=\"h\"/></worldbody></mujoco>");
+  const Model m = load_model(f.path.string());
+  const std::vector<double> expected{0.0, 0.25, 0.5, 1.0};
+  ASSERT_EQ(m.hfields.at(0).data.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(m.hfields[0].data[i], expected[i], 1e-7) << i;
+  {  // one float short
+    std::ofstream out(bin, std::ios::binary | std::ios::trunc);
+    const std::int32_t dims[2] = {2, 2};
+    const float data[3] = {0, 0, 0};
+    out.write(reinterpret_cast<const char*>(dims), sizeof dims);
+    out.write(reinterpret_cast<const char*>(data), sizeof data);
+  }
+  EXPECT_NE(load_error("<mujoco><asset><hfield name=\"h\" file=\"" + bin.string() +
+                       "\" size=\"1 1 1 1\"/></asset><worldbody/></mujoco>").find("8 + 4 * nrow * ncol bytes"),
+            std::string::npos);
+  fs::remove(bin);
+}
+
 // Bad height fields are refused with the file and line.
 TEST(HField, BadInputIsRefusedWithFileAndLine) {
   const std::string world = "<worldbody><geom type=\"hfield\" hfield=\"h\"/></worldbody></mujoco>";
@@ -161,6 +192,55 @@ TEST(HField, CandidatesAreExactOnSlopedAndFlatCells) {
   EXPECT_NEAR(out[0].distance, 0.01, 1e-9);  // plateau top 0.3 + 0.2, ball radius 0.1
   EXPECT_NEAR(out[1].distance, 0.03, 1e-9);  // run-time field, flat at its zero: top at 0
   for (const auto& c : out) EXPECT_LT((c.normal - Vec3::UnitZ()).norm(), 1e-9);
+}
+
+// Every convex shape on the 20° ramp, its geom z axis along the ramp's normal n and its lowest
+// feature `gap` above the surface: every candidate has the gap and the normal n (1e-9; touching,
+// gap 0, 1e-7: features whose cores touch are separated by 1 µm to find a normal, which leaves a
+// cylinder's rim points 1e-8 off), and flat bottoms give several points (box 4, cylinder rim 4
+// after the cap, mesh cube 4, a lying capsule its 2 end balls).
+TEST(HField, EveryShapeOnASlopedCell) {
+  const Model loaded = load_model(terrain("slope_box.xml"));
+  const double th = 20 * M_PI / 180;
+  const Vec3 n(-std::sin(th), 0, std::cos(th));
+  const Vec4 tilt = quat_axis_angle(Vec3(0, 1, 0), -th);  // geom z -> n
+  struct Case {
+    Geom g;
+    double extent;  // half extent along geom z
+    size_t points;  // expected candidates
+  };
+  std::vector<Case> cases;
+  cases.push_back({make_geom(GeomType::Sphere, Vec3(0.05, 0, 0)), 0.05, 1});
+  cases.push_back({make_geom(GeomType::Box, Vec3(0.05, 0.04, 0.03)), 0.03, 4});
+  cases.push_back({make_geom(GeomType::Capsule, Vec3(0.02, 0.05, 0)), 0.07, 1});
+  cases.push_back({make_geom(GeomType::Cylinder, Vec3(0.04, 0.05, 0)), 0.05, 4});
+  cases.push_back({make_geom(GeomType::Ellipsoid, Vec3(0.05, 0.03, 0.02)), 0.02, 1});
+  Geom cube = make_geom(GeomType::Mesh, Vec3::Zero());
+  for (int i = 0; i < 8; ++i) cube.vertices.emplace_back(i & 1 ? 0.04 : -0.04, i & 2 ? 0.04 : -0.04, i & 4 ? 0.04 : -0.04);
+  cases.push_back({cube, 0.04, 4});
+  // a lying capsule (axis along the ramp's x): its two end balls
+  Geom lying = make_geom(GeomType::Capsule, Vec3(0.02, 0.05, 0));
+  lying.quat = quat_axis_angle(Vec3(0, 1, 0), M_PI / 2);
+  cases.push_back({lying, 0.02, 2});
+  CollisionOptions co;
+  co.ground = false;
+  co.margin = 0.01;
+  std::vector<ContactCandidate> out;
+  for (const Case& c : cases) {
+    Model m = loaded;
+    m.bodies[0].geoms.assign(1, c.g);
+    CollisionWorld world(m, co);
+    for (const double gap : {0.004, 0.0}) {
+      const Vec3 surface(0.1, 0.13, std::tan(th) * 0.6);
+      world.find_candidates({Vec3(surface + (c.extent + gap) * n)}, {tilt}, &out);
+      ASSERT_EQ(out.size(), c.points) << geom_type_name(c.g.type) << " gap " << gap;
+      const double tol = gap > 0 ? 1e-9 : 1e-7;
+      for (const ContactCandidate& k : out) {
+        EXPECT_NEAR(k.distance, gap, tol) << geom_type_name(c.g.type);
+        EXPECT_LT((k.normal - n).norm(), tol) << geom_type_name(c.g.type);
+      }
+    }
+  }
 }
 
 // A ball dropped on the plateau rests at its height (0.5 + radius) to 1e-6, and one on the
