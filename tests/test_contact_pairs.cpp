@@ -176,3 +176,52 @@ TEST(ContactPairs, BadPairsAreRefused) {
   EXPECT_NE(e.find("margin must not be negative"), std::string::npos);
   EXPECT_NE(e.find(".xml:"), std::string::npos) << e;
 }
+
+// Between two moving bodies: a pair of spheres that contype/conaffinity and an exclude keep apart
+// is searched with the pair's margin (a 3 cm gap is a candidate with the pair's 5 cm margin, not
+// with the search's 1 cm alone) and the pair's friction; A is the lower body index.
+TEST(ContactPairs, PairBetweenBodiesWithItsOwnMargin) {
+  Model m;
+  for (double x : {0.0, 0.23}) {
+    Body b;
+    b.x0 = Vec3(x, 0, 1);
+    Geom g = make_geom(GeomType::Sphere, Vec3(0.1, 0, 0));
+    g.contype = x == 0 ? 1 : 2;
+    g.conaffinity = x == 0 ? 1 : 2;
+    b.geoms.push_back(g);
+    m.add_body(b);
+  }
+  m.contact_excludes.emplace_back(0, 1);
+  ContactPair p;
+  p.body1 = 1;  // given the other way round
+  p.geom1 = 0;
+  p.body2 = 0;
+  p.geom2 = 0;
+  p.friction = 0.3;
+  p.margin = 0.05;
+  m.contact_pairs.push_back(p);
+  ASSERT_EQ(validate_model(m), "");
+  CollisionOptions co;
+  co.ground = false;
+  co.margin = 0.01;
+  std::vector<ContactCandidate> out;
+  const std::vector<Vec3> x{Vec3(0, 0, 1), Vec3(0.23, 0, 1)};
+  const std::vector<Vec4> q(2, quat_identity());
+  CollisionWorld(m, co).find_candidates(x, q, &out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].body_a, 0);
+  EXPECT_EQ(out[0].body_b, 1);
+  EXPECT_NEAR(out[0].distance, 0.03, 1e-12);
+  EXPECT_LT((out[0].normal - Vec3::UnitX()).norm(), 1e-12);
+  EXPECT_EQ(out[0].friction, 0.3);
+  m.contact_pairs[0].margin = -1;  // the geoms' (0): the search's 1 cm only
+  CollisionWorld(m, co).find_candidates(x, q, &out);
+  EXPECT_TRUE(out.empty());
+  m.contact_pairs.clear();  // no pair: the filters keep them apart even touching
+  CollisionWorld(m, co).find_candidates({Vec3(0, 0, 1), Vec3(0.19, 0, 1)}, q, &out);
+  EXPECT_TRUE(out.empty());
+  // a pair naming a geom that is not collision geometry is refused by validate_model
+  m.contact_pairs.push_back(p);
+  m.bodies[0].geoms[0].collision = false;
+  EXPECT_NE(validate_model(m).find("is not collision geometry"), std::string::npos);
+}

@@ -16,6 +16,7 @@
 #include "sim/geometry/collision.hpp"
 #include "sim/geometry/contact_search.hpp"
 #include "sim/maxsim.hpp"
+#include "tests/counting_new.hpp"
 
 using namespace maxsim;
 namespace fs = std::filesystem;
@@ -241,6 +242,47 @@ TEST(HField, EveryShapeOnASlopedCell) {
       }
     }
   }
+}
+
+// The search over a height field allocates nothing once warm (a second pass over the same poses:
+// a sphere, a box and a capsule over the bumps, tilted), and a step on it neither.
+TEST(HField, SearchAndStepAllocateNothingOnceWarm) {
+  Model m = load_model(terrain("bumps.xml"));
+  Body b;
+  b.geoms = {make_geom(GeomType::Sphere, Vec3(0.05, 0, 0)), make_geom(GeomType::Box, Vec3(0.05, 0.03, 0.02), Vec3(0.2, 0, 0)),
+             make_geom(GeomType::Capsule, Vec3(0.02, 0.1, 0), Vec3(-0.2, 0, 0))};
+  m.add_body(b);
+  CollisionOptions co;
+  co.ground = false;
+  co.margin = 0.02;
+  CollisionWorld world(m, co);
+  std::vector<ContactCandidate> out;
+  std::vector<Vec3> x(1);
+  std::vector<Vec4> q(1);
+  size_t found = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    g_allocations = 0;
+    g_count_allocations = pass == 1;
+    for (int k = 0; k < 200; ++k) {
+      x[0] = Vec3(-1.5 + 0.015 * k, 0.3 * std::sin(0.1 * k), -0.005);
+      q[0] = quat_axis_angle(Vec3(1, 0.5, 0.2), 0.05 * k);
+      world.find_candidates(x, q, &out);
+      found += out.size();
+    }
+    g_count_allocations = false;
+  }
+  EXPECT_GT(found, 200u);  // the shapes touch the bumps
+  EXPECT_EQ(g_allocations, 0);
+
+  Model slope = load_model(terrain("slope_box.xml"));
+  Data d(slope);
+  enable_contacts(slope, d);
+  for (int k = 0; k < 20; ++k) step(slope, d);
+  g_allocations = 0;
+  g_count_allocations = true;
+  for (int k = 0; k < 50; ++k) step(slope, d);
+  g_count_allocations = false;
+  EXPECT_EQ(g_allocations, 0);
 }
 
 // A ball dropped on the plateau rests at its height (0.5 + radius) to 1e-6, and one on the
