@@ -244,6 +244,27 @@ TEST(HField, EveryShapeOnASlopedCell) {
   }
 }
 
+// A field posed by its geom (moved and turned 30° about x, then 40° about z): a ball above the
+// plateau along the field's z axis gets that axis as normal and its gap (1e-9).
+TEST(HField, PosedFieldKeepsItsGeometry) {
+  Model m = load_model(terrain("flat_sphere.xml"));
+  const Vec4 turn = quat_mul(quat_axis_angle(Vec3(0, 0, 1), 40 * M_PI / 180), quat_axis_angle(Vec3(1, 0, 0), M_PI / 6));
+  m.world_geoms[0].quat = turn;
+  m.world_geoms[0].pos = Vec3(0.3, -0.2, 1.0);
+  const Mat3 R = quat_to_rot(turn);
+  CollisionOptions co;
+  co.ground = false;
+  co.margin = 0.01;
+  CollisionWorld world(m, co);
+  std::vector<ContactCandidate> out;
+  const Vec3 local(0.13, 0.07, 0.2 + 0.1 + 0.004);  // over the plateau (top 0.2), 4 mm gap
+  world.find_candidates({Vec3(m.world_geoms[0].pos + R * local), Vec3(50, 50, 50)}, {quat_identity(), quat_identity()},
+                        &out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_NEAR(out[0].distance, 0.004, 1e-9);
+  EXPECT_LT((out[0].normal - R.col(2)).norm(), 1e-9);
+}
+
 // The search over a height field allocates nothing once warm (a second pass over the same poses:
 // a sphere, a box and a capsule over the bumps, tilted), and a step on it neither.
 TEST(HField, SearchAndStepAllocateNothingOnceWarm) {
