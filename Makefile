@@ -6,7 +6,7 @@ CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 
 # Debian packages the build needs (libmujoco-dev is optional: only for the MuJoCo comparison).
 DEB_PACKAGES = build-essential cmake pkg-config libeigen3-dev libbullet-dev liburdfdom-dev \
-  libtinyxml2-dev libassimp-dev libomp-dev libgtest-dev libbenchmark-dev zlib1g-dev \
+  libtinyxml2-dev libassimp-dev libomp-dev libgtest-dev libbenchmark-dev zlib1g-dev libpng-dev \
   chromium chromium-driver $(if $(shell command -v npm),,nodejs npm)
 # chromium: the replay viewer's browser test; node/npm: web/ (three.js for `maxsim view`)
 DEB_PACKAGES += clang libclang-rt-dev  # test-sanitizers, test-clang (libclang-rt-dev: the sanitizer runtimes)

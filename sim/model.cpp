@@ -1,12 +1,13 @@
 #include "sim/model.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <sstream>
 #include <stdexcept>
+#include <string>
 
 #include "sim/constraints/tendon.hpp"
 #include "sim/names.hpp"
-
-#include <cmath>
-#include <sstream>
 
 namespace maxsim {
 
@@ -19,6 +20,7 @@ const char* geom_type_name(GeomType t) {
     case GeomType::Cylinder: return "cylinder";
     case GeomType::Ellipsoid: return "ellipsoid";
     case GeomType::Mesh: return "mesh";
+    case GeomType::HField: return "hfield";
   }
   return "?";
 }
@@ -221,6 +223,25 @@ std::optional<int> Model::find_actuator(const std::string& n) const { return fin
 std::optional<int> Model::find_keyframe(const std::string& n) const { return find_by_name(keyframes, n); }
 std::optional<int> Model::find_site(const std::string& n) const { return find_by_name(sites, n); }
 std::optional<int> Model::find_tendon(const std::string& n) const { return find_by_name(tendons, n); }
+int Model::hfield_index(const std::string& n) const { return index_by_name(*this, hfields, n, "height field"); }
+std::optional<int> Model::find_hfield(const std::string& n) const { return find_by_name(hfields, n); }
+
+void Model::set_hfield_data(int index, const std::vector<double>& data) {
+  if (index < 0 || index >= static_cast<int>(hfields.size()))
+    throw std::invalid_argument("set_hfield_data: no height field " + std::to_string(index) + " (the model has " +
+                                std::to_string(hfields.size()) + ")");
+  HeightField& h = hfields[index];
+  const size_t n = static_cast<size_t>(h.nrow) * static_cast<size_t>(h.ncol);
+  if (data.size() != n)
+    throw std::invalid_argument("set_hfield_data: height field '" + h.name + "' takes nrow * ncol = " +
+                                std::to_string(n) + " values, got " + std::to_string(data.size()));
+  for (size_t i = 0; i < n; ++i)
+    if (!(data[i] >= 0 && data[i] <= 1))
+      throw std::invalid_argument("set_hfield_data: height field '" + h.name + "': value " + std::to_string(i) +
+                                  " is " + std::to_string(data[i]) + ", outside [0, 1] (elevations are normalized)");
+  h.data = data;
+  ++h.revision;
+}
 
 int Model::dof() const {
   int n = 0;
@@ -309,6 +330,66 @@ std::string validate_model(const Model& model) {
         err << "joint '" << j.name << "': stiffness and damping must be finite and >= 0";
         return err.str();
       }
+    }
+  }
+  for (const auto& h : model.hfields) {
+    const size_t n = static_cast<size_t>(std::max(h.nrow, 0)) * static_cast<size_t>(std::max(h.ncol, 0));
+    if (h.nrow < 2 || h.ncol < 2 || h.data.size() != n) {
+      err << "height field '" << h.name << "': needs nrow, ncol >= 2 and nrow * ncol values (has " << h.nrow
+          << " x " << h.ncol << ", " << h.data.size() << " values)";
+      return err.str();
+    }
+    if (!(h.size.minCoeff() > 0) || !h.size.allFinite()) {
+      err << "height field '" << h.name << "': the 4 size values must be positive and finite";
+      return err.str();
+    }
+    for (double v : h.data)
+      if (!(v >= 0 && v <= 1)) {
+        err << "height field '" << h.name << "': elevations must be normalized to [0, 1] (found " << v << ")";
+        return err.str();
+      }
+  }
+  auto check_hfield_geoms = [&](const std::vector<Geom>& geoms, bool world) {
+    for (const Geom& g : geoms) {
+      if (g.type != GeomType::HField) continue;
+      if (g.hfield < 0 || g.hfield >= static_cast<int>(model.hfields.size())) {
+        err << "hfield geom '" << g.name << "': height field index " << g.hfield << " out of range";
+        return false;
+      }
+      if (!world) {
+        err << "hfield geom '" << g.name << "': height fields are static world geometry (Model::world_geoms)";
+        return false;
+      }
+    }
+    return true;
+  };
+  if (!check_hfield_geoms(model.world_geoms, true)) return err.str();
+  for (const auto& b : model.bodies)
+    if (!check_hfield_geoms(b.geoms, false)) return err.str();
+  for (const auto& p : model.contact_pairs) {
+    const Geom* g[2] = {nullptr, nullptr};
+    const int body[2] = {p.body1, p.body2}, index[2] = {p.geom1, p.geom2};
+    for (int k = 0; k < 2; ++k) {
+      const std::vector<Geom>* geoms = body[k] == kWorld ? &model.world_geoms
+                                       : body[k] >= 0 && body[k] < nb ? &model.bodies[body[k]].geoms : nullptr;
+      if (geoms && index[k] >= 0 && index[k] < static_cast<int>(geoms->size())) g[k] = &(*geoms)[index[k]];
+    }
+    if (!g[0] || !g[1]) {
+      err << "contact pair '" << p.name << "': geom index out of range";
+      return err.str();
+    }
+    if (!g[0]->collision || !g[1]->collision) {
+      err << "contact pair '" << p.name << "': geom '" << (g[0]->collision ? g[1] : g[0])->name
+          << "' is not collision geometry (Geom::collision)";
+      return err.str();
+    }
+    if (!std::isfinite(p.friction) || !std::isfinite(p.margin)) {
+      err << "contact pair '" << p.name << "': friction and margin must be finite";
+      return err.str();
+    }
+    if (p.condim != 1 && p.condim != 3 && p.condim != 4 && p.condim != 6) {
+      err << "contact pair '" << p.name << "': condim must be 1, 3, 4 or 6 (got " << p.condim << ")";
+      return err.str();
     }
   }
   for (const auto& c : model.nonholonomic) {

@@ -23,7 +23,8 @@ constexpr int kWorld = -1;  // parent index of joints attached to the fixed worl
 
 // ---- geometry -------------------------------------------------------------------------------
 // The shape of a geom.
-enum class GeomType { Plane, Sphere, Box, Capsule, Cylinder, Ellipsoid, Mesh };
+// HField: a height field (Model::hfields[Geom::hfield]) fixed in the world, MuJoCo's <hfield>.
+enum class GeomType { Plane, Sphere, Box, Capsule, Cylinder, Ellipsoid, Mesh, HField };
 
 // The shape's name as MJCF writes it ("sphere", "box", …).
 const char* geom_type_name(GeomType t);
@@ -47,6 +48,23 @@ struct Geom {
   int contype = 1, conaffinity = 1; // MJCF collision filtering bits
   double margin = 0;                // contact candidate search margin [m]
   Eigen::Vector4d rgba = Eigen::Vector4d(0.7, 0.7, 0.7, 1.0);
+  int hfield = -1;                  // HField: its height field (Model::hfields)
+};
+
+// A height field (MJCF <hfield>, MuJoCo's semantics): elevations on a regular grid of nrow rows
+// (along y) and ncol columns (along x) over [-size(0), size(0)] × [-size(1), size(1)] of the frame
+// of the geom that uses it. Vertex (r, c) is at x = -size(0) + 2 size(0) c / (ncol - 1),
+// y = -size(1) + 2 size(1) r / (nrow - 1), z = size(2) · data[r · ncol + c] (data in [0, 1]; row 0
+// is the -y edge, MuJoCo's mjModel order). The solid is the union of the triangular prisms of the
+// cells (each cell split along its (r, c)–(r + 1, c + 1) diagonal) down to the base z = -size(3).
+struct HeightField {
+  std::string name;                    // the asset's name
+  int nrow = 0, ncol = 0;              // grid size, each >= 2
+  Eigen::Vector4d size = Eigen::Vector4d::Ones();  // (radius x, radius y, elevation z, base depth)
+  std::vector<double> data;            // nrow · ncol normalized elevations, row-major
+  // Counts changes made through Model::set_hfield_data: a Data's contact search rebuilds its
+  // collision world when it differs from the one it was built with.
+  unsigned long revision = 0;
 };
 
 // A collision geom of the given type and size (see Geom::size) at pos/quat in the body frame.
@@ -227,6 +245,23 @@ struct Keyframe {
   std::vector<double> ctrl;                  // the commands (Data::ctrl), or empty
 };
 
+// ---- explicit contact pairs (MJCF <contact><pair>) ------------------------------------------
+// A geom pair that collides whatever the filters say (contype/conaffinity, the joint filter,
+// contact_excludes), with its own coefficients; the collision search tests it in place of the
+// dynamic test of the same two geoms (MuJoCo's mj_collision merges pairs so).
+struct ContactPair {
+  std::string name;       // its name (may be empty)
+  int body1 = kWorld;     // the first geom: body (kWorld: Model::world_geoms) and index in its geoms
+  int geom1 = -1;
+  int body2 = kWorld;     // the second geom
+  int geom2 = -1;
+  double friction = -1;   // sliding friction coefficient; < 0: the geoms' combined (max) as for any contact
+  double margin = -1;     // search margin [m]; < 0: the geoms' (max)
+  // 1: frictionless, 3: sliding friction (4 and 6 are read as 3: torsional and rolling friction
+  // are not modelled)
+  int condim = 3;
+};
+
 // ---- the world's rules ----------------------------------------------------------------------
 // Which bodies of the mechanism never collide because they are joined (sim/geometry/collision.hpp
 // applies it, besides Model::contact_excludes). The two description formats define it differently.
@@ -328,6 +363,11 @@ struct Model {
   std::vector<Site> sites;             // named frames in bodies (tendon paths, sensors)
   std::vector<Tendon> tendons;         // fixed and spatial tendons
   std::vector<Coupling> couplings;     // exact couplings between joint rows or tendons
+  std::vector<HeightField> hfields;    // height fields (used by GeomType::HField world geoms)
+  std::vector<ContactPair> contact_pairs;  // explicit geom pairs (their geoms must have collision on)
+  // false: only contact_pairs collide (MJCF <option collision="predefined">); true: the pairs and
+  // the geoms the filters let touch
+  bool dynamic_contacts = true;
 
   int add_body(const Body& body);      // returns the body index
   int add_joint(const Joint& joint);   // returns the joint index
@@ -342,6 +382,7 @@ struct Model {
   int keyframe_index(const std::string& name) const;
   int site_index(const std::string& name) const;
   int tendon_index(const std::string& name) const;
+  int hfield_index(const std::string& name) const;
   // The same, std::nullopt when there is none (to ask whether a name exists).
   std::optional<int> find_body(const std::string& name) const;
   std::optional<int> find_joint(const std::string& name) const;
@@ -349,6 +390,12 @@ struct Model {
   std::optional<int> find_keyframe(const std::string& name) const;
   std::optional<int> find_site(const std::string& name) const;
   std::optional<int> find_tendon(const std::string& name) const;
+  std::optional<int> find_hfield(const std::string& name) const;
+  // Sets the elevations of height field `index` (nrow · ncol values in [0, 1], row 0 at -y, as
+  // HeightField::data), e.g. one a file left to be set at run time (<hfield nrow ncol> without
+  // data). Contact searches of Data made from this model see it from their next step. Throws
+  // std::invalid_argument for a wrong index, size or a value outside [0, 1] (or not finite).
+  void set_hfield_data(int index, const std::vector<double>& data);
   int dof() const;                     // sum of the joints' free rows (floating bases included)
   int nu() const { return static_cast<int>(actuators.size()); }  // commands in Data::ctrl
   double total_mass() const;

@@ -56,7 +56,9 @@ void MjcfReader::read_assets(const XMLElement* e) {
         if (auto rgba = nums(attr(c, "material", cls, "rgba"), 4, 4))
           materials_[name] = Eigen::Vector4d((*rgba)[0], (*rgba)[1], (*rgba)[2], (*rgba)[3]);
       }
-    } else if (n == "hfield" || n == "skin") {
+    } else if (n == "hfield") {
+      read_hfield(c);
+    } else if (n == "skin") {
       ignore("<asset><" + n + ">");
     }
     // texture, model: visual or MuJoCo 3 composition (attach fails later)

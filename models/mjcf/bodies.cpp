@@ -154,8 +154,8 @@ void MjcfReader::read_body(const XMLElement* e, int parent_link, const Pose& par
 
   if (k == 0) {
     for (const Geom& g : geoms)
-      if (g.type == GeomType::Plane && !is_static)
-        fail(e, "body '" + name + "': plane geoms are only allowed in static bodies");
+      if ((g.type == GeomType::Plane || g.type == GeomType::HField) && !is_static)
+        fail(e, "body '" + name + "': plane and hfield geoms are only allowed in static bodies");
     JointSpec s;
     s.proto.type = JointType::Fixed;
     s.parent = parent_link;
@@ -167,7 +167,8 @@ void MjcfReader::read_body(const XMLElement* e, int parent_link, const Pose& par
     specs_.push_back(s);
   } else {
     for (const Geom& g : geoms)
-      if (g.type == GeomType::Plane) fail(e, "body '" + name + "': plane geoms are only allowed in static bodies");
+      if (g.type == GeomType::Plane || g.type == GeomType::HField)
+        fail(e, "body '" + name + "': plane and hfield geoms are only allowed in static bodies");
   }
   for (int i = 0; i < k; ++i) {
     const XMLElement* j = std::get<0>(jparts[i]);

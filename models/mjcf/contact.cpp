@@ -1,4 +1,4 @@
-// <contact><exclude> and MuJoCo's parent-child collision filter.
+// <contact><exclude>, <contact><pair> and MuJoCo's parent-child collision filter.
 #include <algorithm>
 #include <cstring>
 
@@ -8,6 +8,10 @@ namespace maxsim::mjcf_detail {
 
 void MjcfReader::read_contact(const XMLElement* e, const BuildResult& built, Model* model) {
   for (const XMLElement* x : children(e)) {
+    if (std::strcmp(x->Name(), "pair") == 0) {
+      read_pair(x, model);
+      continue;
+    }
     if (std::strcmp(x->Name(), "exclude") != 0) {
       ignore("<contact><" + std::string(x->Name()) + ">");
       continue;
@@ -20,6 +24,66 @@ void MjcfReader::read_contact(const XMLElement* e, const BuildResult& built, Mod
     if (l2 == body_link_.end()) fail(x, std::string("exclude refers to undefined body '") + b2 + "'");
     const int i1 = built.link_body[l1->second], i2 = built.link_body[l2->second];
     if (i1 != i2) model->contact_excludes.emplace_back(i1, i2);
+  }
+}
+
+// <pair geom1 geom2>: MuJoCo's explicit pair (mjCPair), tested whatever the filters say. Its
+// friction (the sliding value), margin and condim; those it leaves out are the geoms' as for any
+// contact. Its geoms become collision geometry even when contype = conaffinity = 0. With
+// <option collision="predefined"> only the pairs collide; with "dynamic" the pairs are unused.
+void MjcfReader::read_pair(const XMLElement* x, Model* model) {
+  const std::string cls = class_of(x, "");
+  const char* n1 = own(x, "geom1");
+  const char* n2 = own(x, "geom2");
+  if (!n1 || !n2) fail(x, "<pair> needs geom1 and geom2");
+  ContactPair p;
+  if (const char* name = own(x, "name")) p.name = name;
+  auto find = [&](const char* name, int* body, int* index) -> Geom& {
+    for (size_t b = 0; b < model->bodies.size(); ++b)
+      for (size_t i = 0; i < model->bodies[b].geoms.size(); ++i)
+        if (model->bodies[b].geoms[i].name == name) {
+          *body = static_cast<int>(b);
+          *index = static_cast<int>(i);
+          return model->bodies[b].geoms[i];
+        }
+    for (size_t i = 0; i < model->world_geoms.size(); ++i)
+      if (model->world_geoms[i].name == name) {
+        *body = kWorld;
+        *index = static_cast<int>(i);
+        return model->world_geoms[i];
+      }
+    fail(x, std::string("pair refers to undefined geom '") + name + "'");
+  };
+  Geom& g1 = find(n1, &p.body1, &p.geom1);
+  Geom& g2 = find(n2, &p.body2, &p.geom2);
+  if (p.body1 == p.body2)
+    fail(x, std::string("pair of geoms '") + n1 + "' and '" + n2 + "' of one body (they never move apart)");
+  if ((g1.type == GeomType::Plane || g1.type == GeomType::HField) &&
+      (g2.type == GeomType::Plane || g2.type == GeomType::HField))
+    fail(x, "pair of two planes or height fields (MuJoCo has no collision for them)");
+  if (auto f = nums(attr(x, "pair", cls, "friction"), 1, 5)) {
+    if (!((*f)[0] >= 0)) fail(x, "pair friction must not be negative");
+    p.friction = (*f)[0];
+  }
+  if (auto m = num(attr(x, "pair", cls, "margin"))) {
+    if (!(*m >= 0)) fail(x, "pair margin must not be negative");
+    p.margin = *m;
+  }
+  if (auto c = integer(attr(x, "pair", cls, "condim"))) {
+    if (*c != 1 && *c != 3 && *c != 4 && *c != 6) fail(x, "pair condim must be 1, 3, 4 or 6");
+    if (*c > 3) ignore("pair condim " + std::to_string(*c) + " (torsional/rolling friction)");
+    p.condim = *c;
+  }
+  if (auto gap = num(attr(x, "pair", cls, "gap")); gap && *gap != 0) ignore("pair gap");
+  if (collision_ == "dynamic") {  // MuJoCo tests no pair then
+    ignore("<contact><pair> with <option collision=\"dynamic\">");
+    return;
+  }
+  g1.collision = g2.collision = true;
+  model->contact_pairs.push_back(p);
+  if (collision_ == "predefined") {  // only the pairs collide
+    model->dynamic_contacts = false;
+    model->contacts = flags_.contact && flags_.constraint;
   }
 }
 

@@ -22,9 +22,10 @@ Geom MjcfReader::read_geom(const XMLElement* e, const std::string& cls, const Po
   else if (type == "cylinder") g.type = GeomType::Cylinder;
   else if (type == "box") g.type = GeomType::Box;
   else if (type == "mesh") g.type = GeomType::Mesh;
+  else if (type == "hfield") g.type = GeomType::HField;
   else
     fail(e, "unsupported geom type '" + type +
-                "' (supported: plane, sphere, capsule, ellipsoid, cylinder, box, mesh)");
+                "' (supported: plane, sphere, capsule, ellipsoid, cylinder, box, mesh, hfield)");
   std::vector<double> size = nums(attr(e, "geom", cls, "size"), 1, 3).value_or(std::vector<double>{});
   size.resize(3, 0.0);
   auto fromto = nums(attr(e, "geom", cls, "fromto"), 6, 6);
@@ -65,6 +66,16 @@ Geom MjcfReader::read_geom(const XMLElement* e, const std::string& cls, const Po
     case GeomType::Ellipsoid: need(3); g.size = Vec3(size[0], size[1], size[2]); break;
     case GeomType::Plane: g.size = Vec3(size[0], size[1], 0); break;
     case GeomType::Mesh: break;
+    case GeomType::HField: {  // sized by its asset (MuJoCo: the geom's size is ignored)
+      const std::string hname = str(attr(e, "geom", cls, "hfield"));
+      auto it = hfield_names_.find(hname);
+      if (hname.empty()) fail(e, "hfield geom without an 'hfield' attribute");
+      if (it == hfield_names_.end()) fail(e, "geom refers to undefined hfield '" + hname + "'");
+      g.hfield = it->second;
+      const Eigen::Vector4d& s = hfields_[it->second].size;
+      g.size = Vec3(s(0), s(1), s(2));
+      break;
+    }
   }
   // friction "sliding torsional rolling": maxsim models the sliding coefficient; without one the
   // geom keeps -1, the world default (MuJoCo's 1, set by the reader; `--friction` overrides it).

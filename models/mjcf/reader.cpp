@@ -40,7 +40,7 @@ Model MjcfReader::load() {
   }
   if (!flags_.gravity) model.opt.gravity.setZero();
   // MuJoCo's collision detection runs only with contacts and constraints on; "predefined" makes
-  // it test the <contact><pair>s only, which are not supported (see the warning).
+  // it test the <contact><pair>s only (read_pair switches contacts back on for them).
   model.contacts = flags_.contact && flags_.constraint && collision_ != "predefined";
 
   // The world: link 0, part of the world.
@@ -83,6 +83,7 @@ Model MjcfReader::load() {
   BuildResult built;
   build_model(links_, specs_, options_, &model, &built, report_);
   add_sites(built, &model);
+  model.hfields = std::move(hfields_);
 
   for (const XMLElement* c : top)  // (before the actuators, which may pull on them)
     if (std::strcmp(c->Name(), "tendon") == 0) read_tendons(c, built, &model);

@@ -156,6 +156,7 @@ class MjcfReader {
 
   // ---- assets (assets.cpp) ----
   void read_assets(const XMLElement* e);
+  void read_hfield(const XMLElement* e);  // hfield.cpp
 
   // ---- bodies (bodies.cpp), geoms and inertials (geoms.cpp), joints (joints.cpp) ----
   void read_worldbody(const XMLElement* e);
@@ -187,6 +188,7 @@ class MjcfReader {
   int scalar_joint(const XMLElement* e, const char* name, const BuildResult& built, int* row);
   void read_actuators(const XMLElement* e, Model* model);
   void read_contact(const XMLElement* e, const BuildResult& built, Model* model);
+  void read_pair(const XMLElement* x, Model* model);  // contact.cpp
   void set_collision_filter(const BuildResult& built, Model* model) const;
   void read_keyframes(const XMLElement* e, Model* model);
   void read_custom(const XMLElement* e, Model* model);
@@ -220,6 +222,8 @@ class MjcfReader {
   std::map<std::string, DefaultClass> classes_;
   std::map<std::string, MeshAsset> meshes_;
   std::map<std::string, Eigen::Vector4d> materials_;
+  std::vector<HeightField> hfields_;            // the model's Model::hfields
+  std::map<std::string, int> hfield_names_;     // name -> hfields_
   MeshCache mesh_cache_;
   std::set<std::string> missing_meshes_;
 

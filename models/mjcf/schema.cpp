@@ -28,11 +28,11 @@ const parse::SchemaNode kNodes[] = {
     {"material", 14, Support::Supported, "rgba", "texture emission specular shininess reflectance texrepeat texuniform metallic roughness", "", false, -1, ""},  // 16
     {"layer", 16, Support::Ignored, "", "texture role", "", false, -1, "MuJoCo 3"},  // 17
     {"joint", 14, Support::Supported, "type pos axis limited stiffness range ref springref armature damping frictionloss", "group springdamper solreflimit solimplimit solreffriction solimpfriction margin user actuatorfrclimited actuatorfrcrange actuatorgravcomp", "", false, -1, ""},  // 18
-    {"geom", 14, Support::Supported, "type pos quat contype conaffinity condim size material friction mass density margin fromto axisangle xyaxes zaxis euler mesh rgba group", "priority shellinertia solmix solref solimp gap hfield fitscale fluidshape fluidcoef user surfacevel adhesion", "", false, -1, ""},  // 19
+    {"geom", 14, Support::Supported, "type pos quat contype conaffinity condim size material friction mass density margin fromto axisangle xyaxes zaxis euler mesh rgba group hfield", "priority shellinertia solmix solref solimp gap fitscale fluidshape fluidcoef user surfacevel adhesion", "", false, -1, ""},  // 19
     {"site", 14, Support::Supported, "name class type pos quat size fromto axisangle xyaxes zaxis euler", "group material rgba user", "", false, -1, ""},  // 20
     {"camera", 14, Support::Ignored, "", "fovy ipd pos quat axisangle xyaxes zaxis euler mode user orthographic resolution focal focalpixel principal principalpixel sensorsize projection output", "", false, -1, ""},  // 21
     {"light", 14, Support::Ignored, "", "pos dir directional castshadow active attenuation cutoff exponent ambient diffuse specular mode bulbradius type intensity range softness", "", false, -1, ""},  // 22
-    {"pair", 14, Support::Ignored, "", "condim friction solref solimp gap margin solreffriction adhesion", "", false, -1, ""},  // 23
+    {"pair", 14, Support::Supported, "condim friction margin", "solref solimp gap solreffriction adhesion", "", false, -1, ""},  // 23
     {"equality", 14, Support::Supported, "active", "solref solimp", "", false, -1, ""},  // 24
     {"tendon", 14, Support::Supported, "limited range springlength stiffness damping armature", "group solreflimit solimplimit solreffriction solimpfriction width material margin rgba user", "frictionloss", false, -1, ""},  // 25
     {"general", 14, Support::Supported, "ctrllimited forcelimited ctrlrange forcerange gear dyntype gaintype biastype gainprm biasprm", "actlimited actrange cranklength user group dynprm actdim actearly nsample interp delay damping armature input velrange ffrange", "", false, -1, ""},  // 26
@@ -54,7 +54,7 @@ const parse::SchemaNode kNodes[] = {
     {"element", 41, Support::Supported, "objtype objname prm", "", "", false, -1, "stored unread, as MuJoCo does"},  // 42
     {"asset", 0, Support::Supported, "", "", "", false, -1, ""},  // 43
     {"texture", 43, Support::Ignored, "", "name type file gridsize gridlayout fileright fileleft fileup filedown filefront fileback builtin rgb1 rgb2 mark markrgb random width height hflip vflip content_type nchannel colorspace", "", false, -1, "rendering"},  // 44
-    {"hfield", 43, Support::Ignored, "", "name file nrow ncol size content_type elevation", "", false, -1, ""},  // 45
+    {"hfield", 43, Support::Supported, "name file nrow ncol size elevation", "content_type", "", false, -1, ""},  // 45
     {"mesh", 43, Support::Supported, "name class file vertex face scale", "normal texcoord refpos refquat smoothnormal content_type maxhullvert inertia builtin params material", "", false, -1, ""},  // 46
     {"plugin", 46, Support::Ignored, "", "plugin instance", "", false, -1, "MuJoCo 3"},  // 47
     {"config", 47, Support::Ignored, "", "key value", "", false, -1, "MuJoCo 3"},  // 48
@@ -76,7 +76,7 @@ const parse::SchemaNode kNodes[] = {
     {"inertial", 63, Support::Supported, "pos quat mass diaginertia axisangle xyaxes zaxis euler fullinertia", "", "", false, -1, ""},  // 64
     {"joint", 63, Support::Supported, "name class type pos axis limited stiffness range ref springref armature damping frictionloss", "group springdamper solreflimit solimplimit solreffriction solimpfriction margin user actuatorfrclimited actuatorfrcrange actuatorgravcomp", "", false, -1, ""},  // 65
     {"freejoint", 63, Support::Supported, "name", "group align", "", false, -1, ""},  // 66
-    {"geom", 63, Support::Supported, "name class type contype conaffinity condim size material friction mass density margin fromto pos quat axisangle xyaxes zaxis euler mesh rgba group", "priority shellinertia solmix solref solimp gap hfield fitscale fluidshape fluidcoef user surfacevel adhesion", "", false, -1, ""},  // 67
+    {"geom", 63, Support::Supported, "name class type contype conaffinity condim size material friction mass density margin fromto pos quat axisangle xyaxes zaxis euler mesh rgba group hfield", "priority shellinertia solmix solref solimp gap fitscale fluidshape fluidcoef user surfacevel adhesion", "", false, -1, ""},  // 67
     {"plugin", 67, Support::Ignored, "", "plugin instance", "", false, -1, "MuJoCo 3"},  // 68
     {"config", 68, Support::Ignored, "", "key value", "", false, -1, "MuJoCo 3"},  // 69
     {"site", 63, Support::Supported, "name class type pos quat size fromto axisangle xyaxes zaxis euler", "group material rgba user", "", false, -1, ""},  // 70
@@ -102,7 +102,7 @@ const parse::SchemaNode kNodes[] = {
     {"config", 89, Support::Refused, "", "key value", "", false, -1, "MuJoCo 3"},  // 90
     {"elasticity", 85, Support::Refused, "", "young poisson damping thickness elastic2d", "", false, -1, "MuJoCo 3"},  // 91
     {"contact", 0, Support::Supported, "", "", "", false, -1, ""},  // 92
-    {"pair", 92, Support::Ignored, "", "name class geom1 geom2 condim friction solref solimp gap margin solreffriction adhesion", "", false, -1, ""},  // 93
+    {"pair", 92, Support::Supported, "name class geom1 geom2 condim friction margin", "solref solimp gap solreffriction adhesion", "", false, -1, ""},  // 93
     {"exclude", 92, Support::Supported, "name body1 body2", "", "", false, -1, ""},  // 94
     {"equality", 0, Support::Supported, "", "", "", false, -1, ""},  // 95
     {"connect", 95, Support::Supported, "name class body1 body2 anchor active", "solref solimp", "site1 site2", false, -1, ""},  // 96

@@ -312,6 +312,34 @@ void bind_model(py::module_& m) {
       .def("keyframe_index", &Model::keyframe_index, py::arg("name"), "index of the keyframe; KeyError naming the close matches if absent")
       .def("site_index", &Model::site_index, py::arg("name"), "index of the site; KeyError naming the close matches if absent")
       .def("tendon_index", &Model::tendon_index, py::arg("name"), "index of the tendon; KeyError naming the close matches if absent")
+      .def("hfield_index", &Model::hfield_index, py::arg("name"), "index of the height field; KeyError naming the close matches if absent")
+      .def_property_readonly("hfield_names", [](const Model& md) { return names_of(md.hfields, [](const HeightField& h) { return h.name; }); })
+      .def(
+          "hfield_shape", [](const Model& md, int i) {
+            if (i < 0 || i >= static_cast<int>(md.hfields.size())) throw py::index_error("no height field " + std::to_string(i));
+            return py::make_tuple(md.hfields[i].nrow, md.hfields[i].ncol);
+          },
+          py::arg("index"), "(nrow, ncol) of height field `index`")
+      .def(
+          "hfield_data", [](const Model& md, int i) {
+            if (i < 0 || i >= static_cast<int>(md.hfields.size())) throw py::index_error("no height field " + std::to_string(i));
+            return md.hfields[i].data;
+          },
+          py::arg("index"), "the normalized elevations of height field `index` (nrow * ncol, row-major, row 0 at -y; a copy)")
+      .def(
+          "set_hfield_data",
+          [](Model& md, const py::object& which, const std::vector<double>& data) {
+            int i = -1;
+            if (py::isinstance<py::str>(which)) {
+              i = md.hfield_index(which.cast<std::string>());  // KeyError naming the close matches
+            } else {
+              i = which.cast<int>();
+            }
+            md.set_hfield_data(i, data);
+          },
+          py::arg("hfield"), py::arg("data"),
+          "sets the elevations of a height field (its index or name): nrow * ncol values in [0, 1], row-major with row "
+          "0 at -y (a flat sequence or array); Data stepping this model see them from their next step")
       .def_property_readonly(
           "solver", [](Model& md) -> SolverOptions& { return md.opt.solver; }, py::return_value_policy::reference_internal,
           "the Newton solver's settings (Model.opt.solver in C++), read by every step of this model")

@@ -21,6 +21,11 @@
 //   in MuJoCo, whatever its size), and the ground (options.ground): the solid half-space below
 //   z = 0, normal +z, so bodies belong in z >= 0. Planes attached to moving bodies are ignored.
 //   World geoms that are not planes are static obstacles. Meshes without vertices are ignored.
+//   Height fields (GeomType::HField, Model::hfields) are world geoms: the union of each cell's
+//   two triangular prisms (top triangle, vertical sides, bottom at the base), each prism under
+//   the other shape's bounding box collided as a six-vertex mesh (below); a prism point on an
+//   edge or wall the field does not have (a coplanar neighbour's edge, an inner wall) is
+//   dropped. Height fields on moving bodies are ignored; they never meet planes or each other.
 //
 // Pairs and filtering (a pair is searched only if all hold):
 //   * not two geoms of the same body, not two world geoms;
@@ -37,6 +42,10 @@
 //   * not in Model::contact_excludes (a pair with kWorld excludes the ground and all world geoms);
 //   * MJCF rule: (contype_a & conaffinity_b) || (contype_b & conaffinity_a); the ground half-space
 //     has contype = conaffinity = 1.
+//   Explicit pairs (Model::contact_pairs, MJCF <contact><pair>) are searched whatever these
+//   rules say (two geoms of one body excepted), in place of the dynamic search of their two geoms,
+//   with the pair's margin (else the geoms') and friction (else the geoms'; 0 for condim 1).
+//   Model::dynamic_contacts = false leaves the pairs alone (MJCF collision="predefined").
 //
 // Contact points (exact for the primitives; GJK/EPA accuracy, ~1e-12 m, for ellipsoids/meshes):
 //   plane vs primitive — closed form, deterministic:

@@ -208,6 +208,17 @@ bool build_mesh(const Geom& src, CGeom* g) {
   return true;
 }
 
+// A height field: Impl sets its grid and heights (they are the Model's, not the Geom's); the
+// cells' prisms are made per pair (collide_hfield), it has no core of its own.
+bool build_hfield(const Geom&, CGeom* g) {
+  if (g->nrow < 2 || g->ncol < 2 || g->heights.size() != static_cast<size_t>(g->nrow) * g->ncol) return false;
+  double top = 0;
+  for (double z : g->heights) top = std::max(top, z);
+  g->local_center = Vec3(0, 0, 0.5 * (top - g->base));
+  g->local_half = Vec3(g->size.x(), g->size.y(), 0.5 * (top + g->base));
+  return true;
+}
+
 // ---- bounds (world half extents of the placed geom) ---------------------------------------------
 void bounds_none(const CGeom&, Vec3*, Vec3* h) { h->setZero(); }
 void bounds_sphere(const CGeom& g, Vec3*, Vec3* h) { h->setConstant(g.size.x()); }
@@ -259,12 +270,17 @@ constexpr ShapeCollision kTable[] = {
      nullptr, false, false, false},
     {build_mesh, copy_hull, bounds_mesh, plane_vertices, features_vertices, nullptr, false, true,
      false},
+    // a height field is static world geometry: never against a plane; its prisms are meshes
+    {build_hfield, nullptr, bounds_mesh, nullptr, features_none, nullptr, false, false, false},
 };
-static_assert(std::size(kTable) == static_cast<std::size_t>(GeomType::Mesh) + 1);
+static_assert(std::size(kTable) == static_cast<std::size_t>(GeomType::HField) + 1);
 
 // The pair table: which narrow phase two shapes get (A, B in the task's order).
 constexpr PairFunction choose(GeomType a, GeomType b) {
   if (a == GeomType::Plane || b == GeomType::Plane) return nullptr;  // plane tasks are apart
+  // a height field is a world geom, so always A; against planes and height fields nothing (MuJoCo)
+  if (b == GeomType::HField) return nullptr;
+  if (a == GeomType::HField) return collide_hfield;
   const ShapeCollision& sa = kTable[static_cast<int>(a)];
   const ShapeCollision& sb = kTable[static_cast<int>(b)];
   if (sa.rounded && sb.rounded) return collide_rounded;
@@ -274,7 +290,7 @@ constexpr PairFunction choose(GeomType a, GeomType b) {
   return collide_convex;
 }
 
-constexpr int kTypes = static_cast<int>(GeomType::Mesh) + 1;
+constexpr int kTypes = static_cast<int>(GeomType::HField) + 1;
 
 struct PairTable {
   PairFunction f[kTypes][kTypes] = {};
@@ -286,6 +302,43 @@ struct PairTable {
 constexpr PairTable kPairs;
 
 }  // namespace
+
+void make_prism(CGeom* p) {
+  p->type = GeomType::Mesh;
+  p->verts.assign(6, Vec3::Zero());
+  btVector3 points[6];
+  for (int i = 0; i < 6; ++i) points[i] = btVector3(i % 3 == 1, i % 3 == 2, i < 3 ? 1 : -1);
+  p->shape = hull_core(points, 6);
+  p->poly = std::make_unique<btConvexPolyhedron>();
+  for (int i = 0; i < 6; ++i) p->poly->m_vertices.push_back(points[i]);
+  // top 0 1 2, bottom 3 4 5 (vertex i + 3 below vertex i), three sides
+  const int faces[5][4] = {{0, 1, 2, -1}, {3, 4, 5, -1}, {0, 1, 4, 3}, {1, 2, 5, 4}, {2, 0, 3, 5}};
+  for (const auto& f : faces) {
+    btFace face;
+    for (int k = 0; k < 4 && f[k] >= 0; ++k) face.m_indices.push_back(f[k]);
+    p->poly->m_faces.push_back(face);
+  }
+  finish_faces(p->poly.get());
+}
+
+void set_prism(CGeom* p, const Vec3* top, double base) {
+  auto* hull = static_cast<btConvexHullShape*>(p->shape.get());
+  btVector3* points = hull->getUnscaledPoints();
+  for (int i = 0; i < 3; ++i) {
+    p->verts[i] = top[i];
+    p->verts[i + 3] = Vec3(top[i].x(), top[i].y(), -base);
+  }
+  Vec3 lo = p->verts[0], hi = p->verts[0];
+  for (int i = 0; i < 6; ++i) {
+    points[i] = to_bt(p->verts[i]);
+    p->poly->m_vertices[i] = points[i];
+    lo = lo.cwiseMin(p->verts[i]), hi = hi.cwiseMax(p->verts[i]);
+  }
+  hull->recalcLocalAabb();
+  p->local_center = 0.5 * (lo + hi);
+  p->local_half = 0.5 * (hi - lo);
+  finish_faces(p->poly.get());
+}
 
 const ShapeCollision& collision_shape(GeomType type) { return kTable[static_cast<int>(type)]; }
 

@@ -20,6 +20,7 @@ struct CollisionWorld::Impl {
     int body_a, body_b, geom_a, geom_b;
     int ia, ib;      // ia: plane id (plane task) or geom id; ib: geom id
     bool plane;
+    int pair = -1;   // an explicit pair (Model::contact_pairs, in `pairs`) or -1
     bool operator<(const Task& o) const {
       if (body_a != o.body_a) return body_a < o.body_a;
       if (body_b != o.body_b) return body_b < o.body_b;
@@ -35,6 +36,17 @@ struct CollisionWorld::Impl {
   std::vector<std::vector<int>> body_geoms;  // per body: its geom ids
   std::vector<std::uint64_t> excluded;       // sorted body-pair keys
   std::vector<char> world_excluded;          // per body: never touches world geoms / ground
+  // explicit pairs (Model::contact_pairs) as tasks, sorted by key, with their coefficients; the
+  // keys of their geom pairs, which the dynamic search then skips
+  struct Pair {
+    Task task;
+    double friction, margin;  // < 0: the geoms' (as a dynamic contact)
+    bool frictionless;        // condim 1
+  };
+  std::vector<Pair> pairs;
+  std::vector<std::uint64_t> pair_keys;        // geom id pairs (key of the two ids)
+  std::vector<std::uint64_t> plane_pair_keys;  // (plane id, geom id)
+  bool dynamic = true;                         // Model::dynamic_contacts
 
   // scratch, reused every call
   std::vector<Mat3> Rb;
@@ -75,13 +87,22 @@ struct CollisionWorld::Impl {
   Impl(const Model& model, const CollisionOptions& options) : opt(options) {
     nbodies = static_cast<int>(model.bodies.size());
     body_geoms.resize(nbodies);
+    // per body (and the world, last) and model geom index: the collision geom id, or the plane
+    // id encoded as -2 - id, or -1 (not collision geometry)
+    std::vector<std::vector<int>> id_of(nbodies + 1);
     for (int b = 0; b < nbodies; ++b) {
       const auto& gs = model.bodies[b].geoms;
+      id_of[b].assign(gs.size(), -1);
       for (int i = 0; i < static_cast<int>(gs.size()); ++i) {
-        if (!gs[i].collision || gs[i].type == GeomType::Plane) continue;
-        if (add_geom(gs[i], b, i)) body_geoms[b].push_back(static_cast<int>(geoms.size()) - 1);
+        // planes and height fields are world geometry (ignored on moving bodies)
+        if (!gs[i].collision || gs[i].type == GeomType::Plane || gs[i].type == GeomType::HField) continue;
+        if (add_geom(model, gs[i], b, i)) {
+          body_geoms[b].push_back(static_cast<int>(geoms.size()) - 1);
+          id_of[b][i] = static_cast<int>(geoms.size()) - 1;
+        }
       }
     }
+    id_of[nbodies].assign(model.world_geoms.size(), -1);
     if (opt.ground) {
       CPlane g;
       g.index = -1;
@@ -103,8 +124,9 @@ struct CollisionWorld::Impl {
         p.contype = g.contype;
         p.conaffinity = g.conaffinity;
         planes.push_back(p);
-      } else {
-        add_geom(g, kWorld, i);
+        id_of[nbodies][i] = -2 - (static_cast<int>(planes.size()) - 1);
+      } else if (add_geom(model, g, kWorld, i)) {
+        id_of[nbodies][i] = static_cast<int>(geoms.size()) - 1;
       }
     }
     // static world geoms: pose fixed once
@@ -153,14 +175,49 @@ struct CollisionWorld::Impl {
     std::sort(excluded.begin(), excluded.end());
     excluded.erase(std::unique(excluded.begin(), excluded.end()), excluded.end());
 
+    dynamic = model.dynamic_contacts;
+    for (size_t k = 0; k < model.contact_pairs.size(); ++k) {
+      const ContactPair& cp = model.contact_pairs[k];
+      auto id = [&](int body, int geom) {
+        const int slot = body == kWorld ? nbodies : body;
+        if (slot < 0 || slot > nbodies || geom < 0 || geom >= static_cast<int>(id_of[slot].size())) return -1;
+        return id_of[slot][geom];
+      };
+      int a = id(cp.body1, cp.geom1), b = id(cp.body2, cp.geom2);
+      if (a == -1 || b == -1) continue;  // not collision geometry (a mesh without vertices)
+      if (b <= -2) std::swap(a, b);      // a plane first
+      if (b <= -2) continue;             // two planes
+      Pair p;
+      p.friction = cp.friction;
+      p.margin = cp.margin;
+      p.frictionless = cp.condim == 1;
+      if (a <= -2) {  // plane and geom
+        const int pi = -2 - a;
+        p.task = {kWorld, geoms[b].body, planes[pi].index, geoms[b].index, pi, b, true, 0};
+        plane_pair_keys.push_back(key(pi, b));
+      } else {
+        if (geoms[a].body == geoms[b].body) continue;  // one body: they never move apart
+        if (geoms[a].body > geoms[b].body) std::swap(a, b);  // A: the lower body (the world first)
+        p.task = {geoms[a].body, geoms[b].body, geoms[a].index, geoms[b].index, a, b, false, 0};
+        pair_keys.push_back(key(a, b));
+      }
+      pairs.push_back(p);
+    }
+    std::stable_sort(pairs.begin(), pairs.end(), [](const Pair& x, const Pair& y) { return x.task < y.task; });
+    for (int k = 0; k < static_cast<int>(pairs.size()); ++k) pairs[k].task.pair = k;
+    std::sort(pair_keys.begin(), pair_keys.end());
+    std::sort(plane_pair_keys.begin(), plane_pair_keys.end());
+
     for (int i = 0; i < static_cast<int>(geoms.size()); ++i) order.push_back(i);
     Rb.resize(nbodies);
-    tasks.reserve(4 * geoms.size() + 16);
+    tasks.reserve(4 * geoms.size() + pairs.size() + 16);
     np.pts.reserve(64);
     kept.reserve(64);
     chosen.reserve(64);
     np.clip_points.reserve(64);
     np.features.reserve(64);
+    np.field_pts.reserve(64);
+    make_prism(&np.prism);
   }
 
   Impl(const Impl&) = default;
@@ -171,6 +228,7 @@ struct CollisionWorld::Impl {
     order.reserve(o.order.capacity());
     tasks.reserve(o.tasks.capacity());
     np.pts.reserve(o.np.pts.capacity());
+    np.field_pts.reserve(o.np.field_pts.capacity());
     np.features.reserve(o.np.features.capacity());
     np.clip_points.reserve(o.np.clip_points.capacity());
     np.clip_v1.reserve(o.np.clip_v1.capacity());
@@ -182,7 +240,7 @@ struct CollisionWorld::Impl {
   }
 
   // Returns false (and adds nothing) for a geom that cannot collide (mesh without vertices).
-  bool add_geom(const Geom& src, int body, int index) {
+  bool add_geom(const Model& model, const Geom& src, int body, int index) {
     CGeom g;
     g.body = body;
     g.index = index;
@@ -195,6 +253,18 @@ struct CollisionWorld::Impl {
     g.restitution = src.restitution;
     g.contype = src.contype;
     g.conaffinity = src.conaffinity;
+    if (src.type == GeomType::HField) {  // the heights are the model's (Model::hfields)
+      if (src.hfield < 0 || src.hfield >= static_cast<int>(model.hfields.size()))
+        throw std::invalid_argument("CollisionWorld: hfield geom '" + src.name + "' refers to height field " +
+                                    std::to_string(src.hfield) + " of " + std::to_string(model.hfields.size()));
+      const HeightField& hf = model.hfields[src.hfield];
+      g.nrow = hf.nrow;
+      g.ncol = hf.ncol;
+      g.size = Vec3(hf.size(0), hf.size(1), hf.size(2));
+      g.base = hf.size(3);
+      g.heights.resize(hf.data.size());
+      for (size_t k = 0; k < hf.data.size(); ++k) g.heights[k] = hf.size(2) * hf.data[k];
+    }
     if (!collision_shape(src.type).build(src, &g)) return false;
     geoms.push_back(std::move(g));
     return true;
@@ -227,9 +297,10 @@ struct CollisionWorld::Impl {
       Rb[b] = quat_to_rot(q[b] / q[b].norm());
       for (int gi : body_geoms[b]) place(geoms[gi], x[b], Rb[b]);
     }
-    plane_tasks();  // generated in key order
+    if (dynamic) plane_tasks();  // generated in key order
     const size_t nplane = tasks.size();
-    broad_phase();
+    if (dynamic) broad_phase();
+    for (const Pair& p : pairs) tasks.push_back(p.task);  // (the dynamic ones of their geoms skipped)
     std::sort(tasks.begin() + nplane, tasks.end());
     // walk the two sorted runs in merged order
     size_t i = 0, j = nplane;
@@ -242,19 +313,26 @@ struct CollisionWorld::Impl {
   void run(const Task& t, const std::vector<Vec3>& x, std::vector<ContactCandidate>* out) {
     np.pts.clear();
     double friction, restitution;
+    const Pair* pair = t.pair >= 0 ? &pairs[t.pair] : nullptr;
+    // an explicit pair's margin replaces the geoms' (combined with max otherwise)
+    auto thr = [&](double ma, double mb) {
+      return pair && pair->margin >= 0 ? opt.margin + pair->margin : threshold(ma, mb);
+    };
     if (t.plane) {
       const CPlane& p = planes[t.ia];
       const CGeom& g = geoms[t.ib];
-      collision_shape(g.type).against_plane(p, g, threshold(p.margin, g.margin), np);
+      if (const auto f = collision_shape(g.type).against_plane) f(p, g, thr(p.margin, g.margin), np);
       friction = combine(p.friction, g.friction, opt.default_friction);
       restitution = combine(p.restitution, g.restitution, opt.default_restitution);
     } else {
       const CGeom& a = geoms[t.ia];
       const CGeom& b = geoms[t.ib];
-      pair_function(a.type, b.type)(a, b, threshold(a.margin, b.margin), np);
+      if (const PairFunction f = pair_function(a.type, b.type)) f(a, b, thr(a.margin, b.margin), np);
       friction = combine(a.friction, b.friction, opt.default_friction);
       restitution = combine(a.restitution, b.restitution, opt.default_restitution);
     }
+    if (pair && pair->friction >= 0) friction = pair->friction;
+    if (pair && pair->frictionless) friction = 0;
     if (np.pts.empty()) return;
     reduce();
     for (const PairPoint& p : np.pts) emit(t, p, friction, restitution, x, out);
@@ -277,6 +355,9 @@ struct CollisionWorld::Impl {
           const Vec3 h = 0.5 * (g.hi - g.lo) - Vec3::Constant(0.5 * opt.margin + g.margin);
           const double lb = p.n.dot(c - p.p0) - p.n.cwiseAbs().dot(h);
           if (lb >= threshold(p.margin, g.margin)) continue;
+          if (!plane_pair_keys.empty() &&
+              std::binary_search(plane_pair_keys.begin(), plane_pair_keys.end(), key(pi, gi)))
+            continue;  // an explicit pair tests them
           tasks.push_back({kWorld, b, p.index, g.index, pi, gi, true});
         }
       }
@@ -328,6 +409,8 @@ struct CollisionWorld::Impl {
         int ia = order[i], ib = order[j];
         // A: the lower body index (the world first); within a body pair, by geom index
         if (geoms[ia].body > geoms[ib].body) std::swap(ia, ib);
+        if (!pair_keys.empty() && std::binary_search(pair_keys.begin(), pair_keys.end(), key(ia, ib)))
+          continue;  // an explicit pair tests them
         tasks.push_back({geoms[ia].body, geoms[ib].body, geoms[ia].index, geoms[ib].index, ia, ib,
                          false});
       }

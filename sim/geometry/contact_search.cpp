@@ -80,6 +80,8 @@ ContactSearch::ContactSearch(const Model& model) : options_(model.opt.contact) {
 }
 
 void ContactSearch::build_world(const Model& model) {
+  hfield_revisions_.clear();
+  for (const HeightField& h : model.hfields) hfield_revisions_.push_back(h.revision);
   CollisionOptions co;
   co.ground = options_.ground;
   co.margin = options_.margin;
@@ -89,8 +91,17 @@ void ContactSearch::build_world(const Model& model) {
   world_.emplace(model, co);
 }
 
+bool ContactSearch::hfields_changed(const Model& model) const {
+  if (model.hfields.size() != hfield_revisions_.size()) return true;
+  for (size_t i = 0; i < model.hfields.size(); ++i)
+    if (model.hfields[i].revision != hfield_revisions_[i]) return true;
+  return false;
+}
+
 void ContactSearch::update(const Model& model) {
   const ContactOptions& o = model.opt.contact;
+  // heights set at run time (Model::set_hfield_data): the field's collision geometry anew
+  if (world_ && hfields_changed(model)) build_world(model);
   if (o == options_) return;
   check_options(o);
   const bool reshaped = o.ground != options_.ground || o.margin != options_.margin ||

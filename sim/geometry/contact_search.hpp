@@ -33,7 +33,8 @@ class ContactSearch {
 
   // Takes model.opt.contact if it changed since the last search: checks it (std::invalid_argument
   // naming the option, the search unchanged) and rebuilds the collision world if the change
-  // reshapes it (ground, margin, adaptive_margin, default friction or restitution, exclude_joined).
+  // reshapes it (ground, margin, adaptive_margin, default friction or restitution, exclude_joined)
+  // or a height field's data changed (HeightField::revision, Model::set_hfield_data).
   void update(const Model& model);
 
   // The collide stage of a step of length dt: appends the contacts at data's current knot to
@@ -42,7 +43,8 @@ class ContactSearch {
 
  private:
   void build_world(const Model& model);
-  bool separable(int a, int b) const;  // the joints let bodies a and b (a may be kWorld) part
+  bool separable(int a, int b) const;
+  bool hfields_changed(const Model& model) const;  // a revision differs from the world's  // the joints let bodies a and b (a may be kWorld) part
   bool kept(const ContactCandidate& k) const;  // not a switched-off self-collision or start overlap
   void update_start_overlaps();
   double recovery_depth(const ContactCandidate& k, bool deep) const;
@@ -56,6 +58,7 @@ class ContactSearch {
   bool overlaps_started_ = false;
   std::vector<std::uint64_t> overlaps_, still_overlapping_;
   std::vector<ContactCandidate> candidates_;  // scratch of every search
+  std::vector<unsigned long> hfield_revisions_;  // HeightField::revision the world was built with
 };
 
 // Gives data a new contact search (ContactSearch above) with the model's contact options

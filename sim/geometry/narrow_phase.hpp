@@ -6,6 +6,7 @@
 //   collide_plane.cpp    a plane (or the ground) against each shape, closed forms
 //   collide_rounded.cpp  sphere and capsule pairs, a ball against a shape: closed forms
 //   collide_convex.cpp   everything else: GJK/EPA, SAT and face clipping, feature points
+//   collide_hfield.cpp   a height field against each shape: its cells' prisms as small meshes
 // Internal: nothing outside sim/geometry includes this header.
 #pragma once
 
@@ -58,7 +59,12 @@ struct CGeomData {
   int contype = 1, conaffinity = 1;
   double radius = 0;  // rounding radius around the core (sphere, capsule)
   std::vector<Vec3> verts;                    // box corners, mesh hull vertices (geom frame)
-  Vec3 local_center = Vec3::Zero(), local_half = Vec3::Zero();  // mesh AABB (geom frame)
+  Vec3 local_center = Vec3::Zero(), local_half = Vec3::Zero();  // mesh, hfield AABB (geom frame)
+  // height field (size = (radius x, radius y, elevation z)): grid, elevations in metres
+  // (HeightField::data · size(2), row-major, row 0 at -y) and the base depth below z = 0
+  int nrow = 0, ncol = 0;
+  std::vector<double> heights;
+  double base = 0;
   // per call
   Vec3 wpos = Vec3::Zero();
   Mat3 wrot = Mat3::Identity();
@@ -108,6 +114,8 @@ struct PointCore {
 // The narrow phase's output and scratch, reused every call (no allocation once warm).
 struct NarrowPhase {
   std::vector<PairPoint> pts;  // the pair's points, in generation order
+  CGeom prism;                 // a height field's cell prism (make_prism), one cell at a time
+  std::vector<PairPoint> field_pts;  // a height field pair's points over its prisms
   std::vector<Feature> features;
   std::vector<std::pair<Vec3, double>> clip_points;
   btVertexArray clip_v1, clip_v2;
@@ -142,6 +150,11 @@ const ShapeCollision& collision_shape(GeomType type);
 // The narrow phase of two body or static world geoms: appends their points to np.pts.
 using PairFunction = void (*)(const CGeom& a, const CGeom& b, double thr, NarrowPhase& np);
 PairFunction pair_function(GeomType a, GeomType b);
+
+// A six-vertex mesh (a triangular prism) for set_prism to reshape without allocating.
+void make_prism(CGeom* prism);
+// Reshapes the prism: top triangle `top` (geom frame), its vertical sides down to z = -base.
+void set_prism(CGeom* prism, const Vec3* top, double base);
 
 // ---- shared by the pair functions -------------------------------------------------------------
 // The capsule's segment, or the sphere's centre twice (world).
@@ -187,6 +200,7 @@ void collide_ball_shape(const CGeom& a, const CGeom& b, double thr, NarrowPhase&
 void collide_shape_ball(const CGeom& a, const CGeom& b, double thr, NarrowPhase& np);  // closed-form a, sphere b
 void collide_polyhedra(const CGeom& a, const CGeom& b, double thr, NarrowPhase& np);  // box/mesh pairs
 void collide_convex(const CGeom& a, const CGeom& b, double thr, NarrowPhase& np);     // any other pair
+void collide_hfield(const CGeom& a, const CGeom& b, double thr, NarrowPhase& np);     // height field a, any b
 
 // The plane functions (the per-shape table's against_plane).
 void plane_sphere(const CPlane& p, const CGeom& g, double thr, NarrowPhase& np);

@@ -138,13 +138,15 @@ constexpr Shape kShapes[] = {
     {GeomType::Cylinder, true, cylinder_support, cylinder_radius, cylinder_lowest, cylinder_solid},
     {GeomType::Ellipsoid, true, ellipsoid_support_of, ellipsoid_radius, ellipsoid_lowest, ellipsoid_solid},
     {GeomType::Mesh, true, mesh_support, mesh_radius, mesh_lowest, mesh_solid},
+    // a height field is static world geometry whose heights are the Model's: as a plane here
+    {GeomType::HField, false, plane_support, plane_radius, plane_lowest, plane_solid},
 };
 
 // the table is indexed by the enum's value
 constexpr bool in_enum_order() {
   for (int i = 0; i < static_cast<int>(std::size(kShapes)); ++i)
     if (static_cast<int>(kShapes[i].type) != i) return false;
-  return static_cast<int>(std::size(kShapes)) == static_cast<int>(GeomType::Mesh) + 1;
+  return static_cast<int>(std::size(kShapes)) == static_cast<int>(GeomType::HField) + 1;
 }
 static_assert(in_enum_order());
 

@@ -6,7 +6,8 @@
 // Sizes follow Geom::size: sphere (r), box (half extents), capsule and cylinder (radius, half
 // length along the geom's z), ellipsoid (semi-axes), mesh (Geom::vertices, their convex hull for
 // the geometric functions, the closed triangle mesh for the mass), plane (the solid half-space
-// below the geom's xy plane, unbounded).
+// below the geom's xy plane, unbounded), height field (static world geometry whose heights are
+// the Model's: unbounded and massless here, as the plane).
 #pragma once
 
 #include <vector>
