@@ -465,7 +465,12 @@ int run_info(const Options& o) {
     };
     std::string poly;
     for (int k = 0; k < 5; ++k)
-      if (c.polycoef[k] != 0) poly += std::string(poly.empty() ? "" : " + ") + g6(c.polycoef[k]) + (k ? "·b" : "") + (k > 1 ? "^" + std::to_string(k) : "");
+      if (c.polycoef[k] != 0) {
+        if (!poly.empty()) poly.append(" + ");
+        poly.append(g6(c.polycoef[k]));
+        if (k > 0) poly.append("·b");
+        if (k > 1) poly.append("^").append(std::to_string(k));
+      }
     std::printf("  %s  %s = %s%s\n", c.name.c_str(), side(c.a).c_str(), poly.empty() ? "0" : poly.c_str(),
                 c.b >= 0 ? ("  (b: " + side(c.b) + ")").c_str() : "");
   }

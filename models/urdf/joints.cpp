@@ -297,7 +297,7 @@ void UrdfReader::add_mimics(Model* model) const {
     int rows[2] = {-1, -1}, index[2] = {-1, -1};
     const std::string* names[2] = {&m.joint, &m.leader};
     for (int k = 0; k < 2; ++k) {
-      index[k] = model->joint_index(*names[k]);
+      index[k] = model->find_joint(*names[k]).value_or(-1);
       if (index[k] < 0)
         xml_.fail(m.e, "<mimic> of joint '" + m.joint + "': joint '" + *names[k] +
                            "' is undefined or fixed (a mimic couples two moving joints)");
