@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "sim/names.hpp"
+
 namespace maxsim::parse {
 
 namespace {
@@ -26,23 +28,6 @@ bool has_word(const char* list, std::string_view w) {
   return false;
 }
 
-// Edit distance with adjacent transpositions (the optimal string alignment distance, Damerau
-// 1964): "axsi" is one edit from "axis".
-int edit_distance(std::string_view a, std::string_view b) {
-  const size_t n = b.size();
-  std::vector<int> prev2(n + 1), prev(n + 1), row(n + 1);
-  for (size_t j = 0; j <= n; ++j) prev[j] = static_cast<int>(j);
-  for (size_t i = 1; i <= a.size(); ++i) {
-    row[0] = static_cast<int>(i);
-    for (size_t j = 1; j <= n; ++j) {
-      row[j] = std::min({prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) row[j] = std::min(row[j], prev2[j - 2] + 1);
-    }
-    std::swap(prev2, prev);
-    std::swap(prev, row);
-  }
-  return prev[n];
-}
 }  // namespace
 
 const char* support_name(Support s) {
@@ -115,7 +100,7 @@ std::string nearest_name(std::string_view name, const std::vector<std::string>& 
   std::string best;
   int best_d = 3;
   for (const std::string& c : candidates) {
-    const int d = edit_distance(name, c);
+    const int d = maxsim::edit_distance(name, c);
     if (d < best_d && 2 * d < static_cast<int>(std::max(name.size(), c.size()))) {
       best_d = d;
       best = c;

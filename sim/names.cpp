@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 namespace maxsim {
 
@@ -14,22 +16,23 @@ std::string lower(const std::string& s) {
   return out;
 }
 
-int edit_distance(const std::string& a, const std::string& b) {
-  std::vector<int> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = static_cast<int>(j);
-  for (size_t i = 1; i <= a.size(); ++i) {
-    int diagonal = row[0];
-    row[0] = static_cast<int>(i);
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const int up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-
 }  // namespace
+
+int edit_distance(std::string_view a, std::string_view b) {
+  const size_t n = b.size();
+  std::vector<int> prev2(n + 1), prev(n + 1), row(n + 1);
+  for (size_t j = 0; j <= n; ++j) prev[j] = static_cast<int>(j);
+  for (size_t i = 1; i <= a.size(); ++i) {
+    row[0] = static_cast<int>(i);
+    for (size_t j = 1; j <= n; ++j) {
+      row[j] = std::min({prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) row[j] = std::min(row[j], prev2[j - 2] + 1);
+    }
+    std::swap(prev2, prev);
+    std::swap(prev, row);
+  }
+  return prev[n];
+}
 
 std::vector<std::string> close_matches(const std::string& name, const std::vector<std::string>& candidates, int max) {
   const std::string key = lower(name);

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace maxsim {
@@ -14,8 +15,12 @@ class UnknownName : public std::out_of_range {
   using std::out_of_range::out_of_range;
 };
 
+// The edit distance between a and b: insertions, deletions, substitutions and transpositions of
+// neighbours ("axsi" → "axis" is one), each counting 1 (the optimal string alignment distance).
+int edit_distance(std::string_view a, std::string_view b);
+
 // Up to `max` candidates close to `name`, best first: equal ignoring case, then by edit distance
-// (Levenshtein, ignoring case) at most a third of the longer name's length (at least 2), then those
+// (edit_distance, ignoring case) at most a third of the longer name's length (at least 2), then those
 // that contain `name` or are contained in it (at least 3 characters). Duplicates are listed once.
 std::vector<std::string> close_matches(const std::string& name, const std::vector<std::string>& candidates,
                                        int max = 3);

@@ -10,25 +10,14 @@
 #include "sim/solver/assemble.hpp"
 #include "sim/solver/workspace.hpp"
 #include "sim/step.hpp"
+#include "testing/random.hpp"
 
 using namespace maxsim;
 
 namespace {
 
-// (Coordinates drawn one by one: in Vec3(u(rng), u(rng), u(rng)) the order of evaluation is
-// unspecified, and GCC and Clang draw them in opposite orders.)
-Vec4 random_quat(std::mt19937& rng) {
-  std::normal_distribution<double> n(0, 1);
-  Vec4 q;
-  for (int i = 0; i < 4; ++i) q(i) = n(rng);
-  return q / q.norm();
-}
-Vec3 random_vec(std::mt19937& rng, double s = 1.0) {
-  std::uniform_real_distribution<double> u(-s, s);
-  Vec3 v;
-  for (int i = 0; i < 3; ++i) v(i) = u(rng);
-  return v;
-}
+using maxsim::testing::random_quat;
+using maxsim::testing::random_vec;
 
 // The rows' Jacobians at poses a, b (measured from `reference` for three free rotations, see
 // joint_rows) against central differences over right perturbations of each body.

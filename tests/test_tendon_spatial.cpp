@@ -7,23 +7,14 @@
 
 #include "sim/tendon/spatial.hpp"
 #include "sim/tendon/wrap.hpp"
+#include "testing/random.hpp"
 
 using namespace maxsim;
 
 namespace {
 
-Vec4 random_quat(std::mt19937& rng) {
-  std::normal_distribution<double> n(0, 1);
-  Vec4 q;
-  for (int i = 0; i < 4; ++i) q(i) = n(rng);
-  return q / q.norm();
-}
-Vec3 random_vec(std::mt19937& rng, double s = 1.0) {
-  std::uniform_real_distribution<double> u(-s, s);
-  Vec3 v;
-  for (int i = 0; i < 3; ++i) v(i) = u(rng);
-  return v;
-}
+using maxsim::testing::random_quat;
+using maxsim::testing::random_vec;
 
 int add_site(Model* m, int body, const Vec3& pos) {
   Site s;
