@@ -192,8 +192,9 @@ struct TendonJointTerm {
 
 // One element of a spatial tendon's path, in order (MuJoCo's <spatial> children).
 struct TendonPathElement {
+  // a point, a wrapping geom, or a pulley
   enum class Kind { Site, Geom, Pulley };
-  Kind kind = Kind::Site;
+  Kind kind = Kind::Site;                  // what this element is
   int site = -1;          // Site: the site (Model::sites)
   int geom_body = kWorld; // Geom: the wrapping geom, a sphere or cylinder of this body (kWorld:
   int geom = -1;          //   Model::world_geoms) at index `geom` of its geoms
@@ -205,9 +206,10 @@ struct TendonPathElement {
 // of a path through sites that wraps around geoms (spatial) — with a spring, a damper and limits
 // on L, and a transmission for actuators (Actuator::tendon).
 struct Tendon {
+  // a combination of joint coordinates, or a path
   enum class Kind { Fixed, Spatial };
   std::string name;                        // the description's name (may be empty)
-  Kind kind = Kind::Fixed;
+  Kind kind = Kind::Fixed;                 // how L is defined
   std::vector<TendonJointTerm> joints;     // Fixed: L = Σ coef·q
   std::vector<TendonPathElement> path;     // Spatial: the path in order
   double stiffness = 0;                    // spring on L, N/m
@@ -215,9 +217,10 @@ struct Tendon {
   // the spring's rest length: a dead band [lower, upper] (equal for a plain spring); when
   // spring_from_zero the length at the zero configuration (MuJoCo's springlength = -1)
   double spring_lower = 0, spring_upper = 0;
-  bool spring_from_zero = true;
+  bool spring_from_zero = true;            // the rest length is L at the zero configuration
   bool limited = false;                    // L is kept in [range_lower, range_upper]
-  double range_lower = 0, range_upper = 0;
+  double range_lower = 0;                  // the lower bound of L (with limited)
+  double range_upper = 0;                  // the upper bound of L (with limited)
   double frictionloss = 0;                 // dry friction on L̇ (N)
   double armature = 0;                     // inertia on L̈ (kg)
 };
@@ -226,12 +229,13 @@ struct Tendon {
 // from their zero configurations' values (MJCF <equality joint> and <equality tendon>: polycoef,
 // URDF <mimic>: offset + multiplier·b). Without b (b = -1) a is held at polycoef[0].
 struct Coupling {
-  enum class Kind { Joint, Tendon };  // what a and b are: joint rows or tendons
+  // what a and b are: joint rows or tendons
+  enum class Kind { Joint, Tendon };
   std::string name;                   // its name (may be empty)
-  Kind kind = Kind::Joint;
+  Kind kind = Kind::Joint;            // what a and b are
   int a = -1, a_row = -1;             // Joint: joint index and free row; Tendon: tendon index
   int b = -1, b_row = -1;             // the same for b; b = -1: a is held at polycoef[0]
-  std::array<double, 5> polycoef{0, 1, 0, 0, 0};
+  std::array<double, 5> polycoef{0, 1, 0, 0, 0};  // the polynomial's coefficients, constant first
 };
 
 // A named initial state in joint coordinates (MJCF <keyframe>): per joint its position
@@ -251,10 +255,10 @@ struct Keyframe {
 // dynamic test of the same two geoms (MuJoCo's mj_collision merges pairs so).
 struct ContactPair {
   std::string name;       // its name (may be empty)
-  int body1 = kWorld;     // the first geom: body (kWorld: Model::world_geoms) and index in its geoms
-  int geom1 = -1;
-  int body2 = kWorld;     // the second geom
-  int geom2 = -1;
+  int body1 = kWorld;     // the first geom's body (kWorld: Model::world_geoms)
+  int geom1 = -1;         // the first geom's index in its body's geoms
+  int body2 = kWorld;     // the second geom's body
+  int geom2 = -1;         // the second geom's index in its body's geoms
   double friction = -1;   // sliding friction coefficient; < 0: the geoms' combined (max) as for any contact
   double margin = -1;     // search margin [m]; < 0: the geoms' (max)
   // 1: frictionless, 3: sliding friction (4 and 6 are read as 3: torsional and rolling friction
