@@ -1,7 +1,7 @@
 // bench_control — robots driven by their own actuators with random commands, in maxsim and MuJoCo.
 //
 //   bench_control [--only SUBSTRING] [--seconds S] [--steps N] [--engine both|maxsim|mujoco]
-//                 [--seed K] [--json FILE]
+//                 [--seed K] [--json FILE] [--verbose]
 //
 // The benchmark users judge a simulator for control by: every MJCF file of the corpus
 // (tests/data/models, the A1's files) that has actuators — except a robot file that a scene file
@@ -13,8 +13,9 @@
 // (one run, same machine), maxsim's Newton iterations per step (mean, 99th percentile, maximum:
 // every attempt of the failure policy included), its steps that failed, did not converge or fell
 // back to the relaxed cone, and the deepest penetration seen by each engine (maxsim: its contact
-// search; MuJoCo: −dist of its contacts). `--steps N` replaces the duration (callgrind counts:
-// benchmarks/count_instructions_control.sh). Without MuJoCo (libmujoco-dev) its columns say "-".
+// search; MuJoCo: −dist of its contacts). `--steps N` replaces the duration (instructions per
+// step: callgrind over N and 2N steps with --engine, the difference over N). `--verbose` prints every maxsim step that did not end
+// "ok" or fell back to the relaxed cone (time, status, iterations, residual). Without MuJoCo (libmujoco-dev) its columns say "-".
 // Exit status 0, or 2 for bad options or when no file matches.
 #include <algorithm>
 #include <chrono>
@@ -51,6 +52,7 @@ struct Options {
   long long steps = 0;  // > 0: replaces seconds
   std::string engine = "both";
   unsigned seed = 1;
+  bool verbose = false;
 };
 
 // The command schedule: row k holds every actuator's command over [k·0.5 s, (k+1)·0.5 s).
@@ -90,7 +92,7 @@ struct Result {
   long long failed = 0, unconverged = 0, relaxed = 0;
 };
 
-Result run_maxsim(const std::string& file, const Schedule& schedule, long long steps) {
+Result run_maxsim(const std::string& file, const Schedule& schedule, long long steps, bool verbose) {
   Result r;
   const Model m = load_model(file);
   Data d(m);
@@ -107,6 +109,9 @@ Result run_maxsim(const std::string& file, const Schedule& schedule, long long s
     if (rep.status == StepStatus::Failed) ++r.failed;
     if (rep.status == StepStatus::NotConverged) ++r.unconverged;
     if (rep.relaxed) ++r.relaxed;
+    if (verbose && (rep.status != StepStatus::Ok || rep.relaxed))
+      std::fprintf(stderr, "  t = %.4f s: %s, %d iterations, residual %.3g%s%s\n", d.time, step_status_name(rep.status),
+                   rep.iterations, rep.residual, rep.relaxed ? ", relaxed cone" : "", rep.substeps ? ", substeps" : "");
     r.penetration = std::max(r.penetration, max_penetration(d));
     ++r.steps;
     if (rep.status == StepStatus::Failed) break;
@@ -203,6 +208,7 @@ int run(int argc, char** argv) {
     else if (a == "--steps") o.steps = std::stoll(value());
     else if (a == "--engine") o.engine = value();
     else if (a == "--seed") o.seed = static_cast<unsigned>(std::stoul(value()));
+    else if (a == "--verbose") o.verbose = true;
     else throw std::invalid_argument("unknown option '" + a + "'");
   }
   if (o.engine != "both" && o.engine != "maxsim" && o.engine != "mujoco")
@@ -231,7 +237,7 @@ int run(int argc, char** argv) {
     Result a, b;
     if (o.engine != "mujoco") {
       try {
-        a = run_maxsim(path, schedule, steps);
+        a = run_maxsim(path, schedule, steps, o.verbose);
       } catch (const std::exception& e) {
         a.error = e.what();
       }
