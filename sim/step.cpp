@@ -42,14 +42,7 @@ void advance(const Model& model, Data& d) {
     d.q[i] = ws.q3[i];
     scheme.advance(d.v[i], d.w[i], layout.velocity(s, i), layout.angular(s, i), ws.dt, &d.v[i], &d.w[i]);
   }
-  for (int j = 0; j < layout.joints; ++j) {
-    d.joint_impulse[j] = layout.joint(s, j);
-    if (ws.passive[j]) joint_rows_at_z3(model, ws, scheme, j);  // the solve did not need them
-    for (int k = 0; k < 3; ++k)
-      d.joint_angle[j](k) += wrap_angle(ws.rows3[j].c(3 + k) - ws.rows2[j].c(3 + k));
-  }
-  for (int k = 0; k < layout.nonholonomic; ++k) d.nonholonomic_impulse[k] = layout.nonholonomic_rows(s, k);
-  for (const EqualityKind* kind : equality_kinds())  // (tendons, couplings)
+  for (const EqualityKind* kind : equality_kinds())
     for (int k = 0; k < kind->count(model); ++k) kind->store(model, d, ws, s, k);
   d.time += ws.dt;
 }
@@ -124,10 +117,7 @@ void warm_start(const Model& model, Data& d) {
     layout.velocity(s, i) = d.v[i];
     layout.angular(s, i) = scheme.warm_angular(d.w[i], ws.dt);
   }
-  for (int k = 0; k < layout.nonholonomic; ++k) layout.nonholonomic_rows(s, k) = d.nonholonomic_impulse[k];
-  for (int j = 0; j < layout.joints; ++j)  // (a passive joint's impulses are known: Δt·force)
-    layout.joint(s, j) = ws.passive[j] ? Vec6(ws.dt * d.row_force[j]) : d.joint_impulse[j];
-  for (const EqualityKind* kind : equality_kinds())  // (tendons, couplings)
+  for (const EqualityKind* kind : equality_kinds())
     for (int k = 0; k < kind->count(model); ++k) kind->warm_start(model, d, ws, k, &s);
 }
 

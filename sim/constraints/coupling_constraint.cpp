@@ -139,7 +139,7 @@ class CouplingConstraint final : public EqualityKind {
     u(0) = k < static_cast<int>(d.coupling_impulse.size()) ? d.coupling_impulse[k] : 0.0;
   }
 
-  void store(const Model& model, Data& d, const Workspace& ws, const Eigen::VectorXd& s, int k) const override {
+  void store(const Model& model, Data& d, Workspace& ws, const Eigen::VectorXd& s, int k) const override {
     d.coupling_impulse.resize(model.couplings.size(), 0.0);
     d.coupling_impulse[k] = s(6 * ws.layout.coupling_node(k));
   }

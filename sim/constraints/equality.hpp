@@ -60,12 +60,11 @@ class EqualityKind {
   // −J ν of its velocity rows into rhs at the current velocities.
   virtual void velocity_rhs(const Model& model, const Data& d, const Workspace& ws, int k, Eigen::VectorXd* rhs) const = 0;
 
-  // ---- around the solve (by default nothing: joints and nonholonomic constraints are
-  // warm-started and stored by the step itself) ----
+  // ---- around the solve ----
   // Its unknowns' first guess into s (after prepare).
-  virtual void warm_start(const Model&, const Data&, const Workspace&, int, Eigen::VectorXd*) const {}
+  virtual void warm_start(const Model& model, const Data& d, const Workspace& ws, int k, Eigen::VectorXd* s) const = 0;
   // Its results at the solution s into Data (before the knot advances).
-  virtual void store(const Model&, Data&, const Workspace&, const Eigen::VectorXd&, int) const {}
+  virtual void store(const Model& model, Data& d, Workspace& ws, const Eigen::VectorXd& s, int k) const = 0;
 };
 
 // The kinds, in assembly order: joints, nonholonomic constraints, tendons, couplings (a coupling

@@ -144,6 +144,18 @@ class JointConstraint final : public EqualityKind {
     return violation;
   }
 
+  // (a passive joint's impulses are known: Δt·force)
+  void warm_start(const Model&, const Data& d, const Workspace& ws, int j, Eigen::VectorXd* s) const override {
+    ws.layout.joint(*s, j) = ws.passive[j] ? Vec6(ws.dt * d.row_force[j]) : d.joint_impulse[j];
+  }
+
+  // the impulses, and the unwrapped angles following the rows ((25))
+  void store(const Model& model, Data& d, Workspace& ws, const Eigen::VectorXd& s, int j) const override {
+    d.joint_impulse[j] = ws.layout.joint(s, j);
+    if (ws.passive[j]) joint_rows_at_z3(model, ws, integrator_scheme(model.opt.integrator), j);  // the solve did not need them
+    for (int k = 0; k < 3; ++k) d.joint_angle[j](k) += wrap_angle(ws.rows3[j].c(3 + k) - ws.rows2[j].c(3 + k));
+  }
+
   void velocity_rhs(const Model& model, const Data& d, const Workspace& ws, int j, Eigen::VectorXd* rhs) const override {
     const Joint& jt = model.joints[j];
     Vec6 rate = ws.rows2[j].Jb * (Vec6() << d.v[jt.child], d.w[jt.child]).finished();

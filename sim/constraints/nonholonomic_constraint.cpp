@@ -80,6 +80,13 @@ class NonholonomicConstraintKind final : public EqualityKind {
     return violation;
   }
 
+  void warm_start(const Model&, const Data& d, const Workspace& ws, int k, Eigen::VectorXd* s) const override {
+    ws.layout.nonholonomic_rows(*s, k) = d.nonholonomic_impulse[k];
+  }
+  void store(const Model&, Data& d, Workspace& ws, const Eigen::VectorXd& s, int k) const override {
+    d.nonholonomic_impulse[k] = ws.layout.nonholonomic_rows(s, k);
+  }
+
   void velocity_rhs(const Model& model, const Data& d, const Workspace& ws, int k, Eigen::VectorXd* rhs) const override {
     const int body = model.nonholonomic[k].body;
     ws.layout.nonholonomic_rows(*rhs, k) = -ws.nonholonomic_rows[k].J * (Vec6() << d.v[body], d.w[body]).finished();

@@ -145,7 +145,7 @@ class TendonConstraint final : public EqualityKind {
     u(1) = ws.tendon_length2[t];
   }
 
-  void store(const Model& model, Data& d, const Workspace& ws, const Eigen::VectorXd& s, int t) const override {
+  void store(const Model& model, Data& d, Workspace& ws, const Eigen::VectorXd& s, int t) const override {
     d.tendon_impulse.resize(model.tendons.size(), 0.0);
     d.tendon_length.resize(model.tendons.size(), 0.0);
     d.tendon_impulse[t] = s(6 * ws.layout.tendon_node(t));
