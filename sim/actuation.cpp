@@ -85,8 +85,7 @@ void apply_actuation(const Model& model, Data& d) {
   d.row_damping.assign(model.joints.size(), Vec6::Zero());
   d.tendon_force.assign(model.tendons.size(), 0.0);
   if (nu == 0 || !model.actuation) return;
-  bool limited = false, implicit = false;
-  std::vector<Vec6> explicit_force;  // the rows' forces with every servo explicit (effort limits)
+  bool limited = false;
   for (size_t i = 0; i < nu; ++i) {
     const Actuator& a = model.actuators[i];
     if (!std::isfinite(d.ctrl[i]))
@@ -108,11 +107,6 @@ void apply_actuation(const Model& model, Data& d) {
     const RowCoordinate rc = motor ? RowCoordinate{} : row_coordinate(model, d, a.joint, a.row);
     d.actuator_force[i] = actuator_force(a, d.ctrl[i], rc.q, rc.qd);
     const double damping = motor ? 0.0 : implicit_damping(model, a, d.ctrl[i], rc.q, rc.qd);
-    if (damping != 0 && !implicit) {
-      implicit = true;
-      explicit_force = d.row_force;
-    }
-    if (implicit) explicit_force[a.joint](a.row) += a.gear * d.actuator_force[i];
     if (damping == 0) {
       d.row_force[a.joint](a.row) += a.gear * d.actuator_force[i];
     } else {
@@ -132,8 +126,9 @@ void apply_actuation(const Model& model, Data& d) {
     if (!(effort > 0)) continue;
     double& f = d.row_force[a.joint](a.row);
     const double own = d.joint_force[a.joint](a.row);
-    if (implicit && d.row_damping[a.joint](a.row) != 0) {
-      const double total = explicit_force[a.joint](a.row);
+    if (d.row_damping[a.joint](a.row) != 0) {
+      // the row's force with its servos explicit: f − (Σ kv·gear²)·q̇ (the servos share the row's q̇)
+      const double total = f - d.row_damping[a.joint](a.row) * row_coordinate(model, d, a.joint, a.row).qd;
       if (std::abs(total - own) <= effort) continue;
       d.row_damping[a.joint](a.row) = 0;
       f = own + std::clamp(total - own, -effort, effort);
