@@ -93,7 +93,7 @@ struct Result {
   // maxsim only
   double iterations_mean = 0;
   int iterations_p99 = 0, iterations_max = 0;
-  long long failed = 0, unconverged = 0, relaxed = 0;
+  long long failed = 0, unconverged = 0, relaxed = 0, substepped = 0;
 };
 
 Result run_maxsim(const std::string& file, const Schedule& schedule, long long steps, bool verbose) {
@@ -104,15 +104,15 @@ Result run_maxsim(const std::string& file, const Schedule& schedule, long long s
   std::vector<int> iterations;
   iterations.reserve(static_cast<size_t>(steps));
   double wall = 0;
+  StepSummary summary;  // every step's outcome
   for (long long k = 0; k < steps; ++k) {
     d.ctrl = schedule.at(d.time);
+    const double start = d.time;
     const Clock::time_point t0 = Clock::now();
     const StepReport rep = step(m, d);
     wall += std::chrono::duration<double>(Clock::now() - t0).count();
+    summary.add(rep, start);
     iterations.push_back(rep.iterations);
-    if (rep.status == StepStatus::Failed) ++r.failed;
-    if (rep.status == StepStatus::NotConverged) ++r.unconverged;
-    if (rep.relaxed) ++r.relaxed;
     if (verbose && (rep.status != StepStatus::Ok || rep.relaxed))
       std::fprintf(stderr, "  t = %.4f s: %s, %d iterations, residual %.3g%s%s\n", d.time, step_status_name(rep.status),
                    rep.iterations, rep.residual, rep.relaxed ? ", relaxed cone" : "", rep.substeps ? ", substeps" : "");
@@ -121,6 +121,10 @@ Result run_maxsim(const std::string& file, const Schedule& schedule, long long s
     if (rep.status == StepStatus::Failed) break;
   }
   r.ran = true;
+  r.failed = summary.failed_steps;
+  r.unconverged = summary.not_converged_steps;
+  r.relaxed = summary.relaxed_steps;
+  r.substepped = summary.substepped_steps;
   r.steps_per_s = wall > 0 ? static_cast<double>(r.steps) / wall : 0;
   if (!iterations.empty()) {
     double sum = 0;
@@ -277,7 +281,7 @@ int run(int argc, char** argv) {
          << ",\"mujoco_steps_per_s\":" << b.steps_per_s << ",\"ratio\":" << (both ? a.steps_per_s / b.steps_per_s : 0)
          << ",\"iterations_mean\":" << a.iterations_mean << ",\"iterations_p99\":" << a.iterations_p99
          << ",\"iterations_max\":" << a.iterations_max << ",\"failed\":" << a.failed
-         << ",\"unconverged\":" << a.unconverged << ",\"relaxed\":" << a.relaxed
+         << ",\"unconverged\":" << a.unconverged << ",\"relaxed\":" << a.relaxed << ",\"substepped\":" << a.substepped
          << ",\"maxsim_penetration\":" << a.penetration << ",\"mujoco_penetration\":" << b.penetration << "}";
   }
   json << "]}\n";
