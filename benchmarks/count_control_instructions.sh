@@ -23,7 +23,7 @@ command -v valgrind >/dev/null || { echo "count_control_instructions: valgrind n
 # instructions in the first tenths of a second)
 declare -A default_n=(
   [robots/a1/xml/a1.xml]=50
-  [tests/data/models/agility_cassie/scene.xml]=20
+  [tests/data/models/agility_cassie/scene.xml]=10
   [tests/data/models/anybotics_anymal_c/menagerie_variant/scene.xml]=50
   [tests/data/models/gym_mujoco/humanoid.xml]=50
   [tests/data/models/gym_mujoco/humanoidstandup.xml]=50
@@ -74,7 +74,7 @@ dt, n = float(dt), int(n)
 a = int(a) if a else None
 b = int(b) if b else None
 it = (float(it2) * 2 * n - float(it1) * n) / n  # iterations of steps n+1 … 2n, per step
-m = lambda x: "-" if x is None else "%.3g M" % (x / 1e6)
+m = lambda x: "-" if x is None else ("%.0f M" if x >= 1e9 else "%.3g M") % (x / 1e6)
 ratio = "%.2f×" % (a / b) if a and b else "-"
 print("| %s | %g | %d–%d (t = %.3g–%.3g s) | %s | %s | %s | %.1f |" % (f, dt, n + 1, 2 * n, n * dt, 2 * n * dt, m(a), m(b), ratio, it))
 print(json.dumps({"file": f, "dt": dt, "first_step": n + 1, "last_step": 2 * n, "maxsim_instructions_per_step": a,
