@@ -14,7 +14,7 @@ DEB_PACKAGES += pybind11-dev python3-dev python3-numpy python3-pytest  # the Pyt
 DEB_PACKAGES += libopenmpi-dev openmpi-bin libnlopt-cxx-dev python3-mpi4py python3-cmaes  # tuning/: MPI ranks, NLopt; Python's CMA-ES and mpi4py
 DEB_PACKAGES += doxygen  # make docs: the API reference of the public headers
 
-.PHONY: all deps build test bench bench-compare bench-control run fuzz clean docs
+.PHONY: all deps build test bench bench-compare bench-control bench-control-instructions run fuzz clean docs
 
 all: build
 
@@ -62,6 +62,12 @@ bench-compare: build
 # (benchmarks/control_benchmark.cpp); the table goes to docs/performance.md, dated
 bench-control: build
 	$(BUILD)/bench_control --json $(BUILD)/bench_control.json
+
+# instructions per step of the same robots in each engine, counted with callgrind over steps
+# N+1 … 2N of the same schedule (needs valgrind; ~15 min): table on stdout,
+# $(BUILD)/bench_control_instructions.json
+bench-control-instructions: build
+	benchmarks/count_control_instructions.sh $(BUILD)
 
 run: build
 	@if [ -x $(BUILD)/a1_walk ]; then $(BUILD)/a1_walk --view $(BUILD)/a1_walk.html; \

@@ -1,7 +1,7 @@
 // bench_control — robots driven by their own actuators with random commands, in maxsim and MuJoCo.
 //
-//   bench_control [--only SUBSTRING] [--seconds S] [--steps N] [--engine both|maxsim|mujoco]
-//                 [--seed K] [--json FILE] [--verbose]
+//   bench_control [--only SUBSTRING | --file PATH] [--seconds S] [--steps N]
+//                 [--engine both|maxsim|mujoco] [--seed K] [--json FILE] [--verbose] [--list]
 //
 // The benchmark users judge a simulator for control by: every MJCF file of the corpus
 // (tests/data/models, the A1's files) that has actuators — except a robot file that a scene file
@@ -14,7 +14,10 @@
 // every attempt of the failure policy included), its steps that failed, did not converge or fell
 // back to the relaxed cone, and the deepest penetration seen by each engine (maxsim: its contact
 // search; MuJoCo: −dist of its contacts). `--steps N` replaces the duration (instructions per
-// step: callgrind over N and 2N steps with --engine, the difference over N). `--verbose` prints every maxsim step that did not end
+// step: callgrind over N and 2N steps with --engine, the difference over N, as
+// benchmarks/count_control_instructions.sh does; the schedule is drawn per 0.5 s from the start, so
+// steps N+1 … 2N see the same commands as in the timed run). `--file` takes one corpus path
+// exactly; `--list` prints the robot files and runs nothing. `--verbose` prints every maxsim step that did not end
 // "ok" or fell back to the relaxed cone (time, status, iterations, residual). Without MuJoCo (libmujoco-dev) its columns say "-".
 // Exit status 0, or 2 for bad options or when no file matches.
 #include <algorithm>
@@ -47,12 +50,13 @@ using Clock = std::chrono::steady_clock;
 constexpr double kRedrawPeriod = 0.5;  // s between two draws of the commands
 
 struct Options {
-  std::string only, json;
+  std::string only, file, json;
   double seconds = 5.0;
   long long steps = 0;  // > 0: replaces seconds
   std::string engine = "both";
   unsigned seed = 1;
   bool verbose = false;
+  bool list = false;  // print the robot files, run nothing
 };
 
 // The command schedule: row k holds every actuator's command over [k·0.5 s, (k+1)·0.5 s).
@@ -89,7 +93,7 @@ struct Result {
   // maxsim only
   double iterations_mean = 0;
   int iterations_p99 = 0, iterations_max = 0;
-  long long failed = 0, unconverged = 0, relaxed = 0;
+  long long failed = 0, unconverged = 0, relaxed = 0, substepped = 0;
 };
 
 Result run_maxsim(const std::string& file, const Schedule& schedule, long long steps, bool verbose) {
@@ -100,15 +104,15 @@ Result run_maxsim(const std::string& file, const Schedule& schedule, long long s
   std::vector<int> iterations;
   iterations.reserve(static_cast<size_t>(steps));
   double wall = 0;
+  StepSummary summary;  // every step's outcome
   for (long long k = 0; k < steps; ++k) {
     d.ctrl = schedule.at(d.time);
+    const double start = d.time;
     const Clock::time_point t0 = Clock::now();
     const StepReport rep = step(m, d);
     wall += std::chrono::duration<double>(Clock::now() - t0).count();
+    summary.add(rep, start);
     iterations.push_back(rep.iterations);
-    if (rep.status == StepStatus::Failed) ++r.failed;
-    if (rep.status == StepStatus::NotConverged) ++r.unconverged;
-    if (rep.relaxed) ++r.relaxed;
     if (verbose && (rep.status != StepStatus::Ok || rep.relaxed))
       std::fprintf(stderr, "  t = %.4f s: %s, %d iterations, residual %.3g%s%s\n", d.time, step_status_name(rep.status),
                    rep.iterations, rep.residual, rep.relaxed ? ", relaxed cone" : "", rep.substeps ? ", substeps" : "");
@@ -117,6 +121,10 @@ Result run_maxsim(const std::string& file, const Schedule& schedule, long long s
     if (rep.status == StepStatus::Failed) break;
   }
   r.ran = true;
+  r.failed = summary.failed_steps;
+  r.unconverged = summary.not_converged_steps;
+  r.relaxed = summary.relaxed_steps;
+  r.substepped = summary.substepped_steps;
   r.steps_per_s = wall > 0 ? static_cast<double>(r.steps) / wall : 0;
   if (!iterations.empty()) {
     double sum = 0;
@@ -208,6 +216,8 @@ int run(int argc, char** argv) {
     else if (a == "--steps") o.steps = std::stoll(value());
     else if (a == "--engine") o.engine = value();
     else if (a == "--seed") o.seed = static_cast<unsigned>(std::stoul(value()));
+    else if (a == "--file") o.file = value();
+    else if (a == "--list") o.list = true;
     else if (a == "--verbose") o.verbose = true;
     else throw std::invalid_argument("unknown option '" + a + "'");
   }
@@ -217,7 +227,20 @@ int run(int argc, char** argv) {
   const std::string root = MAXSIM_SOURCE_DIR;
   std::vector<std::string> files;
   for (const std::string& f : control_files(root))
-    if (o.only.empty() || f.find(o.only) != std::string::npos) files.push_back(f);
+    if ((o.only.empty() || f.find(o.only) != std::string::npos) && (o.file.empty() || f == o.file)) files.push_back(f);
+  if (o.list) {
+    int listed = 0;
+    for (const std::string& f : files) {
+      try {
+        if (load_model((fs::path(root) / f).string()).nu() == 0) continue;
+      } catch (const std::exception&) {
+        continue;
+      }
+      std::printf("%s\n", f.c_str());
+      ++listed;
+    }
+    return listed ? 0 : 2;
+  }
   std::ostringstream json;
   json << "{\"seconds\":" << o.seconds << ",\"seed\":" << o.seed << ",\"robots\":[";
   std::printf("| file | Δt | nu | maxsim steps/s | MuJoCo steps/s | ratio | iterations mean / p99 / max | "
@@ -258,11 +281,12 @@ int run(int argc, char** argv) {
          << ",\"mujoco_steps_per_s\":" << b.steps_per_s << ",\"ratio\":" << (both ? a.steps_per_s / b.steps_per_s : 0)
          << ",\"iterations_mean\":" << a.iterations_mean << ",\"iterations_p99\":" << a.iterations_p99
          << ",\"iterations_max\":" << a.iterations_max << ",\"failed\":" << a.failed
-         << ",\"unconverged\":" << a.unconverged << ",\"relaxed\":" << a.relaxed
+         << ",\"unconverged\":" << a.unconverged << ",\"relaxed\":" << a.relaxed << ",\"substepped\":" << a.substepped
          << ",\"maxsim_penetration\":" << a.penetration << ",\"mujoco_penetration\":" << b.penetration << "}";
   }
   json << "]}\n";
-  if (listed == 0) throw std::invalid_argument("no corpus file with actuators matches '" + o.only + "'");
+  if (listed == 0)
+    throw std::invalid_argument("no corpus file with actuators matches '" + (o.file.empty() ? o.only : o.file) + "'");
   if (!o.json.empty()) {
     std::ofstream out(o.json);
     out << json.str();

@@ -49,7 +49,7 @@ install(TARGETS ${MAXSIM_INSTALL_TARGETS} maxsim_all EXPORT maxsimTargets
 # public one must be added here too (configuring checks it; install_outside_project compiles each
 # installed header on its own).
 set(MAXSIM_PUBLIC_HEADERS
-  sim/maxsim.hpp sim/model.hpp sim/data.hpp sim/step.hpp sim/state/state.hpp sim/actuation.hpp
+  sim/maxsim.hpp sim/model.hpp sim/data.hpp sim/step.hpp sim/step_summary.hpp sim/state/state.hpp sim/actuation.hpp
   sim/state/kinematics.hpp sim/solver/projection.hpp sim/state/diagnostics.hpp sim/math/quaternion.hpp sim/constraints/joint.hpp
   sim/constraints/contact.hpp sim/geometry/contact_search.hpp sim/geometry/collision.hpp sim/geometry/ground.hpp sim/solver/ldu.hpp
   sim/integrator/energy_momentum.hpp sim/constraints/nonholonomic.hpp sim/options.hpp

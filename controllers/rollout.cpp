@@ -19,7 +19,9 @@ RolloutResult run_rollout(const Model& model, const RolloutTask& task, int index
   RolloutStats& s = result.stats;
   s.max_penetration = max_penetration(data);
   for (int k = 0; k < task.steps; ++k) {
+    const double t = data.time;
     const StepReport r = step(model, data);
+    s.summary.add(r, t);
     if (r.status == StepStatus::Failed) {
       s.failed = 1;
       break;

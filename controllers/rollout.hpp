@@ -27,6 +27,7 @@
 
 #include "sim/data.hpp"
 #include "sim/model.hpp"
+#include "sim/step_summary.hpp"
 
 namespace maxsim {
 
@@ -37,6 +38,9 @@ struct RolloutStats {
   int failed = 0;              // 1 if a step Failed (the rollout ends there, state unchanged)
   bool stopped = false;        // keep_going ended it early
   double max_penetration = 0;  // deepest contact candidate seen at any step (m)
+  // every step's outcome: relaxed and substepped steps, iterations total and max, the time of the
+  // first step that did not end Ok (sim/step_summary.hpp)
+  StepSummary summary;
 };
 
 // One kind of rollout: how to set it up, when to stop it, how to score it.

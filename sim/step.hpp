@@ -12,6 +12,7 @@
 
 #include "sim/data.hpp"
 #include "sim/model.hpp"
+#include "sim/step_summary.hpp"
 
 namespace maxsim {
 
@@ -21,6 +22,11 @@ namespace maxsim {
 // residual missed. Failed means the solve produced no usable iterate (singular matrix, non-finite
 // numbers): the state is left unchanged.
 StepReport step(const Model& model, Data& data);
+
+// n steps (n >= 0, else std::invalid_argument), stopping after a Failed one (it leaves the state
+// unchanged, so the following would fail alike). The summary counts every step's outcome;
+// StepSummary::last is the last step's report (Data::report before the first step when n is 0).
+StepSummary step(const Model& model, Data& data, long long n);
 
 // Whether step() can advance this model and Data with model.opt.integrator: an empty string, or a
 // message naming what the integrator does not handle. The energy–momentum integrator takes

@@ -611,6 +611,14 @@ TEST_F(Cli, UnreachableToleranceExitsOne) {
   expect_summary(r);
   EXPECT_EQ(r.json.at("failed_steps").number, 3);
   EXPECT_EQ(r.json.at("status").text, "not_converged");
+  // every step's outcome: each was substepped and ended on the loop's compliant fallback, which
+  // did not converge either (so none counts among the converged relaxed_steps)
+  EXPECT_EQ(r.json.at("not_converged_steps").number, 3);
+  EXPECT_EQ(r.json.at("substepped_steps").number, 3);
+  EXPECT_EQ(r.json.at("relaxed_steps_all").number, 3);
+  EXPECT_EQ(r.json.at("relaxed_steps").number, 0);
+  EXPECT_EQ(r.json.at("first_not_ok_time").number, 0);
+  EXPECT_EQ(r.json.at("iterations_total").number, 3 * r.json.at("iterations_mean").number);
   EXPECT_NE(r.err.find("did not converge"), std::string::npos) << r.err;
   const Csv c = read_csv(csv);  // the rows are still written, all finite
   EXPECT_EQ(c.rows.size(), 4u);

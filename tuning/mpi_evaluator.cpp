@@ -240,14 +240,22 @@ std::vector<RolloutResult> run_rollouts(const Model& model, const RolloutTask& t
   check(MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD), "allreduce");
   if (any) throw std::runtime_error(bad ? error + " (a rollout on rank " + std::to_string(rank) + ")"
                                         : "a rollout threw on another rank");
-  // a result as 7 numbers: value, steps, not_converged, failed, stopped, max_penetration, spare
-  constexpr int width = 7;
+  // a result as 20 numbers: value, steps, not_converged, failed, stopped, max_penetration, the last
+  // report's relaxed + 2 substeps, then its StepSummary's counts and its last report's status,
+  // iterations and residual (its reason, a pointer, stays on the rank that ran it)
+  constexpr int width = 20;
   std::vector<double> local;
   for (int i : mine) {
     const RolloutResult& r = results[i];
     const RolloutStats& s = r.stats;
+    const StepSummary& u = s.summary;
+    const double last_flags = (u.last.relaxed ? 1.0 : 0.0) + (u.last.substeps ? 2.0 : 0.0);
     local.insert(local.end(), {r.value, double(s.steps), double(s.not_converged), double(s.failed),
-                               s.stopped ? 1.0 : 0.0, s.max_penetration, 0.0});
+                               s.stopped ? 1.0 : 0.0, s.max_penetration, last_flags, double(u.steps),
+                               double(u.failed_steps), double(u.not_converged_steps), double(u.relaxed_steps),
+                               double(u.substepped_steps), double(u.iterations_total), double(u.iterations_max),
+                               u.residual_max, u.first_not_ok_time, u.first_relaxed_time,
+                               double(static_cast<int>(u.last.status)), double(u.last.iterations), u.last.residual});
   }
   std::vector<int> counts(size), displs(size);
   for (int r = 0, d = 0; r < size; ++r) {
@@ -270,6 +278,22 @@ std::vector<RolloutResult> run_rollouts(const Model& model, const RolloutTask& t
       out.stats.failed = static_cast<int>(v[3]);
       out.stats.stopped = v[4] != 0;
       out.stats.max_penetration = v[5];
+      StepSummary& u = out.stats.summary;
+      u.steps = static_cast<long long>(v[7]);
+      u.failed_steps = static_cast<long long>(v[8]);
+      u.not_converged_steps = static_cast<long long>(v[9]);
+      u.relaxed_steps = static_cast<long long>(v[10]);
+      u.substepped_steps = static_cast<long long>(v[11]);
+      u.iterations_total = static_cast<long long>(v[12]);
+      u.iterations_max = static_cast<int>(v[13]);
+      u.residual_max = v[14];
+      u.first_not_ok_time = v[15];
+      u.first_relaxed_time = v[16];
+      u.last.status = static_cast<StepStatus>(static_cast<int>(v[17]));
+      u.last.iterations = static_cast<int>(v[18]);
+      u.last.residual = v[19];
+      u.last.relaxed = static_cast<int>(v[6]) & 1;
+      u.last.substeps = static_cast<int>(v[6]) & 2;
     }
   return results;
 }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "run/setup.hpp"
@@ -52,6 +53,7 @@ struct RunResult {
   std::string stop_message;
   long long first_nc_step = 0;
   double first_nc_residual = 0;
+  StepSummary summary;  // every step's outcome (sim/step_summary.hpp)
 };
 
 std::string vec3_json(const Vec3& g) {
@@ -137,6 +139,7 @@ int run_simulate(const Options& o) {
       rep = step(m, d);
     }
     ++r.attempted;
+    r.summary.add(rep, previous.time);
     r.iterations_sum += rep.iterations;
     r.iterations_max = std::max(r.iterations_max, rep.iterations);
     const double t_before = previous.time;
@@ -234,6 +237,17 @@ int run_simulate(const Options& o) {
         .add("integrator", integrator_name(m.opt.integrator))
         .add("lifted_m", lifted)
         .add("load_warnings", static_cast<long long>(l.report.warnings.size()));
+    // every step's outcome (StepSummary): relaxed ones whether they converged or not, substepped
+    // ones, all iterations, the largest final residual, when the first not-ok / relaxed step began
+    j.add("relaxed_steps_all", r.summary.relaxed_steps)
+        .add("substepped_steps", r.summary.substepped_steps)
+        .add("iterations_total", r.summary.iterations_total)
+        .add("residual_max", r.summary.residual_max);
+    for (const auto& [key, t] : {std::pair<const char*, double>{"first_not_ok_time", r.summary.first_not_ok_time},
+                                 {"first_relaxed_time", r.summary.first_relaxed_time}}) {
+      if (std::isnan(t)) j.add_null(key);
+      else j.add(key, t);
+    }
     if (o.restitution) j.add("restitution", *o.restitution);
     else j.add_null("restitution");
     if (o.friction) j.add("friction", *o.friction);
@@ -243,10 +257,11 @@ int run_simulate(const Options& o) {
     std::printf("%s\n", j.str().c_str());
   } else if (bench) {
     std::printf("bench %s: %lld steps of %s s in %s s of stepping: %s steps/s (%sx real time); "
-                "Newton iterations mean %s, max %d; failed steps %lld\n",
+                "Newton iterations mean %s, max %d; failed steps %lld (%lld not converged); relaxed %lld, "
+                "substepped %lld\n",
                 l.display_name.c_str(), r.steps_taken, g6(dt).c_str(), g6(r.wall).c_str(), g6(steps_per_s).c_str(),
                 g6(r.wall > 0 ? sim_time / r.wall : 0.0).c_str(), fmt("%.3g", iterations_mean).c_str(),
-                r.iterations_max, r.failed);
+                r.iterations_max, r.failed, r.not_converged, r.summary.relaxed_steps, r.summary.substepped_steps);
   } else {
     std::printf("simulate %s: %lld steps of %s s (t = %s s) in %s s (%s steps/s)\n", l.display_name.c_str(),
                 r.steps_taken, g6(dt).c_str(), g6(sim_time).c_str(), g6(r.wall).c_str(), g6(steps_per_s).c_str());
@@ -261,6 +276,14 @@ int run_simulate(const Options& o) {
     std::printf("  integrator: %s\n", integrator_name(m.opt.integrator));
     if (r.relaxed > 0)
       std::printf("  %lld steps needed the relaxed friction cone (the solver's last resort)\n", r.relaxed);
+    // every step's outcome, not only the last one's
+    const StepSummary& u = r.summary;
+    std::printf("  steps: %lld ok, %lld not converged, %lld failed; %lld on a relaxed fallback, %lld in substeps",
+                u.steps - u.not_converged_steps - u.failed_steps, u.not_converged_steps, u.failed_steps,
+                u.relaxed_steps, u.substepped_steps);
+    if (!std::isnan(u.first_not_ok_time)) std::printf("; the first not ok from t = %s s", g6(u.first_not_ok_time).c_str());
+    else if (!std::isnan(u.first_relaxed_time)) std::printf("; the first relaxed from t = %s s", g6(u.first_relaxed_time).c_str());
+    std::printf("\n");
     if (csv.is_open() || !o.output.empty()) std::printf("  trajectory: %s\n", o.output.c_str());
   }
   std::fflush(stdout);

@@ -16,7 +16,9 @@ environment's generator (``self.np_random``), ``step(action)`` returns ``(obs, r
 terminated, truncated, info)``; ``observation_space`` and ``action_space`` are ``Box`` objects
 with ``shape``, ``dtype``, ``low``, ``high``, ``sample()`` and ``contains()``. Runs are
 deterministic: the same seed and actions give the same observations to the last bit (a reset
-Data runs as a new one, sim/state/state.hpp).
+Data runs as a new one, sim/state/state.hpp). ``step``'s ``info`` counts the ``frame_skip``
+engine steps of the action (their StepSummary): ``iterations`` (all of them), ``iterations_max``,
+``not_converged_steps``, ``relaxed_steps``, ``failed_steps``, and ``time``.
 """
 
 import os
@@ -176,15 +178,18 @@ class MaxsimEnv:
             raise ValueError("action has a non-finite value")
         x_before = np.array(self.data.x)
         self.data.ctrl[:] = np.clip(action, self.action_space.low, self.action_space.high)
-        report = _maxsim.step(self.model, self.data, self.frame_skip)
+        report = _maxsim.step(self.model, self.data, self.frame_skip)  # a StepSummary of the frame_skip steps
         self._steps += 1
-        failed = not report.ok and report.status == _maxsim.StepStatus.Failed
+        failed = report.failed_steps > 0
         obs = self.observation()
         finite = bool(np.all(np.isfinite(obs)))
         reward = float(self.reward(action, x_before)) if finite else 0.0
         terminated = failed or not finite or bool(self.is_terminated())
         truncated = not terminated and self._steps >= self.max_episode_steps
-        info = {"time": self.data.time, "iterations": report.iterations}
+        # every engine step of this environment step counted, not only the last one's
+        info = {"time": self.data.time, "iterations": report.iterations_total,
+                "iterations_max": report.iterations_max, "not_converged_steps": report.not_converged_steps,
+                "relaxed_steps": report.relaxed_steps, "failed_steps": report.failed_steps}
         if failed or not finite:
             info["failure"] = "the step failed" if failed else "the state is not finite"
         return obs, reward, terminated, truncated, info

@@ -18,6 +18,7 @@
 // joint_force rows (njoint × 6) — for models without actuators.
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "bindings.hpp"
 #include "controllers/rollout.hpp"
@@ -93,10 +94,8 @@ py::object rollout(std::shared_ptr<Model> model_ptr, const py::object& initial_s
   }
 
   py::array_t<double> states({batch, steps, ns});
-  py::array_t<int> not_converged(batch), failed(batch);
+  std::vector<StepSummary> summaries(static_cast<std::size_t>(batch));
   double* out = states.mutable_data();
-  int* nc_out = not_converged.mutable_data();
-  int* failed_out = failed.mutable_data();
   const double* init_p = init.data();
   const double* u_p = u.data();
   const bool init_shared = init.shape(0) == 1, u_shared = u.shape(0) == 1;
@@ -110,30 +109,40 @@ py::object rollout(std::shared_ptr<Model> model_ptr, const py::object& initial_s
       write_state(d, init_p + (init_shared ? 0 : i) * ns);
       const double* ui = u_p + (u_shared ? 0 : i) * steps * nc;
       double* si = out + static_cast<py::ssize_t>(i) * steps * ns;
-      int unconverged = 0, fail = 0;
+      StepSummary& summary = summaries[static_cast<std::size_t>(i)];
       for (py::ssize_t t = 0; t < steps; ++t) {
         if (use_ctrl)
           std::copy(ui + t * nc, ui + (t + 1) * nc, d.ctrl.begin());
         else
           for (std::size_t j = 0; j < d.joint_force.size(); ++j)
             d.joint_force[j] = Eigen::Map<const Vec6>(ui + t * nc + 6 * static_cast<py::ssize_t>(j));
-        const StepReport r = step(model, d);
-        if (r.status == StepStatus::Failed) {  // no state after a failed step: NaN rows
-          fail = 1;
+        const double start = d.time;
+        summary.add(step(model, d), start);
+        if (summary.last.status == StepStatus::Failed) {  // no state after a failed step: NaN rows
           std::fill(si + t * ns, si + steps * ns, std::numeric_limits<double>::quiet_NaN());
           break;
         }
-        if (r.status == StepStatus::NotConverged) ++unconverged;
         read_state(d, si + t * ns);
       }
-      nc_out[i] = unconverged;
-      failed_out[i] = fail;
     });
   }
   if (!return_info) return states;
+  // per rollout, from its StepSummary
+  auto column = [&](auto get) {
+    using T = decltype(get(summaries[0]));
+    py::array_t<T> a(batch);
+    for (py::ssize_t i = 0; i < batch; ++i) a.mutable_data()[i] = get(summaries[static_cast<std::size_t>(i)]);
+    return a;
+  };
   py::dict info;
-  info["not_converged"] = not_converged;
-  info["failed"] = failed;
+  info["not_converged"] = column([](const StepSummary& s) { return static_cast<int>(s.not_converged_steps); });
+  info["failed"] = column([](const StepSummary& s) { return static_cast<int>(s.failed_steps); });
+  info["relaxed"] = column([](const StepSummary& s) { return static_cast<int>(s.relaxed_steps); });
+  info["substepped"] = column([](const StepSummary& s) { return static_cast<int>(s.substepped_steps); });
+  info["iterations_mean"] = column([](const StepSummary& s) { return s.iterations_mean(); });
+  info["iterations_max"] = column([](const StepSummary& s) { return s.iterations_max; });
+  info["residual_max"] = column([](const StepSummary& s) { return s.residual_max; });
+  info["first_not_ok_time"] = column([](const StepSummary& s) { return s.first_not_ok_time; });
   return py::make_tuple(states, info);
 }
 
@@ -165,7 +174,9 @@ void bind_rollout(py::module_& m) {
         "nu) or (steps, nu): ctrl per step (control='joint_force': 6 njoint values per step, the\n"
         "joint_force rows). Returns the states after every step,\n"
         "(batch, steps, n); rows after a failed step are NaN. threads <= 0: OpenMP's default.\n"
-        "return_info=True: (states, {'not_converged': counts, 'failed': 0/1}) per rollout.");
+        "return_info=True: (states, info), info a dict of arrays with one entry per rollout, from its\n"
+        "steps' StepSummary: 'not_converged', 'failed' (0/1), 'relaxed', 'substepped' (step counts),\n"
+        "'iterations_mean', 'iterations_max', 'residual_max', 'first_not_ok_time' (NaN: none).");
 }
 
 }  // namespace maxsim::python

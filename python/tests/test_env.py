@@ -31,6 +31,9 @@ def check_contract(env, seed, steps):
         assert isinstance(reward, float) and np.isfinite(reward)
         assert isinstance(terminated, bool) and isinstance(truncated, bool)
         assert "failure" not in info
+        # the frame_skip engine steps of the action, every one counted
+        assert info["failed_steps"] == 0 and info["not_converged_steps"] == 0
+        assert env.frame_skip * info["iterations_max"] >= info["iterations"] >= info["iterations_max"] >= 0
         run.append(obs)
         if terminated or truncated:
             break

@@ -67,6 +67,18 @@ def test_broadcasting_and_info(batch):
     np.testing.assert_array_equal(shared[0], maxsim.rollout(m, states[0], controls[0], **jf)[0])
     states_out, info = maxsim.rollout(m, states[:2], controls[0], return_info=True, **jf)
     assert list(info["failed"]) == [0, 0] and list(info["not_converged"]) == [0, 0]
+    # every step counted, as step(m, d, n)'s summary counts them in the serial loop
+    d = maxsim.Data(m)
+    maxsim.set_maximal_state(m, d, states[1])
+    iterations = []
+    for u in controls[0]:
+        d.joint_force = u.reshape(m.njoint, 6)
+        iterations.append(maxsim.step(m, d).iterations)
+    assert info["iterations_max"][1] == max(iterations)
+    assert info["iterations_mean"][1] == pytest.approx(np.mean(iterations), rel=1e-12)
+    assert info["iterations_max"][1] > 1  # (the box landed: interior-point iterations)
+    assert list(info["relaxed"]) == [0, 0] and list(info["substepped"]) == [0, 0]
+    assert np.all(np.isnan(info["first_not_ok_time"])) and np.all(info["residual_max"] >= 0)
 
 
 def test_bad_shapes_are_value_errors(batch):

@@ -169,3 +169,67 @@ def test_a_copy_keeps_the_controller(pendulum):
     c = d.copy()
     maxsim.step(m, c)
     assert seen == [c]
+
+
+# A parallelogram four-bar (the rocker's tip pinned by a connect: a closed loop), no gravity, at
+# rest: every step converges with no Newton iteration, until a kick on the coupler.
+FOURBAR_XML = """
+<mujoco>
+  <option timestep="0.01" gravity="0 0 0"/>
+  <worldbody>
+    <body name="crank" pos="0 0 1">
+      <joint name="j1" type="hinge" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 0 0 -0.5" size="0.03"/>
+      <body name="coupler" pos="0 0 -0.5">
+        <joint name="j2" type="hinge" axis="0 1 0"/>
+        <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.03"/>
+        <body name="rocker" pos="0.5 0 0">
+          <joint name="j3" type="hinge" axis="0 1 0"/>
+          <geom type="capsule" fromto="0 0 0 0 0 0.5" size="0.03"/>
+        </body>
+      </body>
+    </body>
+  </worldbody>
+  <equality><connect body1="rocker" anchor="0 0 0.5"/></equality>
+</mujoco>
+"""
+
+
+def test_n_steps_count_an_unconverged_step_when_the_last_is_ok():
+    # With no Newton iteration allowed the kicked step (its residual is the kick's impulse) cannot
+    # converge: substeps, then the loop's compliant fallback; the iterate kept is the warm start,
+    # at rest, so every later step converges again with no iteration.
+    m = maxsim.load_string(FOURBAR_XML)
+    m.solver.max_iterations = 0
+    d = maxsim.Data(m)
+    coupler = m.body_index("coupler")
+
+    def kick(model, data):
+        data.body_force[coupler] = [50, 0, 20] if round(data.time / model.dt) == 3 else [0, 0, 0]
+
+    d.controller = kick
+    r = maxsim.step(m, d, 10)
+    # the last step's report, as before
+    assert r.status == maxsim.StepStatus.Ok and not r.relaxed and not r.substeps and r.iterations == 0
+    assert r.last.ok
+    # and every step's
+    assert not r.ok
+    assert (r.steps, r.not_converged_steps, r.relaxed_steps, r.substepped_steps, r.failed_steps) == (10, 1, 1, 1, 0)
+    assert r.first_not_ok_time == pytest.approx(0.03, abs=1e-12)
+    assert r.first_relaxed_time == pytest.approx(0.03, abs=1e-12)
+    assert r.residual_max == pytest.approx(50 * 0.01 / 2 ** 3, abs=1e-12)  # F Δt over the Δt/8 substep
+    assert r.iterations_total == 0 and r.iterations_max == 0 and r.iterations_mean == 0.0
+    assert "1 not converged" in repr(r)
+
+
+def test_n_steps_summary_sums_the_single_steps(drop):
+    m, d = drop
+    e = d.copy()
+    s = maxsim.step(m, d, 60)  # the box falls 0.2 m (0.2 s), lands and rests
+    reports = [maxsim.step(m, e) for _ in range(60)]
+    assert s.steps == 60 and s.ok and s.first_not_ok_time is None
+    assert s.iterations_total == sum(r.iterations for r in reports) > 60
+    assert s.iterations_max == max(r.iterations for r in reports)
+    assert s.relaxed_steps == sum(r.relaxed for r in reports)
+    assert s.iterations == reports[-1].iterations
+    assert np.array_equal(np.array(d.x), np.array(e.x))

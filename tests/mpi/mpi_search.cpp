@@ -9,6 +9,9 @@
 //          mpirun stops the job and rank 0 reports the batch)
 //
 //   mpi_search MODE OPTIMIZER EPISODES PARAMS_OUT LOG_OUT
+//   mpi_search rollouts          prints the StepSummary of 5 rollouts run by Cluster::run_rollouts
+//                                (rollout i: a free body kicked at step i with no Newton iteration
+//                                allowed, so that step is substepped and does not converge)
 #include <csignal>
 #include <cmath>
 #include <cstdio>
@@ -16,13 +19,50 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "controllers/rollout.hpp"
+#include "sim/maxsim.hpp"
 #include "tuning/optimize.hpp"
 
 using namespace maxsim;
 
+namespace {
+// Cluster::run_rollouts' summaries, one line per rollout, the same on every rank and without mpirun
+int rollouts(const Cluster& cluster) {
+  Model m;
+  Body b;
+  b.name = "box";
+  b.mass = 1.0;
+  b.inertia = Mat3::Identity();
+  m.add_body(b);
+  m.opt.gravity = Vec3::Zero();
+  m.opt.timestep = 0.01;
+  m.opt.solver.max_iterations = 0;  // at rest: 0 iterations, ok; kicked: not converged
+  RolloutTask task;
+  task.steps = 8;
+  task.setup = [](const Model&, Data& d, int i) {
+    d.controller = [i](const Model& model, Data& dd) {
+      dd.body_force[0] = std::lround(dd.time / model.opt.timestep) == i ? Vec3(3, 0, 1) : Vec3::Zero();
+    };
+  };
+  const std::vector<RolloutResult> r = cluster.run_rollouts(m, task, 5, 1);
+  if (cluster.rank() != 0) return 0;
+  for (size_t i = 0; i < r.size(); ++i) {
+    const StepSummary& s = r[i].stats.summary;
+    std::printf("rollout %zu: steps %lld failed %lld not_converged %lld relaxed %lld substepped %lld iterations %lld "
+                "max %d residual_max %.17g first_not_ok %.17g first_relaxed %.17g last %s %d %.17g %d %d\n",
+                i, s.steps, s.failed_steps, s.not_converged_steps, s.relaxed_steps, s.substepped_steps,
+                s.iterations_total, s.iterations_max, s.residual_max, s.first_not_ok_time, s.first_relaxed_time,
+                step_status_name(s.last.status), s.last.iterations, s.last.residual, s.last.relaxed, s.last.substeps);
+  }
+  return 0;
+}
+}  // namespace
+
 int main(int argc, char** argv) {
   Cluster cluster(argc, argv);
+  if (argc == 2 && std::string(argv[1]) == "rollouts") return rollouts(cluster);
   if (argc != 6) {
     std::fprintf(stderr, "usage: mpi_search none|nan|throw|kill OPTIMIZER EPISODES PARAMS_OUT LOG_OUT\n");
     return 2;

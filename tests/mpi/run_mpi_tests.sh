@@ -70,5 +70,12 @@ grep -q "rank 1, point [0-9]*: x 0\.[6-9]" kill.err || fail "rank 0's report doe
 grep -q "^x " kill.params || fail "no best file after the kill"
 tail -1 kill.csv | grep -q "^[0-9]*,[0-9]*,-" || fail "the log's last row is incomplete: $(tail -1 kill.csv)"
 
+# 6. rollouts over ranks carry every step's outcome (StepSummary) back to every rank, exactly
+"$BIN/mpi_search" rollouts > r_0.out 2>&1 || fail "rollouts alone: $(head -3 r_0.out)"
+"$MPIRUN" -np 2 "$BIN/mpi_search" rollouts > r_2.out 2>&1 || fail "rollouts -np 2: $(head -3 r_2.out)"
+same r_0.out r_2.out "rollout summaries, no mpirun vs 2 ranks"
+grep -q "^rollout 3: steps 8 failed 0 not_converged 1 relaxed 0 substepped 1 .* first_not_ok 0.0299.* last ok " r_2.out ||
+  fail "rollout 3's summary does not count its kicked step: $(grep '^rollout 3' r_2.out)"
+
 echo "$failures failure(s)"
 [ $failures -eq 0 ]
