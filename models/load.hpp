@@ -62,7 +62,7 @@ struct LoadOptions {
   // with orthogonal axes through one anchor becomes one body with one joint (its rows are the
   // slides and the hinges' Davenport angles, docs/modeling.md); false: every joint but the last
   // moves a light virtual body.
-  bool merge_multi_joint_bodies = false;
+  bool merge_multi_joint_bodies = true;
 };
 
 // Where a value of the model came from: the file (with its line), a default class of the file,
