@@ -165,6 +165,38 @@ TEST(DavenportJoint, ValidationRefusesABadSequence) {
   j = davenport_joint({0, 1, 2});
   j.type = JointType::Revolute;
   EXPECT_NE(validate_model(hanging_body(j)), "");
+  // coordinate_order lists the free rows once each
+  j = davenport_joint({0, 1, 2}, TransKind::Prismatic);
+  j.coordinate_order = {5, 2, 3, 4, -1, -1};
+  EXPECT_EQ(validate_model(hanging_body(j)), "");
+  j.coordinate_order = {5, 5, 3, 4, -1, -1};
+  EXPECT_NE(validate_model(hanging_body(j)), "");
+  j.coordinate_order = {5, 2, 3, -1, -1, -1};
+  EXPECT_NE(validate_model(hanging_body(j)), "");
+  j.coordinate_order = {5, 0, 3, 4, -1, -1};  // row 0 is constrained
+  EXPECT_NE(validate_model(hanging_body(j)), "");
+}
+
+// Coordinates in Joint::coordinate_order: values given in that order read back so, and each is
+// the coordinate of its row.
+TEST(DavenportJoint, CoordinateOrderPermutesTheCoordinates) {
+  Joint j = davenport_joint({1, 0, 2}, TransKind::Prismatic);
+  j.coordinate_order = {5, 2, 3, 4, -1, -1};
+  Model m = hanging_body(j);
+  Data d(m);
+  set_joint_coordinates(m, d, 0, {0.3, -0.1, 0.2, -0.4}, {1, 2, 3, 4});
+  std::vector<double> q(4), qd(4);
+  joint_coordinates(m, d, 0, q.data(), qd.data());
+  EXPECT_NEAR(q[0], 0.3, 1e-12);
+  EXPECT_NEAR(qd[3], 4, 1e-12);
+  EXPECT_NEAR(row_coordinate(m, d, 0, 5).q, 0.3, 1e-12);
+  EXPECT_NEAR(row_coordinate(m, d, 0, 2).q, -0.1, 1e-12);
+  EXPECT_NEAR(row_coordinate(m, d, 0, 3).q, 0.2, 1e-12);
+  EXPECT_NEAR(row_coordinate(m, d, 0, 4).qd, 4, 1e-12);
+  // rates alone (positions at the model's pose) take the same order
+  set_coordinates(m, d, {{}}, {{1, 2, 3, 4}});
+  EXPECT_NEAR(row_coordinate(m, d, 0, 5).qd, 1, 1e-12);
+  EXPECT_NEAR(row_coordinate(m, d, 0, 2).qd, 2, 1e-12);
 }
 
 // Three hinges through one point constrain what a ball joint constrains: the same pendulum swings
@@ -210,9 +242,11 @@ TEST(DavenportJoint, ThreeHingesSwingLikeABallJoint) {
 // Two hinges: the child's second axis stays perpendicular to the parent's first exactly (the
 // universal joint's constrained row) while it swings, and energy stays bounded without damping.
 TEST(DavenportJoint, UniversalJointKeepsItsAxesPerpendicular) {
-  for (const auto& s : std::vector<std::array<int, 3>>{{0, 1, -1}, {1, 0, -1}}) {
+  for (const auto& s : std::vector<std::array<int, 3>>{{0, 1, -1}, {1, 0, -1}})
+  for (const Integrator integrator : {Integrator::Variational, Integrator::EnergyMomentum}) {
     const Vec4 frame = quat_exp(Vec3(-0.1, 0.2, 0.4));
     Model m = hanging_body(davenport_joint(s), frame);
+    m.opt.integrator = integrator;
     Data d(m);
     set_joint_coordinates(m, d, 0, {0.5, -0.4}, {1.5, -1.0});
     const double e0 = total_energy(m, d);
