@@ -119,7 +119,7 @@ void MjcfReader::read_body(const XMLElement* e, int parent_link, const Pose& par
     }
   }
   std::optional<MergedJoint> merged;
-  if (options_.merge_multi_joint_bodies && k > 1) merged = merge_joints(e, jparts, jnames, jkinds, parent_link, world);
+  if (options_.merge_multi_joint_bodies && k > 1) merged = merge_joints(jparts, jnames, jkinds, parent_link, world);
   int prev = parent_link;
   std::vector<int> chain;  // link receiving each joint
   for (int i = 0; i + 1 < k && !merged; ++i) {
@@ -259,7 +259,7 @@ std::optional<std::pair<Mat3, std::vector<int>>> merged_frame(const std::vector<
 
 }  // namespace
 
-std::optional<MjcfReader::MergedJoint> MjcfReader::merge_joints(const XMLElement* e, const Parts& jparts,
+std::optional<MjcfReader::MergedJoint> MjcfReader::merge_joints(const Parts& jparts,
                                                                 const std::vector<std::string>& names,
                                                                 const std::vector<char>& kinds, int parent,
                                                                 const Pose& world) {
@@ -284,7 +284,6 @@ std::optional<MjcfReader::MergedJoint> MjcfReader::merge_joints(const XMLElement
   mj_joints_.resize(first_mj);
   for (const std::string& n : names) joint_index_.erase(n);
   frictionloss_count_ = frictionloss;
-  (void)e;
   MergedJoint m;
   std::vector<Vec3> axes;
   bool anchor_set = false;

@@ -185,7 +185,7 @@ class MjcfReader {
     std::vector<int> rows;                  // per MuJoCo joint, its row
     Vec3 anchor = Vec3::Zero();             // the hinges' common anchor (world)
   };
-  std::optional<MergedJoint> merge_joints(const XMLElement* body, const Parts& jparts,
+  std::optional<MergedJoint> merge_joints(const Parts& jparts,
                                           const std::vector<std::string>& names,
                                           const std::vector<char>& kinds, int parent, const Pose& world);
   // Replaces the k joint specs read last (one per MuJoCo joint of a body) by the merged joint.
