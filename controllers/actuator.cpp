@@ -63,8 +63,10 @@ int find_actuator(const Model& model, const std::vector<Actuator>& actuators,
     if (actuators[i].name == name) return static_cast<int>(i);
   const std::optional<int> j = model.find_joint(name);
   if (!j) return -1;
+  // a row known by its own name (Joint::row_names): the actuator on that row
+  const std::optional<std::pair<int, int>> row = model.joints[*j].name == name ? std::nullopt : model.find_joint_row(name);
   for (size_t i = 0; i < actuators.size(); ++i)
-    if (actuators[i].joint == *j) return static_cast<int>(i);
+    if (actuators[i].joint == *j && (!row || actuators[i].row == row->second)) return static_cast<int>(i);
   return -1;
 }
 

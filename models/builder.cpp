@@ -251,6 +251,10 @@ void build_model(const std::vector<LinkSpec>& links, std::vector<JointSpec> join
     j.ref = s.proto.ref;
     j.has_limits = s.proto.has_limits;
     j.actuated = s.proto.actuated;
+    j.hinge_sequence = s.proto.hinge_sequence;
+    j.row_names = s.proto.row_names;
+    j.row_ref = s.proto.row_ref;
+    j.coordinate_order = s.proto.coordinate_order;
     const Vec4 qa = pb == kWorld ? quat_identity() : model->bodies[pb].q0;
     switch (s.frames) {
       case FrameRule::Axis:
@@ -268,6 +272,10 @@ void build_model(const std::vector<LinkSpec>& links, std::vector<JointSpec> join
           j.child_anchor = link_in_body(cl).p;
           j.child_frame = link_in_body(cl).q;
         }
+        break;
+      case FrameRule::World:
+        j.parent_frame = quat_normalize(quat_mul(quat_conj(qa), s.frame_world));
+        j.child_frame = quat_normalize(quat_mul(quat_conj(model->bodies[cb].q0), s.frame_world));
         break;
       case FrameRule::Explicit: {
         const Pose pin = pl < 0 ? Pose{} : link_in_body(pl);

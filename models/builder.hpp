@@ -30,6 +30,8 @@ enum class FrameRule {
   ChildBody,  // the child body's frame is the joint frame (MJCF ball: qpos = relative rotation)
   FreeBase,   // world parent: anchors 0 / child link origin, identity frames (MuJoCo free qpos)
   Explicit,   // anchors and frames given in the two link frames (URDF <loop_joint>)
+  World,      // anchor and joint frame orientation (frame_world) in the world at the zero
+              // configuration (an MJCF body's merged joints: the frame's axes are theirs)
 };
 
 struct JointSpec {
@@ -48,6 +50,7 @@ struct JointSpec {
   FrameRule frames = FrameRule::Axis;
   Vec3 parent_anchor_link = Vec3::Zero(), child_anchor_link = Vec3::Zero();  // Explicit
   Vec4 parent_frame_link = quat_identity(), child_frame_link = quat_identity();
+  Vec4 frame_world = quat_identity();  // World
   std::string file;
   int line = 0;
 };

@@ -58,6 +58,11 @@ struct LoadOptions {
   // unknown joint types stay errors by default; lenient turns the unknown names into warnings
   // (LoadReport::warnings), as a file written for a newer MuJoCo may need.
   bool lenient = false;
+  // MJCF: a body whose joints are slides along orthogonal axes followed by one to three hinges
+  // with orthogonal axes through one anchor becomes one body with one joint (its rows are the
+  // slides and the hinges' Davenport angles, docs/modeling.md); false: every joint but the last
+  // moves a light virtual body.
+  bool merge_multi_joint_bodies = true;
 };
 
 // Where a value of the model came from: the file (with its line), a default class of the file,

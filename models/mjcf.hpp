@@ -42,7 +42,12 @@
 //  * coordinate="global" (old dialect) is supported: positions, axes and fromto in world frame.
 //  * A body without joints is welded to its parent: merged into it (or into the world for static
 //    bodies), like URDF fixed joints.
-//  * A body with several joints (the humanoid's hips, 3 hinges) becomes a chain: one intermediate
+//  * A body whose joints are slides along orthogonal axes followed by one to three hinges with
+//    orthogonal axes through one anchor (the cheetah's root, the humanoid's hips) is one body with
+//    one joint (LoadOptions::merge_multi_joint_bodies): a row per MJCF joint, named after it
+//    (Joint::row_names), the hinges' rows Davenport angles (Joint::hinge_sequence), coordinates in
+//    the file's joint order (Joint::coordinate_order); three hinges only when the middle one's
+//    range stays within ±80°. Any other body with several joints becomes a chain: one intermediate
 //    "virtual" body "<body>/<joint>" after each joint but the last, with mass 1e-3 times the
 //    body's mass (with its welded children), CoM at that joint's anchor and the inertia of a solid
 //    sphere of radius 0.01 m. Each MJCF joint is then one engine joint, applied in file order as

@@ -58,12 +58,22 @@ std::string joint_names_hint(const Model& m) {
 // joint-frame axis, then the rotation (orbital: its two angles a, b).
 std::string value_layout(const Joint& j, bool positions) {
   if (j.dof() < 2) return "";
+  if (j.coordinate_order[0] >= 0) {  // the rows' own names (an MJCF body's hinges and slides)
+    std::string out;
+    for (int i = 0; i < j.dof(); ++i) out += (i ? " " : "") + j.row_names[j.coordinate_order[i]];
+    return " (" + out + ")";
+  }
   static const char* const kPositions[3] = {"x ", "y ", "z "};
   static const char* const kRates[3] = {"vx ", "vy ", "vz "};
   std::string out;
   for (int r = 0; r < 3; ++r)
     if (!j.row_constrained(r)) out += positions ? kPositions[r] : kRates[r];
-  switch (rot_kind(j.type)) {
+  if (j.davenport()) {
+    static const char* const kAngles[3] = {"ax ", "ay ", "az "};
+    static const char* const kAngleRates[3] = {"dax ", "day ", "daz "};
+    for (int k = 0; k < 3; ++k)
+      if (!j.row_constrained(3 + k)) out += positions ? kAngles[k] : kAngleRates[k];
+  } else switch (rot_kind(j.type)) {
     case RotKind::Fixed: break;
     case RotKind::Revolute: out += positions ? "angle" : "rate"; break;
     case RotKind::Orbital: out += positions ? "a b" : "da db"; break;
@@ -101,6 +111,18 @@ void initial_coordinates(const Model& m, const Options& o, std::vector<std::vect
       const int j = m.find_joint(jv.joint).value_or(-1);
       if (j < 0) throw InputError(jv.option + ": unknown joint '" + jv.joint + "'" + joint_names_hint(m));
       const Joint& jt = m.joints[j];
+      if (jt.name != jv.joint) {  // one row of a merged joint by its own name (Joint::row_names)
+        const int row = m.find_joint_row(jv.joint)->second;
+        if (jv.values.size() != 1)
+          throw InputError(jv.option + ": joint '" + jv.joint + "' takes 1 value, got " + std::to_string(jv.values.size()));
+        if (!tree[j])
+          throw InputError(jv.option + ": joint '" + jv.joint +
+                           "' closes a kinematic loop; its coordinates follow from the other joints");
+        std::vector<double>& values = (positions ? *q : *qd)[j];
+        if (values.empty()) values.assign(positions ? jt.nq() : jt.dof(), 0.0);
+        values[row_coordinate_index(jt, row)] = jv.values[0];
+        continue;
+      }
       const int expected = positions ? jt.nq() : jt.dof();
       if (expected == 0)
         throw InputError(jv.option + ": joint '" + jv.joint + "' is " + joint_type_name(jt.type) +
@@ -112,7 +134,7 @@ void initial_coordinates(const Model& m, const Options& o, std::vector<std::vect
         throw InputError(jv.option + ": joint '" + jv.joint + "' (" + joint_type_name(jt.type) + ") takes " +
                          std::to_string(expected) + (expected == 1 ? " value" : " values") +
                          value_layout(jt, positions) + ", got " + std::to_string(jv.values.size()));
-      if (positions && rot_kind(jt.type) == RotKind::Free) {
+      if (positions && rot_kind(jt.type) == RotKind::Free && !jt.davenport()) {
         const size_t n = jv.values.size();
         const double norm = std::sqrt(jv.values[n - 4] * jv.values[n - 4] + jv.values[n - 3] * jv.values[n - 3] +
                                       jv.values[n - 2] * jv.values[n - 2] + jv.values[n - 1] * jv.values[n - 1]);

@@ -112,7 +112,7 @@ int Joint::dof() const {
 
 int Joint::nq() const {
   const RotKind r = rot_kind(type);
-  return dof() + (r == RotKind::Free ? 1 : 0);
+  return dof() + (r == RotKind::Free && !davenport() ? 1 : 0);
 }
 
 std::array<int, 6> Joint::free_rows() const {
@@ -212,13 +212,27 @@ int index_by_name(const Model& model, const std::vector<T>& items, const std::st
 }  // namespace
 
 int Model::body_index(const std::string& n) const { return index_by_name(*this, bodies, n, "body"); }
-int Model::joint_index(const std::string& n) const { return index_by_name(*this, joints, n, "joint"); }
+int Model::joint_index(const std::string& n) const {
+  if (const std::optional<std::pair<int, int>> r = find_joint_row(n); r && !find_by_name(joints, n)) return r->first;
+  return index_by_name(*this, joints, n, "joint");
+}
 int Model::actuator_index(const std::string& n) const { return index_by_name(*this, actuators, n, "actuator"); }
 int Model::keyframe_index(const std::string& n) const { return index_by_name(*this, keyframes, n, "keyframe"); }
 int Model::site_index(const std::string& n) const { return index_by_name(*this, sites, n, "site"); }
 int Model::tendon_index(const std::string& n) const { return index_by_name(*this, tendons, n, "tendon"); }
 std::optional<int> Model::find_body(const std::string& n) const { return find_by_name(bodies, n); }
-std::optional<int> Model::find_joint(const std::string& n) const { return find_by_name(joints, n); }
+std::optional<int> Model::find_joint(const std::string& n) const {
+  if (const std::optional<int> j = find_by_name(joints, n)) return j;
+  if (const std::optional<std::pair<int, int>> r = find_joint_row(n)) return r->first;
+  return std::nullopt;
+}
+std::optional<std::pair<int, int>> Model::find_joint_row(const std::string& n) const {
+  if (n.empty()) return std::nullopt;
+  for (size_t j = 0; j < joints.size(); ++j)
+    for (int r = 0; r < 6; ++r)
+      if (joints[j].row_names[r] == n) return std::make_pair(static_cast<int>(j), r);
+  return std::nullopt;
+}
 std::optional<int> Model::find_actuator(const std::string& n) const { return find_by_name(actuators, n); }
 std::optional<int> Model::find_keyframe(const std::string& n) const { return find_by_name(keyframes, n); }
 std::optional<int> Model::find_site(const std::string& n) const { return find_by_name(sites, n); }
@@ -323,6 +337,33 @@ std::string validate_model(const Model& model) {
         std::abs(j.parent_frame.norm() - 1) > 1e-6 || std::abs(j.child_frame.norm() - 1) > 1e-6) {
       err << "joint '" << j.name << "': anchors must be finite and frames unit quaternions";
       return err.str();
+    }
+    if (j.davenport()) {
+      const RotKind rk = rot_kind(j.type);
+      const auto& s = j.hinge_sequence;
+      const bool two = rk == RotKind::Orbital && s[2] < 0 && ((s[0] == 0 && s[1] == 1) || (s[0] == 1 && s[1] == 0));
+      const bool three = rk == RotKind::Free && s[0] <= 2 && s[1] >= 0 && s[1] <= 2 && s[2] >= 0 && s[2] <= 2 &&
+                         s[0] != s[1] && s[1] != s[2] && s[0] != s[2];
+      if (!two && !three) {
+        err << "joint '" << j.name << "': hinge_sequence must be two of the axes x, y (an orbital "
+            << "rotation) or a permutation of x, y, z (a free rotation)";
+        return err.str();
+      }
+    }
+    if (j.coordinate_order[0] >= 0) {
+      unsigned seen = 0;  // the first dof() entries are the free rows once each, the rest -1
+      bool ok = j.nq() == j.dof();
+      for (int i = 0; i < 6; ++i) {
+        const int r = j.coordinate_order[i];
+        if (i >= j.dof()) ok = ok && r == -1;
+        else ok = ok && r >= 0 && r < 6 && !j.row_constrained(r) && !((seen >> r) & 1u);
+        if (ok && i < j.dof()) seen |= 1u << r;
+      }
+      if (!ok) {
+        err << "joint '" << j.name << "': coordinate_order must list its free rows once each (and a "
+            << "quaternion rotation keeps the default order)";
+        return err.str();
+      }
     }
     for (int r = 0; r < 6; ++r) {
       if (!(j.stiffness[r] >= 0) || !(j.damping[r] >= 0) || !std::isfinite(j.stiffness[r]) ||

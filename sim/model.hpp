@@ -12,6 +12,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/options.hpp"
@@ -142,12 +143,33 @@ struct Joint {
   double ref = 0;
   bool has_limits = false;
   bool actuated = true;                // free rows accept joint_force input
+  // Rotation rows as Davenport angles (an MJCF body with several hinges through one anchor):
+  // the joint-frame axes (0 x, 1 y, 2 z) of the successive hinges, R_rel = R(e_s0, θ_s0)
+  // R(e_s1, θ_s1) [R(e_s2, θ_s2)], free row 3 + s_m being hinge m's angle (docs/computation.md
+  // (94)–(97)). Two hinges (RotKind::Orbital, {s0, s1} = {0, 1}, s2 = -1): a universal joint whose
+  // constrained row 5 is e_s0ᵀ R_rel e_s1. Three (RotKind::Free, a permutation): three angles and
+  // no quaternion (nq = dof). s0 < 0: the rows are measured per axis (the other kinds).
+  std::array<int, 3> hinge_sequence{-1, -1, -1};
+  // Per row, the description's name of a one-coordinate joint that became this row (an MJCF body's
+  // hinges and slides merged into one joint); empty: the row is known by the joint's name only.
+  std::array<std::string, 6> row_names;
+  // Per row, MuJoCo's qpos of that merged hinge or slide at the zero configuration (its `ref`, as
+  // Joint::ref for a one-coordinate joint)
+  std::array<double, 6> row_ref{};
+  // The free rows in the order of the joint's coordinates (sim/state/kinematics.hpp), when the
+  // first entry is >= 0: MuJoCo's order of the hinges and slides an MJCF body's joint merges (its
+  // joint frame's axes follow their directions). Default (-1): ascending rows. Joints whose
+  // rotation is a quaternion (nq > dof) keep the default.
+  std::array<int, 6> coordinate_order{-1, -1, -1, -1, -1, -1};
+
+  bool davenport() const { return hinge_sequence[0] >= 0; }  // rotation rows are Davenport angles
 
   // whether row `row` (0..5) is constrained
   bool row_constrained(int row) const { return (kJointConstrainedRows[static_cast<int>(type)] >> row) & 1; }
   int dof() const;                     // number of free rows (velocity coordinates)
   int nq() const;                      // position coordinates: dof, +1 with 3 free rotation rows
-                                       // (those rotations are given as a quaternion w, x, y, z)
+                                       // (those rotations are given as a quaternion w, x, y, z,
+                                       // unless they are Davenport angles)
   int constrained_rows() const { return 6 - dof(); }  // number of constrained rows
   std::array<int, 6> free_rows() const;  // the free rows in order; first dof() entries are valid
 };
@@ -387,6 +409,7 @@ struct Model {
   int site_index(const std::string& name) const;
   int tendon_index(const std::string& name) const;
   int hfield_index(const std::string& name) const;
+  // (joint_index and find_joint also take a row's own name, Joint::row_names: its joint)
   // The same, std::nullopt when there is none (to ask whether a name exists).
   std::optional<int> find_body(const std::string& name) const;
   std::optional<int> find_joint(const std::string& name) const;
@@ -395,6 +418,9 @@ struct Model {
   std::optional<int> find_site(const std::string& name) const;
   std::optional<int> find_tendon(const std::string& name) const;
   std::optional<int> find_hfield(const std::string& name) const;
+  // The joint and row of a row known by its own name (Joint::row_names: an MJCF hinge or slide
+  // merged into its body's joint), std::nullopt when no row has that name.
+  std::optional<std::pair<int, int>> find_joint_row(const std::string& name) const;
   // Sets the elevations of height field `index` (nrow · ncol values in [0, 1], row 0 at -y, as
   // HeightField::data), e.g. one a file left to be set at run time (<hfield nrow ncol> without
   // data). Contact searches of Data made from this model see it from their next step. Throws

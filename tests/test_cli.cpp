@@ -839,6 +839,25 @@ TEST_F(Cli, LenientAndIgnoredNames) {
   EXPECT_NE(json.out.find("\"ignored\":[\"\\u003cgeom solref\\u003e (1)\"]"), std::string::npos) << json.out;  // (JSON escapes <, >)
 }
 
+// An MJCF body's merged joints (docs/modeling.md): --q takes one MuJoCo joint by its own name, the
+// merged joint lists its values in the file's joint order (rootx, rootz, rooty), and one value is
+// what a row's name takes.
+TEST_F(Cli, SimulateQByMergedRowName) {
+  const fs::path csv = path("cheetah.csv");
+  const std::string cheetah = quote(repo("tests/data/models/gym_mujoco/half_cheetah.xml"));
+  const Result r = run("simulate " + cheetah + " --steps 1 --contacts off --output " + quote(csv.string()) +
+                       " --q rooty=0.3 --q rootz=0.1 --q bthigh=-0.2");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Csv c = read_csv(csv);
+  EXPECT_NEAR(c.at(0, "rootx+rootz+rooty.q0"), 0.0, 1e-12);
+  EXPECT_NEAR(c.at(0, "rootx+rootz+rooty.q1"), 0.1, 1e-12);
+  EXPECT_NEAR(c.at(0, "rootx+rootz+rooty.q2"), 0.3, 1e-12);
+  EXPECT_NEAR(c.at(0, "bthigh.q0"), -0.2, 1e-12);
+  const Result two = run("simulate " + cheetah + " --steps 1 --q rooty=0.3,0.2");
+  EXPECT_EQ(two.status, 2);
+  EXPECT_NE(two.err.find("rooty"), std::string::npos) << two.err;
+}
+
 }  // namespace
 }  // namespace maxsim
 

@@ -6,7 +6,9 @@
 //  * URDF fixed joints are merged (the merged body keeps the name of the link it merges into);
 //    a root link with no mass (nor massive links fixed to it) is part of the world;
 //  * MJCF bodies without joints are welded into their parent (into the world when static);
-//    a body with k > 1 joints adds k - 1 virtual bodies "<body>/<joint>";
+//    a body with k > 1 joints is one body when they are slides then hinges through one anchor,
+//    all axes orthogonal (one joint, a row per MuJoCo joint); otherwise it adds k - 1 virtual
+//    bodies "<body>/<joint>";
 //  * Model::dof() counts the free rows of every joint, loop-closing joints included.
 #include <gtest/gtest.h>
 
@@ -355,12 +357,14 @@ struct CorpusCase {
 
 TEST(ModelsCorpus, MjcfModelsLoad) {
   // dof = MuJoCo's nv for each file (checked against MuJoCo 2.2.2); bodies = MuJoCo's bodies
-  // - welded (jointless) bodies + one virtual body per extra joint in a body.
+  // - welded (jointless) bodies + one virtual body per extra joint in a body that does not merge
+  // (slides then hinges through one anchor, orthogonal axes, merge: one body, one joint).
   const CorpusCase cases[] = {
-      // humanoid: 16 bodies - head, hand_right, hand_left (welded) = 13, + 9 virtual bodies
-      // (waist_lower 1, thighs 2+2, feet 1+1, upper arms 1+1); free + 21 hinges.
-      {"mujoco_models/humanoid/humanoid.xml", 22, 22, 27},
-      {"mujoco_models/debian_libmujoco-samples_2.2.2/humanoid.xml", 22, 22, 27},
+      // humanoid: 16 bodies - head, hand_right, hand_left (welded) = 13, + 2 virtual bodies (the
+      // feet: their two hinges go through different points; waist, thighs and upper arms merge);
+      // free + 21 hinges.
+      {"mujoco_models/humanoid/humanoid.xml", 15, 15, 27},
+      {"mujoco_models/debian_libmujoco-samples_2.2.2/humanoid.xml", 15, 15, 27},
       // slider_crank: its actuators use crank/site transmissions (ignored, warned)
       {"mujoco_models/slider_crank/slider_crank.xml", 3, 3, 3},
       {"mujoco_models/debian_libmujoco-samples_2.2.2/slider_crank.xml", 3, 3, 3},
@@ -368,21 +372,21 @@ TEST(ModelsCorpus, MjcfModelsLoad) {
       {"mujoco_models/tendon_arm/arm26.xml", 2, 2, 2},
       // ant: 13 bodies - 4 jointless leg roots welded to the torso = 9; free + 8 hinges
       {"gym_mujoco/ant.xml", 9, 9, 14},
-      // half_cheetah: torso has rootx, rootz, rooty -> 2 virtual bodies; 7 + 2 = 9
-      {"gym_mujoco/half_cheetah.xml", 9, 9, 9},
-      // hopper (coordinate="global"): 4 bodies + 2 virtual
-      {"gym_mujoco/hopper.xml", 6, 6, 6},
-      {"gym_mujoco/humanoid.xml", 18, 18, 23},
-      {"gym_mujoco/humanoidstandup.xml", 18, 18, 23},
+      // half_cheetah: torso has rootx, rootz, rooty -> one planar joint with a hinge: MuJoCo's 7
+      {"gym_mujoco/half_cheetah.xml", 7, 7, 9},
+      // hopper (coordinate="global"): 4 bodies, its root's three joints merged
+      {"gym_mujoco/hopper.xml", 4, 4, 6},
+      {"gym_mujoco/humanoid.xml", 11, 11, 23},
+      {"gym_mujoco/humanoidstandup.xml", 11, 11, 23},
       {"gym_mujoco/inverted_double_pendulum.xml", 3, 3, 3},
       // inverted_pendulum: ctrlrange without ctrllimited, loaded with autolimits (MuJoCo >= 2.3)
       {"gym_mujoco/inverted_pendulum.xml", 2, 2, 2},
-      {"gym_mujoco/point.xml", 3, 3, 3},
-      {"gym_mujoco/pusher.xml", 11, 11, 11},
-      {"gym_mujoco/reacher.xml", 4, 4, 4},
-      {"gym_mujoco/striker.xml", 10, 10, 15},
-      {"gym_mujoco/swimmer.xml", 5, 5, 5},
-      {"gym_mujoco/thrower.xml", 10, 10, 15},
+      {"gym_mujoco/point.xml", 1, 1, 3},
+      {"gym_mujoco/pusher.xml", 9, 9, 11},
+      {"gym_mujoco/reacher.xml", 3, 3, 4},
+      {"gym_mujoco/striker.xml", 9, 9, 15},
+      {"gym_mujoco/swimmer.xml", 3, 3, 5},
+      {"gym_mujoco/thrower.xml", 9, 9, 15},
       {"anybotics_anymal_c/menagerie_variant/anymal_c.xml", 13, 13, 18},
   };
   for (const auto& c : cases) {
@@ -404,32 +408,30 @@ TEST(ModelsCorpus, MjcfDetails) {
   EXPECT_EQ(h.contact_excludes.size(), 2u);
   ASSERT_EQ(h.tendons.size(), 2u);  // the hamstrings: limited fixed tendons
   EXPECT_TRUE(h.tendons[0].limited);
-  ASSERT_EQ(r.virtual_bodies.size(), 9u);
-  EXPECT_GE(h.body_index("thigh_right/hip_x_right"), 0);
-  EXPECT_GE(h.body_index("thigh_right/hip_z_right"), 0);
-  // virtual body: 1e-3 of the thigh's mass
-  EXPECT_NEAR(h.bodies[h.body_index("thigh_right/hip_x_right")].mass,
-              1e-3 * h.bodies[h.body_index("thigh_right")].mass, 1e-15);
-  // hip joints in order: x (world -> virtual), z (virtual -> virtual), y (virtual -> thigh)
-  const Joint& hx = h.joints[h.joint_index("hip_x_right")];
-  const Joint& hy = h.joints[h.joint_index("hip_y_right")];
-  EXPECT_EQ(h.bodies[hx.parent].name, "pelvis");
-  EXPECT_EQ(h.bodies[hx.child].name, "thigh_right/hip_x_right");
-  EXPECT_EQ(h.bodies[hy.child].name, "thigh_right");
-  EXPECT_DOUBLE_EQ(hx.stiffness[5], 10);  // class joint_big
-  EXPECT_DOUBLE_EQ(hx.damping[5], 5);
-  EXPECT_NEAR(hx.lower[5], -30 * M_PI / 180, 1e-12);
+  // the ankles' two hinges go through different points: a virtual body each (the hips, waist and
+  // shoulders merge, tests/test_mjcf_multijoint.cpp)
+  ASSERT_EQ(r.virtual_bodies.size(), 2u);
+  EXPECT_GE(h.body_index("foot_right/ankle_y_right"), 0);
+  // virtual body: 1e-3 of the foot's mass
+  EXPECT_NEAR(h.bodies[h.body_index("foot_right/ankle_y_right")].mass,
+              1e-3 * h.bodies[h.body_index("foot_right")].mass, 1e-15);
+  // the hip's three hinges are rows of one joint between the pelvis and the thigh
+  const auto hx = *h.find_joint_row("hip_x_right");
+  const Joint& hip = h.joints[hx.first];
+  EXPECT_EQ(h.joint_index("hip_y_right"), hx.first);
+  EXPECT_EQ(h.bodies[hip.parent].name, "pelvis");
+  EXPECT_EQ(h.bodies[hip.child].name, "thigh_right");
+  EXPECT_DOUBLE_EQ(hip.stiffness[hx.second], 10);  // class joint_big
+  EXPECT_DOUBLE_EQ(hip.damping[hx.second], 5);
+  EXPECT_NEAR(hip.lower[hx.second], -30 * M_PI / 180, 1e-12);
   // capsule inertia from geoms (density 1000), e.g. the head sphere welded into the torso
   EXPECT_EQ(merged_into(r, "head"), "torso");
 
-  // half_cheetah: settotalmass="14" applies to the file's bodies (the 2 virtual bodies add
-  // 2e-3 x torso mass on top).
+  // half_cheetah: settotalmass="14" applies to the file's bodies (its root's three joints are one
+  // joint: no virtual bodies)
   LoadReport rc;
   Model c = load(corpus("gym_mujoco/half_cheetah.xml"), &rc);
-  double file_mass = 0;
-  for (const auto& b : c.bodies)
-    if (b.name.find('/') == std::string::npos) file_mass += b.mass;
-  EXPECT_NEAR(file_mass, 14.0, 1e-9);
+  EXPECT_NEAR(c.total_mass(), 14.0, 1e-9);
   // hopper (coordinate="global"): the thigh joint at z = 1.05, rootz slide with ref 1.25
   Model hop = load(corpus("gym_mujoco/hopper.xml"));
   const Joint& thigh = hop.joints[hop.joint_index("thigh_joint")];

@@ -40,7 +40,7 @@ void MjcfReader::read_actuators(const XMLElement* act, Model* model) {
         ignore("actuator on a ball or free joint");
         continue;
       }
-      a.row = mj.kind == 'h' ? 5 : 2;
+      a.row = mj.scalar_row();
       a.joint = mj.spec;  // spec index for now; mapped to the joint after building
     }
     if (const char* nm = own(c, "name")) a.name = nm;

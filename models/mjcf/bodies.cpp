@@ -1,5 +1,7 @@
 // <worldbody> and <body>: the link of each body (virtual links before it when it has several
 // joints), its geoms and mass properties, the joint that welds a jointless body to its parent.
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "models/load_error.hpp"
@@ -116,9 +118,11 @@ void MjcfReader::read_body(const XMLElement* e, int parent_link, const Pose& par
         fail(j, "body '" + name + "': free joints are only allowed in bodies attached to the world");
     }
   }
+  std::optional<MergedJoint> merged;
+  if (options_.merge_multi_joint_bodies && k > 1) merged = merge_joints(jparts, jnames, jkinds, parent_link, world);
   int prev = parent_link;
   std::vector<int> chain;  // link receiving each joint
-  for (int i = 0; i + 1 < k; ++i) {
+  for (int i = 0; i + 1 < k && !merged; ++i) {
     LinkSpec v;
     v.name = name + "/" + jnames[i];
     v.file = xml_.file_of(e);
@@ -170,11 +174,13 @@ void MjcfReader::read_body(const XMLElement* e, int parent_link, const Pose& par
       if (g.type == GeomType::Plane || g.type == GeomType::HField)
         fail(e, "body '" + name + "': plane and hfield geoms are only allowed in static bodies");
   }
+  const int first_spec = static_cast<int>(specs_.size()), first_mj = static_cast<int>(mj_joints_.size());
   for (int i = 0; i < k; ++i) {
     const XMLElement* j = std::get<0>(jparts[i]);
     read_joint(j, std::get<1>(jparts[i]), class_of(j, std::get<2>(jparts[i])), jnames[i], jkinds[i],
-               i == 0 ? parent_link : chain[i - 1], chain[i], world);
+               merged ? parent_link : i == 0 ? parent_link : chain[i - 1], merged ? body_index : chain[i], world);
   }
+  if (merged) merge_specs(*merged, first_spec, first_mj, jnames, jkinds);
 
   for (auto& [c, offset, cls_in] : parts) {
     const std::string n = c->Name();
@@ -193,6 +199,156 @@ void MjcfReader::read_body(const XMLElement* e, int parent_link, const Pose& par
       ignore("<" + n + ">");
     }
   }
+}
+
+namespace {
+
+// The joint frame (world) in which a body's slides and hinges (MuJoCo order, world axes at qpos0)
+// are free rows of one joint, and each one's row: slides along +x, y, z of the frame as the
+// translational part frees them (one: z; two: x, y; three: all), the hinges along +z (one), +x, +y
+// (two) or all three axes. None when an axis is neither parallel nor perpendicular to the others
+// or no frame fits. A frame listing the rows in MuJoCo's order is preferred.
+std::optional<std::pair<Mat3, std::vector<int>>> merged_frame(const std::vector<char>& kinds,
+                                                               const std::vector<Vec3>& axes) {
+  const double tol = 1e-9;
+  const Vec3 u = axes[0];
+  Vec3 v = u.unitOrthogonal();
+  for (const Vec3& a : axes)
+    if (std::abs(a.dot(u)) < tol) {
+      v = a;
+      break;
+    }
+  const Vec3 basis[3] = {u, v, u.cross(v)};
+  for (const Vec3& a : axes) {
+    int parallel = 0;
+    for (const Vec3& b : basis) parallel += std::abs(a.dot(b)) > 1 - tol ? 1 : 0;
+    if (parallel != 1) return std::nullopt;
+  }
+  int ns = 0, nh = 0;
+  for (char c : kinds) (c == 's' ? ns : nh) += 1;
+  static const std::vector<int> kFree[4] = {{}, {2}, {0, 1}, {0, 1, 2}};
+  std::optional<std::pair<Mat3, std::vector<int>>> found;
+  int perm[3] = {0, 1, 2};
+  do {
+    for (int signs = 0; signs < 8; ++signs) {
+      Mat3 J;
+      for (int c = 0; c < 3; ++c) J.col(c) = ((signs >> c) & 1 ? -1.0 : 1.0) * basis[perm[c]];
+      if (J.determinant() < 0) continue;
+      std::vector<int> rows;
+      std::vector<int> slide_axes, hinge_axes;
+      for (size_t i = 0; i < axes.size(); ++i) {
+        int axis = -1;
+        for (int c = 0; c < 3; ++c)
+          if (J.col(c).dot(axes[i]) > 1 - tol) axis = c;
+        if (axis < 0) break;
+        (kinds[i] == 's' ? slide_axes : hinge_axes).push_back(axis);
+        rows.push_back(kinds[i] == 's' ? axis : 3 + axis);
+      }
+      if (rows.size() != axes.size()) continue;
+      std::vector<int> ss = slide_axes, hs = hinge_axes;
+      std::sort(ss.begin(), ss.end());
+      std::sort(hs.begin(), hs.end());
+      if (ss != kFree[ns]) continue;
+      if (nh == 1 ? hs != std::vector<int>{2} : hs != kFree[nh == 2 ? 2 : nh == 3 ? 3 : 0]) continue;
+      if (std::is_sorted(rows.begin(), rows.end())) return std::make_pair(J, rows);
+      if (!found) found = std::make_pair(J, rows);
+    }
+  } while (std::next_permutation(perm, perm + 3));
+  return found;
+}
+
+}  // namespace
+
+std::optional<MjcfReader::MergedJoint> MjcfReader::merge_joints(const Parts& jparts,
+                                                                const std::vector<std::string>& names,
+                                                                const std::vector<char>& kinds, int parent,
+                                                                const Pose& world) {
+  const int k = static_cast<int>(kinds.size());
+  // the pattern: slides first, at most three of each kind
+  int ns = 0, nh = 0;
+  for (int i = 0; i < k; ++i) {
+    if (kinds[i] != 'h' && kinds[i] != 's') return std::nullopt;
+    if (kinds[i] == 's' && nh > 0) return std::nullopt;
+    (kinds[i] == 's' ? ns : nh) += 1;
+  }
+  if (ns > 3 || nh > 3) return std::nullopt;
+  // a dry run of the joints (anchors, axes, refs, ranges), undone
+  const size_t first_spec = specs_.size(), first_mj = mj_joints_.size();
+  const int frictionloss = frictionloss_count_;
+  for (int i = 0; i < k; ++i) {
+    const XMLElement* j = std::get<0>(jparts[i]);
+    read_joint(j, std::get<1>(jparts[i]), class_of(j, std::get<2>(jparts[i])), names[i], kinds[i], parent, -1, world);
+  }
+  const std::vector<JointSpec> specs(specs_.begin() + first_spec, specs_.end());
+  specs_.resize(first_spec);
+  mj_joints_.resize(first_mj);
+  for (const std::string& n : names) joint_index_.erase(n);
+  frictionloss_count_ = frictionloss;
+  MergedJoint m;
+  std::vector<Vec3> axes;
+  bool anchor_set = false;
+  for (int i = 0; i < k; ++i) {
+    const JointSpec& s = specs[i];
+    axes.push_back(s.axis.normalized());
+    if (kinds[i] != 'h') continue;
+    if (!anchor_set) m.anchor = s.anchor;
+    else if ((s.anchor - m.anchor).norm() > 1e-9 * (1 + m.anchor.norm())) return std::nullopt;
+    anchor_set = true;
+  }
+  if (!anchor_set) m.anchor = specs[0].anchor;
+  // three hinges: the middle angle must stay 10° away from ±90° (Davenport angles' singularity)
+  if (nh == 3) {
+    const JointSpec& middle = specs[ns + 1];
+    const double bound = 80.0 * M_PI / 180.0;
+    if (!middle.proto.has_limits || !(middle.proto.lower[5] < middle.proto.upper[5]) ||
+        middle.proto.lower[5] < -bound || middle.proto.upper[5] > bound)
+      return std::nullopt;
+  }
+  const auto frame = merged_frame(kinds, axes);
+  if (!frame) return std::nullopt;
+  m.frame = rot_to_quat(frame->first);
+  m.rows = frame->second;
+  static const TransKind kTrans[4] = {TransKind::Fixed, TransKind::Prismatic, TransKind::Planar, TransKind::Free};
+  static const RotKind kRot[4] = {RotKind::Fixed, RotKind::Revolute, RotKind::Orbital, RotKind::Free};
+  m.type = static_cast<JointType>(4 * static_cast<int>(kRot[nh]) + static_cast<int>(kTrans[ns]));
+  if (nh >= 2)
+    for (int h = 0; h < nh; ++h) m.sequence[h] = m.rows[ns + h] - 3;
+  return m;
+}
+
+void MjcfReader::merge_specs(const MergedJoint& merged, int first_spec, int first_mj,
+                             const std::vector<std::string>& names, const std::vector<char>& kinds) {
+  const int k = static_cast<int>(kinds.size());
+  JointSpec m = specs_[first_spec];  // parent, child, file and line of the first joint
+  m.proto = Joint{};
+  m.proto.type = merged.type;
+  m.proto.hinge_sequence = merged.sequence;
+  m.frames = FrameRule::World;
+  m.frame_world = merged.frame;
+  m.anchor = merged.anchor;
+  for (int i = 0; i < k; ++i) {
+    const Joint& p = specs_[first_spec + i].proto;
+    const int from = kinds[i] == 'h' ? 5 : 2, to = merged.rows[i];
+    m.proto.name += (i ? "+" : "") + names[i];
+    m.proto.row_names[to] = names[i];
+    m.proto.row_ref[to] = p.ref;
+    m.proto.stiffness[to] = p.stiffness[from];
+    m.proto.damping[to] = p.damping[from];
+    m.proto.spring_ref[to] = p.spring_ref[from];
+    m.proto.lower[to] = p.lower[from];
+    m.proto.upper[to] = p.upper[from];
+    m.proto.effort[to] = p.effort[from];
+    m.proto.velocity[to] = p.velocity[from];
+    m.proto.friction[to] = p.friction[from];
+    m.proto.armature[to] = p.armature[from];
+    m.proto.has_limits = m.proto.has_limits || p.has_limits;
+    mj_joints_[first_mj + i].spec = first_spec;
+    mj_joints_[first_mj + i].row = to;
+  }
+  if (!std::is_sorted(merged.rows.begin(), merged.rows.end()))
+    for (int i = 0; i < k; ++i) m.proto.coordinate_order[i] = merged.rows[i];
+  specs_.resize(first_spec);
+  specs_.push_back(m);
 }
 
 void MjcfReader::weigh_virtual_bodies() {

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "models/mjcf/reader.hpp"
+#include "sim/state/kinematics.hpp"
 
 namespace maxsim::mjcf_detail {
 
@@ -14,7 +15,16 @@ void MjcfReader::read_keyframes(const XMLElement* kf, Model* model) {
   }
   const int nu = static_cast<int>(actuator_map_.size());
   std::map<std::string, int> model_joint;  // (Model::joint_index searches: once per joint)
-  for (size_t j = 0; j < model->joints.size(); ++j) model_joint.emplace(model->joints[j].name, static_cast<int>(j));
+  for (size_t j = 0; j < model->joints.size(); ++j) {
+    model_joint.emplace(model->joints[j].name, static_cast<int>(j));
+    for (const std::string& row_name : model->joints[j].row_names)
+      if (!row_name.empty()) model_joint.emplace(row_name, static_cast<int>(j));
+  }
+  // one value of a merged joint's coordinates (the others stay at the file's pose, 0)
+  auto set_row = [&](std::vector<double>* values, int ji, const MjJoint& j, int n, double v) {
+    if (values->empty()) values->assign(n, 0.0);
+    (*values)[row_coordinate_index(model->joints[ji], j.row)] = v;
+  };
   auto joint_of = [&](const std::string& name) {
     auto it = model_joint.find(name);
     return it == model_joint.end() ? -1 : it->second;
@@ -48,7 +58,8 @@ void MjcfReader::read_keyframes(const XMLElement* kf, Model* model) {
         }
         const int ji = joint_of(j.name);
         // (a free joint turned Fixed by LoadOptions::fixed_base takes no coordinates)
-        if (ji >= 0 && model->joints[ji].nq() == n) k.joint_q[ji] = v;
+        if (ji >= 0 && j.row >= 0) set_row(&k.joint_q[ji], ji, j, model->joints[ji].nq(), v[0]);
+        else if (ji >= 0 && model->joints[ji].nq() == n) k.joint_q[ji] = v;
       }
     }
     if (auto qd = xml_.numbers(c, "qvel", 0, 1 << 30)) {
@@ -61,7 +72,8 @@ void MjcfReader::read_keyframes(const XMLElement* kf, Model* model) {
         std::vector<double> v(qd->begin() + at, qd->begin() + at + n);
         at += n;
         const int ji = joint_of(j.name);
-        if (ji >= 0 && model->joints[ji].dof() == n) k.joint_qd[ji] = v;
+        if (ji >= 0 && j.row >= 0) set_row(&k.joint_qd[ji], ji, j, model->joints[ji].dof(), v[0]);
+        else if (ji >= 0 && model->joints[ji].dof() == n) k.joint_qd[ji] = v;
       }
     }
     if (auto u = xml_.numbers(c, "ctrl", 0, 1 << 30)) {

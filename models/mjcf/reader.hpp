@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 
+#include <array>
 #include <map>
 #include <optional>
 #include <set>
@@ -54,6 +55,9 @@ struct MjJoint {
   char kind = 'h';  // f free, b ball, h hinge, s slide
   double ref = 0;
   int spec = -1;    // index in specs_
+  int row = -1;     // its row of a merged joint (LoadOptions::merge_multi_joint_bodies); -1: its own
+  // the joint row of a hinge or slide
+  int scalar_row() const { return row >= 0 ? row : kind == 'h' ? 5 : 2; }
 };
 
 struct MeshAsset {
@@ -172,6 +176,21 @@ class MjcfReader {
                   const std::string& name, char kind, int parent, int child, const Pose& world);
   // Virtual bodies get 1e-3 of the mass of their real body with its welded children.
   void weigh_virtual_bodies();
+  // LoadOptions::merge_multi_joint_bodies: whether the body's joints (names, kinds) make one
+  // joint (a dry run of read_joint, undone), and its type, frame and rows (bodies.cpp).
+  struct MergedJoint {
+    JointType type = JointType::Fixed;
+    Vec4 frame = quat_identity();           // the joint frame in the world
+    std::array<int, 3> sequence{-1, -1, -1};  // Joint::hinge_sequence
+    std::vector<int> rows;                  // per MuJoCo joint, its row
+    Vec3 anchor = Vec3::Zero();             // the hinges' common anchor (world)
+  };
+  std::optional<MergedJoint> merge_joints(const Parts& jparts,
+                                          const std::vector<std::string>& names,
+                                          const std::vector<char>& kinds, int parent, const Pose& world);
+  // Replaces the k joint specs read last (one per MuJoCo joint of a body) by the merged joint.
+  void merge_specs(const MergedJoint& merged, int first_spec, int first_mj, const std::vector<std::string>& names,
+                   const std::vector<char>& kinds);
 
   // ---- sites (sites.cpp): read with their link, placed in Model::sites after build_model ----
   void read_site(const XMLElement* e, int link, const std::string& cls, const Pose& link_world,

@@ -39,7 +39,7 @@ int MjcfReader::scalar_joint(const XMLElement* e, const char* name, const BuildR
     fail(e, std::string("joint '") + name + "' is a ball or free joint: only hinge and slide joints have a scalar coordinate");
   const int j = built.spec_joint[mj.spec];
   if (j < 0) fail(e, std::string("joint '") + name + "' was merged away");
-  *row = mj.kind == 'h' ? 5 : 2;
+  *row = mj.scalar_row();
   return j;
 }
 

@@ -165,7 +165,7 @@ class MaxsimEnv:
             if not tree[j]:
                 continue
             n = joint.nq
-            if joint.type in (_maxsim.JointType.Floating, _maxsim.JointType.Spherical):
+            if joint.nq > joint.dof:  # a quaternion (a body's merged hinges are angles)
                 quat = qpos[at + n - 4: at + n]
                 quat /= np.linalg.norm(quat)
             at += n

@@ -193,6 +193,8 @@ void bind_model(py::module_& m) {
       .def_property_readonly("effort", [](const Joint& j) { return row_array(j.effort); })
       .def_property_readonly("friction", [](const Joint& j) { return row_array(j.friction); })
       .def_property_readonly("armature", [](const Joint& j) { return row_array(j.armature); })
+      .def_property_readonly("row_names", [](const Joint& j) { return std::vector<std::string>(j.row_names.begin(), j.row_names.end()); },
+                             "per row, the name of the MJCF hinge or slide merged into it ('' for none)")
       .def_readonly("ref", &Joint::ref, "MuJoCo's qpos of the zero configuration (MJCF ref)")
       .def_readonly("has_limits", &Joint::has_limits)
       .def_readonly("actuated", &Joint::actuated)
@@ -307,7 +309,14 @@ void bind_model(py::module_& m) {
       .def_property_readonly("ncoupling", [](const Model& md) { return md.couplings.size(); },
                              "exact couplings (<mimic>, <equality joint>, <equality tendon>)")
       .def("body_index", &Model::body_index, py::arg("name"), "index of the body; KeyError naming the close matches if absent")
-      .def("joint_index", &Model::joint_index, py::arg("name"), "index of the joint; KeyError naming the close matches if absent")
+      .def("joint_index", &Model::joint_index, py::arg("name"), "index of the joint (or of the joint an MJCF hinge or slide was merged into); KeyError naming the close matches if absent")
+      .def(
+          "joint_row", [](const Model& md, const std::string& name) {
+            const auto r = md.find_joint_row(name);
+            if (!r) throw py::key_error("no merged joint row named '" + name + "'");
+            return py::make_tuple(r->first, r->second);
+          },
+          py::arg("name"), "(joint, row) of an MJCF hinge or slide merged into its body's joint; KeyError if absent")
       .def("actuator_index", &Model::actuator_index, py::arg("name"), "index of the actuator; KeyError naming the close matches if absent")
       .def("keyframe_index", &Model::keyframe_index, py::arg("name"), "index of the keyframe; KeyError naming the close matches if absent")
       .def("site_index", &Model::site_index, py::arg("name"), "index of the site; KeyError naming the close matches if absent")

@@ -114,3 +114,15 @@ def test_writable_parameters_are_checked():
         m.dt = -1
     with pytest.raises(ValueError):
         m.gravity = (1, 2)
+
+
+def test_merged_joint_rows_keep_their_names():
+    # the cheetah's root: slide x, slide z, hinge y in one joint; 14 kg as settotalmass says
+    m = maxsim.load(str(SOURCE_DIR / "tests/data/models/gym_mujoco/half_cheetah.xml"))
+    assert m.nbody == 7 and m.total_mass == pytest.approx(14.0, abs=1e-12)
+    j, row = m.joint_row("rooty")
+    assert m.joint_index("rooty") == j == m.joint_index("rootx")
+    assert m.joints[j].row_names[row] == "rooty"
+    assert m.actuators[0].joint != j  # the cheetah's motors drive its legs
+    with pytest.raises(KeyError):
+        m.joint_row("bthigh")  # a one-joint body's hinge is a joint of its own

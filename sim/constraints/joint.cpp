@@ -1,5 +1,7 @@
 #include "sim/constraints/joint.hpp"
 
+#include <Eigen/LU>
+#include <algorithm>
 #include <cmath>
 
 namespace maxsim {
@@ -10,8 +12,77 @@ double wrap_angle(double a) {
   return a - M_PI;
 }
 
+namespace {
+
+// ∂R[p][q]/∂ω for a left perturbation δR = [ω]× R: e_pᵀ (ω × R e_q) = ω · (R e_q × e_p)
+Eigen::RowVector3d entry_gradient(const Mat3& R, int p, int q) {
+  return R.col(q).cross(Vec3::Unit(p)).transpose();
+}
+
+// ∂ atan2(y, x) from the gradients of y and x
+Eigen::RowVector3d atan2_gradient(double y, double x, const Eigen::RowVector3d& dy, const Eigen::RowVector3d& dx) {
+  const double n2 = x * x + y * y;
+  return n2 > 0 ? Eigen::RowVector3d((x * dy - y * dx) / n2) : Eigen::RowVector3d::Zero();
+}
+
+// The Davenport angles of R_rel (rows 3..5 by joint-frame axis) and their gradients with respect
+// to the relative rotation's left perturbation ω (parent joint frame); constrained rows are left
+// to the caller. Axes (i, j, k), ε = +1 for a cyclic order, −1 otherwise (docs/computation.md (95)).
+void davenport_angles(const Joint& jt, const Mat3& R, Vec3* theta, Mat3* dtheta) {
+  const int i = jt.hinge_sequence[0], j = jt.hinge_sequence[1], k = 3 - i - j;
+  const double e = j == (i + 1) % 3 ? 1.0 : -1.0;
+  theta->setZero();
+  dtheta->setZero();
+  if (jt.hinge_sequence[2] < 0) {
+    // two hinges: R e_j = R_i e_j and e_iᵀ R = e_iᵀ R_j, so tan θ_i = ε R[k][j] / R[j][j] and
+    // tan θ_j = ε R[i][k] / R[i][i] for any angles
+    (*theta)(i) = std::atan2(e * R(k, j), R(j, j));
+    dtheta->row(i) = atan2_gradient(e * R(k, j), R(j, j), e * entry_gradient(R, k, j), entry_gradient(R, j, j));
+    (*theta)(j) = std::atan2(e * R(i, k), R(i, i));
+    dtheta->row(j) = atan2_gradient(e * R(i, k), R(i, i), e * entry_gradient(R, i, k), entry_gradient(R, i, i));
+    return;
+  }
+  // three hinges: tan θ_i = −ε R[j][k] / R[k][k], sin θ_j = ε R[i][k], tan θ_k = −ε R[i][j] / R[i][i]
+  // (cos θ_j > 0 factors out of both atan2); the map is a chart of SO(3)
+  // whose exact gradient is E⁻¹, E = [e_i, R_i e_j, R_i R_j e_k] (ω = E θ̇, docs/computation.md (96))
+  (*theta)(i) = std::atan2(-e * R(j, k), R(k, k));
+  (*theta)(j) = std::asin(std::clamp(e * R(i, k), -1.0, 1.0));
+  (*theta)(k) = std::atan2(-e * R(i, j), R(i, i));
+  Mat3 E;
+  Vec3 omega;
+  for (int m = 0; m < 3; ++m) {
+    Vec3 rate = Vec3::Zero();
+    rate(jt.hinge_sequence[m]) = 1.0;
+    davenport_rotation(jt, *theta, rate, &omega);
+    E.col(m) = omega;
+  }
+  const Mat3 Einv = E.inverse();  // rows by hinge order m
+  for (int m = 0; m < 3; ++m) dtheta->row(jt.hinge_sequence[m]) = Einv.row(m);
+}
+
+}  // namespace
+
+Mat3 davenport_rotation(const Joint& joint, const Vec3& theta, const Vec3& rate, Vec3* omega) {
+  Mat3 R = Mat3::Identity();
+  Vec3 w = Vec3::Zero();
+  for (int m = 0; m < 3 && joint.hinge_sequence[m] >= 0; ++m) {
+    const int a = joint.hinge_sequence[m];
+    w += R.col(a) * rate(a);
+    R = R * quat_to_rot(quat_axis_angle(Vec3::Unit(a), theta(a)));
+  }
+  if (omega) *omega = w;
+  return R;
+}
+
 RotationRowTerms rotation_row_terms(const Joint& joint, int k) {
   RotationRowTerms t;
+  if (joint.davenport()) {  // the universal joint's row e_s0ᵀ R_rel e_s1 (docs/computation.md (94))
+    t.count = 1;
+    t.sign[0] = 1.0;
+    t.p[0] = joint.hinge_sequence[0];
+    t.q[0] = joint.hinge_sequence[1];
+    return t;
+  }
   if (rot_kind(joint.type) == RotKind::Revolute) {  // rows x, y: the z axes aligned
     t.count = 1;
     t.sign[0] = k == 0 ? 1.0 : -1.0;
@@ -57,7 +128,7 @@ void joint_rows(const Joint& j, const Pose& a, const Pose& b, JointRows* out, co
   const Mat43 dq_dtha = -0.5 * Rmat(qr) * Hmat() * Rpf.transpose();
   // three free rotations measured from a reference: q' = ref⁻¹ ⊗ q_rel; a left perturbation
   // exp(−u) ⊗ q_rel of the parent becomes exp(−Rot(ref)ᵀu) ⊗ q'
-  const bool referenced = free_reference != nullptr && rot_kind(j.type) == RotKind::Free;
+  const bool referenced = free_reference != nullptr && rot_kind(j.type) == RotKind::Free && !j.davenport();
   const Vec4 qf = referenced ? quat_mul(quat_conj(*free_reference), qr) : qr;
   const Mat43 dqf_dthb = referenced ? Mat43(0.5 * Lmat(qf) * Hmat() * Rcf.transpose()) : dq_dthb;
   const Mat43 dqf_dtha = referenced
@@ -67,7 +138,7 @@ void joint_rows(const Joint& j, const Pose& a, const Pose& b, JointRows* out, co
   out->Jb.block<3, 3>(3, 0).setZero();
   for (int k = 0; k < 3; ++k) {
     Eigen::RowVector4d dc = Eigen::RowVector4d::Zero();
-    if (j.row_constrained(3 + k) && energy_momentum) {
+    if (j.row_constrained(3 + k) && (energy_momentum || j.davenport())) {
       // c = Σ sign R_rel[p, q]; right perturbations: δR_rel = R_rel [Rcfᵀ δθb]× − [Rpfᵀ δθa]× R_rel
       const RotationRowTerms t = rotation_row_terms(j, k);
       const Mat3 R_rel = quat_to_rot(qr);
@@ -94,6 +165,20 @@ void joint_rows(const Joint& j, const Pose& a, const Pose& b, JointRows* out, co
       }
       out->Ja.block<1, 3>(3 + k, 3) = dc * dqf_dtha;
       out->Jb.block<1, 3>(3 + k, 3) = dc * dqf_dthb;
+    }
+  }
+  if (j.davenport()) {
+    // free rows: the hinges' angles; the relative rotation's left perturbation in the parent
+    // joint frame is ω = R_rel Rcfᵀ δθb − Rpfᵀ δθa
+    const Mat3 R_rel = quat_to_rot(qr);
+    Vec3 theta;
+    Mat3 dtheta;
+    davenport_angles(j, R_rel, &theta, &dtheta);
+    for (int k = 0; k < 3; ++k) {
+      if (j.row_constrained(3 + k)) continue;
+      out->c(3 + k) = theta(k);
+      out->Jb.block<1, 3>(3 + k, 3) = dtheta.row(k) * R_rel * Rcf.transpose();
+      out->Ja.block<1, 3>(3 + k, 3) = -dtheta.row(k) * Rpf.transpose();
     }
   }
 }

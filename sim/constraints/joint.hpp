@@ -8,6 +8,8 @@
 //              constrained row k: c = 2 v_k(q_rel)             (docs/computation.md (20): small
 //                                                               angles in radians)
 //              free row k:        c = 2 atan2(v_k, w)           (exactly the angle for a revolute)
+//              Davenport joints (Joint::hinge_sequence): the hinges' angles, and for two hinges
+//              the constrained row e_s0ᵀ R_rel e_s1 (docs/computation.md (94)–(97))
 // A constrained row is the equation c_r(z3) = 0; a free row is a minimal coordinate on which
 // springs, dampers and actuators act. Jacobians are taken with respect to right perturbations of
 // each body (δx in world, δθ in the body frame), so J_rᵀ u is the wrench (world force, body
@@ -70,6 +72,11 @@ struct RotationRowTerms {
 };
 // The terms of constrained rotation row 3 + k of `joint`.
 RotationRowTerms rotation_row_terms(const Joint& joint, int k);
+
+// A Davenport joint's (Joint::hinge_sequence) relative rotation R_rel = Π_m R(e_sm, θ_sm) for the
+// angles theta (indexed by joint-frame axis), and in *omega the relative angular velocity (parent
+// joint frame) ω = Σ_m (Π_{l<m} R(e_sl, θ_sl)) e_sm θ̇_sm of the rates `rate` (docs/computation.md (96)).
+Mat3 davenport_rotation(const Joint& joint, const Vec3& theta, const Vec3& rate, Vec3* omega);
 
 // Relative rotation of the child joint frame with respect to the parent joint frame.
 Vec4 joint_relative_rotation(const Joint& joint, const Vec4& qa, const Vec4& qb);

@@ -40,9 +40,24 @@ Vec3 orbital_angular_velocity(const Vec4& q_rel, double da, double db) {
   return 2.0 * Hmat().transpose() * Lmat(q_rel).transpose() * q_dot;
 }
 
-RelativeMotion relative_motion(const Model& model, const Joint& jt, const std::vector<double>& q,
-                               const std::vector<double>& qd) {
+// Joint::coordinate_order: coordinate i is free row order[i]; `ascending` gets them by row.
+std::vector<double> rows_ascending(const Joint& jt, const std::vector<double>& values) {
+  if (jt.coordinate_order[0] < 0 || values.empty()) return values;
+  const std::array<int, 6> rows = jt.free_rows();
+  std::vector<double> out(values.size());
+  for (size_t i = 0; i < values.size(); ++i)
+    out[std::find(rows.begin(), rows.end(), jt.coordinate_order[i]) - rows.begin()] = values[i];
+  return out;
+}
+
+RelativeMotion relative_motion(const Model& model, const Joint& jt, const std::vector<double>& q_given,
+                               const std::vector<double>& qd_given) {
   RelativeMotion m;
+  // (each vector alone: either may be empty; a wrong count is refused below)
+  const bool order_q = static_cast<int>(q_given.size()) == jt.nq();
+  const bool order_qd = static_cast<int>(qd_given.size()) == jt.dof();
+  const std::vector<double> q = order_q ? rows_ascending(jt, q_given) : q_given;
+  const std::vector<double> qd = order_qd ? rows_ascending(jt, qd_given) : qd_given;
   if (q.empty()) {  // the description's own pose (a floating base's is not the origin)
     JointRows rows;
     joint_rows(jt, zero_pose(model, jt.parent), zero_pose(model, jt.child), &rows);
@@ -66,6 +81,29 @@ RelativeMotion relative_motion(const Model& model, const Joint& jt, const std::v
     if (!zero_qd) m.t_rate(r) = qd[iv];
     ++iq;
     ++iv;
+  }
+  if (jt.davenport()) {  // the hinges' angles by joint-frame axis (docs/computation.md (96))
+    Vec3 theta = Vec3::Zero(), rate = Vec3::Zero();
+    for (int k = 0; k < 3; ++k) {
+      if (jt.row_constrained(3 + k)) continue;
+      if (!zero_q) theta(k) = q[iq];
+      if (!zero_qd) rate(k) = qd[iv];
+      ++iq;
+      ++iv;
+    }
+    Vec3 omega;
+    const Mat3 R = davenport_rotation(jt, theta, rate, &omega);
+    if (!zero_q) m.q_rel = rot_to_quat(R);
+    m.w_rel = R.transpose() * omega;
+    if (zero_q && !zero_qd) {  // rates about the description's own pose
+      Vec3 rows_theta = Vec3::Zero();
+      JointRows rows;
+      joint_rows(jt, zero_pose(model, jt.parent), zero_pose(model, jt.child), &rows);
+      rows_theta = rows.c.tail<3>();
+      const Mat3 R0 = davenport_rotation(jt, rows_theta, rate, &omega);
+      m.w_rel = R0.transpose() * omega;
+    }
+    return m;
   }
   switch (rot_kind(jt.type)) {
     case RotKind::Fixed:
@@ -141,6 +179,9 @@ std::vector<bool> grow_from_world(const Model& model, const std::vector<bool>& u
 }
 
 }  // namespace
+
+// joint_coordinates with the free rows in ascending order (Joint::coordinate_order ignored)
+void joint_coordinates_by_row(const Model& model, const Data& d, int j, double* q, double* qd);
 
 std::vector<bool> spanning_tree_joints(const Model& model) {
   std::vector<bool> tree(model.joints.size(), false);
@@ -258,11 +299,36 @@ void set_coordinates(const Model& model, Data& d, const std::vector<std::vector<
     joint_rows(jt, body_pose(d, jt.parent), body_pose(d, jt.child), &rows);
     d.joint_angle[j] = rows.c.tail<3>();
     if (rot_kind(jt.type) == RotKind::Revolute && tree[j] && !q[j].empty())
-      d.joint_angle[j](2) = q[j][jt.nq() - 1];
+      d.joint_angle[j](2) = rows_ascending(jt, q[j])[jt.nq() - 1];
+    if (jt.davenport() && tree[j] && static_cast<int>(q[j].size()) == jt.nq()) {  // angles beyond ±π keep them
+      const std::vector<double> by_row = rows_ascending(jt, q[j]);
+      int at = jt.nq();
+      for (int k = 2; k >= 0; --k)
+        if (!jt.row_constrained(3 + k)) d.joint_angle[j](k) = by_row[--at];
+    }
   }
 }
 
-void joint_coordinates(const Model& model, const Data& d, int j, double* q, double* qd) {
+void joint_coordinates(const Model& model, const Data& d, int j, double* q_out, double* qd_out) {
+  const Joint& jt = model.joints[j];
+  double q_rows[7], qd_rows[6];  // by ascending row, then put in Joint::coordinate_order
+  const bool ordered = jt.coordinate_order[0] >= 0;
+  double* q = ordered ? q_rows : q_out;
+  double* qd = ordered ? qd_rows : qd_out;
+  if (ordered) {
+    const std::array<int, 6> rows = jt.free_rows();
+    joint_coordinates_by_row(model, d, j, q, qd);
+    for (int i = 0; i < jt.dof(); ++i) {
+      const long at = std::find(rows.begin(), rows.end(), jt.coordinate_order[i]) - rows.begin();
+      q_out[i] = q[at];
+      qd_out[i] = qd[at];
+    }
+    return;
+  }
+  joint_coordinates_by_row(model, d, j, q, qd);
+}
+
+void joint_coordinates_by_row(const Model& model, const Data& d, int j, double* q, double* qd) {
   const Joint& jt = model.joints[j];
   JointRows rows;
   const Pose a = body_pose(d, jt.parent), b = body_pose(d, jt.child);
@@ -275,6 +341,14 @@ void joint_coordinates(const Model& model, const Data& d, int j, double* q, doub
     if (jt.row_constrained(r)) continue;
     q[iq++] = rows.c(r);
     qd[iv++] = rate(r);
+  }
+  if (jt.davenport()) {  // the hinges' (unwrapped) angles and rates by joint-frame axis
+    for (int k = 0; k < 3; ++k) {
+      if (jt.row_constrained(3 + k)) continue;
+      q[iq++] = d.joint_angle[j](k);
+      qd[iv++] = rate(3 + k);
+    }
+    return;
   }
   switch (rot_kind(jt.type)) {
     case RotKind::Fixed:
@@ -323,7 +397,19 @@ void set_joint_coordinates(const Model& model, Data& d, int j, const std::vector
 
 bool row_has_coordinate(const Joint& joint, int row) {
   if (row < 0 || row > 5 || joint.row_constrained(row)) return false;
-  return row < 3 || rot_kind(joint.type) != RotKind::Free;
+  return row < 3 || rot_kind(joint.type) != RotKind::Free || joint.davenport();
+}
+
+int row_coordinate_index(const Joint& jt, int row) {
+  // joint_coordinates lists the free rows in order (revolute: row 5; orbital: rows 3 and 4;
+  // Davenport: the free rotation rows by axis), or in Joint::coordinate_order
+  if (jt.coordinate_order[0] >= 0)
+    return static_cast<int>(std::find(jt.coordinate_order.begin(), jt.coordinate_order.end(), row) -
+                            jt.coordinate_order.begin());
+  int index = 0;
+  for (int r = 0; r < row; ++r)
+    if (!jt.row_constrained(r)) ++index;
+  return index;
 }
 
 RowCoordinate row_coordinate(const Model& model, const Data& data, int joint, int row) {
@@ -333,12 +419,7 @@ RowCoordinate row_coordinate(const Model& model, const Data& data, int joint, in
   if (!row_has_coordinate(jt, row))
     throw std::invalid_argument("joint '" + jt.name + "' row " + std::to_string(row) +
                                 " has no scalar coordinate (constrained, or a ball/free rotation)");
-  // joint_coordinates lists the free translational rows in order, then the rotation's angles
-  // (revolute: row 5; orbital: rows 3 and 4)
-  int index = 0;
-  for (int r = 0; r < std::min(row, 3); ++r)
-    if (!jt.row_constrained(r)) ++index;
-  if (row >= 3 && rot_kind(jt.type) == RotKind::Orbital) index += row - 3;
+  const int index = row_coordinate_index(jt, row);
   double q[7], qd[6];
   joint_coordinates(model, data, joint, q, qd);
   return RowCoordinate{q[index], qd[index]};

@@ -5,7 +5,8 @@
 // anchor relative to the parent anchor along the parent joint frame's axes), then its rotation:
 //   revolute: the angle about the joint z axis (unwrapped, so continuous joints keep counting);
 //   orbital:  two angles (a, b) with q_rel ∝ (1, tan(a/2), tan(b/2), 0);
-//   free rotation (spherical, floating): the relative quaternion (w, x, y, z), as MuJoCo's qpos.
+//   free rotation (spherical, floating): the relative quaternion (w, x, y, z), as MuJoCo's qpos;
+//   Davenport joints (Joint::hinge_sequence): the hinges' angles by joint-frame axis (rates alike).
 // Rate coordinates (Joint::dof entries): the translational rates, then the rotation's: for a
 // revolute the joint rate; for an orbital joint the rates of its two angles (the relative angular
 // velocity then also has a part about the joint axis); for a free rotation (spherical, floating)
@@ -53,6 +54,10 @@ RowCoordinate row_coordinate(const Model& model, const Data& data, int joint, in
 
 // Whether row_coordinate accepts this joint row.
 bool row_has_coordinate(const Joint& joint, int row);
+
+// The index of a free row's coordinate among its joint's coordinates (Joint::coordinate_order, or
+// ascending rows); for a row with a scalar coordinate (row_has_coordinate).
+int row_coordinate_index(const Joint& joint, int row);
 
 // Joints of the spanning tree used by set_coordinates (true) and loop-closing joints (false).
 std::vector<bool> spanning_tree_joints(const Model& model);

@@ -62,7 +62,10 @@ void get_qpos(const Model& model, const Data& data, std::span<double> qpos) {
   double qd[6];
   for_each_coordinate_joint(model, [&](int j, int iq, int) {
     joint_coordinates(model, data, j, qpos.data() + iq, qd);
-    if (model.joints[j].nq() == 1) qpos[iq] += model.joints[j].ref;
+    const Joint& jt = model.joints[j];
+    if (jt.nq() == 1) qpos[iq] += jt.ref;
+    for (int r = 0; r < 6; ++r)  // the refs of a merged joint's rows
+      if (!jt.row_names[r].empty()) qpos[iq + row_coordinate_index(jt, r)] += jt.row_ref[r];
   });
 }
 
@@ -91,6 +94,8 @@ std::vector<std::vector<double>> split_qpos(const Model& model, std::span<const 
     const Joint& jt = model.joints[j];
     q[j].assign(qpos.begin() + iq, qpos.begin() + iq + jt.nq());
     if (jt.nq() == 1) q[j][0] -= jt.ref;
+    for (int r = 0; r < 6; ++r)
+      if (!jt.row_names[r].empty()) q[j][row_coordinate_index(jt, r)] -= jt.row_ref[r];
   });
   return q;
 }

@@ -4,8 +4,8 @@
 // (sim/state/kinematics.hpp), joint after joint in model order, each joint's Joint::nq / Joint::dof
 // values — for a file loaded from MJCF this is MuJoCo's qpos / qvel of the same file: a free
 // joint's x y z qw qx qy qz and its linear (world) and angular (body) velocity, a ball joint's
-// quaternion, a hinge or slide measured from its `ref` (Joint::ref is added here; maxsim's own
-// coordinates start at the file's pose). Joints that close loops (MJCF <connect>) have no entries:
+// quaternion, a hinge or slide measured from its `ref` (Joint::ref, and Joint::row_ref for the
+// rows of a body's merged joints, is added here; maxsim's own coordinates start at the file's pose). Joints that close loops (MJCF <connect>) have no entries:
 // they follow from the others.
 // The state itself stays the maximal coordinates of the bodies (Data::x, q, v, w): qpos and qvel
 // are computed from it and turned back into it.

@@ -1,0 +1,294 @@
+// MJCF bodies with several joints as one body (LoadOptions::merge_multi_joint_bodies): slides
+// along orthogonal axes, then hinges with orthogonal axes through one anchor, become one joint
+// whose rows are the slides and the hinges' Davenport angles (docs/modeling.md).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "models/load.hpp"
+#include "sim/maxsim.hpp"
+
+using namespace maxsim;
+
+namespace {
+
+std::string corpus(const std::string& rel) { return std::string(MAXSIM_SOURCE_DIR) + "/tests/data/models/" + rel; }
+
+Model load_file(const std::string& path, bool merge, LoadReport* report = nullptr) {
+  LoadOptions o;
+  o.merge_multi_joint_bodies = merge;
+  LoadReport r;
+  return load_model(path, o, report ? report : &r);
+}
+
+std::string write_temp(const std::string& name, const std::string& xml) {
+  const std::string path = (std::filesystem::temp_directory_path() / ("maxsim_multijoint_" + name + ".xml")).string();
+  std::ofstream(path) << xml;
+  return path;
+}
+
+// A body hanging from the world by `joints` (MJCF <joint> elements), a box whose principal axes
+// are the frame's, below the anchor; contacts off; `extra` goes after <worldbody>.
+std::string hanging(const std::string& joints, const std::string& extra = "", const std::string& body_pos = "0 0 1",
+                    const std::string& geom_pos = "0.05 0.02 -0.3") {
+  return R"(<mujoco model="hang"><compiler angle="degree"/><option timestep="0.002"><flag contact="disable"/></option>
+  <worldbody><body name="bob" pos=")" + body_pos + R"(">)" + joints +
+         R"(<geom type="box" size="0.05 0.08 0.1" pos=")" + geom_pos + R"(" mass="2"/></body></worldbody>)" + extra +
+         "</mujoco>";
+}
+
+const char* kThreeHinges =
+    R"(<joint name="hx" type="hinge" axis="1 0 0" pos="0 0 0.1"/>
+       <joint name="hz" type="hinge" axis="0 0 1" pos="0 0 0.1" range="-60 35"/>
+       <joint name="hy" type="hinge" axis="0 1 0" pos="0 0 0.1"/>)";
+const char* kTwoHinges =
+    R"(<joint name="s1" type="hinge" axis="2 1 1" pos="0 0 0.1"/>
+       <joint name="s2" type="hinge" axis="0 -1 1" pos="0 0 0.1"/>)";
+
+// Runs both models `steps` steps from their own initial states and returns the largest difference
+// of their qpos (MuJoCo's layout in both) along the way.
+double max_qpos_difference(const Model& a, Data& da, const Model& b, Data& db, int steps) {
+  double diff = 0;
+  for (int n = 0; n < steps; ++n) {
+    EXPECT_EQ(step(a, da).status, StepStatus::Ok);
+    EXPECT_EQ(step(b, db).status, StepStatus::Ok);
+    const std::vector<double> qa = get_qpos(a, da), qb = get_qpos(b, db);
+    EXPECT_EQ(qa.size(), qb.size());
+    for (size_t i = 0; i < qa.size() && i < qb.size(); ++i) diff = std::max(diff, std::abs(qa[i] - qb[i]));
+  }
+  return diff;
+}
+
+}  // namespace
+
+// half_cheetah: settotalmass="14" gives 14 kg exactly (no virtual bodies), MuJoCo's 7 moving
+// bodies and 9 dof; the root's three joints are one joint's rows, each known by its name.
+TEST(MjcfMultiJoint, CheetahHasMuJoCosMassAndBodies) {
+  LoadReport r;
+  const Model m = load_file(corpus("gym_mujoco/half_cheetah.xml"), true, &r);
+  EXPECT_NEAR(m.total_mass(), 14.0, 1e-12);
+  EXPECT_EQ(m.bodies.size(), 7u);
+  EXPECT_TRUE(r.virtual_bodies.empty());
+  EXPECT_EQ(m.dof(), 9);
+  const int root = m.joint_index("rootx");
+  EXPECT_EQ(m.joint_index("rootz"), root);
+  EXPECT_EQ(m.joint_index("rooty"), root);
+  const Joint& jt = m.joints[root];
+  EXPECT_EQ(jt.dof(), 3);
+  // the rows follow the axes: rootx and rootz translate along world x and z, rooty turns about y
+  Data d(m);
+  set_coordinates(m, d, std::vector<std::vector<double>>(m.joints.size()), std::vector<std::vector<double>>(m.joints.size()));
+  const Vec3 x0 = d.x[jt.child];
+  const std::vector<double> q = {0.3, -0.2, 0.5};  // MuJoCo's order: rootx, rootz, rooty
+  set_joint_coordinates(m, d, root, q, {0, 0, 0});
+  const Vec4 turn = quat_mul(quat_conj(m.bodies[jt.child].q0), d.q[jt.child]);
+  EXPECT_NEAR(2 * std::atan2(turn(2), turn(0)), 0.5, 1e-12);  // about the torso's y (its frame = world's)
+  // the torso's CoM turns about the anchor (the torso origin) and the anchor slides by (0.3, 0, −0.2)
+  const Vec3 com_local = m.bodies[jt.child].x0 - Vec3(0, 0, 0.7);
+  const Vec3 expected = Vec3(0.3, 0, 0.7 - 0.2) + quat_to_rot(quat_axis_angle(Vec3::UnitY(), 0.5)) * com_local;
+  EXPECT_LT((d.x[jt.child] - expected).norm(), 1e-12);
+  EXPECT_LT((x0 - m.bodies[jt.child].x0).norm(), 1e-12);
+  EXPECT_NEAR(row_coordinate(m, d, root, m.find_joint_row("rootx")->second).q, 0.3, 1e-12);
+  EXPECT_NEAR(row_coordinate(m, d, root, m.find_joint_row("rootz")->second).q, -0.2, 1e-12);
+  EXPECT_NEAR(row_coordinate(m, d, root, m.find_joint_row("rooty")->second).q, 0.5, 1e-12);
+}
+
+// The humanoid: hips (three hinges), waist and shoulders (two) merge; its ankles' two hinges go
+// through different points (z = 0.08 and 0.04) and keep a virtual body each: MuJoCo's 13 moving
+// bodies (16 less the 3 welded ones) + 2, 27 dof, and its actuators drive the right rows.
+TEST(MjcfMultiJoint, HumanoidHasMuJoCosBodies) {
+  LoadReport r;
+  const Model m = load_file(corpus("mujoco_models/humanoid/humanoid.xml"), true, &r);
+  EXPECT_EQ(m.bodies.size(), 15u);
+  EXPECT_EQ(r.virtual_bodies.size(), 2u);
+  EXPECT_EQ(m.dof(), 27);
+  const auto hz = m.find_joint_row("hip_z_left");
+  ASSERT_TRUE(hz.has_value());
+  const Actuator& a = m.actuators[m.actuator_index("hip_z_left")];
+  EXPECT_EQ(a.joint, hz->first);
+  EXPECT_EQ(a.row, hz->second);
+  EXPECT_NEAR(m.joints[hz->first].lower[hz->second], -60 * M_PI / 180, 1e-12);
+  EXPECT_DOUBLE_EQ(m.joints[hz->first].stiffness[hz->second], 10);  // class joint_big
+}
+
+// Keyframes: qpos in MuJoCo's order (the hips' x, z, y; a slide with ref) reads back exactly.
+TEST(MjcfMultiJoint, KeyframeQposRoundTrips) {
+  const std::string path = write_temp(
+      "key", hanging(R"(<joint name="sx" type="slide" axis="1 0 0"/><joint name="sz" type="slide" axis="0 0 1" ref="1.25"/>)" +
+                         std::string(kThreeHinges),
+                     R"(<keyframe><key name="k" qpos="0.1 1.3 0.2 -0.4 0.3" qvel="0.5 -0.1 1 2 -3"/></keyframe>)"));
+  const Model m = load_file(path, true);
+  ASSERT_EQ(m.joints.size(), 1u);
+  EXPECT_EQ(m.joints[0].dof(), 5);
+  Data d(m);
+  reset_data(m, d, m.keyframe_index("k"));
+  const std::vector<double> q = get_qpos(m, d), qd = get_qvel(m, d);
+  const std::vector<double> q_key = {0.1, 1.3, 0.2, -0.4, 0.3}, qd_key = {0.5, -0.1, 1, 2, -3};
+  ASSERT_EQ(q.size(), 5u);
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_NEAR(q[i], q_key[i], 1e-12) << i;
+    EXPECT_NEAR(qd[i], qd_key[i], 1e-12) << i;
+  }
+  // the virtual-body model of the same file agrees on the pose
+  const Model v = load_file(path, false);
+  Data dv(v);
+  reset_data(v, dv, v.keyframe_index("k"));
+  EXPECT_LT((dv.x.back() - d.x.back()).norm(), 1e-12);
+  const Vec4 dq = quat_mul(quat_conj(dv.q.back()), d.q.back());
+  EXPECT_LT(Vec3(dq.tail<3>()).norm(), 1e-12);
+}
+
+// Three hinges and two (a universal joint) against the virtual-body chains of the same files: the
+// virtual bodies (1e-3 of the mass, at the anchor, inertia 0.4·m_v·(0.01 m)²) change the
+// pendulum's inertia about the anchor by a relative ~1e-7, so the angles agree to the solver's
+// tolerance accumulated over the run (1e-4 rad over 1 s; a wrong row or Jacobian sign is O(1)).
+// Without damping, energy stays bounded (the integrator's O(Δt²) oscillation, ~1e-4 J here).
+TEST(MjcfMultiJoint, MergedHingesMoveLikeTheVirtualChain) {
+  const char* kWideThree =
+      R"(<joint name="hx" type="hinge" axis="1 0 0" pos="0 0 0.1"/>
+         <joint name="hz" type="hinge" axis="0 0 1" pos="0 0 0.1" range="-80 80"/>
+         <joint name="hy" type="hinge" axis="0 1 0" pos="0 0 0.1"/>)";
+  for (const char* joints : {kWideThree, kTwoHinges}) {
+    SCOPED_TRACE(joints);
+    const std::string path = write_temp(
+        "chain", hanging(joints, R"(<keyframe><key name="k" qvel=")" +
+                                     std::string(joints == kWideThree ? "1.5 -0.3 2" : "2 -1.5") + R"("/></keyframe>)"));
+    LoadReport rm, rv;
+    const Model m = load_file(path, true, &rm), v = load_file(path, false, &rv);
+    EXPECT_TRUE(rm.virtual_bodies.empty());
+    EXPECT_FALSE(rv.virtual_bodies.empty());
+    Data dm(m), dv(v);
+    reset_data(m, dm, m.keyframe_index("k"));
+    reset_data(v, dv, v.keyframe_index("k"));
+    const double e0 = total_energy(m, dm);
+    EXPECT_LT(max_qpos_difference(m, dm, v, dv, 500), 1e-4);
+    EXPECT_LT(std::abs(total_energy(m, dm) - e0), 1e-3);
+    EXPECT_LT(max_constraint_violation(m, dm), 1e-8);
+  }
+}
+
+// A motor on each hinge turns its own angle: from rest at the zero pose (the body's principal
+// axes on the hinges', CoM on the anchor, no gravity) the angular accelerations decouple, so the
+// driven angle follows θ = ½ (gear·u / I) t² and the others stay at rest.
+TEST(MjcfMultiJoint, ActuatorsDriveTheirOwnRow) {
+  const std::string path = write_temp(
+      "motors",
+      R"(<mujoco model="m"><option timestep="0.002" gravity="0 0 0"><flag contact="disable"/></option>
+  <worldbody><body name="bob" pos="0 0 1">)" +
+          std::string(kThreeHinges) +
+          R"(<inertial pos="0 0 0.1" mass="1" diaginertia="0.1 0.2 0.4"/></body></worldbody>
+  <actuator><motor name="mx" joint="hx" gear="2"/><motor name="mz" joint="hz" gear="2"/><motor name="my" joint="hy" gear="2"/></actuator>
+  </mujoco>)");
+  const Model m = load_file(path, true);
+  const double inertia[3] = {0.1, 0.4, 0.2};  // about hx, hz, hy
+  const char* names[3] = {"hx", "hz", "hy"};
+  for (int a = 0; a < 3; ++a) {
+    SCOPED_TRACE(names[a]);
+    Data d(m);
+    d.ctrl.assign(3, 0.0);
+    d.ctrl[a] = 0.01;
+    const int steps = 50;
+    for (int n = 0; n < steps; ++n) ASSERT_EQ(step(m, d).status, StepStatus::Ok);
+    const double t = steps * m.opt.timestep;
+    const double expected = 0.5 * 2 * 0.01 / inertia[a] * t * t;
+    for (int b = 0; b < 3; ++b) {
+      const auto jr = *m.find_joint_row(names[b]);
+      const double q = row_coordinate(m, d, jr.first, jr.second).q;
+      // the discrete sum Δt² Σ n = ½ a t² (1 + 1/steps): 2 % above the continuous value
+      if (b == a) EXPECT_NEAR(q, expected, 0.03 * expected);
+      else EXPECT_LT(std::abs(q), 1e-3 * expected);
+    }
+  }
+}
+
+// Three hinges whose middle range reaches ±90° (or has none) keep the virtual bodies, and run.
+TEST(MjcfMultiJoint, SingularMiddleHingeFallsBack) {
+  const std::string path = write_temp(
+      "fallback", hanging(R"(<joint name="hx" type="hinge" axis="1 0 0"/>
+       <joint name="hz" type="hinge" axis="0 0 1" range="-95 30"/>
+       <joint name="hy" type="hinge" axis="0 1 0"/>)"));
+  LoadReport r;
+  const Model m = load_file(path, true, &r);
+  EXPECT_EQ(r.virtual_bodies.size(), 2u);
+  EXPECT_EQ(m.bodies.size(), 3u);
+  Data d(m);
+  set_joint_coordinates(m, d, m.joint_index("hx"), {0.5}, {1.0});
+  for (int n = 0; n < 200; ++n) ASSERT_EQ(step(m, d).status, StepStatus::Ok);
+  // non-orthogonal hinge axes fall back too
+  LoadReport r2;
+  load_file(write_temp("skew", hanging(R"(<joint name="a" axis="1 0 0"/><joint name="b" axis="1 1 0"/>)")), true, &r2);
+  EXPECT_EQ(r2.virtual_bodies.size(), 1u);
+}
+
+#ifdef MAXSIM_WITH_MUJOCO
+#include <mujoco/mujoco.h>
+
+// MuJoCo 2.2.2 and maxsim from the same file and state, contacts off: the merged roots and hips
+// move as MuJoCo's joints do (the hopper's rootz has ref 1.25: qpos keeps MuJoCo's values). Both integrators are first order in Δt; at Δt = 1e-4 s over 0.2 s
+// their difference is below Δt·t·q̈ ≲ 2e-3 (q̈ ≲ 100 rad/s² here; measured: 2e-6 for the cheetah,
+// 4e-4 for the humanoid, whose ankles keep virtual bodies of 1e-3 of the feet's mass and whose
+// hamstring tendons are limits), against motions of 0.3–0.4; a wrong row, sign or mass is O(0.1).
+TEST(MjcfMultiJoint, MatchesMuJoCoWithoutContacts) {
+  struct Case {
+    const char* file;
+    double tolerance;
+  };
+  for (const Case& c : {Case{"gym_mujoco/half_cheetah.xml", 1e-4}, Case{"gym_mujoco/hopper.xml", 1e-4},
+                      Case{"mujoco_models/humanoid/humanoid.xml", 2e-3}}) {
+    SCOPED_TRACE(c.file);
+    const double dt = 1e-4;
+    const int steps = 2000;
+    char err[1000] = "";
+    mjModel* mm = mj_loadXML(corpus(c.file).c_str(), nullptr, err, sizeof(err));
+    ASSERT_NE(mm, nullptr) << err;
+    mm->opt.timestep = dt;
+    mm->opt.integrator = mjINT_EULER;
+    mm->opt.disableflags |= mjDSBL_CONTACT;
+    mjData* md = mj_makeData(mm);
+    // a state off the file's pose: every hinge and slide moved and moving (quaternions kept)
+    for (int j = 0; j < mm->njnt; ++j) {
+      const int a = mm->jnt_qposadr[j], v = mm->jnt_dofadr[j];
+      if (mm->jnt_type[j] == mjJNT_HINGE || mm->jnt_type[j] == mjJNT_SLIDE) {
+        md->qpos[a] += 0.1 * std::sin(1.0 + j);
+        md->qvel[v] = 1.0 * std::cos(2.0 + j);
+        if (mm->jnt_limited[j]) {  // well inside the range (MuJoCo's limits are soft, maxsim's hard)
+          const double lo = mm->jnt_range[2 * j], hi = mm->jnt_range[2 * j + 1];
+          md->qpos[a] = std::clamp(md->qpos[a], lo + 0.3 * (hi - lo), hi - 0.3 * (hi - lo));
+        }
+      }
+    }
+    mj_forward(mm, md);
+    Model m = load_file(corpus(c.file), true);
+    m.opt.timestep = dt;
+    Data d(m);
+    ASSERT_EQ(qpos_size(m), mm->nq);
+    set_coordinates(m, d, split_qpos(m, std::vector<double>(md->qpos, md->qpos + mm->nq)),
+                    split_qvel(m, std::vector<double>(md->qvel, md->qvel + mm->nv)));
+    const std::vector<double> q0(md->qpos, md->qpos + mm->nq);
+    for (int n = 0; n < steps; ++n) {
+      mj_step(mm, md);
+      ASSERT_EQ(step(m, d).status, StepStatus::Ok) << n;
+    }
+    const std::vector<double> q = get_qpos(m, d);
+    double moved = 0;
+    for (int j = 0; j < mm->njnt; ++j) {
+      if (mm->jnt_type[j] != mjJNT_HINGE && mm->jnt_type[j] != mjJNT_SLIDE) continue;
+      const int a = mm->jnt_qposadr[j];
+      moved = std::max(moved, std::abs(md->qpos[a] - q0[a]));
+      EXPECT_NEAR(q[a], md->qpos[a], c.tolerance) << mj_id2name(mm, mjOBJ_JOINT, j);
+    }
+    double worst = 0;
+    for (int j = 0; j < mm->njnt; ++j)
+      if (mm->jnt_type[j] == mjJNT_HINGE || mm->jnt_type[j] == mjJNT_SLIDE)
+        worst = std::max(worst, std::abs(q[mm->jnt_qposadr[j]] - md->qpos[mm->jnt_qposadr[j]]));
+    RecordProperty(std::string(c.file) + " max difference", std::to_string(worst) + " (moved " + std::to_string(moved) + ")");
+    EXPECT_GT(moved, 0.05);  // the comparison is not of two states at rest
+    mj_deleteData(md);
+    mj_deleteModel(mm);
+  }
+}
+#endif
