@@ -55,6 +55,33 @@ bool passive_floating(const Joint& jt) {
   return true;
 }
 
+// Whether the equality constraints close a loop (through the world too): their rows may then be
+// redundant, and the post-order keeps the loop's last pivot the one that absorbs the redundancy
+// (regularized). Without such a loop every multiplier's rows are independent, and the bodies go
+// first (BlockLdu::analyze). Nodes [0, equality_nodes) are the bodies and equality nodes.
+bool equality_loop(const Model& model, const Workspace& ws, int equality_nodes) {
+  std::vector<int> parent(equality_nodes + 1);  // union–find; the last element is the world
+  for (int i = 0; i <= equality_nodes; ++i) parent[i] = i;
+  auto find = [&](int i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  auto join = [&](int a, int b) {  // false: already connected (a loop)
+    a = find(a);
+    b = find(b);
+    if (a == b) return false;
+    parent[a] = b;
+    return true;
+  };
+  for (const auto& [a, b] : ws.edges)
+    if (a < equality_nodes && b < equality_nodes && !join(a, b)) return true;
+  for (size_t j = 0; j < model.joints.size(); ++j)
+    if (!ws.passive[j] && model.joints[j].parent == kWorld &&
+        !join(ws.layout.joint_node(static_cast<int>(j)), equality_nodes))
+      return true;
+  return false;
+}
+
 }  // namespace
 
 bool graph_matches(const Model& model, const Data& d) {
@@ -221,7 +248,7 @@ void build_graph(const Model& model, Data& d) {
   std::vector<char> multiplier(n, 0);
   for (int j = nb; j < n; ++j) multiplier[j] = 1;
   ws.layout.nodes = n;
-  ws.ldu.analyze(n, ws.edges, root, &multiplier);
+  ws.ldu.analyze(n, ws.edges, root, &multiplier, !equality_loop(model, ws, nb + nj + nn + nt + ncp));
   for (int j = 0; j < nj; ++j)  // identity rows: one real row, the rest the padding's identity
     if (ws.passive[j]) ws.ldu.set_node_size(ws.layout.joint_node(j), 1);
   for (int j = 0; j < nj; ++j) {

@@ -216,7 +216,7 @@ std::uint64_t pair_key(int i, int j, int n) {
 }  // namespace
 
 void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& edges, int root,
-                       const std::vector<char>* multiplier) {
+                       const std::vector<char>* multiplier, bool bodies_first) {
   // Start from the empty structure, so that an invalid graph (exception below) leaves a valid
   // 0-node object rather than a half-analyzed one.
   num_nodes_ = num_loops_ = num_fill_ = 0;
@@ -306,8 +306,58 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
     for (int s = 0; s < n; ++s)
       if (!visited[s]) dfs(s);
   }
-  // ---- multiplier nodes never go first: move each after its earliest neighbour ----
-  if (multiplier != nullptr) {
+  // ---- every other node first, then the multipliers by minimum degree ----
+  if (multiplier != nullptr && bodies_first) {
+    if (static_cast<int>(multiplier->size()) != n)
+      throw std::invalid_argument("BlockLdu::analyze: one multiplier flag per node expected");
+    std::vector<int> reordered;
+    reordered.reserve(n);
+    for (int v : order_)
+      if (!(*multiplier)[v]) reordered.push_back(v);
+    // the multipliers' graph after the others are eliminated: two multipliers are adjacent when
+    // they share an eliminated neighbour (or are adjacent themselves)
+    std::vector<std::vector<int>> g(n);
+    for (int v = 0; v < n; ++v) {
+      if (!(*multiplier)[v]) continue;
+      for (int a = adj_begin[v]; a < adj_begin[v + 1]; ++a) {
+        const int w = adj[a];
+        if ((*multiplier)[w]) {
+          g[v].push_back(w);
+        } else {
+          for (int b = adj_begin[w]; b < adj_begin[w + 1]; ++b)
+            if (adj[b] != v && (*multiplier)[adj[b]]) g[v].push_back(adj[b]);
+        }
+      }
+      std::sort(g[v].begin(), g[v].end());
+      g[v].erase(std::unique(g[v].begin(), g[v].end()), g[v].end());
+    }
+    std::vector<char> done(n, 0);
+    int remaining = 0;
+    for (int v = 0; v < n; ++v) remaining += (*multiplier)[v] ? 1 : 0;
+    while (remaining-- > 0) {
+      int best = -1;
+      size_t best_degree = 0;
+      for (int v = 0; v < n; ++v) {
+        if (!(*multiplier)[v] || done[v]) continue;
+        size_t degree = 0;
+        for (int w : g[v]) degree += done[w] ? 0 : 1;
+        if (best < 0 || degree < best_degree) {
+          best = v;
+          best_degree = degree;
+        }
+      }
+      done[best] = 1;
+      reordered.push_back(best);
+      // its remaining neighbours become a clique (fill)
+      std::vector<int> nb;
+      for (int w : g[best])
+        if (!done[w]) nb.push_back(w);
+      for (int a : nb)
+        for (int b : nb)
+          if (a != b && std::find(g[a].begin(), g[a].end(), b) == g[a].end()) g[a].push_back(b);
+    }
+    order_.swap(reordered);
+  } else if (multiplier != nullptr) {  // ---- multiplier nodes never go first: move each after its earliest neighbour ----
     if (static_cast<int>(multiplier->size()) != n)
       throw std::invalid_argument("BlockLdu::analyze: one multiplier flag per node expected");
     std::vector<int> pos(n);

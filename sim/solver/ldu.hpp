@@ -46,8 +46,14 @@ class BlockLdu {
   // all of its neighbours divides by ε and destroys the solution, so a flagged node that the
   // post-order would eliminate before every neighbour is moved to right after its earliest
   // neighbour. Its pivot is then −εI + J M⁻¹ Jᵀ (costs at most a few fill blocks).
+  //
+  // `bodies_first` (with `multiplier`): every unflagged node first, then the flagged ones in a
+  // minimum-degree order of the graph that remains. The multipliers' pivots are then blocks of
+  // −(J M⁻¹ Jᵀ + D), definite when the rows are independent, so no pivot is singular because an
+  // earlier one took the degrees of freedom its rows need (the post-order's failure when a contact
+  // between two branches makes the DFS climb a branch from its tip).
   void analyze(int num_nodes, const std::vector<std::pair<int, int>>& edges, int root = -1,
-               const std::vector<char>* multiplier = nullptr);
+               const std::vector<char>* multiplier = nullptr, bool bodies_first = false);
 
   int num_nodes() const { return num_nodes_; }           // nodes of the analyzed graph
   int num_loops() const { return num_loops_; }           // independent cycles (DFS back edges)
