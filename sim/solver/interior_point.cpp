@@ -7,6 +7,7 @@
 
 #include "sim/solver/assemble.hpp"
 #include "sim/solver/inequality.hpp"
+#include "sim/solver/iteration_trace.hpp"
 #include "sim/solver/solve.hpp"
 
 namespace maxsim {
@@ -126,6 +127,8 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     if (!residual_at_s) s = ws.trial;  // (the bodies' velocities and so the kinematics are unchanged)
   }
   if (!residual_at_s) start(settled ? opt.settled_slack : opt.warm_slack, opt.initial_slack);
+  const IterationTrace trace(d);  // (off unless MAXSIM_IP_TRACE is set)
+  trace.begin(model, d, settled);
   EqualityTest stalled = converged;
   stalled.tol_impulse *= model.opt.solver.stall_factor;
   double last_alpha = 1.0;
@@ -180,6 +183,9 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
       break;
     }
     const double mu = complementarity_mean(d, d.contacts);
+    IterationRecord record;
+    record.iteration = rep.iterations;
+    record.mu = mu;
     // predictor (affine scaling, κ = 0)
     ws.delta = -F;
     inequality_rhs(model, d, 0.0, nullptr, &ws.delta);
@@ -218,14 +224,21 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
       const double alpha_c = std::min(1.0, opt.fraction_to_boundary * max_feasible_step(d, affine));
       if (ws.trial.allFinite() && alpha_c > alpha) {
         alpha = alpha_c;
+        record.centred_direction = true;
         ws.delta.swap(ws.trial);
         steps.swap(affine);
       }
     }
     last_alpha = alpha;
+    record.sigma = sigma;
+    record.alpha_aff = alpha_aff;
+    record.alpha_max = alpha;
+    trace.iteration(model, d, F, converged, record, steps);
     if (alpha < opt.jam_step) {
       recentre(mu);
       residual_at_s = false;
+      record.recentred = true;
+      trace.step(record);
       continue;
     }
     const double kappa = sigma * mu;
@@ -244,7 +257,10 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
       ws.trial_residual.swap(F);
       trial_contacts.swap(d.contacts);
       accepted = std::isfinite(merit1) && (merit1 < merit0 || eq1 < eq0);
-      if (accepted) {  // the trial's residual and kinematics are now those of s
+      trace.line_search(ls, alpha, merit0, merit1, eq0, eq1);
+      if (accepted) {
+        record.alpha = alpha;
+X
         d.contacts.swap(trial_contacts);
         s.swap(ws.trial);
         F.swap(ws.trial_residual);
@@ -257,8 +273,11 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
       recentre(mu);
       residual_at_s = false;
       last_alpha = 0;
+      record.recentred = true;
     }
+    trace.step(record);
   }
+  trace.end(rep);
   if (rep.status != StepStatus::Failed && !residual_at_s) step_residual(model, d, s, &F);
   return rep;
 }
