@@ -60,6 +60,27 @@ void apply_steps(const Data& d, std::vector<Contact>* cs, const std::vector<Vec6
   for (size_t c = 0; c < cs->size(); ++c) workspace(d).kinds[c]->apply_step(&(*cs)[c], steps[2 * c], steps[2 * c + 1], alpha);
 }
 
+// The trace's consistency check of the Newton direction Δ (MAXSIM_IP_TRACE_FD): along Δ the
+// equality rows must change at the rate −F (their rows of the Newton system are F + JΔ = 0), so
+// (F(s + hΔ) − F(s − hΔ)) / 2h + F, by central differences, shows where the matrix's rows differ
+// from the residual's derivative. Leaves ws.trial, ws.trial_residual and the kinematics moved.
+void check_direction(const Model& model, Data& d, const std::vector<Vec6>& steps, const IterationTrace& trace) {
+  Workspace& ws = workspace(d);
+  const int ne = ws.layout.equality_size();
+  const double h = 1e-6 / std::max(1.0, ws.delta.lpNorm<Eigen::Infinity>());
+  Eigen::VectorXd rate = Eigen::VectorXd::Zero(ne);
+  for (const double sign : {1.0, -1.0}) {
+    ws.trial = ws.unknowns + sign * h * ws.delta;
+    ws.trial_contacts = d.contacts;
+    apply_steps(d, &ws.trial_contacts, steps, sign * h);
+    ws.trial_contacts.swap(d.contacts);
+    step_residual(model, d, ws.trial, &ws.trial_residual);
+    ws.trial_contacts.swap(d.contacts);
+    rate += sign / (2 * h) * ws.trial_residual.head(ne);
+  }
+  trace.direction_check(d, rate + ws.residual.head(ne), ws.residual);
+}
+
 // Whether the step starts settled (InteriorPointOptions::settled_slack), from the kinematics of
 // the first residual and ws.warm. d.report is still the previous step's (or a failed attempt's: not
 // settled).
@@ -241,6 +262,10 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
       trace.step(record);
       continue;
     }
+    if (trace.directional_check()) {
+      check_direction(model, d, steps, trace);
+      step_residual(model, d, s, &F);  // (the check moved the kinematics)
+    }
     const double kappa = sigma * mu;
     const double merit0 = merit(kappa), eq0 = merit_eq();
     bool accepted = false;
@@ -258,9 +283,9 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
       trial_contacts.swap(d.contacts);
       accepted = std::isfinite(merit1) && (merit1 < merit0 || eq1 < eq0);
       trace.line_search(ls, alpha, merit0, merit1, eq0, eq1);
-      if (accepted) {
+      if (accepted) {  // the trial's residual and kinematics are now those of s
         record.alpha = alpha;
-X
+        record.halvings = ls;
         d.contacts.swap(trial_contacts);
         s.swap(ws.trial);
         F.swap(ws.trial_residual);

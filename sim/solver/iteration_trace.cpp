@@ -146,3 +146,22 @@ void IterationTrace::end(const StepReport& rep) const {
 }
 
 }  // namespace maxsim
+
+namespace maxsim {
+
+bool IterationTrace::directional_check() const {
+  static const bool on = std::getenv("MAXSIM_IP_TRACE_FD") != nullptr;
+  return on_ && on;
+}
+
+void IterationTrace::direction_check(const Data& d, const Eigen::VectorXd& mismatch, const Eigen::VectorXd& F) const {
+  const SystemLayout& L = workspace(d).layout;
+  Eigen::Index k = 0;
+  const double worst = mismatch.size() > 0 ? mismatch.cwiseAbs().maxCoeff(&k) : 0.0;
+  const int node = static_cast<int>(k / 6);
+  std::fprintf(stderr, "IP fd mismatch=%.3e at %s %d row %d, |F_eq|=%.3e\n", worst, node < L.bodies ? "body" : "node",
+               node < L.bodies ? node : node - L.bodies, static_cast<int>(k % 6),
+               F.head(L.equality_size()).lpNorm<Eigen::Infinity>());
+}
+
+}  // namespace maxsim

@@ -1,7 +1,8 @@
 // A debug trace of the interior point (sim/solver/interior_point.cpp), off unless the environment
 // variable MAXSIM_IP_TRACE is set: "all" traces every step, "t0:t1" the steps that start at
 // Data::time in [t0, t1]. MAXSIM_IP_TRACE_DETAIL adds the variables of the inequality that limits α
-// and of the largest complementarity product; MAXSIM_IP_TRACE_LS every line-search trial. One line per solve and per iteration on stderr (μ, σ, the step lengths,
+// and of the largest complementarity product; MAXSIM_IP_TRACE_LS every line-search trial;
+// MAXSIM_IP_TRACE_FD a finite-difference check of each Newton direction. One line per solve and per iteration on stderr (μ, σ, the step lengths,
 // halvings, re-centrings, the residual's parts and the inequality that limits α), to find where a
 // step's iterations go (docs/performance.md, "Under control: where the iterations go").
 #pragma once
@@ -43,6 +44,11 @@ class IterationTrace {
   // The same iteration's line search: the step taken, its halvings, a re-centring.
   void step(const IterationRecord& r) const;
   void end(const StepReport& rep) const;
+  // Whether MAXSIM_IP_TRACE_FD asks for the direction's consistency check (interior_point.cpp,
+  // check_direction), and its line: `mismatch` = the equality rows' rate along Δ plus F, which
+  // is zero for a Newton matrix that is the residual's Jacobian.
+  bool directional_check() const;
+  void direction_check(const Data& d, const Eigen::VectorXd& mismatch, const Eigen::VectorXd& F) const;
 
  private:
   bool on_ = false;
