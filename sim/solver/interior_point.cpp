@@ -125,7 +125,8 @@ void multiply(const Workspace& ws, const AssembledMatrix& A, const Eigen::Vector
 // freedom others already took) makes its solve (A + S)⁻¹b, off by up to 1e-3 relative, so the
 // interior point cannot converge past it. A − (A + S) = −S has the rank of the shifted rows, so
 // GMRES on A with the regularized factors as right preconditioner recovers A⁻¹b in about that
-// many iterations (Saad 2003, §9.3). `x` holds the regularized solve of `b` and is refined in place.
+// many iterations (Saad 2003, §9.3; docs/computation.md (94)). `x` holds the regularized solve of
+// `b` and is refined in place.
 void refine_direction(const Workspace& ws, const AssembledMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd* x) {
   constexpr int kMax = 24;              // Krylov vectors (≥ the shifted rows of a few pivots)
   constexpr double kMaxCorrection = 0.1;  // relative to the direction: see below
