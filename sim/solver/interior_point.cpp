@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include <Eigen/Dense>
-
 #include "sim/solver/assemble.hpp"
 #include "sim/solver/inequality.hpp"
 #include "sim/solver/iteration_trace.hpp"
@@ -81,88 +79,6 @@ void check_direction(const Model& model, Data& d, const std::vector<Vec6>& steps
     rate += sign / (2 * h) * ws.trial_residual.head(ne);
   }
   trace.direction_check(d, rate + ws.residual.head(ne), ws.residual);
-}
-
-// The Newton matrix as assembled (before factor() overwrites it with its factors): the diagonal
-// blocks and both blocks of every input edge (fill blocks are zero before factoring).
-struct AssembledMatrix {
-  std::vector<Block, Eigen::aligned_allocator<Block>> diag, upper, lower;
-  std::vector<int> size;  // real rows of each node (the rest is padding the LDU ignores)
-};
-
-AssembledMatrix& ws_matrix() {
-  thread_local AssembledMatrix m;
-  return m;
-}
-
-void capture(const Workspace& ws, AssembledMatrix* A) {
-  const int n = ws.ldu.num_nodes();
-  A->diag.resize(n);
-  A->size.resize(n);
-  for (int i = 0; i < n; ++i) A->diag[i] = ws.ldu.diag(i), A->size[i] = ws.ldu.node_size(i);
-  A->upper.resize(ws.edges.size());
-  A->lower.resize(ws.edges.size());
-  for (size_t e = 0; e < ws.edges.size(); ++e) {
-    A->upper[e] = ws.ldu.block(ws.ldu.upper_id(static_cast<int>(e)));
-    A->lower[e] = ws.ldu.block(ws.ldu.lower_id(static_cast<int>(e)));
-  }
-}
-
-// y = A x on the real rows (padding rows 0).
-void multiply(const Workspace& ws, const AssembledMatrix& A, const Eigen::VectorXd& x, Eigen::VectorXd* y) {
-  const int n = static_cast<int>(A.diag.size());
-  y->setZero(x.size());
-  for (int i = 0; i < n; ++i) y->segment<6>(6 * i).noalias() += A.diag[i] * x.segment<6>(6 * i);
-  for (size_t e = 0; e < ws.edges.size(); ++e) {
-    const auto [i, j] = ws.edges[e];
-    y->segment<6>(6 * i).noalias() += A.upper[e] * x.segment<6>(6 * j);
-    y->segment<6>(6 * j).noalias() += A.lower[e] * x.segment<6>(6 * i);
-  }
-  for (int i = 0; i < n; ++i) y->segment(6 * i + A.size[i], 6 - A.size[i]).setZero();
-}
-
-// A pivot the LDU had to regularize (a joint or contact eliminated after a body whose degrees of
-// freedom others already took) makes its solve (A + S)⁻¹b, off by up to 1e-3 relative, so the
-// interior point cannot converge past it. A − (A + S) = −S has the rank of the shifted rows, so
-// GMRES on A with the regularized factors as right preconditioner recovers A⁻¹b in about that
-// many iterations (Saad 2003, §9.3; docs/computation.md (94)). `x` holds the regularized solve of
-// `b` and is refined in place.
-void refine_direction(const Workspace& ws, const AssembledMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd* x) {
-  constexpr int kMax = 24;              // Krylov vectors (≥ the shifted rows of a few pivots)
-  constexpr double kMaxCorrection = 0.1;  // relative to the direction: see below
-  const double target = 1e-13 * std::max(1.0, b.lpNorm<Eigen::Infinity>());
-  Eigen::VectorXd r(b.size()), w(b.size());
-  multiply(ws, A, *x, &w);
-  r = b - w;
-  for (int i = 0; i < static_cast<int>(A.size.size()); ++i) r.segment(6 * i + A.size[i], 6 - A.size[i]).setZero();
-  const double beta = r.norm();
-  if (!(beta > target)) return;
-  Eigen::MatrixXd V(b.size(), kMax + 1), Z(b.size(), kMax);
-  Eigen::MatrixXd H = Eigen::MatrixXd::Zero(kMax + 1, kMax);
-  V.col(0) = r / beta;
-  int k = 0;
-  for (; k < kMax; ++k) {
-    Z.col(k) = V.col(k);
-    ws.ldu.solve(Z.col(k));
-    multiply(ws, A, Z.col(k), &w);
-    for (int i = 0; i <= k; ++i) {  // modified Gram–Schmidt
-      H(i, k) = V.col(i).dot(w);
-      w -= H(i, k) * V.col(i);
-    }
-    H(k + 1, k) = w.norm();
-    Eigen::VectorXd e1 = Eigen::VectorXd::Zero(k + 2);
-    e1(0) = beta;
-    const Eigen::VectorXd y = H.topLeftCorner(k + 2, k + 1).colPivHouseholderQr().solve(e1);
-    const double res = (e1 - H.topLeftCorner(k + 2, k + 1) * y).norm();
-    if (!(H(k + 1, k) > 1e-300) || res < target || k + 1 == kMax) {
-      // a correction as large as the direction itself is no round-off repair but a redundant
-      // constraint's null space (a closed loop's rows are singular in A itself): keep (A + S)⁻¹b
-      const Eigen::VectorXd correction = Z.leftCols(k + 1) * y;
-      if (correction.allFinite() && correction.norm() < kMaxCorrection * x->norm()) *x += correction;
-      return;
-    }
-    V.col(k + 1) = w / H(k + 1, k);
-  }
 }
 
 // Whether the step starts settled (InteriorPointOptions::settled_slack), from the kinematics of
@@ -280,7 +196,6 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     // one factorization, two back-substitutions
     step_jacobian(model, d, s);
     inequality_jacobian(model, d);
-    capture(ws, &ws_matrix());  // (for refine_direction, if factor() must regularize)
     if (!ws.ldu.factor()) {
       // a Newton matrix too ill-conditioned to factor at an iterate already at the round-off
       // floor (see SolverOptions::stall_factor): that iterate is the answer
@@ -293,15 +208,9 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     record.iteration = rep.iterations;
     record.mu = mu;
     // predictor (affine scaling, κ = 0)
-    const bool refine = ws.ldu.num_regularized() > 0;
-    auto solve = [&](Eigen::VectorXd& v) {
-      if (refine) ws.trial_residual = v;  // (the right-hand side; the line search overwrites it later)
-      ws.ldu.solve(v);
-      if (refine) refine_direction(ws, ws_matrix(), ws.trial_residual, &v);
-    };
     ws.delta = -F;
     inequality_rhs(model, d, 0.0, nullptr, &ws.delta);
-    solve(ws.delta);
+    ws.ldu.solve(ws.delta);
     recover_steps(d, ws.delta, &affine);
     const double alpha_aff = max_feasible_step(d, affine);
     std::vector<Contact>& trial_contacts = ws.trial_contacts;
@@ -315,7 +224,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     // corrector (centering + second-order terms), same factorization
     ws.delta = -F;
     inequality_rhs(model, d, sigma * mu, opt.mehrotra_corrector ? &affine : nullptr, &ws.delta);
-    solve(ws.delta);
+    ws.ldu.solve(ws.delta);
     if (!ws.delta.allFinite()) {
       rep.status = StepStatus::Failed;
       break;
@@ -331,7 +240,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
       // goes farther — the usual safeguard of Mehrotra-type codes.
       ws.trial = -F;
       inequality_rhs(model, d, sigma * mu, nullptr, &ws.trial);
-      solve(ws.trial);
+      ws.ldu.solve(ws.trial);
       recover_steps(d, ws.trial, &affine);
       const double alpha_c = std::min(1.0, opt.fraction_to_boundary * max_feasible_step(d, affine));
       if (ws.trial.allFinite() && alpha_c > alpha) {
