@@ -7,6 +7,7 @@
 
 #include "sim/solver/assemble.hpp"
 #include "sim/solver/inequality.hpp"
+#include "sim/solver/iteration_trace.hpp"
 #include "sim/solver/solve.hpp"
 
 namespace maxsim {
@@ -57,6 +58,27 @@ double max_feasible_step(const Data& d, const std::vector<Vec6>& steps) {
 
 void apply_steps(const Data& d, std::vector<Contact>* cs, const std::vector<Vec6>& steps, double alpha) {
   for (size_t c = 0; c < cs->size(); ++c) workspace(d).kinds[c]->apply_step(&(*cs)[c], steps[2 * c], steps[2 * c + 1], alpha);
+}
+
+// The trace's consistency check of the Newton direction Δ (MAXSIM_IP_TRACE_FD): along Δ the
+// equality rows must change at the rate −F (their rows of the Newton system are F + JΔ = 0), so
+// (F(s + hΔ) − F(s − hΔ)) / 2h + F, by central differences, shows where the matrix's rows differ
+// from the residual's derivative. Leaves ws.trial, ws.trial_residual and the kinematics moved.
+void check_direction(const Model& model, Data& d, const std::vector<Vec6>& steps, const IterationTrace& trace) {
+  Workspace& ws = workspace(d);
+  const int ne = ws.layout.equality_size();
+  const double h = 1e-6 / std::max(1.0, ws.delta.lpNorm<Eigen::Infinity>());
+  Eigen::VectorXd rate = Eigen::VectorXd::Zero(ne);
+  for (const double sign : {1.0, -1.0}) {
+    ws.trial = ws.unknowns + sign * h * ws.delta;
+    ws.trial_contacts = d.contacts;
+    apply_steps(d, &ws.trial_contacts, steps, sign * h);
+    ws.trial_contacts.swap(d.contacts);
+    step_residual(model, d, ws.trial, &ws.trial_residual);
+    ws.trial_contacts.swap(d.contacts);
+    rate += sign / (2 * h) * ws.trial_residual.head(ne);
+  }
+  trace.direction_check(d, rate + ws.residual.head(ne), ws.residual);
 }
 
 // Whether the step starts settled (InteriorPointOptions::settled_slack), from the kinematics of
@@ -126,6 +148,8 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     if (!residual_at_s) s = ws.trial;  // (the bodies' velocities and so the kinematics are unchanged)
   }
   if (!residual_at_s) start(settled ? opt.settled_slack : opt.warm_slack, opt.initial_slack);
+  const IterationTrace trace(d);  // (off unless MAXSIM_IP_TRACE is set)
+  trace.begin(model, d, settled);
   EqualityTest stalled = converged;
   stalled.tol_impulse *= model.opt.solver.stall_factor;
   double last_alpha = 1.0;
@@ -180,6 +204,9 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
       break;
     }
     const double mu = complementarity_mean(d, d.contacts);
+    IterationRecord record;
+    record.iteration = rep.iterations;
+    record.mu = mu;
     // predictor (affine scaling, κ = 0)
     ws.delta = -F;
     inequality_rhs(model, d, 0.0, nullptr, &ws.delta);
@@ -218,15 +245,26 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
       const double alpha_c = std::min(1.0, opt.fraction_to_boundary * max_feasible_step(d, affine));
       if (ws.trial.allFinite() && alpha_c > alpha) {
         alpha = alpha_c;
+        record.centred_direction = true;
         ws.delta.swap(ws.trial);
         steps.swap(affine);
       }
     }
     last_alpha = alpha;
+    record.sigma = sigma;
+    record.alpha_aff = alpha_aff;
+    record.alpha_max = alpha;
+    trace.iteration(model, d, F, converged, record, steps);
     if (alpha < opt.jam_step) {
       recentre(mu);
       residual_at_s = false;
+      record.recentred = true;
+      trace.step(record);
       continue;
+    }
+    if (trace.directional_check()) {
+      check_direction(model, d, steps, trace);
+      step_residual(model, d, s, &F);  // (the check moved the kinematics)
     }
     const double kappa = sigma * mu;
     const double merit0 = merit(kappa), eq0 = merit_eq();
@@ -244,7 +282,10 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
       ws.trial_residual.swap(F);
       trial_contacts.swap(d.contacts);
       accepted = std::isfinite(merit1) && (merit1 < merit0 || eq1 < eq0);
+      trace.line_search(ls, alpha, merit0, merit1, eq0, eq1);
       if (accepted) {  // the trial's residual and kinematics are now those of s
+        record.alpha = alpha;
+        record.halvings = ls;
         d.contacts.swap(trial_contacts);
         s.swap(ws.trial);
         F.swap(ws.trial_residual);
@@ -257,8 +298,11 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
       recentre(mu);
       residual_at_s = false;
       last_alpha = 0;
+      record.recentred = true;
     }
+    trace.step(record);
   }
+  trace.end(rep);
   if (rep.status != StepStatus::Failed && !residual_at_s) step_residual(model, d, s, &F);
   return rep;
 }
