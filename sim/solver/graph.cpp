@@ -248,7 +248,10 @@ void build_graph(const Model& model, Data& d) {
   std::vector<char> multiplier(n, 0);
   for (int j = nb; j < n; ++j) multiplier[j] = 1;
   ws.layout.nodes = n;
-  ws.ldu.analyze(n, ws.edges, root, &multiplier, !equality_loop(model, ws, nb + nj + nn + nt + ncp));
+  // bodies first only where the post-order can fail: inequality nodes joining branches of a tree
+  // (a tree alone is Baraff's order, exact and better conditioned for long chains)
+  const int equality_nodes = nb + nj + nn + nt + ncp;
+  ws.ldu.analyze(n, ws.edges, root, &multiplier, n > equality_nodes && !equality_loop(model, ws, equality_nodes));
   for (int j = 0; j < nj; ++j)  // identity rows: one real row, the rest the padding's identity
     if (ws.passive[j]) ws.ldu.set_node_size(ws.layout.joint_node(j), 1);
   for (int j = 0; j < nj; ++j) {
