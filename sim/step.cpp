@@ -135,6 +135,7 @@ void save_state(const Data& d, SavedState* s) {  // copy-assignments: no allocat
   s->joint_impulse = d.joint_impulse;
   s->nonholonomic_impulse = d.nonholonomic_impulse;
   s->joint_angle = d.joint_angle;
+  s->min_candidate_distance = d.min_candidate_distance;
 }
 
 void restore_state(const SavedState& s, Data& d) {
@@ -146,6 +147,7 @@ void restore_state(const SavedState& s, Data& d) {
   d.joint_impulse = s.joint_impulse;
   d.nonholonomic_impulse = s.nonholonomic_impulse;
   d.joint_angle = s.joint_angle;
+  d.min_candidate_distance = s.min_candidate_distance;
 }
 
 // Failure policy: a step with contacts that does not converge is tried again cold (without its

@@ -65,6 +65,7 @@ struct SavedState {
   std::vector<Vec4> q;
   std::vector<Vec6> joint_impulse, nonholonomic_impulse;
   std::vector<Vec3> joint_angle;
+  double min_candidate_distance = 0;  // the search's, so that a step left as it was reports its start
 };
 
 struct Workspace {
