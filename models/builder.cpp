@@ -252,6 +252,7 @@ void build_model(const std::vector<LinkSpec>& links, std::vector<JointSpec> join
     j.has_limits = s.proto.has_limits;
     j.actuated = s.proto.actuated;
     j.hinge_sequence = s.proto.hinge_sequence;
+    j.hinge_offset = s.proto.hinge_offset;
     j.row_names = s.proto.row_names;
     j.row_ref = s.proto.row_ref;
     j.coordinate_order = s.proto.coordinate_order;
@@ -289,6 +290,8 @@ void build_model(const std::vector<LinkSpec>& links, std::vector<JointSpec> join
         break;
       }
     }
+    // offset hinges: the child's anchor is the last hinge's (the chain's offsets from the first)
+    if (j.hinge_offsets()) j.child_anchor += quat_to_rot(j.child_frame) * (j.hinge_offset[0] + j.hinge_offset[1]);
     result->spec_joint[si] = model->add_joint(j);
   }
 }

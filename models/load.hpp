@@ -63,6 +63,10 @@ struct LoadOptions {
   // slides and the hinges' Davenport angles, docs/modeling.md); false: every joint but the last
   // moves a light virtual body.
   bool merge_multi_joint_bodies = true;
+  // With merge_multi_joint_bodies: whether hinges through different points also merge (the
+  // translational rows follow the offset chain, docs/computation.md (98)); false: they keep the
+  // virtual bodies.
+  bool merge_offset_hinges = true;
 };
 
 // Where a value of the model came from: the file (with its line), a default class of the file,

@@ -43,7 +43,8 @@
 //  * A body without joints is welded to its parent: merged into it (or into the world for static
 //    bodies), like URDF fixed joints.
 //  * A body whose joints are slides along orthogonal axes followed by one to three hinges with
-//    orthogonal axes through one anchor (the cheetah's root, the humanoid's hips) is one body with
+//    orthogonal axes (the cheetah's root, the humanoid's hips; through different anchors, the
+//    humanoid's ankles, with Joint::hinge_offset and LoadOptions::merge_offset_hinges) is one body with
 //    one joint (LoadOptions::merge_multi_joint_bodies): a row per MJCF joint, named after it
 //    (Joint::row_names), the hinges' rows Davenport angles (Joint::hinge_sequence), coordinates in
 //    the file's joint order (Joint::coordinate_order); three hinges only when the middle one's

@@ -350,6 +350,12 @@ std::string validate_model(const Model& model) {
         return err.str();
       }
     }
+    if (!finite3(j.hinge_offset[0]) || !finite3(j.hinge_offset[1]) ||
+        (j.hinge_offsets() && (!j.davenport() || (j.hinge_sequence[2] < 0 && !j.hinge_offset[1].isZero(0))))) {
+      err << "joint '" << j.name << "': hinge_offset must be finite and needs a Davenport joint, one "
+          << "offset per hinge after the first";
+      return err.str();
+    }
     if (j.coordinate_order[0] >= 0) {
       unsigned seen = 0;  // the first dof() entries are the free rows once each, the rest -1
       bool ok = j.nq() == j.dof();

@@ -150,6 +150,11 @@ struct Joint {
   // constrained row 5 is e_s0ᵀ R_rel e_s1. Three (RotKind::Free, a permutation): three angles and
   // no quaternion (nq = dof). s0 < 0: the rows are measured per axis (the other kinds).
   std::array<int, 3> hinge_sequence{-1, -1, -1};
+  // Davenport joints whose hinges pass through different points: hinge m + 1's anchor minus hinge
+  // m's, in the joint frame at the zero configuration. The anchors (parent_anchor, child_anchor) are
+  // then the first hinge's in the parent and the last hinge's in the child, and the translational
+  // rows subtract the offset chain the hinges turn (docs/computation.md (98)–(100)). Zero: one anchor.
+  std::array<Vec3, 2> hinge_offset{Vec3::Zero(), Vec3::Zero()};
   // Per row, the description's name of a one-coordinate joint that became this row (an MJCF body's
   // hinges and slides merged into one joint); empty: the row is known by the joint's name only.
   std::array<std::string, 6> row_names;
@@ -163,6 +168,7 @@ struct Joint {
   std::array<int, 6> coordinate_order{-1, -1, -1, -1, -1, -1};
 
   bool davenport() const { return hinge_sequence[0] >= 0; }  // rotation rows are Davenport angles
+  bool hinge_offsets() const { return !hinge_offset[0].isZero(0) || !hinge_offset[1].isZero(0); }
 
   // whether row `row` (0..5) is constrained
   bool row_constrained(int row) const { return (kJointConstrainedRows[static_cast<int>(type)] >> row) & 1; }

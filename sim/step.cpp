@@ -29,7 +29,7 @@ struct Attempt {
 
 constexpr const char* kEnergyMomentumRefusal =
     "the energy-momentum integrator handles equality constraints only: no contacts, joint limits, "
-    "joint friction, tendons or joint couplings (integrator_support names them)";
+    "joint friction, tendons, joint couplings or hinges through different points (integrator_support names them)";
 
 // z3 becomes the current knot, and the unknowns the velocities at its end (the integrator's).
 void advance(const Model& model, Data& d) {
@@ -283,6 +283,11 @@ std::string integrator_support(const Model& model, const Data& d) {
   }
   if (!model.tendons.empty() || !model.couplings.empty())
     what += std::string(what.empty() ? "" : ", ") + "tendons or joint couplings";
+  for (const Joint& jt : model.joints)  // its translational rows have no offset chain (98)
+    if (jt.hinge_offsets()) {
+      what += std::string(what.empty() ? "" : ", ") + "hinges through different points (joint '" + jt.name + "')";
+      break;
+    }
   if (what.empty()) return "";
   return "the energy-momentum integrator handles equality constraints only, not " + what +
          "; use the variational integrator, or switch them off";

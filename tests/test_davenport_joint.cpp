@@ -2,6 +2,7 @@
 // through one anchor as one joint whose rows are the hinges' angles.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -261,5 +262,146 @@ TEST(DavenportJoint, UniversalJointKeepsItsAxesPerpendicular) {
     }
     EXPECT_LT(perp, 1e-8);  // the constraint holds to solver tolerance
     EXPECT_LT(drift, 5e-3);
+  }
+}
+
+namespace {
+
+// A Davenport joint whose hinges pass through different points: hinge m + 1's anchor is
+// hinge m's moved by a random offset of up to 0.3 m (joint frame).
+Joint offset_joint(const std::array<int, 3>& s, std::mt19937& rng, TransKind trans = TransKind::Fixed) {
+  Joint j = davenport_joint(s, trans);
+  j.hinge_offset[0] = 0.3 * random_vec(rng);
+  if (s[2] >= 0) j.hinge_offset[1] = 0.3 * random_vec(rng);
+  return j;
+}
+
+// hanging_body with the child's anchor moved to the last hinge's, as the loaders place it
+Model hanging_offset_body(const Joint& joint, const Vec4& frame) {
+  Model m = hanging_body(joint, frame);
+  m.joints[0].child_anchor += quat_to_rot(frame) * (joint.hinge_offset[0] + joint.hinge_offset[1]);
+  return m;
+}
+
+}  // namespace
+
+// With offsets the translational rows depend on the angles (docs/computation.md (98)–(100)): all
+// six rows' Jacobians still match central differences, on both bodies, for every sequence.
+TEST(DavenportJoint, OffsetJacobiansMatchFiniteDifferences) {
+  std::mt19937 rng(17);
+  const double h = 1e-6;
+  for (const auto& s : kSequences)
+    for (int t = 0; t < 4; ++t)
+      for (int n = 0; n < 3; ++n) {
+        Joint j = offset_joint(s, rng, static_cast<TransKind>(t));
+        j.parent_frame = random_quat(rng);
+        j.child_frame = random_quat(rng);
+        j.parent_anchor = random_vec(rng);
+        j.child_anchor = random_vec(rng);
+        Pose a{random_vec(rng), random_quat(rng)}, b{random_vec(rng), random_quat(rng)};
+        JointRows rows;
+        joint_rows(j, a, b, &rows);
+        if (s[2] >= 0 && std::abs(rows.c(3 + s[1])) > 1.2) continue;  // near the singular middle angle
+        for (int side = 0; side < 2; ++side) {
+          Mat6 fd;
+          for (int c = 0; c < 6; ++c) {
+            Pose ap = a, am = a, bp = b, bm = b;
+            Pose& pp = side == 0 ? ap : bp;
+            Pose& pm = side == 0 ? am : bm;
+            if (c < 3) {
+              pp.x(c) += h;
+              pm.x(c) -= h;
+            } else {
+              pp.q = quat_mul(pp.q, quat_exp(h * Vec3::Unit(c - 3)));
+              pm.q = quat_mul(pm.q, quat_exp(-h * Vec3::Unit(c - 3)));
+            }
+            JointRows rp, rm;
+            joint_rows(j, ap, bp, &rp);
+            joint_rows(j, am, bm, &rm);
+            Vec6 diff = rp.c - rm.c;
+            for (int r = 3; r < 6; ++r) diff(r) = wrap_angle(diff(r));
+            fd.col(c) = diff / (2 * h);
+          }
+          const Mat6& an = side == 0 ? rows.Ja : rows.Jb;
+          // central differences: O(h²) truncation and 1e-16/h rounding on entries of order 1
+          EXPECT_LT((fd - an).norm(), 1e-7) << s[0] << s[1] << s[2] << " trans " << t << " side " << side;
+        }
+        // the offsets change the translational rows only
+        Joint one = j;
+        one.hinge_offset = {Vec3::Zero(), Vec3::Zero()};
+        JointRows r1;
+        joint_rows(one, a, b, &r1);
+        EXPECT_EQ(r1.c.tail<3>(), rows.c.tail<3>());
+        EXPECT_GT((r1.c.head<3>() - rows.c.head<3>()).norm(), 1e-3);
+      }
+}
+
+// Forward kinematics places the body as MuJoCo composes a body's joints: each hinge turns
+// everything after it about its own anchor, T = T_1 ∘ T_2 [∘ T_3], T_m(x) = a_m + R_m (x − a_m)
+// (joint frame). The coordinates read back, the constraints hold exactly and their rates vanish.
+TEST(DavenportJoint, OffsetHingesComposeAsMuJoCo) {
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<double> u(-1.2, 1.2);
+  for (const auto& s : kSequences) {
+    const Vec4 frame = random_quat(rng);
+    const Joint j = offset_joint(s, rng);
+    Model m = hanging_offset_body(j, frame);
+    ASSERT_EQ(validate_model(m), "");
+    Data d(m);
+    EXPECT_LT(max_constraint_violation(m, d), 1e-14);  // the zero configuration is the file's pose
+    const int n = s[2] < 0 ? 2 : 3;
+    std::vector<double> q(n), qd(n);
+    for (double& v : q) v = u(rng);
+    for (double& v : qd) v = u(rng);
+    set_joint_coordinates(m, d, 0, q, qd);
+    // the expected pose, hinge by hinge (coordinates in ascending axis order)
+    Vec3 theta = Vec3::Zero();
+    std::vector<int> axes(s.begin(), s.begin() + n);
+    std::sort(axes.begin(), axes.end());
+    for (int i = 0; i < n; ++i) theta(axes[i]) = q[i];
+    const Mat3 F = quat_to_rot(frame);
+    const Vec3 anchor(0, 0, 0);  // the first hinge's (world), hanging_body's pivot
+    Vec3 a[3] = {Vec3::Zero(), j.hinge_offset[0], j.hinge_offset[0] + j.hinge_offset[1]};
+    Vec3 x = F.transpose() * (m.bodies[0].x0 - anchor);  // the CoM in the joint frame
+    Mat3 R = Mat3::Identity();
+    for (int i = n - 1; i >= 0; --i) {
+      const Mat3 Ri = quat_to_rot(quat_axis_angle(Vec3::Unit(s[i]), theta(s[i])));
+      x = a[i] + Ri * (x - a[i]);
+      R = Ri * R;
+    }
+    EXPECT_LT((d.x[0] - (anchor + F * x)).norm(), 1e-12) << s[0] << s[1] << s[2];
+    const Mat3 Rb = quat_to_rot(d.q[0]), Rb0 = quat_to_rot(m.bodies[0].q0);
+    EXPECT_LT((Rb - F * R * F.transpose() * Rb0).norm(), 1e-12);
+    std::vector<double> q2(n), qd2(n);
+    joint_coordinates(m, d, 0, q2.data(), qd2.data());
+    for (int k = 0; k < n; ++k) {
+      EXPECT_NEAR(q2[k], q[k], 1e-12);
+      EXPECT_NEAR(qd2[k], qd[k], 1e-12);
+    }
+    EXPECT_LT(max_constraint_violation(m, d), 1e-12);
+  }
+}
+
+// A universal joint with its hinges 0.2 m apart swings with its constraints exact to solver
+// tolerance and its energy bounded (no damping): the offset rows are conservative constraints.
+TEST(DavenportJoint, OffsetUniversalJointSwingsConservatively) {
+  for (const auto& s : std::vector<std::array<int, 3>>{{0, 1, -1}, {1, 0, -1}}) {
+    Joint j = davenport_joint(s);
+    j.hinge_offset[0] = Vec3(0.05, -0.03, -0.2);
+    Model m = hanging_offset_body(j, quat_exp(Vec3(-0.1, 0.2, 0.4)));
+    Data d(m);
+    set_joint_coordinates(m, d, 0, {0.5, -0.4}, {1.5, -1.0});
+    const double e0 = total_energy(m, d);
+    double drift = 0, violation = 0;
+    for (int n = 0; n < 400; ++n) {
+      ASSERT_EQ(step(m, d).status, StepStatus::Ok);
+      drift = std::max(drift, std::abs(total_energy(m, d) - e0));
+      violation = std::max(violation, max_constraint_violation(m, d));
+    }
+    EXPECT_LT(violation, 1e-8);
+    EXPECT_LT(drift, 5e-3);  // O(Δt²) of E, as the one-anchor joint's
+    // the energy–momentum integrator refuses it (its rows have no offset chain)
+    m.opt.integrator = Integrator::EnergyMomentum;
+    EXPECT_NE(step(m, d).status, StepStatus::Ok);
   }
 }

@@ -97,15 +97,23 @@ TEST(MjcfMultiJoint, CheetahHasMuJoCosMassAndBodies) {
   EXPECT_NEAR(row_coordinate(m, d, root, m.find_joint_row("rooty")->second).q, 0.5, 1e-12);
 }
 
-// The humanoid: hips (three hinges), waist and shoulders (two) merge; its ankles' two hinges go
-// through different points (z = 0.08 and 0.04) and keep a virtual body each: MuJoCo's 13 moving
-// bodies (16 less the 3 welded ones) + 2, 27 dof, and its actuators drive the right rows.
+// The humanoid: hips (three hinges), waist and shoulders (two) merge, and so do its ankles, whose
+// two hinges go through different points (z = 0.08 and 0.04, docs/computation.md (98)): MuJoCo's
+// 13 moving bodies (16 less the 3 welded ones), no virtual body, 27 dof, and its actuators drive
+// the right rows.
 TEST(MjcfMultiJoint, HumanoidHasMuJoCosBodies) {
   LoadReport r;
   const Model m = load_file(corpus("mujoco_models/humanoid/humanoid.xml"), true, &r);
-  EXPECT_EQ(m.bodies.size(), 15u);
-  EXPECT_EQ(r.virtual_bodies.size(), 2u);
+  EXPECT_EQ(m.bodies.size(), 13u);
+  EXPECT_TRUE(r.virtual_bodies.empty());
   EXPECT_EQ(m.dof(), 27);
+  // the ankle: one joint, the hinges 0.04 m apart along the foot's z
+  const int ankle = m.joint_index("ankle_y_right");
+  ASSERT_GE(ankle, 0);
+  EXPECT_EQ(m.joint_index("ankle_x_right"), ankle);
+  const Joint& jt = m.joints[ankle];
+  EXPECT_TRUE(jt.hinge_offsets());
+  EXPECT_NEAR((jt.hinge_offset[0] + jt.hinge_offset[1]).norm(), 0.04, 1e-12);
   const auto hz = m.find_joint_row("hip_z_left");
   ASSERT_TRUE(hz.has_value());
   const Actuator& a = m.actuators[m.actuator_index("hip_z_left")];
@@ -142,7 +150,9 @@ TEST(MjcfMultiJoint, KeyframeQposRoundTrips) {
   EXPECT_LT(Vec3(dq.tail<3>()).norm(), 1e-12);
 }
 
-// Three hinges and two (a universal joint) against the virtual-body chains of the same files: the
+// Three hinges and two (a universal joint), through one anchor or through several (offsets
+// between the first and second hinge or only the last two), against the virtual-body chains of
+// the same files: the
 // virtual bodies (1e-3 of the mass, at the anchor, inertia 0.4·m_v·(0.01 m)²) change the
 // pendulum's inertia about the anchor by a relative ~1e-7, so the angles agree to the solver's
 // tolerance accumulated over the run (1e-4 rad over 1 s; a wrong row or Jacobian sign is O(1)).
@@ -152,11 +162,23 @@ TEST(MjcfMultiJoint, MergedHingesMoveLikeTheVirtualChain) {
       R"(<joint name="hx" type="hinge" axis="1 0 0" pos="0 0 0.1"/>
          <joint name="hz" type="hinge" axis="0 0 1" pos="0 0 0.1" range="-80 80"/>
          <joint name="hy" type="hinge" axis="0 1 0" pos="0 0 0.1"/>)";
-  for (const char* joints : {kWideThree, kTwoHinges}) {
+  const char* kOffsetTwo =
+      R"(<joint name="o1" type="hinge" axis="0 1 0" pos="0 0 0.1"/>
+         <joint name="o2" type="hinge" axis="1 0 0.5" pos="0.03 0.02 -0.05"/>)";
+  const char* kOffsetThree =
+      R"(<joint name="p1" type="hinge" axis="1 0 0" pos="0 0 0.1"/>
+         <joint name="p2" type="hinge" axis="0 0 1" pos="0 0 0.1" range="-80 80"/>
+         <joint name="p3" type="hinge" axis="0 1 0" pos="0 -0.03 -0.08"/>)";
+  const char* kOffsetThreeMoving =
+      R"(<joint name="p1" type="hinge" axis="1 0 0" pos="0 0 0.1"/>
+         <joint name="p2" type="hinge" axis="0 0 1" pos="0.02 0 0" range="-80 80"/>
+         <joint name="p3" type="hinge" axis="0 1 0" pos="0 -0.03 -0.08"/>)";
+  for (const char* joints : {kWideThree, kTwoHinges, kOffsetTwo, kOffsetThree, kOffsetThreeMoving}) {
     SCOPED_TRACE(joints);
+    const bool three = joints == kWideThree || joints == kOffsetThree || joints == kOffsetThreeMoving;
     const std::string path = write_temp(
         "chain", hanging(joints, R"(<keyframe><key name="k" qvel=")" +
-                                     std::string(joints == kWideThree ? "1.5 -0.3 2" : "2 -1.5") + R"("/></keyframe>)"));
+                                     std::string(three ? "1.5 -0.3 2" : "2 -1.5") + R"("/></keyframe>)"));
     LoadReport rm, rv;
     const Model m = load_file(path, true, &rm), v = load_file(path, false, &rv);
     EXPECT_TRUE(rm.virtual_bodies.empty());
@@ -165,7 +187,11 @@ TEST(MjcfMultiJoint, MergedHingesMoveLikeTheVirtualChain) {
     reset_data(m, dm, m.keyframe_index("k"));
     reset_data(v, dv, v.keyframe_index("k"));
     const double e0 = total_energy(m, dm);
-    EXPECT_LT(max_qpos_difference(m, dm, v, dv, 500), 1e-4);
+    // the chain's second virtual body sits at the second hinge's anchor: 2e-3 kg 0.1 m from the
+    // pivot when that anchor is not the first one's, a relative ~1e-4 of the inertia about it,
+    // which over the 1 s swing parts the angles by 6.5e-4 (measured; 1e-5 with it at the pivot)
+    const double tolerance = joints == kOffsetThreeMoving ? 2e-3 : 1e-4;
+    EXPECT_LT(max_qpos_difference(m, dm, v, dv, 500), tolerance);
     EXPECT_LT(std::abs(total_energy(m, dm) - e0), 1e-3);
     EXPECT_LT(max_constraint_violation(m, dm), 1e-8);
   }
@@ -227,11 +253,77 @@ TEST(MjcfMultiJoint, SingularMiddleHingeFallsBack) {
 #ifdef MAXSIM_WITH_MUJOCO
 #include <mujoco/mujoco.h>
 
-// MuJoCo 2.2.2 and maxsim from the same file and state, contacts off: the merged roots and hips
-// move as MuJoCo's joints do (the hopper's rootz has ref 1.25: qpos keeps MuJoCo's values). Both integrators are first order in Δt; at Δt = 1e-4 s over 0.2 s
-// their difference is below Δt·t·q̈ ≲ 2e-3 (q̈ ≲ 100 rad/s² here; measured: 2e-6 for the cheetah,
-// 4e-4 for the humanoid, whose ankles keep virtual bodies of 1e-3 of the feet's mass and whose
-// hamstring tendons are limits), against motions of 0.3–0.4; a wrong row, sign or mass is O(0.1).
+// MuJoCo's own count of moving bodies (those with joints; jointless ones weld to their parent) and
+// its total mass, for the humanoids whose ankles' hinges pass through different points and the
+// gym humanoid (one anchor per body): merged, the bodies are MuJoCo's, with no virtual mass.
+TEST(MjcfMultiJoint, HumanoidBodiesAndMassAreMuJoCos) {
+  for (const char* file : {"mujoco_models/humanoid/humanoid.xml", "mujoco_models/debian_libmujoco-samples_2.2.2/humanoid.xml",
+                           "gym_mujoco/humanoid.xml"}) {
+    SCOPED_TRACE(file);
+    char err[1000] = "";
+    mjModel* mm = mj_loadXML(corpus(file).c_str(), nullptr, err, sizeof(err));
+    ASSERT_NE(mm, nullptr) << err;
+    int moving = 0;
+    for (int b = 1; b < mm->nbody; ++b) moving += mm->body_jntnum[b] > 0 ? 1 : 0;
+    LoadReport r;
+    const Model m = load_file(corpus(file), true, &r);
+    EXPECT_EQ(static_cast<int>(m.bodies.size()), moving);
+    EXPECT_TRUE(r.virtual_bodies.empty());
+    EXPECT_NEAR(m.total_mass(), mj_getTotalmass(mm), 1e-12 * mj_getTotalmass(mm));
+    EXPECT_EQ(qpos_size(m), mm->nq);
+    mj_deleteModel(mm);
+  }
+}
+
+// A foot on an ankle of two hinges 0.04 m apart (the humanoid's: y at z = 0.08, then x tilted by
+// 0.5 towards z at 0.04, springs, dampers and armature), swinging from the world under gravity:
+// maxsim's merged body follows MuJoCo 2.2.2 to the integrators' first-order difference
+// Δt·t·q̈ ≲ 1e-4 (Δt = 1e-4 s, t = 0.2 s; measured 8e-6); a missing or wrong offset chain moves the foot's
+// CoM by ~0.04 m and the angles by O(0.1).
+TEST(MjcfMultiJoint, OffsetAnkleMatchesMuJoCo) {
+  const std::string path = write_temp("ankle", R"(<mujoco model="ankle"><option timestep="1e-4" integrator="Euler"><flag contact="disable"/></option>
+  <worldbody><body name="foot" pos="0 0 1" euler="10 -5 20">
+    <joint name="ay" type="hinge" pos="0 0 0.08" axis="0 1 0" stiffness="6" damping="0.2" armature="0.01"/>
+    <joint name="ax" type="hinge" pos="0 0 0.04" axis="1 0 0.5" stiffness="3" damping="0.1" armature="0.02"/>
+    <geom type="capsule" fromto="-0.07 -0.02 0 0.14 -0.03 0" size="0.027" mass="1.1"/></body></worldbody></mujoco>)");
+  char err[1000] = "";
+  mjModel* mm = mj_loadXML(path.c_str(), nullptr, err, sizeof(err));
+  ASSERT_NE(mm, nullptr) << err;
+  mjData* md = mj_makeData(mm);
+  md->qpos[0] = 0.4;
+  md->qpos[1] = -0.3;
+  md->qvel[0] = 2.0;
+  md->qvel[1] = -3.0;
+  mj_forward(mm, md);
+  LoadReport r;
+  const Model m = load_file(path, true, &r);
+  ASSERT_TRUE(r.virtual_bodies.empty());
+  Data d(m);
+  set_coordinates(m, d, split_qpos(m, std::vector<double>(md->qpos, md->qpos + 2)),
+                  split_qvel(m, std::vector<double>(md->qvel, md->qvel + 2)));
+  EXPECT_LT((d.x[0] - Vec3(md->xipos[3], md->xipos[4], md->xipos[5])).norm(), 1e-12);  // the same pose
+  double worst = 0;
+  for (int n = 0; n < 2000; ++n) {
+    mj_step(mm, md);
+    ASSERT_EQ(step(m, d).status, StepStatus::Ok);
+    const std::vector<double> q = get_qpos(m, d);
+    worst = std::max({worst, std::abs(q[0] - md->qpos[0]), std::abs(q[1] - md->qpos[1])});
+  }
+  RecordProperty("max difference", std::to_string(worst));
+  EXPECT_LT(worst, 1e-4);
+  mj_deleteData(md);
+  mj_deleteModel(mm);
+}
+
+// MuJoCo 2.2.2 and maxsim from the same file and state, contacts off: the merged roots, hips and
+// ankles move as MuJoCo's joints do (the hopper's rootz has ref 1.25: qpos keeps MuJoCo's values).
+// Both integrators are first order in Δt; at Δt = 1e-4 s over 0.2 s their difference is below
+// Δt·t·q̈ ≲ 2e-3 (q̈ ≲ 100 rad/s² here; measured: 2e-6 for the cheetah, 1.1e-5 for the hopper,
+// 4.6e-4 for the humanoid, against motions of 0.3–0.4; a wrong row, sign or mass is O(0.1)). The
+// humanoid's difference is not the integrators' (it stays 4.5e-4 at Δt = 2.5e-5) and is largest
+// at the feet, the ends of its legs, while a lone ankle matches to 8e-6 (OffsetAnkleMatchesMuJoCo):
+// the cause is elsewhere (not identified; its hamstring tendons' limits, hard here and soft in
+// MuJoCo, are one candidate), so its tolerance stays 2e-3.
 TEST(MjcfMultiJoint, MatchesMuJoCoWithoutContacts) {
   struct Case {
     const char* file;

@@ -83,7 +83,11 @@ void expect_shape(const Model& m, int bodies, int joints, int dof) {
 void expect_tree_joints_consistent(const Model& m) {
   for (const auto& j : m.joints) {
     if (j.type == JointType::Floating && j.parent == kWorld) continue;  // MuJoCo free-joint frames
-    EXPECT_LT((anchor_from_parent(m, j) - anchor_from_child(m, j)).norm(), 1e-9) << j.name;
+    // hinges through different points: the child's anchor is the last hinge's, the chain of
+    // offsets from the first (docs/computation.md (98) at zero angles)
+    const Vec4 qp = j.parent == kWorld ? quat_identity() : m.bodies[j.parent].q0;
+    const Vec3 chain = quat_to_rot(quat_mul(qp, j.parent_frame)) * (j.hinge_offset[0] + j.hinge_offset[1]);
+    EXPECT_LT((anchor_from_parent(m, j) + chain - anchor_from_child(m, j)).norm(), 1e-9) << j.name;
     EXPECT_LT((axis_from_parent(m, j) - axis_from_child(m, j)).norm(), 1e-9) << j.name;
   }
 }
@@ -360,11 +364,10 @@ TEST(ModelsCorpus, MjcfModelsLoad) {
   // - welded (jointless) bodies + one virtual body per extra joint in a body that does not merge
   // (slides then hinges through one anchor, orthogonal axes, merge: one body, one joint).
   const CorpusCase cases[] = {
-      // humanoid: 16 bodies - head, hand_right, hand_left (welded) = 13, + 2 virtual bodies (the
-      // feet: their two hinges go through different points; waist, thighs and upper arms merge);
-      // free + 21 hinges.
-      {"mujoco_models/humanoid/humanoid.xml", 15, 15, 27},
-      {"mujoco_models/debian_libmujoco-samples_2.2.2/humanoid.xml", 15, 15, 27},
+      // humanoid: 16 bodies - head, hand_right, hand_left (welded) = 13 (waist, thighs, upper
+      // arms and feet merge their hinges, the feet's through two points); free + 21 hinges.
+      {"mujoco_models/humanoid/humanoid.xml", 13, 13, 27},
+      {"mujoco_models/debian_libmujoco-samples_2.2.2/humanoid.xml", 13, 13, 27},
       // slider_crank: its actuators use crank/site transmissions (ignored, warned)
       {"mujoco_models/slider_crank/slider_crank.xml", 3, 3, 3},
       {"mujoco_models/debian_libmujoco-samples_2.2.2/slider_crank.xml", 3, 3, 3},
@@ -408,13 +411,21 @@ TEST(ModelsCorpus, MjcfDetails) {
   EXPECT_EQ(h.contact_excludes.size(), 2u);
   ASSERT_EQ(h.tendons.size(), 2u);  // the hamstrings: limited fixed tendons
   EXPECT_TRUE(h.tendons[0].limited);
-  // the ankles' two hinges go through different points: a virtual body each (the hips, waist and
-  // shoulders merge, tests/test_mjcf_multijoint.cpp)
-  ASSERT_EQ(r.virtual_bodies.size(), 2u);
-  EXPECT_GE(h.body_index("foot_right/ankle_y_right"), 0);
-  // virtual body: 1e-3 of the foot's mass
-  EXPECT_NEAR(h.bodies[h.body_index("foot_right/ankle_y_right")].mass,
-              1e-3 * h.bodies[h.body_index("foot_right")].mass, 1e-15);
+  // every multi-joint body merges, the ankles' hinges through different points too
+  // (tests/test_mjcf_multijoint.cpp); without merge_offset_hinges the ankles keep a virtual body
+  // each, of 1e-3 of the foot's mass
+  EXPECT_TRUE(r.virtual_bodies.empty());
+  EXPECT_EQ(h.bodies.size(), 13u);
+  {
+    LoadOptions o;
+    o.merge_offset_hinges = false;
+    LoadReport rv;
+    const Model hv = load_model(corpus("mujoco_models/humanoid/humanoid.xml"), o, &rv);
+    ASSERT_EQ(rv.virtual_bodies.size(), 2u);
+    ASSERT_GE(hv.body_index("foot_right/ankle_y_right"), 0);
+    EXPECT_NEAR(hv.bodies[hv.body_index("foot_right/ankle_y_right")].mass,
+                1e-3 * hv.bodies[hv.body_index("foot_right")].mass, 1e-15);
+  }
   // the hip's three hinges are rows of one joint between the pelvis and the thigh
   const auto hx = *h.find_joint_row("hip_x_right");
   const Joint& hip = h.joints[hx.first];

@@ -286,16 +286,17 @@ std::optional<MjcfReader::MergedJoint> MjcfReader::merge_joints(const Parts& jpa
   frictionloss_count_ = frictionloss;
   MergedJoint m;
   std::vector<Vec3> axes;
-  bool anchor_set = false;
+  std::vector<Vec3> anchors;  // the hinges' (world)
+  bool offset = false;
   for (int i = 0; i < k; ++i) {
     const JointSpec& s = specs[i];
     axes.push_back(s.axis.normalized());
     if (kinds[i] != 'h') continue;
-    if (!anchor_set) m.anchor = s.anchor;
-    else if ((s.anchor - m.anchor).norm() > 1e-9 * (1 + m.anchor.norm())) return std::nullopt;
-    anchor_set = true;
+    if (!anchors.empty() && (s.anchor - anchors[0]).norm() > 1e-9 * (1 + anchors[0].norm())) offset = true;
+    anchors.push_back(s.anchor);
   }
-  if (!anchor_set) m.anchor = specs[0].anchor;
+  if (offset && !options_.merge_offset_hinges) return std::nullopt;
+  m.anchor = anchors.empty() ? specs[0].anchor : anchors[0];
   // three hinges: the middle angle must stay 10° away from ±90° (Davenport angles' singularity)
   if (nh == 3) {
     const JointSpec& middle = specs[ns + 1];
@@ -307,6 +308,9 @@ std::optional<MjcfReader::MergedJoint> MjcfReader::merge_joints(const Parts& jpa
   const auto frame = merged_frame(kinds, axes);
   if (!frame) return std::nullopt;
   m.frame = rot_to_quat(frame->first);
+  // hinges through different points: each anchor's step from the one before, in the joint frame
+  if (offset)
+    for (size_t h = 0; h + 1 < anchors.size(); ++h) m.offset[h] = frame->first.transpose() * (anchors[h + 1] - anchors[h]);
   m.rows = frame->second;
   static const TransKind kTrans[4] = {TransKind::Fixed, TransKind::Prismatic, TransKind::Planar, TransKind::Free};
   static const RotKind kRot[4] = {RotKind::Fixed, RotKind::Revolute, RotKind::Orbital, RotKind::Free};
@@ -323,6 +327,7 @@ void MjcfReader::merge_specs(const MergedJoint& merged, int first_spec, int firs
   m.proto = Joint{};
   m.proto.type = merged.type;
   m.proto.hinge_sequence = merged.sequence;
+  m.proto.hinge_offset = merged.offset;
   m.frames = FrameRule::World;
   m.frame_world = merged.frame;
   m.anchor = merged.anchor;

@@ -183,7 +183,8 @@ class MjcfReader {
     Vec4 frame = quat_identity();           // the joint frame in the world
     std::array<int, 3> sequence{-1, -1, -1};  // Joint::hinge_sequence
     std::vector<int> rows;                  // per MuJoCo joint, its row
-    Vec3 anchor = Vec3::Zero();             // the hinges' common anchor (world)
+    Vec3 anchor = Vec3::Zero();             // the first hinge's anchor (world)
+    std::array<Vec3, 2> offset{Vec3::Zero(), Vec3::Zero()};  // Joint::hinge_offset
   };
   std::optional<MergedJoint> merge_joints(const Parts& jparts,
                                           const std::vector<std::string>& names,

@@ -74,6 +74,27 @@ Mat3 davenport_rotation(const Joint& joint, const Vec3& theta, const Vec3& rate,
   return R;
 }
 
+Vec3 davenport_offset(const Joint& joint, const Vec3& theta, Mat3* dv_dtheta) {
+  const int n = joint.hinge_sequence[2] < 0 ? 2 : 3;
+  Mat3 R = Mat3::Identity();
+  Vec3 axis[3], term[2];
+  for (int m = 0; m < n; ++m) {
+    const int a = joint.hinge_sequence[m];
+    axis[m] = R.col(a);  // hinge m's axis as the hinges before it turn it
+    R = R * quat_to_rot(quat_axis_angle(Vec3::Unit(a), theta(a)));
+    if (m + 1 < n) term[m] = R * joint.hinge_offset[m];
+  }
+  // ∂v/∂θ_sl = (R_s0 ⋯ R_s(l−1) e_sl) × Σ_{m ≥ l} term_m   (docs/computation.md (99))
+  Vec3 v = Vec3::Zero(), tail = Vec3::Zero();
+  if (dv_dtheta) dv_dtheta->setZero();
+  for (int m = n - 2; m >= 0; --m) {
+    v += term[m];
+    tail += term[m];
+    if (dv_dtheta) dv_dtheta->col(joint.hinge_sequence[m]) = axis[m].cross(tail);
+  }
+  return v;
+}
+
 RotationRowTerms rotation_row_terms(const Joint& joint, int k) {
   RotationRowTerms t;
   if (joint.davenport()) {  // the universal joint's row e_s0ᵀ R_rel e_s1 (docs/computation.md (94))
@@ -179,6 +200,15 @@ void joint_rows(const Joint& j, const Pose& a, const Pose& b, JointRows* out, co
       out->c(3 + k) = theta(k);
       out->Jb.block<1, 3>(3 + k, 3) = dtheta.row(k) * R_rel * Rcf.transpose();
       out->Ja.block<1, 3>(3 + k, 3) = -dtheta.row(k) * Rpf.transpose();
+    }
+    if (j.hinge_offsets()) {
+      // rows 0..2: d − v(θ(R_rel)), the child's last anchor where the hinges carry it
+      // (docs/computation.md (98)–(100))
+      Mat3 dv;
+      out->c.head<3>() -= davenport_offset(j, theta, &dv);
+      const Mat3 dv_domega = dv * dtheta;
+      out->Jb.block<3, 3>(0, 3) -= dv_domega * R_rel * Rcf.transpose();
+      out->Ja.block<3, 3>(0, 3) += dv_domega * Rpf.transpose();
     }
   }
 }

@@ -9,7 +9,9 @@
 //                                                               angles in radians)
 //              free row k:        c = 2 atan2(v_k, w)           (exactly the angle for a revolute)
 //              Davenport joints (Joint::hinge_sequence): the hinges' angles, and for two hinges
-//              the constrained row e_s0ᵀ R_rel e_s1 (docs/computation.md (94)–(97))
+//              the constrained row e_s0ᵀ R_rel e_s1 (docs/computation.md (94)–(97)); with hinges
+//              through different points rows 0..2 subtract the offset chain the angles turn
+//              (davenport_offset, docs/computation.md (98)–(100))
 // A constrained row is the equation c_r(z3) = 0; a free row is a minimal coordinate on which
 // springs, dampers and actuators act. Jacobians are taken with respect to right perturbations of
 // each body (δx in world, δθ in the body frame), so J_rᵀ u is the wrench (world force, body
@@ -77,6 +79,11 @@ RotationRowTerms rotation_row_terms(const Joint& joint, int k);
 // angles theta (indexed by joint-frame axis), and in *omega the relative angular velocity (parent
 // joint frame) ω = Σ_m (Π_{l<m} R(e_sl, θ_sl)) e_sm θ̇_sm of the rates `rate` (docs/computation.md (96)).
 Mat3 davenport_rotation(const Joint& joint, const Vec3& theta, const Vec3& rate, Vec3* omega);
+
+// A Davenport joint's offset chain (Joint::hinge_offset): the last hinge's anchor seen from the
+// first's in the parent joint frame, v = Σ_m R_s0 ⋯ R_sm d_m, at the angles theta (by joint-frame
+// axis), and in *dv_dtheta its derivative by angle (column = axis; docs/computation.md (98), (99)).
+Vec3 davenport_offset(const Joint& joint, const Vec3& theta, Mat3* dv_dtheta);
 
 // Relative rotation of the child joint frame with respect to the parent joint frame.
 Vec4 joint_relative_rotation(const Joint& joint, const Vec4& qa, const Vec4& qb);

@@ -95,13 +95,20 @@ RelativeMotion relative_motion(const Model& model, const Joint& jt, const std::v
     const Mat3 R = davenport_rotation(jt, theta, rate, &omega);
     if (!zero_q) m.q_rel = rot_to_quat(R);
     m.w_rel = R.transpose() * omega;
-    if (zero_q && !zero_qd) {  // rates about the description's own pose
-      Vec3 rows_theta = Vec3::Zero();
+    Vec3 at = theta;
+    if (zero_q && (!zero_qd || jt.hinge_offsets())) {  // rates about the description's own pose
       JointRows rows;
       joint_rows(jt, zero_pose(model, jt.parent), zero_pose(model, jt.child), &rows);
-      rows_theta = rows.c.tail<3>();
-      const Mat3 R0 = davenport_rotation(jt, rows_theta, rate, &omega);
-      m.w_rel = R0.transpose() * omega;
+      at = rows.c.tail<3>();
+      for (int k = 0; k < 3; ++k)
+        if (jt.row_constrained(3 + k)) at(k) = 0;
+      const Mat3 R0 = davenport_rotation(jt, at, rate, &omega);
+      if (!zero_qd) m.w_rel = R0.transpose() * omega;
+    }
+    if (jt.hinge_offsets()) {  // the last anchor where the hinges carry it (docs/computation.md (98))
+      Mat3 dv;
+      m.t += davenport_offset(jt, at, &dv);
+      m.t_rate += dv * rate;
     }
     return m;
   }
