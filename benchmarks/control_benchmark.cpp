@@ -2,6 +2,7 @@
 //
 //   bench_control [--only SUBSTRING | --file PATH] [--seconds S] [--steps N]
 //                 [--engine both|maxsim|mujoco] [--seed K] [--json FILE] [--verbose] [--list]
+//                 [--bodies-first]  (SolverOptions::bodies_first in maxsim)
 //
 // The benchmark users judge a simulator for control by: every MJCF file of the corpus
 // (tests/data/models, the A1's files) that has actuators — except a robot file that a scene file
@@ -56,6 +57,7 @@ struct Options {
   std::string engine = "both";
   unsigned seed = 1;
   bool verbose = false;
+  bool bodies_first = false;  // SolverOptions::bodies_first
   bool list = false;  // print the robot files, run nothing
 };
 
@@ -96,9 +98,10 @@ struct Result {
   long long failed = 0, unconverged = 0, relaxed = 0, substepped = 0;
 };
 
-Result run_maxsim(const std::string& file, const Schedule& schedule, long long steps, bool verbose) {
+Result run_maxsim(const std::string& file, const Schedule& schedule, long long steps, bool verbose, bool bodies_first) {
   Result r;
-  const Model m = load_model(file);
+  Model m = load_model(file);
+  m.opt.solver.bodies_first = bodies_first;
   Data d(m);
   enable_contacts(m, d);
   std::vector<int> iterations;
@@ -219,6 +222,7 @@ int run(int argc, char** argv) {
     else if (a == "--file") o.file = value();
     else if (a == "--list") o.list = true;
     else if (a == "--verbose") o.verbose = true;
+    else if (a == "--bodies-first") o.bodies_first = true;
     else throw std::invalid_argument("unknown option '" + a + "'");
   }
   if (o.engine != "both" && o.engine != "maxsim" && o.engine != "mujoco")
@@ -260,7 +264,7 @@ int run(int argc, char** argv) {
     Result a, b;
     if (o.engine != "mujoco") {
       try {
-        a = run_maxsim(path, schedule, steps, o.verbose);
+        a = run_maxsim(path, schedule, steps, o.verbose, o.bodies_first);
       } catch (const std::exception& e) {
         a.error = e.what();
       }

@@ -168,7 +168,7 @@ struct Joint {
   std::array<int, 6> coordinate_order{-1, -1, -1, -1, -1, -1};
 
   bool davenport() const { return hinge_sequence[0] >= 0; }  // rotation rows are Davenport angles
-  bool hinge_offsets() const { return !hinge_offset[0].isZero(0) || !hinge_offset[1].isZero(0); }
+  bool hinge_offsets() const { return !hinge_offset[0].isZero(0) || !hinge_offset[1].isZero(0); }  // hinges through several anchors
 
   // whether row `row` (0..5) is constrained
   bool row_constrained(int row) const { return (kJointConstrainedRows[static_cast<int>(type)] >> row) & 1; }

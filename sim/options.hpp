@@ -52,6 +52,13 @@ struct SolverOptions {
   // body's mass) (StepReport::relaxed): a loop at a bifurcation has no exact solution.
   bool compliant_loop_fallback = true;
   double loop_compliance = 1e-6;  // ε of compliant_loop_fallback, per Δt and child mass
+  // The graph LDU's elimination order for steps with inequalities on models without a loop of
+  // equality constraints (docs/computation.md §6): true eliminates every body first, so that no
+  // joint or contact pivot is singular (far fewer iterations on robots whose contacts join two
+  // branches: the A1 under random commands 50.5 → 31.7 per step), at the price of fill-in (each
+  // body's constraints become a clique: 1.6–7× the cost of an iteration on the quadrupeds).
+  // Off: the depth-first post-order. docs/performance.md has the measurements.
+  bool bodies_first = false;
 };
 
 // Interior-point settings for steps with contacts, joint limits or joint friction.

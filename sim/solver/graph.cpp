@@ -95,6 +95,7 @@ bool graph_matches(const Model& model, const Data& d) {
   if (ws.passive.size() != model.joints.size()) return false;
   if (ws.nonholonomic_edge.size() != model.nonholonomic.size()) return false;  // (added after the Data)
   if (ws.graph_integrator != model.opt.integrator) return false;
+  if (ws.graph_bodies_first != model.opt.solver.bodies_first) return false;
   for (size_t j = 0; j < model.joints.size(); ++j)
     if (static_cast<bool>(ws.passive[j]) != passive_floating(model.joints[j])) return false;
   if (ws.tendon_active.size() != model.tendons.size() || ws.coupling_edges.size() != model.couplings.size())
@@ -251,7 +252,9 @@ void build_graph(const Model& model, Data& d) {
   // bodies first only where the post-order can fail: inequality nodes joining branches of a tree
   // (a tree alone is Baraff's order, exact and better conditioned for long chains)
   const int equality_nodes = nb + nj + nn + nt + ncp;
-  ws.ldu.analyze(n, ws.edges, root, &multiplier, n > equality_nodes && !equality_loop(model, ws, equality_nodes));
+  ws.graph_bodies_first = model.opt.solver.bodies_first;
+  ws.ldu.analyze(n, ws.edges, root, &multiplier,
+                 ws.graph_bodies_first && n > equality_nodes && !equality_loop(model, ws, equality_nodes));
   for (int j = 0; j < nj; ++j)  // identity rows: one real row, the rest the padding's identity
     if (ws.passive[j]) ws.ldu.set_node_size(ws.layout.joint_node(j), 1);
   for (int j = 0; j < nj; ++j) {

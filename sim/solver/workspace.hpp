@@ -99,6 +99,7 @@ struct Workspace {
   std::vector<int> body_edge;
   std::vector<char> body_edge_forward;
   Integrator graph_integrator = Integrator::Variational;  // the integrator the graph was built for
+  bool graph_bodies_first = false;  // SolverOptions::bodies_first when the graph was built
   // nonholonomic constraints: graph edge to their body, rows at the iterate
   std::vector<int> nonholonomic_edge;
   std::vector<NonholonomicRows> nonholonomic_rows;
