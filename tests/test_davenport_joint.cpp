@@ -8,6 +8,7 @@
 
 #include "sim/constraints/joint.hpp"
 #include "sim/maxsim.hpp"
+#include "testing/joint_rows_fd.hpp"
 #include "testing/random.hpp"
 
 using namespace maxsim;
@@ -15,6 +16,7 @@ using namespace maxsim;
 namespace {
 
 using maxsim::testing::random_quat;
+using maxsim::testing::joint_rows_fd;
 using maxsim::testing::random_vec;
 
 // The sequences a joint can have: both universal orders and the six Tait–Bryan orders.
@@ -97,25 +99,7 @@ TEST(DavenportJoint, JacobiansMatchFiniteDifferences) {
       joint_rows(j, a, b, &rows);
       if (s[2] >= 0 && std::abs(rows.c(3 + s[1])) > 1.2) continue;  // near the singular middle angle
       for (int side = 0; side < 2; ++side) {
-        Mat6 fd;
-        for (int c = 0; c < 6; ++c) {
-          Pose ap = a, am = a, bp = b, bm = b;
-          Pose& pp = side == 0 ? ap : bp;
-          Pose& pm = side == 0 ? am : bm;
-          if (c < 3) {
-            pp.x(c) += h;
-            pm.x(c) -= h;
-          } else {
-            pp.q = quat_mul(pp.q, quat_exp(h * Vec3::Unit(c - 3)));
-            pm.q = quat_mul(pm.q, quat_exp(-h * Vec3::Unit(c - 3)));
-          }
-          JointRows rp, rm;
-          joint_rows(j, ap, bp, &rp);
-          joint_rows(j, am, bm, &rm);
-          Vec6 diff = rp.c - rm.c;
-          for (int r = 3; r < 6; ++r) diff(r) = wrap_angle(diff(r));
-          fd.col(c) = diff / (2 * h);
-        }
+        const Mat6 fd = joint_rows_fd(j, a, b, side, h, nullptr, true);
         const Mat6& an = side == 0 ? rows.Ja : rows.Jb;
         EXPECT_LT((fd - an).norm(), 1e-7) << s[0] << s[1] << s[2] << " trans " << t << " side " << side;
       }
@@ -303,25 +287,7 @@ TEST(DavenportJoint, OffsetJacobiansMatchFiniteDifferences) {
         joint_rows(j, a, b, &rows);
         if (s[2] >= 0 && std::abs(rows.c(3 + s[1])) > 1.2) continue;  // near the singular middle angle
         for (int side = 0; side < 2; ++side) {
-          Mat6 fd;
-          for (int c = 0; c < 6; ++c) {
-            Pose ap = a, am = a, bp = b, bm = b;
-            Pose& pp = side == 0 ? ap : bp;
-            Pose& pm = side == 0 ? am : bm;
-            if (c < 3) {
-              pp.x(c) += h;
-              pm.x(c) -= h;
-            } else {
-              pp.q = quat_mul(pp.q, quat_exp(h * Vec3::Unit(c - 3)));
-              pm.q = quat_mul(pm.q, quat_exp(-h * Vec3::Unit(c - 3)));
-            }
-            JointRows rp, rm;
-            joint_rows(j, ap, bp, &rp);
-            joint_rows(j, am, bm, &rm);
-            Vec6 diff = rp.c - rm.c;
-            for (int r = 3; r < 6; ++r) diff(r) = wrap_angle(diff(r));
-            fd.col(c) = diff / (2 * h);
-          }
+          const Mat6 fd = joint_rows_fd(j, a, b, side, h, nullptr, true);
           const Mat6& an = side == 0 ? rows.Ja : rows.Jb;
           // central differences: O(h²) truncation and 1e-16/h rounding on entries of order 1
           EXPECT_LT((fd - an).norm(), 1e-7) << s[0] << s[1] << s[2] << " trans " << t << " side " << side;

@@ -10,6 +10,7 @@
 #include "sim/solver/assemble.hpp"
 #include "sim/solver/workspace.hpp"
 #include "sim/step.hpp"
+#include "testing/joint_rows_fd.hpp"
 #include "testing/random.hpp"
 
 using namespace maxsim;
@@ -27,23 +28,7 @@ void expect_rows_match_finite_differences(const Joint& jt, const Pose& a, const 
   JointRows rows;
   joint_rows(jt, a, b, &rows, reference);
   for (int side = 0; side < 2; ++side) {
-    Mat6 fd;
-    for (int c = 0; c < 6; ++c) {
-      Pose ap = a, am = a, bp = b, bm = b;
-      Pose& pp = side == 0 ? ap : bp;
-      Pose& pm = side == 0 ? am : bm;
-      if (c < 3) {
-        pp.x(c) += h;
-        pm.x(c) -= h;
-      } else {
-        pp.q = quat_mul(pp.q, quat_exp(h * Vec3::Unit(c - 3)));
-        pm.q = quat_mul(pm.q, quat_exp(-h * Vec3::Unit(c - 3)));
-      }
-      JointRows rp, rm;
-      joint_rows(jt, ap, bp, &rp, reference);
-      joint_rows(jt, am, bm, &rm, reference);
-      fd.col(c) = (rp.c - rm.c) / (2 * h);
-    }
+    const Mat6 fd = maxsim::testing::joint_rows_fd(jt, a, b, side, h, reference);
     const Mat6& an = side == 0 ? rows.Ja : rows.Jb;
     EXPECT_LT((fd - an).norm(), 1e-7) << joint_type_name(jt.type) << " side " << side;
   }
