@@ -57,8 +57,9 @@ bool passive_floating(const Joint& jt) {
 
 // Whether the equality constraints close a loop (through the world too): their rows may then be
 // redundant, and the post-order keeps the loop's last pivot the one that absorbs the redundancy
-// (regularized). Without such a loop every multiplier's rows are independent, and the bodies go
-// first (BlockLdu::analyze). Nodes [0, equality_nodes) are the bodies and equality nodes.
+// (regularized). Without such a loop every multiplier's rows are independent, and with
+// SolverOptions::bodies_first the bodies go first (BlockLdu::analyze). Nodes [0, equality_nodes)
+// are the bodies and equality nodes.
 bool equality_loop(const Model& model, const Workspace& ws, int equality_nodes) {
   std::vector<int> parent(equality_nodes + 1);  // union–find; the last element is the world
   for (int i = 0; i <= equality_nodes; ++i) parent[i] = i;
