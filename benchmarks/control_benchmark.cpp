@@ -3,6 +3,7 @@
 //   bench_control [--only SUBSTRING | --file PATH] [--seconds S] [--steps N]
 //                 [--engine both|maxsim|mujoco] [--seed K] [--json FILE] [--verbose] [--list]
 //                 [--bodies-first]  (SolverOptions::bodies_first in maxsim)
+//                 [--open-gap M]    (SolverOptions::open_candidate_gap in maxsim, metres)
 //
 // The benchmark users judge a simulator for control by: every MJCF file of the corpus
 // (tests/data/models, the A1's files) that has actuators — except a robot file that a scene file
@@ -58,6 +59,7 @@ struct Options {
   unsigned seed = 1;
   bool verbose = false;
   bool bodies_first = false;  // SolverOptions::bodies_first
+  double open_gap = -1;       // SolverOptions::open_candidate_gap
   bool list = false;  // print the robot files, run nothing
 };
 
@@ -98,10 +100,12 @@ struct Result {
   long long failed = 0, unconverged = 0, relaxed = 0, substepped = 0;
 };
 
-Result run_maxsim(const std::string& file, const Schedule& schedule, long long steps, bool verbose, bool bodies_first) {
+Result run_maxsim(const std::string& file, const Schedule& schedule, long long steps, bool verbose, bool bodies_first,
+                  double open_gap) {
   Result r;
   Model m = load_model(file);
   m.opt.solver.bodies_first = bodies_first;
+  m.opt.solver.open_candidate_gap = open_gap;
   Data d(m);
   enable_contacts(m, d);
   std::vector<int> iterations;
@@ -223,6 +227,10 @@ int run(int argc, char** argv) {
     else if (a == "--list") o.list = true;
     else if (a == "--verbose") o.verbose = true;
     else if (a == "--bodies-first") o.bodies_first = true;
+    else if (a == "--open-gap") {
+      o.open_gap = std::stod(value());
+      if (!std::isfinite(o.open_gap)) throw std::invalid_argument("--open-gap must be a finite number of metres");
+    }
     else throw std::invalid_argument("unknown option '" + a + "'");
   }
   if (o.engine != "both" && o.engine != "maxsim" && o.engine != "mujoco")
@@ -264,7 +272,7 @@ int run(int argc, char** argv) {
     Result a, b;
     if (o.engine != "mujoco") {
       try {
-        a = run_maxsim(path, schedule, steps, o.verbose, o.bodies_first);
+        a = run_maxsim(path, schedule, steps, o.verbose, o.bodies_first, o.open_gap);
       } catch (const std::exception& e) {
         a.error = e.what();
       }

@@ -59,6 +59,14 @@ struct SolverOptions {
   // body's constraints become a clique: 1.6–7× the cost of an iteration on the quadrupeds).
   // Off: the depth-first post-order. docs/performance.md has the measurements.
   bool bodies_first = false;
+  // Contact candidates predicted open are eliminated before every other node of the graph LDU
+  // when this is ≥ 0 [m]: a candidate whose gap at the step's start exceeds it, also after its
+  // bodies' centres of mass approach for two steps at their velocities. Such a pivot is regular on
+  // its own (γ/s small), so eliminating it first adds no fill-in and leaves its bodies' blocks
+  // almost as they were; the post-order puts it after its body, where the candidates of one body
+  // become a clique. Negative (the default): off. docs/performance.md ("orders measured") has
+  // what it buys and costs.
+  double open_candidate_gap = -1;
 };
 
 // Interior-point settings for steps with contacts, joint limits or joint friction.

@@ -155,7 +155,9 @@ void bind_data(py::module_& m) {
       .def_readwrite("line_search_steps", &SolverOptions::line_search_steps)
       .def_readwrite("max_retry_depth", &SolverOptions::max_retry_depth)
       .def_readwrite("refinement_sweeps", &SolverOptions::refinement_sweeps)
-      .def_readwrite("compliant_loop_fallback", &SolverOptions::compliant_loop_fallback);
+      .def_readwrite("compliant_loop_fallback", &SolverOptions::compliant_loop_fallback)
+      .def_readwrite("bodies_first", &SolverOptions::bodies_first)
+      .def_readwrite("open_candidate_gap", &SolverOptions::open_candidate_gap);
 
   py::class_<InteriorPointOptions>(m, "InteriorPointOptions", "Interior-point settings for steps with contacts (sim/options.hpp): Model.interior_point.")
       .def_readwrite("complementarity_tolerance", &InteriorPointOptions::complementarity_tolerance)

@@ -83,6 +83,23 @@ bool equality_loop(const Model& model, const Workspace& ws, int equality_nodes) 
   return false;
 }
 
+// A contact candidate predicted open over the step (SolverOptions::open_candidate_gap): its gap
+// at z2 above the threshold, also after its bodies' centres of mass approach for two steps.
+bool predicted_open(const Model& model, const Data& d, int c) {
+  const double threshold = model.opt.solver.open_candidate_gap;
+  const Contact& ct = d.contacts[c];
+  if (threshold < 0 || ct.joint >= 0 || ct.tendon >= 0 || !has_normal(ct)) return false;
+  const Pose a2 = ct.body_a == kWorld ? Pose{} : body_pose(d, ct.body_a), b2 = body_pose(d, ct.body_b);
+  ContactKinematics k;
+  contact_kinematics(ct, a2, b2, a2, b2, 1.0, &k);
+  double approach = 0;
+  if (d.v.size() == d.x.size()) {
+    const Vec3 va = ct.body_a == kWorld ? Vec3::Zero() : d.v[ct.body_a];
+    approach = std::max(0.0, ct.normal.dot(va - d.v[ct.body_b])) * 2.0 * workspace(d).dt;
+  }
+  return k.phi > threshold && k.phi - approach > threshold;
+}
+
 }  // namespace
 
 bool graph_matches(const Model& model, const Data& d) {
@@ -97,6 +114,14 @@ bool graph_matches(const Model& model, const Data& d) {
   if (ws.nonholonomic_edge.size() != model.nonholonomic.size()) return false;  // (added after the Data)
   if (ws.graph_integrator != model.opt.integrator) return false;
   if (ws.graph_bodies_first != model.opt.solver.bodies_first) return false;
+  if (ws.graph_open_gap != model.opt.solver.open_candidate_gap) return false;
+  if (model.opt.solver.open_candidate_gap >= 0) {  // (the order changes when a candidate opens or closes)
+    if (ws.contact_first.size() != d.contacts.size()) return false;
+    for (size_t c = 0; c < d.contacts.size(); ++c)
+      if (ws.contact_node[c] >= 0 &&
+          static_cast<bool>(ws.contact_first[c]) != predicted_open(model, d, static_cast<int>(c)))
+        return false;
+  }
   for (size_t j = 0; j < model.joints.size(); ++j)
     if (static_cast<bool>(ws.passive[j]) != passive_floating(model.joints[j])) return false;
   if (ws.tendon_active.size() != model.tendons.size() || ws.coupling_edges.size() != model.couplings.size())
@@ -252,10 +277,16 @@ void build_graph(const Model& model, Data& d) {
   ws.layout.nodes = n;
   // bodies first only where the post-order can fail: inequality nodes joining branches of a tree
   // (a tree alone is Baraff's order, exact and better conditioned for long chains)
+  // (SolverOptions::open_candidate_gap: the candidates predicted open ahead of everything)
   const int equality_nodes = nb + nj + nn + nt + ncp;
   ws.graph_bodies_first = model.opt.solver.bodies_first;
+  ws.graph_open_gap = model.opt.solver.open_candidate_gap;
+  ws.contact_first.assign(nc, 0);
+  std::vector<char> first(n, 0);
+  for (int c = 0; c < nc; ++c)
+    if (ws.contact_node[c] >= 0) first[ws.contact_node[c]] = ws.contact_first[c] = predicted_open(model, d, c);
   ws.ldu.analyze(n, ws.edges, root, &multiplier,
-                 ws.graph_bodies_first && n > equality_nodes && !equality_loop(model, ws, equality_nodes));
+                 ws.graph_bodies_first && n > equality_nodes && !equality_loop(model, ws, equality_nodes), &first);
   for (int j = 0; j < nj; ++j)  // identity rows: one real row, the rest the padding's identity
     if (ws.passive[j]) ws.ldu.set_node_size(ws.layout.joint_node(j), 1);
   for (int j = 0; j < nj; ++j) {

@@ -216,7 +216,7 @@ std::uint64_t pair_key(int i, int j, int n) {
 }  // namespace
 
 void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& edges, int root,
-                       const std::vector<char>* multiplier, bool bodies_first) {
+                       const std::vector<char>* multiplier, bool bodies_first, const std::vector<char>* first) {
   // Start from the empty structure, so that an invalid graph (exception below) leaves a valid
   // 0-node object rather than a half-analyzed one.
   num_nodes_ = num_loops_ = num_fill_ = 0;
@@ -282,6 +282,11 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
   int components = 0;
   {
     std::vector<char> visited(n, 0);
+    if (first != nullptr) {
+      if (static_cast<int>(first->size()) != n)
+        throw std::invalid_argument("BlockLdu::analyze: one first-flag per node expected");
+      for (int v = 0; v < n; ++v) visited[v] = (*first)[v] != 0;  // (ordered ahead, below)
+    }
     std::vector<std::pair<int, int>> stack;  // (node, next adjacency index)
     stack.reserve(n);
     auto dfs = [&](int start) {
@@ -316,16 +321,18 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
       if (!(*multiplier)[v]) reordered.push_back(v);
     // the multipliers' graph after the others are eliminated: two multipliers are adjacent when
     // they share an eliminated neighbour (or are adjacent themselves)
+    auto apart = [&](int v) { return first != nullptr && (*first)[v] != 0; };  // ordered below
     std::vector<std::vector<int>> g(n);
     for (int v = 0; v < n; ++v) {
-      if (!(*multiplier)[v]) continue;
+      if (!(*multiplier)[v] || apart(v)) continue;
       for (int a = adj_begin[v]; a < adj_begin[v + 1]; ++a) {
         const int w = adj[a];
+        if (apart(w)) continue;
         if ((*multiplier)[w]) {
           g[v].push_back(w);
         } else {
           for (int b = adj_begin[w]; b < adj_begin[w + 1]; ++b)
-            if (adj[b] != v && (*multiplier)[adj[b]]) g[v].push_back(adj[b]);
+            if (adj[b] != v && (*multiplier)[adj[b]] && !apart(adj[b])) g[v].push_back(adj[b]);
         }
       }
       std::sort(g[v].begin(), g[v].end());
@@ -333,12 +340,12 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
     }
     std::vector<char> done(n, 0);
     int remaining = 0;
-    for (int v = 0; v < n; ++v) remaining += (*multiplier)[v] ? 1 : 0;
+    for (int v = 0; v < n; ++v) remaining += (*multiplier)[v] && !apart(v) ? 1 : 0;
     while (remaining-- > 0) {
       int best = -1;
       size_t best_degree = 0;
       for (int v = 0; v < n; ++v) {
-        if (!(*multiplier)[v] || done[v]) continue;
+        if (!(*multiplier)[v] || done[v] || apart(v)) continue;
         size_t degree = 0;
         for (int w : g[v]) degree += done[w] ? 0 : 1;
         if (best < 0 || degree < best_degree) {
@@ -360,23 +367,27 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
   } else if (multiplier != nullptr) {  // ---- multiplier nodes never go first: move each after its earliest neighbour ----
     if (static_cast<int>(multiplier->size()) != n)
       throw std::invalid_argument("BlockLdu::analyze: one multiplier flag per node expected");
+    const int ordered = static_cast<int>(order_.size());  // (without the nodes that go first)
     std::vector<int> pos(n);
-    for (int p = 0; p < n; ++p) pos[order_[p]] = p;
+    for (int p = 0; p < ordered; ++p) pos[order_[p]] = p;
     std::vector<int> anchor(n, -1);  // node after which a moved node is emitted
     for (int v = 0; v < n; ++v) {
       if (!(*multiplier)[v] || adj_begin[v] == adj_begin[v + 1]) continue;
-      int first = -1;
-      for (int a = adj_begin[v]; a < adj_begin[v + 1]; ++a)
-        if (first < 0 || pos[adj[a]] < pos[first]) first = adj[a];
-      if (pos[first] > pos[v]) anchor[v] = first;
+      if (first != nullptr && (*first)[v] != 0) continue;
+      int earliest = -1;
+      for (int a = adj_begin[v]; a < adj_begin[v + 1]; ++a) {
+        if (first != nullptr && (*first)[adj[a]] != 0) continue;
+        if (earliest < 0 || pos[adj[a]] < pos[earliest]) earliest = adj[a];
+      }
+      if (earliest >= 0 && pos[earliest] > pos[v]) anchor[v] = earliest;
     }
     std::vector<std::vector<int>> moved_after(n);
-    for (int p = 0; p < n; ++p)
+    for (int p = 0; p < ordered; ++p)
       if (anchor[order_[p]] >= 0) moved_after[anchor[order_[p]]].push_back(order_[p]);
     std::vector<int> reordered;
     reordered.reserve(n);
     std::vector<int> pending;
-    for (int p = 0; p < n; ++p) {
+    for (int p = 0; p < ordered; ++p) {
       if (anchor[order_[p]] >= 0) continue;
       pending.push_back(order_[p]);
       while (!pending.empty()) {  // a node, then whatever is anchored to it (recursively)
@@ -386,6 +397,14 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
         for (auto it = moved_after[u].rbegin(); it != moved_after[u].rend(); ++it) pending.push_back(*it);
       }
     }
+    order_.swap(reordered);
+  }
+  if (first != nullptr) {  // the flagged nodes ahead of everything else
+    std::vector<int> reordered;
+    reordered.reserve(n);
+    for (int v = 0; v < n; ++v)
+      if ((*first)[v]) reordered.push_back(v);
+    reordered.insert(reordered.end(), order_.begin(), order_.end());
     order_.swap(reordered);
   }
   position_.assign(n, 0);

@@ -52,8 +52,14 @@ class BlockLdu {
   // −(J M⁻¹ Jᵀ + D), definite when the rows are independent, so no pivot is singular because an
   // earlier one took the degrees of freedom its rows need (the post-order's failure when a contact
   // between two branches makes the DFS climb a branch from its tip).
+  //
+  // `first` (optional, one flag per node): flagged nodes are eliminated before every other, in
+  // index order, and the orders above apply to the graph without them — for nodes whose pivot is
+  // well conditioned on its own and whose elimination adds little (a contact candidate far from
+  // touching: its pivot γ/s is small, so its bodies' blocks barely change).
   void analyze(int num_nodes, const std::vector<std::pair<int, int>>& edges, int root = -1,
-               const std::vector<char>* multiplier = nullptr, bool bodies_first = false);
+               const std::vector<char>* multiplier = nullptr, bool bodies_first = false,
+               const std::vector<char>* first = nullptr);
 
   int num_nodes() const { return num_nodes_; }           // nodes of the analyzed graph
   int num_loops() const { return num_loops_; }           // independent cycles (DFS back edges)

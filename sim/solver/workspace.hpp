@@ -100,6 +100,7 @@ struct Workspace {
   std::vector<char> body_edge_forward;
   Integrator graph_integrator = Integrator::Variational;  // the integrator the graph was built for
   bool graph_bodies_first = false;  // SolverOptions::bodies_first when the graph was built
+  double graph_open_gap = 0;        // SolverOptions::open_candidate_gap when the graph was built
   // nonholonomic constraints: graph edge to their body, rows at the iterate
   std::vector<int> nonholonomic_edge;
   std::vector<NonholonomicRows> nonholonomic_rows;
@@ -121,6 +122,7 @@ struct Workspace {
   std::vector<const InequalityKind*> kinds;          // per contact: its kind (set by collide)
   std::vector<std::pair<int, int>> contact_bodies;  // (a, b) of the contacts the graph was built for
   std::vector<int> contact_node;                    // graph node of each contact (-1: joint friction)
+  std::vector<char> contact_first;                  // per contact: predicted open, eliminated first
   std::vector<int> contact_edge_a, contact_edge_b;
   // joint friction (folded into its joint's row): the inverse of its cone block D3 over (Δb1, Δb2, Δη0),
   // D3⁻¹ times the cone's velocity column (the row's friction conductance), and D3⁻¹ times the
