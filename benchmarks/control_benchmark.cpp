@@ -3,7 +3,8 @@
 //   bench_control [--only SUBSTRING | --file PATH] [--seconds S] [--steps N]
 //                 [--engine both|maxsim|mujoco] [--seed K] [--json FILE] [--verbose] [--list]
 //                 [--bodies-first]  (SolverOptions::bodies_first in maxsim)
-//                 [--open-gap M]    (SolverOptions::open_candidate_gap in maxsim, metres)
+//                 [--open-gap M]    (SolverOptions::open_candidate_gap in maxsim, metres; < 0: off)
+//                 [--post-order]    (maxsim: open_candidate_gap < 0, closed_contacts_last off: the order before 2026-11-27)
 //
 // The benchmark users judge a simulator for control by: every MJCF file of the corpus
 // (tests/data/models, the A1's files) that has actuators — except a robot file that a scene file
@@ -59,7 +60,8 @@ struct Options {
   unsigned seed = 1;
   bool verbose = false;
   bool bodies_first = false;  // SolverOptions::bodies_first
-  double open_gap = -1;       // SolverOptions::open_candidate_gap
+  double open_gap = SolverOptions{}.open_candidate_gap;  // SolverOptions::open_candidate_gap
+  bool post_order = false;                               // neither open first nor closed last
   bool list = false;  // print the robot files, run nothing
 };
 
@@ -101,11 +103,12 @@ struct Result {
 };
 
 Result run_maxsim(const std::string& file, const Schedule& schedule, long long steps, bool verbose, bool bodies_first,
-                  double open_gap) {
+                  double open_gap, bool post_order) {
   Result r;
   Model m = load_model(file);
   m.opt.solver.bodies_first = bodies_first;
-  m.opt.solver.open_candidate_gap = open_gap;
+  m.opt.solver.open_candidate_gap = post_order ? -1.0 : open_gap;
+  if (post_order) m.opt.solver.closed_contacts_last = false;
   Data d(m);
   enable_contacts(m, d);
   std::vector<int> iterations;
@@ -227,6 +230,7 @@ int run(int argc, char** argv) {
     else if (a == "--list") o.list = true;
     else if (a == "--verbose") o.verbose = true;
     else if (a == "--bodies-first") o.bodies_first = true;
+    else if (a == "--post-order") o.post_order = true;
     else if (a == "--open-gap") {
       o.open_gap = std::stod(value());
       if (!std::isfinite(o.open_gap)) throw std::invalid_argument("--open-gap must be a finite number of metres");
@@ -272,7 +276,7 @@ int run(int argc, char** argv) {
     Result a, b;
     if (o.engine != "mujoco") {
       try {
-        a = run_maxsim(path, schedule, steps, o.verbose, o.bodies_first, o.open_gap);
+        a = run_maxsim(path, schedule, steps, o.verbose, o.bodies_first, o.open_gap, o.post_order);
       } catch (const std::exception& e) {
         a.error = e.what();
       }

@@ -59,14 +59,21 @@ struct SolverOptions {
   // body's constraints become a clique: 1.6–7× the cost of an iteration on the quadrupeds).
   // Off: the depth-first post-order. docs/performance.md has the measurements.
   bool bodies_first = false;
-  // Contact candidates predicted open are eliminated before every other node of the graph LDU
-  // when this is ≥ 0 [m]: a candidate whose gap at the step's start exceeds it, also after its
-  // bodies' centres of mass approach for two steps at their velocities. Such a pivot is regular on
-  // its own (γ/s small), so eliminating it first adds no fill-in and leaves its bodies' blocks
-  // almost as they were; the post-order puts it after its body, where the candidates of one body
-  // become a clique. Negative (the default): off. docs/performance.md ("orders measured") has
-  // what it buys and costs.
-  double open_candidate_gap = -1;
+  // Where the graph LDU puts the contact candidates of a step (docs/computation.md §6; measured in
+  // docs/performance.md, "open first, closed last"). A candidate predicted open — its gap at the
+  // step's start above open_candidate_gap [m], also after its bodies' centres of mass approach for
+  // two steps at their velocities — is eliminated before every other node: its pivot γ/s is small
+  // and regular on its own, so it adds no fill-in and barely changes its bodies' blocks.
+  // Negative: none.
+  double open_candidate_gap = 1e-3;
+  // Every other surface contact (touching, or about to) is eliminated after every other node, as
+  // the constraint that closes a loop (through the world, or between two branches): the bodies and
+  // joints keep Baraff's tree order, in which a joint's pivot always has its child body's degrees
+  // of freedom, and the contact's pivot sees the inverse mass of the whole chain to the root. In the
+  // depth-first post-order (false) a touching contact goes right after its body and takes the
+  // degrees of freedom its body's joint then lacks (a singular, regularized joint pivot and a wrong
+  // Newton direction), and a contact between two legs makes the order climb a leg from its foot.
+  bool closed_contacts_last = true;
 };
 
 // Interior-point settings for steps with contacts, joint limits or joint friction.

@@ -950,6 +950,39 @@ TEST(BlockLdu, OpenCandidateFirstLeavesTheRestToItsOrder) {
   EXPECT_THROW(ldu.analyze(10, s.graph.edges, 0, &multiplier, false, &wrong), std::invalid_argument);
 }
 
+// A touching contact between the two feet flagged to go last (analyze's `first` = 2,
+// SolverOptions::closed_contacts_last): the legs keep Baraff's order (each body right before its
+// joint towards the trunk), the contact's pivot comes after every body, and the solve is exact
+// with the contact's block D → 0 (sticking), where the post-order regularizes a singular pivot.
+TEST(BlockLdu, ClosedContactLastSeesEveryBody) {
+  SaddleSystem s;
+  s.graph.num_nodes = 10;
+  s.graph.edges = {{1, 0}, {1, 2}, {3, 2}, {3, 4}, {5, 0}, {5, 6}, {7, 6}, {7, 8}, {9, 4}, {9, 8}};
+  s.is_joint = {false, true, false, true, false, true, false, true, false, true};
+  s.joint_rows = {6, 5, 6, 5, 6, 5, 6, 5, 6, 3};
+  std::vector<char> multiplier(10, 0);
+  for (int v = 0; v < 10; ++v) multiplier[v] = s.is_joint[v] ? 1 : 0;
+  std::vector<char> last(10, 0);
+  last[9] = 2;
+  for (double eps : {1e-8, 1e-12}) {
+    for (unsigned seed : {1u, 2u, 3u}) {
+      std::mt19937 rng(seed * 977);
+      BlockLdu ldu;
+      ldu.analyze(s.graph.num_nodes, s.graph.edges, 0, &multiplier, false, &last);
+      ASSERT_EQ(ldu.order().size(), 10u);
+      EXPECT_EQ(ldu.order().back(), 9);
+      const std::vector<int> pos = positions(ldu);
+      EXPECT_LT(pos[4], pos[3]);  // foot before its knee, knee joint before the thigh, ...
+      EXPECT_LT(pos[3], pos[2]);
+      EXPECT_LT(pos[8], pos[7]);
+      EXPECT_LT(pos[7], pos[6]);
+      fill_saddle(ldu, s, eps, rng);
+      EXPECT_LE(relative_error_vs_dense(ldu, rng), kRelTol) << "eps=" << eps << " seed=" << seed;
+      EXPECT_EQ(ldu.num_regularized(), 0);
+    }
+  }
+}
+
 }  // namespace
 // Two legs hanging from a trunk whose feet touch each other (a contact node of 3 rows between the
 // two tips, its own block → 0 like a sticking contact's): the post-order climbs the second leg from

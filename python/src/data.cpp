@@ -157,7 +157,8 @@ void bind_data(py::module_& m) {
       .def_readwrite("refinement_sweeps", &SolverOptions::refinement_sweeps)
       .def_readwrite("compliant_loop_fallback", &SolverOptions::compliant_loop_fallback)
       .def_readwrite("bodies_first", &SolverOptions::bodies_first)
-      .def_readwrite("open_candidate_gap", &SolverOptions::open_candidate_gap);
+      .def_readwrite("open_candidate_gap", &SolverOptions::open_candidate_gap)
+      .def_readwrite("closed_contacts_last", &SolverOptions::closed_contacts_last);
 
   py::class_<InteriorPointOptions>(m, "InteriorPointOptions", "Interior-point settings for steps with contacts (sim/options.hpp): Model.interior_point.")
       .def_readwrite("complementarity_tolerance", &InteriorPointOptions::complementarity_tolerance)

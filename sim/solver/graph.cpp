@@ -83,12 +83,15 @@ bool equality_loop(const Model& model, const Workspace& ws, int equality_nodes) 
   return false;
 }
 
+// A surface contact: a gap between two bodies (not a joint's limit or friction, not a tendon's).
+bool surface_contact(const Contact& ct) { return ct.joint < 0 && ct.tendon < 0 && has_normal(ct); }
+
 // A contact candidate predicted open over the step (SolverOptions::open_candidate_gap): its gap
 // at z2 above the threshold, also after its bodies' centres of mass approach for two steps.
 bool predicted_open(const Model& model, const Data& d, int c) {
   const double threshold = model.opt.solver.open_candidate_gap;
   const Contact& ct = d.contacts[c];
-  if (threshold < 0 || ct.joint >= 0 || ct.tendon >= 0 || !has_normal(ct)) return false;
+  if (!(threshold >= 0) || !surface_contact(ct)) return false;
   const Pose a2 = ct.body_a == kWorld ? Pose{} : body_pose(d, ct.body_a), b2 = body_pose(d, ct.body_b);
   ContactKinematics k;
   contact_kinematics(ct, a2, b2, a2, b2, 1.0, &k);
@@ -115,6 +118,7 @@ bool graph_matches(const Model& model, const Data& d) {
   if (ws.graph_integrator != model.opt.integrator) return false;
   if (ws.graph_bodies_first != model.opt.solver.bodies_first) return false;
   if (ws.graph_open_gap != model.opt.solver.open_candidate_gap) return false;
+  if (ws.graph_closed_last != model.opt.solver.closed_contacts_last) return false;
   if (model.opt.solver.open_candidate_gap >= 0) {  // (the order changes when a candidate opens or closes)
     if (ws.contact_first.size() != d.contacts.size()) return false;
     for (size_t c = 0; c < d.contacts.size(); ++c)
@@ -277,14 +281,20 @@ void build_graph(const Model& model, Data& d) {
   ws.layout.nodes = n;
   // bodies first only where the post-order can fail: inequality nodes joining branches of a tree
   // (a tree alone is Baraff's order, exact and better conditioned for long chains)
-  // (SolverOptions::open_candidate_gap: the candidates predicted open ahead of everything)
+  // (SolverOptions::open_candidate_gap and closed_contacts_last: the candidates predicted open
+  // ahead of everything, the other surface contacts after everything, as loop closures)
   const int equality_nodes = nb + nj + nn + nt + ncp;
   ws.graph_bodies_first = model.opt.solver.bodies_first;
   ws.graph_open_gap = model.opt.solver.open_candidate_gap;
+  ws.graph_closed_last = model.opt.solver.closed_contacts_last;
   ws.contact_first.assign(nc, 0);
   std::vector<char> first(n, 0);
-  for (int c = 0; c < nc; ++c)
-    if (ws.contact_node[c] >= 0) first[ws.contact_node[c]] = ws.contact_first[c] = predicted_open(model, d, c);
+  for (int c = 0; c < nc; ++c) {  // (1: ahead of every node, 2: after every node)
+    if (ws.contact_node[c] < 0) continue;
+    ws.contact_first[c] = predicted_open(model, d, c);
+    const bool last = model.opt.solver.closed_contacts_last && surface_contact(d.contacts[c]);
+    first[ws.contact_node[c]] = ws.contact_first[c] ? 1 : last ? 2 : 0;
+  }
   ws.ldu.analyze(n, ws.edges, root, &multiplier,
                  ws.graph_bodies_first && n > equality_nodes && !equality_loop(model, ws, equality_nodes), &first);
   for (int j = 0; j < nj; ++j)  // identity rows: one real row, the rest the padding's identity

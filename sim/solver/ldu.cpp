@@ -399,12 +399,14 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
     }
     order_.swap(reordered);
   }
-  if (first != nullptr) {  // the flagged nodes ahead of everything else
+  if (first != nullptr) {  // flag 1: ahead of everything else; flag 2: after everything else
     std::vector<int> reordered;
     reordered.reserve(n);
     for (int v = 0; v < n; ++v)
-      if ((*first)[v]) reordered.push_back(v);
+      if ((*first)[v] == 1) reordered.push_back(v);
     reordered.insert(reordered.end(), order_.begin(), order_.end());
+    for (int v = 0; v < n; ++v)
+      if ((*first)[v] == 2) reordered.push_back(v);
     order_.swap(reordered);
   }
   position_.assign(n, 0);

@@ -53,10 +53,12 @@ class BlockLdu {
   // earlier one took the degrees of freedom its rows need (the post-order's failure when a contact
   // between two branches makes the DFS climb a branch from its tip).
   //
-  // `first` (optional, one flag per node): flagged nodes are eliminated before every other, in
-  // index order, and the orders above apply to the graph without them — for nodes whose pivot is
-  // well conditioned on its own and whose elimination adds little (a contact candidate far from
-  // touching: its pivot γ/s is small, so its bodies' blocks barely change).
+  // `first` (optional, one flag per node): nodes flagged 1 are eliminated before every other and
+  // nodes flagged 2 after every other (each group in index order); the orders above apply to the
+  // graph without them. 1 is for nodes whose pivot is regular on its own and whose elimination
+  // adds little (a contact candidate far from touching: its pivot γ/s is small); 2 for the
+  // constraints that close loops (a touching contact: eliminated last, its pivot sees every body
+  // of its loop, at the price of a fill block per node on the way to the root).
   void analyze(int num_nodes, const std::vector<std::pair<int, int>>& edges, int root = -1,
                const std::vector<char>* multiplier = nullptr, bool bodies_first = false,
                const std::vector<char>* first = nullptr);

@@ -101,6 +101,7 @@ struct Workspace {
   Integrator graph_integrator = Integrator::Variational;  // the integrator the graph was built for
   bool graph_bodies_first = false;  // SolverOptions::bodies_first when the graph was built
   double graph_open_gap = 0;        // SolverOptions::open_candidate_gap when the graph was built
+  bool graph_closed_last = false;   // SolverOptions::closed_contacts_last when the graph was built
   // nonholonomic constraints: graph edge to their body, rows at the iterate
   std::vector<int> nonholonomic_edge;
   std::vector<NonholonomicRows> nonholonomic_rows;
