@@ -909,18 +909,30 @@ TEST(BlockLdu, DISABLED_SaddlePointJointBeforeItsBodiesIsInaccurate) {
   }
 }
 
-// A contact candidate far from touching (its pivot γ/s large next to the joints' −ε) flagged to go
-// first (analyze's `first`, SolverOptions::open_candidate_gap): it is eliminated before every
-// other node, the rest keeps its order's guarantees (bodies before multipliers with bodies_first),
-// the solve is exact, and the fill-in is no more than without the flag.
-TEST(BlockLdu, OpenCandidateFirstLeavesTheRestToItsOrder) {
+// 0 trunk; leg A: joint 1 (trunk–2), joint 3 (2–4); leg B: joint 5 (trunk–6), joint 7 (6–8);
+// 9 a contact between the feet 4 and 8 (three rows)
+SaddleSystem two_legs_joined_at_their_feet() {
   SaddleSystem s;
   s.graph.num_nodes = 10;
   s.graph.edges = {{1, 0}, {1, 2}, {3, 2}, {3, 4}, {5, 0}, {5, 6}, {7, 6}, {7, 8}, {9, 4}, {9, 8}};
   s.is_joint = {false, true, false, true, false, true, false, true, false, true};
   s.joint_rows = {6, 5, 6, 5, 6, 5, 6, 5, 6, 3};
-  std::vector<char> multiplier(10, 0);
-  for (int v = 0; v < 10; ++v) multiplier[v] = s.is_joint[v] ? 1 : 0;
+  return s;
+}
+
+std::vector<char> multiplier_flags(const SaddleSystem& s) {
+  std::vector<char> multiplier(s.graph.num_nodes, 0);
+  for (int v = 0; v < s.graph.num_nodes; ++v) multiplier[v] = s.is_joint[v] ? 1 : 0;
+  return multiplier;
+}
+
+// A contact candidate far from touching (its pivot γ/s large next to the joints' −ε) flagged to go
+// first (analyze's `first`, SolverOptions::open_candidate_gap): it is eliminated before every
+// other node, the rest keeps its order's guarantees (bodies before multipliers with bodies_first),
+// the solve is exact, and the fill-in is no more than without the flag.
+TEST(BlockLdu, OpenCandidateFirstLeavesTheRestToItsOrder) {
+  const SaddleSystem s = two_legs_joined_at_their_feet();
+  const std::vector<char> multiplier = multiplier_flags(s);
   std::vector<char> first(10, 0);
   first[9] = 1;
   for (bool bodies_first : {false, true}) {
@@ -955,13 +967,8 @@ TEST(BlockLdu, OpenCandidateFirstLeavesTheRestToItsOrder) {
 // joint towards the trunk), the contact's pivot comes after every body, and the solve is exact
 // with the contact's block D → 0 (sticking), where the post-order regularizes a singular pivot.
 TEST(BlockLdu, ClosedContactLastSeesEveryBody) {
-  SaddleSystem s;
-  s.graph.num_nodes = 10;
-  s.graph.edges = {{1, 0}, {1, 2}, {3, 2}, {3, 4}, {5, 0}, {5, 6}, {7, 6}, {7, 8}, {9, 4}, {9, 8}};
-  s.is_joint = {false, true, false, true, false, true, false, true, false, true};
-  s.joint_rows = {6, 5, 6, 5, 6, 5, 6, 5, 6, 3};
-  std::vector<char> multiplier(10, 0);
-  for (int v = 0; v < 10; ++v) multiplier[v] = s.is_joint[v] ? 1 : 0;
+  const SaddleSystem s = two_legs_joined_at_their_feet();
+  const std::vector<char> multiplier = multiplier_flags(s);
   std::vector<char> last(10, 0);
   last[9] = 2;
   for (double eps : {1e-8, 1e-12}) {
@@ -992,15 +999,8 @@ TEST(BlockLdu, ClosedContactLastSeesEveryBody) {
 // matches the dense one to the saddle-point tests' tolerance (the post-order: relative errors 2e-3–1e-2 at
 // ε = 1e-8, 1e5–1e6 at ε = 1e-12).
 TEST(BlockLdu, BodiesFirstSolvesTwoLegsJoinedAtTheirFeet) {
-  SaddleSystem s;
-  s.graph.num_nodes = 10;
-  // 0 trunk; leg A: joint 1 (trunk–2), joint 3 (2–4); leg B: joint 5 (trunk–6), joint 7 (6–8);
-  // 9 the contact between the feet 4 and 8
-  s.graph.edges = {{1, 0}, {1, 2}, {3, 2}, {3, 4}, {5, 0}, {5, 6}, {7, 6}, {7, 8}, {9, 4}, {9, 8}};
-  s.is_joint = {false, true, false, true, false, true, false, true, false, true};
-  s.joint_rows = {6, 5, 6, 5, 6, 5, 6, 5, 6, 3};
-  std::vector<char> multiplier(10, 0);
-  for (int v = 0; v < 10; ++v) multiplier[v] = s.is_joint[v] ? 1 : 0;
+  const SaddleSystem s = two_legs_joined_at_their_feet();
+  const std::vector<char> multiplier = multiplier_flags(s);
   for (double eps : {1e-8, 1e-12}) {
     for (unsigned seed : {1u, 2u, 3u}) {
       std::mt19937 rng(seed * 977);
