@@ -101,8 +101,7 @@ void bind_step(py::module_& m) {
   m.def(
       "step",
       [](const Model& model, PyData& d, int n) {
-        checked(model, d);
-        if (n < 0) throw std::invalid_argument("step: n must be >= 0");
+        checked(model, d);  // (n < 0: step's std::invalid_argument, a ValueError)
         if (const std::string refused = integrator_support(model, d.data); !refused.empty())
           throw std::invalid_argument("step: " + refused + " (Data(model, contacts=False) steps without contacts)");
         py::gil_scoped_release release;

@@ -233,3 +233,11 @@ def test_n_steps_summary_sums_the_single_steps(drop):
     assert s.relaxed_steps == sum(r.relaxed for r in reports)
     assert s.iterations == reports[-1].iterations
     assert np.array_equal(np.array(d.x), np.array(e.x))
+
+
+def test_a_negative_number_of_steps_is_a_value_error():
+    m = maxsim.load_string(FOURBAR_XML)
+    d = maxsim.Data(m)
+    with pytest.raises(ValueError, match="number of steps must be >= 0, not -2"):
+        maxsim.step(m, d, -2)
+    assert d.time == 0.0  # nothing stepped
