@@ -277,7 +277,7 @@ void ReplayRecorder::record(const Model& model, const Data& d) {
   }
   std::uint32_t count = 0;
   for (const Contact& c : d.contacts) {
-    if (c.joint >= 0 || c.tendon >= 0 || !has_normal(c)) continue;  // joint and tendon limits, joint friction: no points
+    if (!is_surface_contact(c)) continue;  // joint and tendon limits, joint friction: no points
     const Vec3 p = c.body_b == kWorld ? c.point_b : Vec3(d.x[c.body_b] + quat_rotate(d.q[c.body_b], c.point_b));
     const Vec3 f = (c.gamma * c.normal + c.tangent * c.b) / model.opt.timestep;
     for (int k = 0; k < 3; ++k) replay_.contacts.push_back(static_cast<float>(p(k)));

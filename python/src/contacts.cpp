@@ -12,8 +12,6 @@ namespace maxsim::python {
 
 namespace {
 
-bool is_surface(const Contact& c) { return c.joint < 0 && c.tendon < 0 && has_normal(c); }
-
 // World position of a witness point given in its body's frame (world already for kWorld).
 Vec3 world_point(const Data& d, int body, const Vec3& p) {
   return body == kWorld ? p : Vec3(d.x[body] + quat_rotate(d.q[body], p));
@@ -23,7 +21,7 @@ py::dict contact_arrays(const Model& model, const PyData& pd, bool all) {
   const Data& d = pd.data;
   std::vector<const Contact*> list;
   for (const Contact& c : d.contacts)
-    if ((all && c.tendon < 0) || is_surface(c)) list.push_back(&c);  // (a tendon limit has no bodies)
+    if ((all && c.tendon < 0) || is_surface_contact(c)) list.push_back(&c);  // (a tendon limit has no bodies)
   const py::ssize_t n = static_cast<py::ssize_t>(list.size());
   py::array_t<int> body_a(n), body_b(n), joint(n), row(n);
   py::array_t<double> point_a({n, py::ssize_t(3)}), point_b({n, py::ssize_t(3)}), normal({n, py::ssize_t(3)});
@@ -75,7 +73,7 @@ py::dict contact_arrays(const Model& model, const PyData& pd, bool all) {
 void bind_contacts(py::module_& m) {
   py::class_<PyData>(py::reinterpret_borrow<py::object>(m.attr("Data")))
       .def_property_readonly(
-          "ncon", [](const PyData& d) { return std::count_if(d.data.contacts.begin(), d.data.contacts.end(), is_surface); },
+          "ncon", [](const PyData& d) { return std::count_if(d.data.contacts.begin(), d.data.contacts.end(), is_surface_contact); },
           "surface contacts of the last step");
   m.def(
       "contacts", [](const Model& model, const PyData& d, bool all) { return contact_arrays(model, checked(model, d), all); },

@@ -94,6 +94,8 @@ inline double pyramid_zeta(const Contact& c) { return c.friction * c.gamma - c.l
 inline bool has_normal(const Contact& c) { return c.dry_limit <= 0; }
 inline bool has_cone(const Contact& c) { return c.friction > 0 || c.dry_limit > 0; }
 inline double cone_slope(const Contact& c) { return c.dry_limit > 0 ? 0.0 : c.friction; }  // ∂β0/∂γ
+// A gap between two bodies' surfaces: not a joint's or a tendon's limit, not joint friction.
+inline bool is_surface_contact(const Contact& c) { return c.joint < 0 && c.tendon < 0 && has_normal(c); }
 
 // Fills the tangent basis of a contact from its normal.
 void contact_set_normal(Contact* c, const Vec3& normal);

@@ -83,15 +83,12 @@ bool equality_loop(const Model& model, const Workspace& ws, int equality_nodes) 
   return false;
 }
 
-// A surface contact: a gap between two bodies (not a joint's limit or friction, not a tendon's).
-bool surface_contact(const Contact& ct) { return ct.joint < 0 && ct.tendon < 0 && has_normal(ct); }
-
 // A contact candidate predicted open over the step (SolverOptions::open_candidate_gap): its gap
 // at z2 above the threshold, also after its bodies' centres of mass approach for two steps.
 bool predicted_open(const Model& model, const Data& d, int c) {
   const double threshold = model.opt.solver.open_candidate_gap;
   const Contact& ct = d.contacts[c];
-  if (!(threshold >= 0) || !surface_contact(ct)) return false;
+  if (!(threshold >= 0) || !is_surface_contact(ct)) return false;
   const Pose a2 = ct.body_a == kWorld ? Pose{} : body_pose(d, ct.body_a), b2 = body_pose(d, ct.body_b);
   ContactKinematics k;
   contact_kinematics(ct, a2, b2, a2, b2, 1.0, &k);
@@ -292,7 +289,7 @@ void build_graph(const Model& model, Data& d) {
   for (int c = 0; c < nc; ++c) {  // (1: ahead of every node, 2: after every node)
     if (ws.contact_node[c] < 0) continue;
     ws.contact_first[c] = predicted_open(model, d, c);
-    const bool last = model.opt.solver.closed_contacts_last && surface_contact(d.contacts[c]);
+    const bool last = model.opt.solver.closed_contacts_last && is_surface_contact(d.contacts[c]);
     first[ws.contact_node[c]] = ws.contact_first[c] ? 1 : last ? 2 : 0;
   }
   ws.ldu.analyze(n, ws.edges, root, &multiplier,
