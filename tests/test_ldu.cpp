@@ -926,15 +926,15 @@ std::vector<char> multiplier_flags(const SaddleSystem& s) {
   return multiplier;
 }
 
-// A contact candidate far from touching (its pivot γ/s large next to the joints' −ε) flagged to go
-// first (analyze's `first`, SolverOptions::open_candidate_gap): it is eliminated before every
+// A contact candidate far from touching (its pivot γ/s large next to the joints' −ε) placed first
+// (analyze's kPlaceFirst, SolverOptions::open_candidate_gap): it is eliminated before every
 // other node, the rest keeps its order's guarantees (bodies before multipliers with bodies_first),
 // the solve is exact, and the fill-in is no more than without the flag.
 TEST(BlockLdu, OpenCandidateFirstLeavesTheRestToItsOrder) {
   const SaddleSystem s = two_legs_joined_at_their_feet();
   const std::vector<char> multiplier = multiplier_flags(s);
-  std::vector<char> first(10, 0);
-  first[9] = 1;
+  std::vector<char> first(10, kPlaceByOrder);
+  first[9] = kPlaceFirst;
   for (bool bodies_first : {false, true}) {
     for (unsigned seed : {1u, 2u, 3u}) {
       std::mt19937 rng(seed * 131);
@@ -962,15 +962,15 @@ TEST(BlockLdu, OpenCandidateFirstLeavesTheRestToItsOrder) {
   EXPECT_THROW(ldu.analyze(10, s.graph.edges, 0, &multiplier, false, &wrong), std::invalid_argument);
 }
 
-// A touching contact between the two feet flagged to go last (analyze's `first` = 2,
+// A touching contact between the two feet placed last (analyze's kPlaceLast,
 // SolverOptions::closed_contacts_last): the legs keep Baraff's order (each body right before its
 // joint towards the trunk), the contact's pivot comes after every body, and the solve is exact
 // with the contact's block D → 0 (sticking), where the post-order regularizes a singular pivot.
 TEST(BlockLdu, ClosedContactLastSeesEveryBody) {
   const SaddleSystem s = two_legs_joined_at_their_feet();
   const std::vector<char> multiplier = multiplier_flags(s);
-  std::vector<char> last(10, 0);
-  last[9] = 2;
+  std::vector<char> last(10, kPlaceByOrder);
+  last[9] = kPlaceLast;
   for (double eps : {1e-8, 1e-12}) {
     for (unsigned seed : {1u, 2u, 3u}) {
       std::mt19937 rng(seed * 977);

@@ -276,24 +276,24 @@ void build_graph(const Model& model, Data& d) {
   std::vector<char> multiplier(n, 0);
   for (int j = nb; j < n; ++j) multiplier[j] = 1;
   ws.layout.nodes = n;
-  // bodies first only where the post-order can fail: inequality nodes joining branches of a tree
-  // (a tree alone is Baraff's order, exact and better conditioned for long chains)
-  // (SolverOptions::open_candidate_gap and closed_contacts_last: the candidates predicted open
-  // ahead of everything, the other surface contacts after everything, as loop closures)
+  // the candidates predicted open first, the other surface contacts last, as loop closures
+  // (SolverOptions::open_candidate_gap, closed_contacts_last); bodies first (an option) only where
+  // the post-order can fail: inequality nodes joining branches of a tree (a tree alone is Baraff's
+  // order, exact and better conditioned for long chains)
   const int equality_nodes = nb + nj + nn + nt + ncp;
   ws.graph_bodies_first = model.opt.solver.bodies_first;
   ws.graph_open_gap = model.opt.solver.open_candidate_gap;
   ws.graph_closed_last = model.opt.solver.closed_contacts_last;
   ws.contact_first.assign(nc, 0);
-  std::vector<char> first(n, 0);
-  for (int c = 0; c < nc; ++c) {  // (1: ahead of every node, 2: after every node)
+  std::vector<char> placement(n, kPlaceByOrder);
+  for (int c = 0; c < nc; ++c) {
     if (ws.contact_node[c] < 0) continue;
     ws.contact_first[c] = predicted_open(model, d, c);
     const bool last = model.opt.solver.closed_contacts_last && is_surface_contact(d.contacts[c]);
-    first[ws.contact_node[c]] = ws.contact_first[c] ? 1 : last ? 2 : 0;
+    placement[ws.contact_node[c]] = ws.contact_first[c] ? kPlaceFirst : last ? kPlaceLast : kPlaceByOrder;
   }
   ws.ldu.analyze(n, ws.edges, root, &multiplier,
-                 ws.graph_bodies_first && n > equality_nodes && !equality_loop(model, ws, equality_nodes), &first);
+                 ws.graph_bodies_first && n > equality_nodes && !equality_loop(model, ws, equality_nodes), &placement);
   for (int j = 0; j < nj; ++j)  // identity rows: one real row, the rest the padding's identity
     if (ws.passive[j]) ws.ldu.set_node_size(ws.layout.joint_node(j), 1);
   for (int j = 0; j < nj; ++j) {

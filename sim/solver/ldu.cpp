@@ -216,7 +216,7 @@ std::uint64_t pair_key(int i, int j, int n) {
 }  // namespace
 
 void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& edges, int root,
-                       const std::vector<char>* multiplier, bool bodies_first, const std::vector<char>* first) {
+                       const std::vector<char>* multiplier, bool bodies_first, const std::vector<char>* placement) {
   // Start from the empty structure, so that an invalid graph (exception below) leaves a valid
   // 0-node object rather than a half-analyzed one.
   num_nodes_ = num_loops_ = num_fill_ = 0;
@@ -280,13 +280,13 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
   order_.clear();
   order_.reserve(n);
   int components = 0;
+  if (placement != nullptr && static_cast<int>(placement->size()) != n)
+    throw std::invalid_argument("BlockLdu::analyze: one placement per node expected");
+  // nodes placed first or last are ordered apart (at the end); the orders below skip them
+  auto apart = [&](int v) { return placement != nullptr && (*placement)[v] != 0; };
   {
     std::vector<char> visited(n, 0);
-    if (first != nullptr) {
-      if (static_cast<int>(first->size()) != n)
-        throw std::invalid_argument("BlockLdu::analyze: one first-flag per node expected");
-      for (int v = 0; v < n; ++v) visited[v] = (*first)[v] != 0;  // (ordered ahead, below)
-    }
+    for (int v = 0; v < n; ++v) visited[v] = apart(v);
     std::vector<std::pair<int, int>> stack;  // (node, next adjacency index)
     stack.reserve(n);
     auto dfs = [&](int start) {
@@ -321,7 +321,6 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
       if (!(*multiplier)[v]) reordered.push_back(v);
     // the multipliers' graph after the others are eliminated: two multipliers are adjacent when
     // they share an eliminated neighbour (or are adjacent themselves)
-    auto apart = [&](int v) { return first != nullptr && (*first)[v] != 0; };  // ordered below
     std::vector<std::vector<int>> g(n);
     for (int v = 0; v < n; ++v) {
       if (!(*multiplier)[v] || apart(v)) continue;
@@ -367,18 +366,16 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
   } else if (multiplier != nullptr) {  // ---- multiplier nodes never go first: move each after its earliest neighbour ----
     if (static_cast<int>(multiplier->size()) != n)
       throw std::invalid_argument("BlockLdu::analyze: one multiplier flag per node expected");
-    const int ordered = static_cast<int>(order_.size());  // (without the nodes that go first)
+    const int ordered = static_cast<int>(order_.size());  // (without the nodes placed apart)
     std::vector<int> pos(n);
     for (int p = 0; p < ordered; ++p) pos[order_[p]] = p;
     std::vector<int> anchor(n, -1);  // node after which a moved node is emitted
     for (int v = 0; v < n; ++v) {
       if (!(*multiplier)[v] || adj_begin[v] == adj_begin[v + 1]) continue;
-      if (first != nullptr && (*first)[v] != 0) continue;
+      if (apart(v)) continue;
       int earliest = -1;
-      for (int a = adj_begin[v]; a < adj_begin[v + 1]; ++a) {
-        if (first != nullptr && (*first)[adj[a]] != 0) continue;
-        if (earliest < 0 || pos[adj[a]] < pos[earliest]) earliest = adj[a];
-      }
+      for (int a = adj_begin[v]; a < adj_begin[v + 1]; ++a)
+        if (!apart(adj[a]) && (earliest < 0 || pos[adj[a]] < pos[earliest])) earliest = adj[a];
       if (earliest >= 0 && pos[earliest] > pos[v]) anchor[v] = earliest;
     }
     std::vector<std::vector<int>> moved_after(n);
@@ -399,14 +396,14 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
     }
     order_.swap(reordered);
   }
-  if (first != nullptr) {  // flag 1: ahead of everything else; flag 2: after everything else
+  if (placement != nullptr) {  // the nodes placed first, the order above, the nodes placed last
     std::vector<int> reordered;
     reordered.reserve(n);
     for (int v = 0; v < n; ++v)
-      if ((*first)[v] == 1) reordered.push_back(v);
+      if ((*placement)[v] == kPlaceFirst) reordered.push_back(v);
     reordered.insert(reordered.end(), order_.begin(), order_.end());
     for (int v = 0; v < n; ++v)
-      if ((*first)[v] == 2) reordered.push_back(v);
+      if ((*placement)[v] == kPlaceLast) reordered.push_back(v);
     order_.swap(reordered);
   }
   position_.assign(n, 0);

@@ -30,6 +30,8 @@
 namespace maxsim {
 
 constexpr int kBlockSize = 6;  // rows of every graph node's block
+// BlockLdu::analyze's placement of a node
+constexpr char kPlaceByOrder = 0, kPlaceFirst = 1, kPlaceLast = 2;
 using Block = Eigen::Matrix<double, kBlockSize, kBlockSize>;  // one block of the matrix
 using BlockVec = Eigen::Matrix<double, kBlockSize, 1>;        // one node's part of a vector
 
@@ -53,15 +55,16 @@ class BlockLdu {
   // earlier one took the degrees of freedom its rows need (the post-order's failure when a contact
   // between two branches makes the DFS climb a branch from its tip).
   //
-  // `first` (optional, one flag per node): nodes flagged 1 are eliminated before every other and
-  // nodes flagged 2 after every other (each group in index order); the orders above apply to the
-  // graph without them. 1 is for nodes whose pivot is regular on its own and whose elimination
-  // adds little (a contact candidate far from touching: its pivot γ/s is small); 2 for the
-  // constraints that close loops (a touching contact: eliminated last, its pivot sees every body
-  // of its loop, at the price of a fill block per node on the way to the root).
+  // `placement` (optional, one per node): nodes placed kPlaceFirst are eliminated before every
+  // other and nodes placed kPlaceLast after every other (each group in index order); the orders
+  // above apply to the graph without them (kPlaceByOrder). First is for nodes whose pivot is
+  // regular on its own and whose elimination adds little (a contact candidate far from touching:
+  // its pivot γ/s is small); last for the constraints that close loops (a touching contact: its
+  // pivot sees every body of its loop, at the price of a fill block per node on the way to the
+  // root).
   void analyze(int num_nodes, const std::vector<std::pair<int, int>>& edges, int root = -1,
                const std::vector<char>* multiplier = nullptr, bool bodies_first = false,
-               const std::vector<char>* first = nullptr);
+               const std::vector<char>* placement = nullptr);
 
   int num_nodes() const { return num_nodes_; }           // nodes of the analyzed graph
   int num_loops() const { return num_loops_; }           // independent cycles (DFS back edges)
