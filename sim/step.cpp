@@ -168,11 +168,26 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
   // contacts (Newton's method) would repeat itself exactly, so it goes straight to the half steps,
   // and at the shortest substep it is reported as it ended.
   const bool interior_point = !d.contacts.empty();  // (the attempt's contact set)
+  // At the shortest substep the step is reported as it ends if no attempt converges: the end of
+  // the unconverged attempt with the smallest residual stands, not the last one's (an attempt
+  // warm-started from another's unconverged end can run off to impulses of 1e4 N s).
+  const bool shortest = depth <= 0 && interior_point;
+  StepReport best;  // (status Ok: none kept yet)
+  auto keep_if_best = [&]() {
+    if (!shortest || rep.status != StepStatus::NotConverged) return;
+    if (best.status == StepStatus::NotConverged && !(rep.residual < best.residual)) return;
+    best = rep;
+    save_state(d, &ws.best_end);
+    ws.best_end_contacts = d.contacts;
+  };
+  keep_if_best();
   // another attempt at this length; its report carries the iterations of all attempts so far
   auto attempt_again = [&](const Attempt& attempt) {
     const int before = rep.iterations;
     rep = step_once(model, d, attempt);
     rep.iterations += before;
+    rep.relaxed = rep.relaxed || attempt.relaxed_cone;
+    keep_if_best();
   };
   Attempt warm = first;  // (the same length, warm from where the last attempt stopped)
   warm.cold = false;
@@ -224,25 +239,23 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
       }
     }
     // the shortest substep: a last attempt, warm from where the previous one stopped, then
-    // (InteriorPointOptions::relaxed_fallback) one cold with the relaxed cone, reported as it ends
+    // (InteriorPointOptions::relaxed_fallback) one cold with the relaxed cone; if none converges,
+    // the best unconverged end stands (keep_if_best)
     if (depth <= 0) {
       attempt_again(warm);
-      if (rep.status == StepStatus::Ok || !first.interior_point.relaxed_fallback) return rep;
-      save_state(d, &ws.exact_end);
-      ws.exact_end_contacts = d.contacts;
-      const StepReport exact = rep;
-      restore_state(saved, d);
-      Attempt relaxed = cold;
-      relaxed.relaxed_cone = true;
-      attempt_again(relaxed);
-      rep.relaxed = true;
-      if (rep.status != StepStatus::Ok && !(rep.residual < exact.residual)) {
-        // the relaxed attempt did not converge either and ended farther away: the exact end stands
+      if (rep.status != StepStatus::Ok && first.interior_point.relaxed_fallback) {
+        restore_state(saved, d);
+        Attempt relaxed = cold;
+        relaxed.relaxed_cone = true;
+        attempt_again(relaxed);
+      }
+      const bool best_is_better = rep.status == StepStatus::Failed || best.residual < rep.residual;
+      if (rep.status != StepStatus::Ok && best.status == StepStatus::NotConverged && best_is_better) {
         const int iterations = rep.iterations;
-        rep = exact;
+        rep = best;
         rep.iterations = iterations;
-        restore_state(ws.exact_end, d);
-        d.contacts.swap(ws.exact_end_contacts);
+        restore_state(ws.best_end, d);
+        d.contacts.swap(ws.best_end_contacts);
       }
       d.report = rep;
       return rep;

@@ -141,12 +141,12 @@ struct Workspace {
   std::vector<Vec4> q3;
   Eigen::VectorXd unknowns, trial, residual, trial_residual, delta;
 
-  // the failure policy: states it restarts from, one per retry depth, and the end of the last
-  // exact attempt of a substep that then tries the relaxed cone (kept in case the relaxed attempt
-  // ends farther from a solution: InteriorPointOptions::relaxed_fallback)
+  // the failure policy: states it restarts from, one per retry depth, and the end of the
+  // unconverged attempt of the shortest substep with the smallest residual so far (the one that
+  // stands if no attempt converges)
   std::vector<SavedState> saved;
-  SavedState exact_end;
-  std::vector<Contact> exact_end_contacts;
+  SavedState best_end;
+  std::vector<Contact> best_end_contacts;
 };
 
 // The solver state of a Data (created empty on first use; build_graph fills it).
