@@ -135,6 +135,9 @@ void save_state(const Data& d, SavedState* s) {  // copy-assignments: no allocat
   s->joint_impulse = d.joint_impulse;
   s->nonholonomic_impulse = d.nonholonomic_impulse;
   s->joint_angle = d.joint_angle;
+  s->tendon_impulse = d.tendon_impulse;
+  s->tendon_length = d.tendon_length;
+  s->coupling_impulse = d.coupling_impulse;
   s->min_candidate_distance = d.min_candidate_distance;
 }
 
@@ -147,6 +150,9 @@ void restore_state(const SavedState& s, Data& d) {
   d.joint_impulse = s.joint_impulse;
   d.nonholonomic_impulse = s.nonholonomic_impulse;
   d.joint_angle = s.joint_angle;
+  d.tendon_impulse = s.tendon_impulse;
+  d.tendon_length = s.tendon_length;
+  d.coupling_impulse = s.coupling_impulse;
   d.min_candidate_distance = s.min_candidate_distance;
 }
 

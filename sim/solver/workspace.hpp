@@ -59,12 +59,15 @@ struct SystemLayout {
 };
 
 // A state the failure policy restarts from (one per retry depth, allocated once).
+// (every Data field that advance() writes, so that a restored state — a step's start, or the best
+// unconverged attempt's end — is one attempt's throughout)
 struct SavedState {
   double time = 0;
   std::vector<Vec3> x, v, w;
   std::vector<Vec4> q;
   std::vector<Vec6> joint_impulse, nonholonomic_impulse;
   std::vector<Vec3> joint_angle;
+  std::vector<double> tendon_impulse, tendon_length, coupling_impulse;
   double min_candidate_distance = 0;  // the search's, so that a step left as it was reports its start
 };
 
