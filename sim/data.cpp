@@ -37,6 +37,7 @@ Data::Data(const Model& model) {
   tendon_impulse.assign(model.tendons.size(), 0.0);
   tendon_length.assign(model.tendons.size(), 0.0);
   coupling_impulse.assign(model.couplings.size(), 0.0);
+  sensordata.assign(static_cast<size_t>(model.nsensordata()), 0.0);
 }
 
 }  // namespace maxsim

@@ -92,6 +92,10 @@ struct Data {
   // (the servos' kv·gear², sim/actuation.hpp), added to the joint's own damping
   std::vector<Vec6> row_damping;
   std::vector<Contact> contacts;     // the active contacts of the last step (with their impulses)
+  // Per sensor (Model::sensors), its values at Sensor::adr (MuJoCo's layout): computed at the end
+  // of every step, and by update_sensors for a state set by hand (sim/sensor/sensors.hpp).
+  std::vector<double> sensordata;
+  std::uint64_t sensor_noise_state = 0;  // the sensor noise's generator (ModelOptions::sensor_noise)
   // Per joint of a closed loop, the limit sides (bit 2·row + (side < 0)) its coordinate was
   // beyond at the start and has not come back within since: no inequality for them
   // (sim/constraints/joint_limits.cpp). Filled by the first step (limits_started).

@@ -7,6 +7,7 @@
 #include "sim/geometry/contact_search.hpp"
 #include "sim/model.hpp"
 #include "sim/options.hpp"
+#include "sim/sensor/sensors.hpp"
 #include "sim/solver/projection.hpp"
 #include "sim/state/diagnostics.hpp"
 #include "sim/state/kinematics.hpp"

@@ -8,6 +8,7 @@
 
 #include "sim/constraints/tendon.hpp"
 #include "sim/names.hpp"
+#include "sim/sensor/sensors.hpp"
 
 namespace maxsim {
 
@@ -236,6 +237,20 @@ std::optional<std::pair<int, int>> Model::find_joint_row(const std::string& n) c
 std::optional<int> Model::find_actuator(const std::string& n) const { return find_by_name(actuators, n); }
 std::optional<int> Model::find_keyframe(const std::string& n) const { return find_by_name(keyframes, n); }
 std::optional<int> Model::find_site(const std::string& n) const { return find_by_name(sites, n); }
+int Model::sensor_index(const std::string& n) const { return index_by_name(*this, sensors, n, "sensor"); }
+std::optional<int> Model::find_sensor(const std::string& n) const { return find_by_name(sensors, n); }
+
+int Model::add_sensor(const Sensor& sensor) {
+  const std::string problem = validate_sensor(*this, sensor);
+  if (!problem.empty()) throw std::invalid_argument(problem);
+  Sensor s = sensor;
+  s.dim = sensor_dimension(s.type);
+  s.adr = nsensordata();
+  sensors.push_back(s);
+  return static_cast<int>(sensors.size()) - 1;
+}
+
+int Model::nsensordata() const { return sensors.empty() ? 0 : sensors.back().adr + sensors.back().dim; }
 std::optional<int> Model::find_tendon(const std::string& n) const { return find_by_name(tendons, n); }
 int Model::hfield_index(const std::string& n) const { return index_by_name(*this, hfields, n, "height field"); }
 std::optional<int> Model::find_hfield(const std::string& n) const { return find_by_name(hfields, n); }

@@ -209,6 +209,46 @@ struct Site {
   int body = kWorld;            // the body it is fixed in, or kWorld
   Vec3 pos = Vec3::Zero();      // origin in the body frame (the CoM frame) or the world
   Vec4 quat = quat_identity();  // orientation in the body frame
+  // Its volume, the zone of a touch sensor (MJCF type and size: sphere (r), capsule and cylinder
+  // (r, half length along z), ellipsoid (semi-axes), box (half extents)).
+  GeomType type = GeomType::Sphere;
+  Vec3 size = Vec3::Constant(0.005);
+};
+
+// ---- sensors (MJCF <sensor>; computed by sim/sensor/sensors.hpp) ------------------------------
+// What a sensor measures, with MuJoCo's semantics, frames and units (docs/modeling.md, "Sensors").
+enum class SensorType {
+  Touch, Accelerometer, Velocimeter, Gyro, Force, Torque, Magnetometer,   // at a site
+  JointPos, JointVel, BallQuat, BallAngVel, JointActuatorFrc,             // a joint
+  TendonPos, TendonVel,                                                   // a tendon
+  ActuatorPos, ActuatorVel, ActuatorFrc,                                  // an actuator
+  FramePos, FrameQuat, FrameXAxis, FrameYAxis, FrameZAxis, FrameLinVel, FrameAngVel,  // a frame
+  SubtreeCom, SubtreeLinVel, SubtreeAngMom,                               // a body's subtree
+  Clock,                                                                  // the time
+};
+
+// A frame fixed in a body (or the world) that a sensor reads: an MJCF site, geom, body (its
+// inertial frame) or xbody (its own frame), placed by the loader.
+struct SensorFrame {
+  int body = kWorld;            // the body it is fixed in, or kWorld
+  Vec3 pos = Vec3::Zero();      // origin in the body frame (the CoM frame) or the world
+  Vec4 quat = quat_identity();  // orientation in the body frame
+};
+
+struct Sensor {
+  std::string name;                       // the description's name (may be empty)
+  SensorType type = SensorType::Clock;    // what it measures
+  // Touch … Magnetometer: the site (Model::sites); JointPos … JointActuatorFrc: the joint;
+  // TendonPos, TendonVel: the tendon; Actuator*: the actuator; Subtree*: the body (kWorld: all)
+  int object = -1;
+  int row = -1;             // joint sensors: the joint row (an MJCF hinge or slide merged into its body's joint)
+  SensorFrame frame;        // Frame*: the frame read
+  bool relative = false;    // Frame*: measured in `ref` instead of the world
+  SensorFrame ref;          // (MJCF reftype/refname)
+  double noise = 0;         // standard deviation of the noise added when ModelOptions::sensor_noise
+  double cutoff = 0;        // > 0: values clamped to ±cutoff (touch: to cutoff; quaternions and axes not)
+  int dim = 1;              // its number of values (set by Model::add_sensor)
+  int adr = 0;              // its first index in Data::sensordata (set by Model::add_sensor)
 };
 
 // One term of a fixed tendon: coef times the scalar coordinate of a free joint row.
@@ -393,6 +433,7 @@ struct Model {
   bool dt_from_file = false;           // the description set the time step
   std::vector<NonholonomicConstraint> nonholonomic;
   std::vector<Site> sites;             // named frames in bodies (tendon paths, sensors)
+  std::vector<Sensor> sensors;         // what Data::sensordata holds, in this order
   std::vector<Tendon> tendons;         // fixed and spatial tendons
   std::vector<Coupling> couplings;     // exact couplings between joint rows or tendons
   std::vector<HeightField> hfields;    // height fields (used by GeomType::HField world geoms)
@@ -405,6 +446,11 @@ struct Model {
   int add_joint(const Joint& joint);   // returns the joint index
   // returns the constraint's index; its axis and direction are normalized
   int add_nonholonomic(const NonholonomicConstraint& constraint);
+  // Appends a sensor after the others (its dim and adr set from its type); returns its index.
+  // Throws std::invalid_argument naming the sensor when its object does not exist or does not fit
+  // its type (validate_sensor, sim/sensor/sensors.hpp).
+  int add_sensor(const Sensor& sensor);
+  int nsensordata() const;             // Data::sensordata's size (MuJoCo's nsensordata)
   // Look-ups by name (the first of equal names): the index, or UnknownName (sim/names.hpp, a
   // std::out_of_range) when there is none, its message naming the close matches ("no joint named 'hip_flx' in model 'a1' (did you
   // mean 'hip_flex'?)"). A wrong index must never be used silently.
@@ -415,6 +461,7 @@ struct Model {
   int site_index(const std::string& name) const;
   int tendon_index(const std::string& name) const;
   int hfield_index(const std::string& name) const;
+  int sensor_index(const std::string& name) const;
   // (joint_index and find_joint also take a row's own name, Joint::row_names: its joint)
   // The same, std::nullopt when there is none (to ask whether a name exists).
   std::optional<int> find_body(const std::string& name) const;
@@ -424,6 +471,7 @@ struct Model {
   std::optional<int> find_site(const std::string& name) const;
   std::optional<int> find_tendon(const std::string& name) const;
   std::optional<int> find_hfield(const std::string& name) const;
+  std::optional<int> find_sensor(const std::string& name) const;
   // The joint and row of a row known by its own name (Joint::row_names: an MJCF hinge or slide
   // merged into its body's joint), std::nullopt when no row has that name.
   std::optional<std::pair<int, int>> find_joint_row(const std::string& name) const;

@@ -175,6 +175,10 @@ struct ContactOptions {
 struct ModelOptions {
   double timestep = 0.01;                  // Δt [s] (an MJCF file without <option timestep>: 0.002)
   Vec3 gravity = Vec3(0, 0, -9.81);        // [m/s²], world frame
+  Vec3 magnetic = Vec3(0, -0.5, 0);        // the world's magnetic flux (magnetometer sensors; MuJoCo's default)
+  // Sensors add their Gaussian noise (Sensor::noise) when on (MJCF <flag sensornoise="enable">, as
+  // MuJoCo 2.2.2); off, noise is only a declared figure.
+  bool sensor_noise = false;
   Integrator integrator = Integrator::Variational;  // how a step advances the state
   SolverOptions solver;                    // Newton: tolerance, iterations, failure policy
   InteriorPointOptions interior_point;     // steps with inequalities

@@ -6,6 +6,7 @@
 #include "sim/actuation.hpp"
 #include "sim/constraints/equality.hpp"
 #include "sim/integrator/integrator.hpp"
+#include "sim/sensor/sensors.hpp"
 #include "sim/constraints/joint_limits.hpp"
 #include "sim/constraints/tendon.hpp"
 #include "sim/state/kinematics.hpp"
@@ -329,7 +330,11 @@ StepReport step(const Model& model, Data& d) {
   Attempt first;
   first.dt = model.opt.timestep;
   first.interior_point = model.opt.interior_point;
-  return step_with_retry(model, d, model.opt.solver.max_retry_depth, first);
+  if (model.sensors.empty()) return step_with_retry(model, d, model.opt.solver.max_retry_depth, first);
+  const std::vector<Vec3> v_start = d.v, w_start = d.w;  // (the accelerometers' velocity change)
+  const StepReport rep = step_with_retry(model, d, model.opt.solver.max_retry_depth, first);
+  step_sensors(model, d, v_start, w_start);
+  return rep;
 }
 
 namespace {

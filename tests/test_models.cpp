@@ -129,7 +129,10 @@ TEST(ModelsA1, MjcfCounts) {
   EXPECT_DOUBLE_EQ(m.opt.gravity.z(), -9.806);
   ASSERT_EQ(m.world_geoms.size(), 1u);
   EXPECT_EQ(m.world_geoms[0].type, GeomType::Plane);
-  EXPECT_TRUE(has_warning(r, "<sensor>"));
+  // its sensors are read: 12 jointpos, 12 jointvel, accelerometer, gyro, framepos, framequat
+  EXPECT_FALSE(has_warning(r, "<sensor>"));
+  ASSERT_EQ(m.sensors.size(), 28u);
+  EXPECT_EQ(m.nsensordata(), 37);
   // free joint: MuJoCo's qpos convention
   const Joint& root = m.joints[0];
   EXPECT_EQ(root.type, JointType::Floating);
@@ -672,7 +675,8 @@ TEST(ModelsMjcf, FeaturesExactValues) {
   EXPECT_EQ(r.virtual_bodies[1], "leg/leg_y");
   ASSERT_EQ(m.tendons.size(), 1u);
   EXPECT_EQ(m.tendons[0].joints.size(), 1u);
-  EXPECT_TRUE(has_warning(r, "<sensor><jointpos> (1)"));
+  ASSERT_EQ(m.sensors.size(), 1u);  // <jointpos joint="shoulder"/>
+  EXPECT_EQ(m.sensors[0].type, SensorType::JointPos);
   ASSERT_EQ(m.world_geoms.size(), 2u);  // floor + the static post's box
   EXPECT_EQ(m.world_geoms[0].type, GeomType::Plane);
   EXPECT_LT((m.world_geoms[1].pos - Vec3(1, 0, 0)).norm(), 1e-15);

@@ -59,6 +59,7 @@ void MjcfReader::read_option(const XMLElement* e, Model* model) {
     model->opt.gravity = *g;
     gravity_elem_ = e;
   }
+  if (auto b = xml_.vec3(e, "magnetic")) model->opt.magnetic = *b;  // (magnetometer sensors)
   // MuJoCo's integrators all become maxsim's variational step, which treats the free rows'
   // springs, dampers and armature implicitly already (docs/computation.md); info names the mapping.
   if (const char* i = own(e, "integrator")) {
@@ -104,7 +105,8 @@ void MjcfReader::read_option(const XMLElement* e, Model* model) {
     flag(k, &on);
     if (!on) ignore(std::string("<flag ") + k + "=\"disable\">");
   }
-  for (const char* k : {"override", "energy", "fwdinv", "invdiscrete", "sensornoise", "multiccd", "island"}) {
+  flag("sensornoise", &model->opt.sensor_noise);  // (MuJoCo 2.2.2: off unless enabled)
+  for (const char* k : {"override", "energy", "fwdinv", "invdiscrete", "multiccd", "island"}) {
     bool on = false;
     flag(k, &on);
     if (on) ignore(std::string("<flag ") + k + "=\"enable\">");

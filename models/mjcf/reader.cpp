@@ -100,7 +100,7 @@ Model MjcfReader::load() {
                n == "visual" || n == "statistic" || n == "size" ||
                n == "keyframe" || n == "compiler" || n == "option" || n == "default" ||
                n == "asset" || n == "worldbody" || n == "equality") {
-      if (n == "sensor" || n == "deformable")
+      if (n == "deformable")
         for (const XMLElement* x : children(c)) ignore("<" + n + "><" + x->Name() + ">");
       else if (n == "extension")
         ignore("<extension>");
@@ -116,6 +116,8 @@ Model MjcfReader::load() {
     if (j < 0) throw LoadError(path_, "internal loader error: actuated joint was merged");
     a.joint = j;
   }
+  for (const XMLElement* c : top)  // (after the actuators' joints are mapped)
+    if (std::strcmp(c->Name(), "sensor") == 0) read_sensors(c, built, &model);
   set_collision_filter(built, &model);
   add_nonholonomic(links_, built, nonholonomic_, &model);
   for (const XMLElement* c : top)

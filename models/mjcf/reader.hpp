@@ -49,6 +49,10 @@ struct DefaultClass {
   std::map<std::string, std::map<std::string, const XMLElement*>> attrs;
 };
 
+// The (body, geom index) of the geom of that name: in a body, or the world's (kWorld,
+// Model::world_geoms); false when there is none (tendons.cpp).
+bool find_geom(const Model& model, const std::string& name, int* body, int* geom);
+
 // A joint as MuJoCo sees it (qpos layout).
 struct MjJoint {
   std::string name;
@@ -211,6 +215,11 @@ class MjcfReader {
   void read_pair(const XMLElement* x, Model* model);  // contact.cpp
   void set_collision_filter(const BuildResult& built, Model* model) const;
   void read_keyframes(const XMLElement* e, Model* model);
+  // <sensor> (sensors.cpp), after the actuators; sensor_frame: the frame an objtype/objname pair
+  // (or reftype/refname) names
+  void read_sensors(const XMLElement* e, const BuildResult& built, Model* model);
+  SensorFrame sensor_frame(const XMLElement* e, const char* type_attr, const char* name_attr,
+                           const BuildResult& built, const Model& model) const;
   void read_custom(const XMLElement* e, Model* model);
   NonholonomicSpec read_nonholonomic(const XMLElement* e, const std::string& name, const std::string& data) const;
 
@@ -276,6 +285,8 @@ class MjcfReader {
     std::string name;
     int link = 0;  // 0: the world
     Pose pose;     // in the link frame
+    GeomType type = GeomType::Sphere;   // its volume (touch sensors)
+    Vec3 size = Vec3::Constant(0.005);
     const XMLElement* e = nullptr;
   };
   std::vector<SiteSpec> sites_;

@@ -12,7 +12,7 @@ const parse::SchemaNode kNodes[] = {
     {"mujoco", -1, Support::Supported, "model", "", "", false, -1, ""},  // 0
     {"compiler", 0, Support::Supported, "autolimits boundmass boundinertia settotalmass balanceinertia strippath coordinate angle eulerseq meshdir discardvisual fusestatic inertiafromgeom inertiagrouprange assetdir", "fitaabb texturedir convexhull usethread exactmeshinertia saveinertial alignfree conflict", "", false, -1, ""},  // 1
     {"lengthrange", 1, Support::Ignored, "", "mode useexisting uselimit accel maxforce timeconst timestep inttotal inteval tolrange interval", "", false, -1, ""},  // 2
-    {"option", 0, Support::Supported, "timestep gravity wind density viscosity integrator collision", "apirate impratio tolerance noslip_tolerance mpr_tolerance magnetic o_margin o_solref o_solimp cone jacobian solver iterations noslip_iterations mpr_iterations ls_tolerance o_friction ls_iterations sdf_iterations sdf_initpoints actuatorgroupdisable ccd_tolerance sleep_tolerance ccd_iterations", "", false, -1, ""},  // 3
+    {"option", 0, Support::Supported, "timestep gravity wind density viscosity integrator collision magnetic", "apirate impratio tolerance noslip_tolerance mpr_tolerance o_margin o_solref o_solimp cone jacobian solver iterations noslip_iterations mpr_iterations ls_tolerance o_friction ls_iterations sdf_iterations sdf_initpoints actuatorgroupdisable ccd_tolerance sleep_tolerance ccd_iterations", "", false, -1, ""},  // 3
     {"flag", 3, Support::Supported, "constraint equality frictionloss limit contact passive gravity clampctrl warmstart filterparent actuation refsafe sensor override energy fwdinv sensornoise multiccd midphase eulerdamp invdiscrete island nativeccd", "autoreset spring damper sleep diagexact", "", false, -1, ""},  // 4
     {"size", 0, Support::Ignored, "", "njmax nconmax nstack nuserdata nkey nuser_body nuser_jnt nuser_geom nuser_site nuser_cam nuser_tendon nuser_actuator nuser_sensor memory", "", false, -1, "memory sizes"},  // 5
     {"visual", 0, Support::Ignored, "", "", "", false, -1, "rendering"},  // 6
@@ -135,46 +135,46 @@ const parse::SchemaNode kNodes[] = {
     {"orientation", 111, Support::Ignored, "", "name class group nsample interp delay ctrlrange user forcelimited forcerange joint site refsite kp kv dampratio input", "", false, -1, "MuJoCo 3"},  // 123
     {"pid", 111, Support::Ignored, "", "name class group nsample interp delay ctrlrange user ctrllimited forcelimited posrange velrange ffrange forcerange inheritrange lengthrange gear damping armature cranklength joint jointinparent tendon slidersite cranksite site refsite kp kv dampratio ki imax slewmax input", "", false, -1, "MuJoCo 3"},  // 124
     {"dcmotor", 111, Support::Ignored, "", "name class group nsample interp delay ctrlrange user ctrllimited lengthrange gear damping armature cranklength joint jointinparent tendon slidersite cranksite site refsite motorconst resistance nominal saturation inductance cogging controller thermal lugre input", "", false, -1, "MuJoCo 3"},  // 125
-    {"sensor", 0, Support::Ignored, "", "", "", false, -1, ""},  // 126
-    {"touch", 126, Support::Ignored, "", "name site cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 127
-    {"accelerometer", 126, Support::Ignored, "", "name site cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 128
-    {"velocimeter", 126, Support::Ignored, "", "name site cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 129
-    {"gyro", 126, Support::Ignored, "", "name site cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 130
-    {"force", 126, Support::Ignored, "", "name site cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 131
-    {"torque", 126, Support::Ignored, "", "name site cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 132
-    {"magnetometer", 126, Support::Ignored, "", "name site cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 133
+    {"sensor", 0, Support::Supported, "", "", "", false, -1, ""},  // 126
+    {"touch", 126, Support::Supported, "name site cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 127
+    {"accelerometer", 126, Support::Supported, "name site cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 128
+    {"velocimeter", 126, Support::Supported, "name site cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 129
+    {"gyro", 126, Support::Supported, "name site cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 130
+    {"force", 126, Support::Supported, "name site cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 131
+    {"torque", 126, Support::Supported, "name site cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 132
+    {"magnetometer", 126, Support::Supported, "name site cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 133
     {"rangefinder", 126, Support::Ignored, "", "name site cutoff noise user nsample interp delay interval camera data", "", false, -1, ""},  // 134
-    {"jointpos", 126, Support::Ignored, "", "name joint cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 135
-    {"jointvel", 126, Support::Ignored, "", "name joint cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 136
-    {"tendonpos", 126, Support::Ignored, "", "name tendon cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 137
-    {"tendonvel", 126, Support::Ignored, "", "name tendon cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 138
-    {"actuatorpos", 126, Support::Ignored, "", "name actuator cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 139
-    {"actuatorvel", 126, Support::Ignored, "", "name actuator cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 140
-    {"actuatorfrc", 126, Support::Ignored, "", "name actuator cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 141
-    {"ballquat", 126, Support::Ignored, "", "name joint cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 142
-    {"ballangvel", 126, Support::Ignored, "", "name joint cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 143
+    {"jointpos", 126, Support::Supported, "name joint cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 135
+    {"jointvel", 126, Support::Supported, "name joint cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 136
+    {"tendonpos", 126, Support::Supported, "name tendon cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 137
+    {"tendonvel", 126, Support::Supported, "name tendon cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 138
+    {"actuatorpos", 126, Support::Supported, "name actuator cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 139
+    {"actuatorvel", 126, Support::Supported, "name actuator cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 140
+    {"actuatorfrc", 126, Support::Supported, "name actuator cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 141
+    {"ballquat", 126, Support::Supported, "name joint cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 142
+    {"ballangvel", 126, Support::Supported, "name joint cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 143
     {"jointlimitpos", 126, Support::Ignored, "", "name joint cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 144
     {"jointlimitvel", 126, Support::Ignored, "", "name joint cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 145
     {"jointlimitfrc", 126, Support::Ignored, "", "name joint cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 146
     {"tendonlimitpos", 126, Support::Ignored, "", "name tendon cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 147
     {"tendonlimitvel", 126, Support::Ignored, "", "name tendon cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 148
     {"tendonlimitfrc", 126, Support::Ignored, "", "name tendon cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 149
-    {"framepos", 126, Support::Ignored, "", "name objtype objname reftype refname cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 150
-    {"framequat", 126, Support::Ignored, "", "name objtype objname reftype refname cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 151
-    {"framexaxis", 126, Support::Ignored, "", "name objtype objname reftype refname cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 152
-    {"frameyaxis", 126, Support::Ignored, "", "name objtype objname reftype refname cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 153
-    {"framezaxis", 126, Support::Ignored, "", "name objtype objname reftype refname cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 154
-    {"framelinvel", 126, Support::Ignored, "", "name objtype objname reftype refname cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 155
-    {"frameangvel", 126, Support::Ignored, "", "name objtype objname reftype refname cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 156
+    {"framepos", 126, Support::Supported, "name objtype objname reftype refname cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 150
+    {"framequat", 126, Support::Supported, "name objtype objname reftype refname cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 151
+    {"framexaxis", 126, Support::Supported, "name objtype objname reftype refname cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 152
+    {"frameyaxis", 126, Support::Supported, "name objtype objname reftype refname cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 153
+    {"framezaxis", 126, Support::Supported, "name objtype objname reftype refname cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 154
+    {"framelinvel", 126, Support::Supported, "name objtype objname reftype refname cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 155
+    {"frameangvel", 126, Support::Supported, "name objtype objname reftype refname cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 156
     {"framelinacc", 126, Support::Ignored, "", "name objtype objname cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 157
     {"frameangacc", 126, Support::Ignored, "", "name objtype objname cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 158
-    {"subtreecom", 126, Support::Ignored, "", "name body cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 159
-    {"subtreelinvel", 126, Support::Ignored, "", "name body cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 160
-    {"subtreeangmom", 126, Support::Ignored, "", "name body cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 161
-    {"clock", 126, Support::Ignored, "", "name cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 162
+    {"subtreecom", 126, Support::Supported, "name body cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 159
+    {"subtreelinvel", 126, Support::Supported, "name body cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 160
+    {"subtreeangmom", 126, Support::Supported, "name body cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 161
+    {"clock", 126, Support::Supported, "name cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 162
     {"user", 126, Support::Ignored, "", "name objtype objname datatype needstage dim cutoff noise user", "", false, -1, ""},  // 163
     {"camprojection", 126, Support::Ignored, "", "name site camera cutoff noise user nsample interp delay interval", "", false, -1, "MuJoCo 3"},  // 164
-    {"jointactuatorfrc", 126, Support::Ignored, "", "name joint cutoff noise user nsample interp delay interval", "", false, -1, "MuJoCo 3"},  // 165
+    {"jointactuatorfrc", 126, Support::Supported, "name joint cutoff noise", "user nsample interp delay interval", "", false, -1, "MuJoCo 3"},  // 165
     {"distance", 126, Support::Ignored, "", "name geom1 geom2 body1 body2 cutoff noise user nsample interp delay interval", "", false, -1, "MuJoCo 3"},  // 166
     {"normal", 126, Support::Ignored, "", "name geom1 geom2 body1 body2 cutoff noise user nsample interp delay interval", "", false, -1, "MuJoCo 3"},  // 167
     {"fromto", 126, Support::Ignored, "", "name geom1 geom2 body1 body2 cutoff noise user nsample interp delay interval", "", false, -1, "MuJoCo 3"},  // 168

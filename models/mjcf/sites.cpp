@@ -14,6 +14,19 @@ void MjcfReader::read_site(const XMLElement* e, int link, const std::string& cls
   s.link = link;
   s.e = e;
   const std::string type = str(attr(e, "site", cls, "type"), "sphere");
+  static const std::pair<const char*, GeomType> kShapes[] = {{"sphere", GeomType::Sphere}, {"capsule", GeomType::Capsule},
+      {"cylinder", GeomType::Cylinder}, {"ellipsoid", GeomType::Ellipsoid}, {"box", GeomType::Box}};
+  bool known = false;
+  for (const auto& [name, shape] : kShapes)
+    if (type == name) {
+      s.type = shape;
+      known = true;
+    }
+  if (!known) fail(e, "site type '" + type + "' is not one of sphere, capsule, cylinder, ellipsoid, box");
+  if (auto size = nums(attr(e, "site", cls, "size"), 1, 3)) {
+    // (MuJoCo: the values not given keep the default 0.005)
+    for (size_t k = 0; k < size->size(); ++k) s.size(static_cast<int>(k)) = (*size)[k];
+  }
   auto fromto = nums(attr(e, "site", cls, "fromto"), 6, 6);
   if (fromto && (type == "capsule" || type == "cylinder" || type == "box" || type == "ellipsoid")) {
     // the frame at the midpoint with z along the segment, as for geoms
@@ -24,6 +37,8 @@ void MjcfReader::read_site(const XMLElement* e, int link, const std::string& cls
     const Vec3 d = b.p - a.p;
     if (d.norm() < 1e-12) fail(e, "site fromto with coincident end points");
     s.pose = Pose{0.5 * (a.p + b.p), quat_z_to(d)};
+    if (s.type != GeomType::Ellipsoid && s.type != GeomType::Box) s.size(1) = 0.5 * d.norm();  // (the half length)
+    else s.size(2) = 0.5 * d.norm();
   } else {
     s.pose = element_pose(e, "site", cls, link_world, frame_offset);
   }
@@ -43,6 +58,8 @@ void MjcfReader::add_sites(const BuildResult& built, Model* model) const {
     const Pose p = compose(in_body, s.pose);
     site.pos = p.p;
     site.quat = p.q;
+    site.type = s.type;
+    site.size = s.size;
     model->sites.push_back(site);
   }
 }

@@ -7,9 +7,6 @@
 
 namespace maxsim::mjcf_detail {
 
-namespace {
-
-// The (body, geom index) of the geom of that name: in a body, or the world's (kWorld).
 bool find_geom(const Model& model, const std::string& name, int* body, int* geom) {
   for (size_t b = 0; b < model.bodies.size(); ++b)
     for (size_t g = 0; g < model.bodies[b].geoms.size(); ++g)
@@ -26,6 +23,8 @@ bool find_geom(const Model& model, const std::string& name, int* body, int* geom
     }
   return false;
 }
+
+namespace {
 
 int find_site(const Model& model, const std::string& name) { return model.find_site(name).value_or(-1); }
 

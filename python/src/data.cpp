@@ -11,6 +11,7 @@
 #include <cstdio>
 
 #include "bindings.hpp"
+#include "sim/sensor/sensors.hpp"
 #include "sim/state/kinematics.hpp"
 #include "sim/state/state.hpp"
 
@@ -238,6 +239,10 @@ void bind_data(py::module_& m) {
           [](PyData& d, const py::object& v) { assign_values(d.data.actuator_force, v, "actuator_force"); },
           "(nu,) each actuator's force over the last step, actuator space (a view)")
       .def_property_readonly(
+          "sensordata", [](py::object self) { return values_view(self.cast<PyData&>().data.sensordata, self); },
+          "(nsensordata,) every sensor's values in MuJoCo's layout (Model.sensor_adr, sensor_dim), computed at the end "
+          "of every step and by update_sensors (a view)")
+      .def_property_readonly(
           "tendon_length", [](const PyData& d) { return read_only(d.data.tendon_length); },
           "(ntendon,) each tendon's length at the end of the last step [m or rad] (a read-only copy)")
       .def_property_readonly(
@@ -272,6 +277,11 @@ void bind_data(py::module_& m) {
         py::arg("model"), py::arg("data"));
   m.def("get_qvel", [](const Model& model, const PyData& d) { return read_only(get_qvel(model, checked(model, d).data)); },
         py::arg("model"), py::arg("data"));
+  m.def(
+      "update_sensors", [](const Model& model, PyData& d) { update_sensors(model, checked(model, d).data); },
+      py::arg("model"), py::arg("data"),
+      "computes the position- and velocity-based sensors (and actuatorfrc) at the current state, e.g. one set by "
+      "set_qpos_qvel; force-based sensors and accelerometers keep the last step's values");
   m.def(
       "set_qpos_qvel",
       [](const Model& model, PyData& d, const py::object& qpos, const py::object& qvel) {

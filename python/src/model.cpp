@@ -12,6 +12,7 @@
 #include "models/load.hpp"
 #include "models/load_error.hpp"
 #include "sim/actuation.hpp"
+#include "sim/sensor/sensors.hpp"
 #include "sim/state/kinematics.hpp"
 #include "sim/state/state.hpp"
 
@@ -322,6 +323,16 @@ void bind_model(py::module_& m) {
       .def("site_index", &Model::site_index, py::arg("name"), "index of the site; KeyError naming the close matches if absent")
       .def("tendon_index", &Model::tendon_index, py::arg("name"), "index of the tendon; KeyError naming the close matches if absent")
       .def("hfield_index", &Model::hfield_index, py::arg("name"), "index of the height field; KeyError naming the close matches if absent")
+      .def("sensor_index", &Model::sensor_index, py::arg("name"), "index of the sensor; KeyError naming the close matches if absent")
+      .def_property_readonly("sensor_names", [](const Model& md) { return names_of(md.sensors, [](const Sensor& s) { return s.name; }); },
+                             "the sensors' names, in the order of Data.sensordata")
+      .def_property_readonly("sensor_types", [](const Model& md) { return names_of(md.sensors, [](const Sensor& s) { return std::string(sensor_type_name(s.type)); }); },
+                             "each sensor's type by its MJCF element name ('touch', 'framepos', ...)")
+      .def_property_readonly("sensor_adr", [](const Model& md) { std::vector<int> a; for (const Sensor& s : md.sensors) a.push_back(s.adr); return a; },
+                             "each sensor's first index in Data.sensordata (MuJoCo's sensor_adr)")
+      .def_property_readonly("sensor_dim", [](const Model& md) { std::vector<int> a; for (const Sensor& s : md.sensors) a.push_back(s.dim); return a; },
+                             "each sensor's number of values (MuJoCo's sensor_dim)")
+      .def_property_readonly("nsensordata", &Model::nsensordata, "the size of Data.sensordata")
       .def_property_readonly("hfield_names", [](const Model& md) { return names_of(md.hfields, [](const HeightField& h) { return h.name; }); })
       .def(
           "hfield_shape", [](const Model& md, int i) {

@@ -1,0 +1,55 @@
+"""Sensors from Python: names, MuJoCo's layout, sensordata after a step and update_sensors for a
+state set by hand (sim/sensor/sensors.hpp)."""
+
+import numpy as np
+import pytest
+
+import maxsim
+from conftest import SOURCE_DIR
+
+G = 9.81
+
+
+def test_layout_and_lookup():
+    m = maxsim.load(str(SOURCE_DIR / "tests/data/sensors/every_sensor.xml"))
+    assert m.nsensordata == 87 and len(m.sensor_names) == 38
+    assert m.sensor_adr[0] == 0 and m.sensor_adr[-1] + m.sensor_dim[-1] == m.nsensordata
+    i = m.sensor_index("ankle_quat")
+    assert m.sensor_types[i] == "ballquat" and m.sensor_dim[i] == 4
+    with pytest.raises(KeyError):
+        m.sensor_index("ankle_qat")
+    d = maxsim.Data(m)
+    assert d.sensordata.shape == (87,)
+
+
+def test_joint_sensors_follow_a_state_set_by_hand():
+    m = maxsim.load(str(SOURCE_DIR / "tests/data/sensors/every_sensor.xml"))
+    d = maxsim.Data(m)
+    qpos = np.array(maxsim.get_qpos(m, d))
+    qvel = np.zeros(len(maxsim.get_qvel(m, d)))
+    hip = m.qpos_addresses[m.joint_index("hip")]
+    qpos[hip] = 0.3
+    qvel[m.qvel_addresses[m.joint_index("hip")]] = -0.7
+    maxsim.set_qpos_qvel(m, d, qpos, qvel)
+    maxsim.update_sensors(m, d)
+    adr = m.sensor_adr
+    assert d.sensordata[adr[m.sensor_index("hip_pos")]] == pytest.approx(0.3, abs=1e-12)
+    assert d.sensordata[adr[m.sensor_index("hip_vel")]] == pytest.approx(-0.7, abs=1e-12)
+    # the hip motor's length is gear (2) times qpos
+    assert d.sensordata[adr[m.sensor_index("hip_act_pos")]] == pytest.approx(0.6, abs=1e-12)
+
+
+def test_resting_box_touch_reads_its_weight(tmp_path):
+    xml = """<mujoco model="box"><option timestep="0.002"/>
+      <worldbody><geom type="plane" size="2 2 0.1"/>
+        <body name="box" pos="0 0 0.1"><freejoint/><geom type="box" size="0.1 0.1 0.1" mass="2"/>
+          <site name="bottom" type="box" size="0.11 0.11 0.01" pos="0 0 -0.1"/></body></worldbody>
+      <sensor><touch name="touch" site="bottom"/><accelerometer name="acc" site="bottom"/></sensor></mujoco>"""
+    path = tmp_path / "box.xml"
+    path.write_text(xml)
+    m = maxsim.load(str(path))
+    d = maxsim.Data(m)  # (contacts on by default)
+    for _ in range(300):
+        maxsim.step(m, d)
+    assert d.sensordata[0] == pytest.approx(2 * G, rel=1e-6)
+    assert np.allclose(d.sensordata[1:4], [0, 0, G], rtol=0, atol=1e-6 * G)

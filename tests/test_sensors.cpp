@@ -1,0 +1,273 @@
+// Sensors (sim/sensor/sensors.hpp, MJCF <sensor>): position- and velocity-stage sensors equal
+// MuJoCo 2.2.2's at random states; force-stage sensors read the hard constraints' forces at rest
+// (a box's weight, a pendulum's hinge, a pinch); noise, cutoff and bad input.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+
+#include "models/load.hpp"
+#include "models/load_error.hpp"
+#include "sim/maxsim.hpp"
+
+using namespace maxsim;
+
+namespace {
+
+std::string source(const std::string& rel) { return std::string(MAXSIM_SOURCE_DIR) + "/" + rel; }
+
+Model load_xml(const std::string& name, const std::string& xml) {
+  const std::string path = (std::filesystem::temp_directory_path() / ("maxsim_sensors_" + name + ".xml")).string();
+  std::ofstream(path) << xml;
+  return load_model(path);
+}
+
+const double g = 9.81;
+
+// A sensor's values.
+std::vector<double> read(const Model& m, const Data& d, const std::string& name) {
+  const Sensor& s = m.sensors[m.sensor_index(name)];
+  return std::vector<double>(d.sensordata.begin() + s.adr, d.sensordata.begin() + s.adr + s.dim);
+}
+
+}  // namespace
+
+// The layout: every sensor of the file in order, MuJoCo's dimensions, names found.
+TEST(Sensors, LayoutFollowsTheFile) {
+  const Model m = load_model(source("tests/data/sensors/every_sensor.xml"));
+  ASSERT_EQ(m.sensors.size(), 38u);
+  EXPECT_EQ(m.nsensordata(), 87);
+  int adr = 0;
+  for (const Sensor& s : m.sensors) {
+    EXPECT_EQ(s.adr, adr) << s.name;
+    adr += s.dim;
+  }
+  EXPECT_EQ(m.sensors[m.sensor_index("ankle_quat")].dim, 4);
+  EXPECT_EQ(m.sensors[m.sensor_index("imu_gyro")].dim, 3);
+  EXPECT_THROW(m.sensor_index("imu_gyr"), std::out_of_range);
+  const Data d(m);
+  EXPECT_EQ(static_cast<int>(d.sensordata.size()), m.nsensordata());
+}
+
+// A 2 kg box resting on the floor: the touch sensor whose zone holds its bottom face reads its
+// weight 2g and the accelerometer (0, 0, g) — the hard contact's normal impulse over Δt, exact at
+// rest (relative 1e-6: the solver's tolerance on a settled step is far below).
+TEST(Sensors, RestingBoxTouchReadsItsWeight) {
+  const Model m = load_xml("box", R"(<mujoco model="box"><option timestep="0.002"/>
+    <worldbody><geom type="plane" size="2 2 0.1"/>
+      <body name="box" pos="0 0 0.1"><freejoint/>
+        <geom type="box" size="0.1 0.1 0.1" mass="2"/>
+        <site name="bottom" type="box" size="0.11 0.11 0.01" pos="0 0 -0.1"/>
+        <site name="top" type="box" size="0.11 0.11 0.01" pos="0 0 0.1"/>
+        <site name="imu" pos="0.02 0.03 0" euler="0 0 30"/>
+      </body></worldbody>
+    <sensor><touch name="touch" site="bottom"/><touch name="top_touch" site="top"/>
+      <accelerometer name="acc" site="imu"/><velocimeter name="vel" site="imu"/></sensor></mujoco>)");
+  Data d(m);
+  enable_contacts(m, d);
+  for (int n = 0; n < 300; ++n) ASSERT_EQ(step(m, d).status, StepStatus::Ok);
+  EXPECT_NEAR(read(m, d, "touch")[0], 2 * g, 1e-6 * 2 * g);
+  EXPECT_EQ(read(m, d, "top_touch")[0], 0.0);
+  const std::vector<double> acc = read(m, d, "acc");
+  EXPECT_NEAR(acc[0], 0, 1e-6 * g);
+  EXPECT_NEAR(acc[1], 0, 1e-6 * g);
+  EXPECT_NEAR(acc[2], g, 1e-6 * g);
+  for (double v : read(m, d, "vel")) EXPECT_NEAR(v, 0, 1e-9);
+}
+
+// In free fall the accelerometer reads 0 (it measures the specific force), and touch 0.
+TEST(Sensors, FallingAccelerometerReadsZero) {
+  const Model m = load_xml("fall", R"(<mujoco model="fall"><option timestep="0.002"/>
+    <worldbody><body name="b" pos="0 0 10"><freejoint/><geom type="sphere" size="0.1" mass="1"/>
+      <site name="imu" pos="0.05 0 0"/></body></worldbody>
+    <sensor><accelerometer name="acc" site="imu"/><touch name="t" site="imu"/></sensor></mujoco>)");
+  Data d(m);
+  d.w[0] = Vec3(0, 0, 0);
+  for (int n = 0; n < 10; ++n) step(m, d);
+  for (double a : read(m, d, "acc")) EXPECT_NEAR(a, 0, 1e-9);
+  EXPECT_EQ(read(m, d, "t")[0], 0.0);
+}
+
+// A 3 kg bob hanging at rest from a hinge: the force sensor at the hinge's site reads the force
+// its parent holds it with, (0, 0, 3g), and the torque about the hinge 0; held horizontal by a
+// motor of torque m g L the torque sensor reads m g L about the axis (both relative 1e-6).
+TEST(Sensors, PendulumHingeForceAndTorque) {
+  auto pendulum = [](const std::string& euler, double motor) {
+    return R"(<mujoco model="pendulum"><option timestep="0.002"><flag contact="disable"/></option>
+      <worldbody><body name="bob" pos="0 0 2" euler=")" + euler + R"(">
+        <joint name="hinge" type="hinge" axis="0 1 0"/>
+        <geom type="capsule" fromto="0 0 0 0 0 -0.5" size="0.02" mass="0"/>
+        <geom type="sphere" size="0.05" pos="0 0 -0.5" mass="3"/>
+        <site name="hinge_site"/>
+      </body></worldbody>
+      <actuator><motor name="m" joint="hinge"/></actuator>
+      <sensor><force name="f" site="hinge_site"/><torque name="tau" site="hinge_site"/></sensor>
+      <keyframe><key ctrl=")" + std::to_string(motor) + R"("/></keyframe></mujoco>)";
+  };
+  {
+    const Model m = load_xml("hang", pendulum("0 0 0", 0));
+    Data d(m);
+    for (int n = 0; n < 20; ++n) ASSERT_EQ(step(m, d).status, StepStatus::Ok);
+    const std::vector<double> f = read(m, d, "f"), tau = read(m, d, "tau");
+    EXPECT_NEAR(f[0], 0, 1e-6 * 3 * g);
+    EXPECT_NEAR(f[1], 0, 1e-6 * 3 * g);
+    EXPECT_NEAR(f[2], 3 * g, 1e-6 * 3 * g);
+    for (double t : tau) EXPECT_NEAR(t, 0, 1e-6 * 3 * g * 0.5);
+  }
+  {
+    // the arm horizontal (rotated −90° about y from hanging), held by the motor against gravity's
+    // moment m g L about the hinge
+    const double mgl = 3 * g * 0.5;
+    const Model m = load_xml("arm", pendulum("0 -90 0", -mgl));
+    Data d(m);
+    reset_data(m, d, 0);
+    double moved = 0;
+    for (int n = 0; n < 20; ++n) {
+      ASSERT_EQ(step(m, d).status, StepStatus::Ok);
+      moved = std::max(moved, std::abs(get_qpos(m, d)[0]));
+    }
+    ASSERT_LT(moved, 1e-6) << "the motor must hold the arm";
+    const std::vector<double> f = read(m, d, "f"), tau = read(m, d, "tau");
+    // the site's frame is the arm's: y is the hinge axis, the force is the weight 3g
+    EXPECT_NEAR(std::hypot(f[0], f[1], f[2]), 3 * g, 1e-6 * 3 * g);
+    EXPECT_NEAR(std::abs(tau[1]), mgl, 1e-6 * mgl);
+    EXPECT_NEAR(tau[0], 0, 1e-6 * mgl);
+  }
+}
+
+// A box pinched between two fingers (slides pushed together by motors of 20 N, no gravity):
+// each finger's touch sensor reads the squeeze force 20 N.
+TEST(Sensors, PinchedBoxTouchReadsTheSqueeze) {
+  const Model m = load_xml("pinch", R"(<mujoco model="pinch"><option timestep="0.002" gravity="0 0 0"/>
+    <worldbody>
+      <body name="left" pos="-0.15 0 0.5"><joint name="l" type="slide" axis="1 0 0" damping="5"/>
+        <geom type="box" size="0.05 0.05 0.05" mass="0.5"/>
+        <site name="left_pad" type="box" size="0.01 0.06 0.06" pos="0.05 0 0"/></body>
+      <body name="right" pos="0.15 0 0.5"><joint name="r" type="slide" axis="1 0 0" damping="5"/>
+        <geom type="box" size="0.05 0.05 0.05" mass="0.5"/>
+        <site name="right_pad" type="box" size="0.01 0.06 0.06" pos="-0.05 0 0"/></body>
+      <body name="box" pos="0 0 0.5"><freejoint/><geom type="box" size="0.1 0.04 0.04" mass="1"/></body>
+    </worldbody>
+    <actuator><motor name="ml" joint="l"/><motor name="mr" joint="r"/></actuator>
+    <sensor><touch name="tl" site="left_pad"/><touch name="tr" site="right_pad"/></sensor></mujoco>)");
+  Data d(m);
+  enable_contacts(m, d);
+  d.ctrl = {20.0, -20.0};
+  for (int n = 0; n < 1500; ++n) ASSERT_NE(step(m, d).status, StepStatus::Failed);
+  EXPECT_NEAR(read(m, d, "tl")[0], 20.0, 1e-4);
+  EXPECT_NEAR(read(m, d, "tr")[0], 20.0, 1e-4);
+}
+
+// cutoff clamps (touch from above only); noise is added only with <flag sensornoise="enable">,
+// reproducibly, with the declared standard deviation.
+TEST(Sensors, CutoffAndNoise) {
+  auto xml = [](const std::string& flag) {
+    return R"(<mujoco model="n"><option timestep="0.002">)" + flag + R"(</option>
+      <worldbody><body name="b" pos="0 0 1"><joint name="s" type="slide" axis="0 0 1"/>
+        <geom type="sphere" size="0.1" mass="1"/></body></worldbody>
+      <sensor><jointpos name="p" joint="s" cutoff="0.05"/><jointvel name="v" joint="s" noise="0.1"/>
+        <clock name="c"/></sensor></mujoco>)";
+  };
+  {
+    const Model m = load_xml("cut", xml(""));
+    Data d(m);
+    for (int n = 0; n < 100; ++n) step(m, d);  // falls 0.2 m: the position is clamped at −0.05
+    EXPECT_EQ(read(m, d, "p")[0], -0.05);
+    EXPECT_NEAR(read(m, d, "v")[0], -g * d.time, 0.05);  // no noise: the true rate (to the integrator's order)
+    EXPECT_NEAR(read(m, d, "c")[0], d.time, 1e-15);
+  }
+  const Model m = load_xml("noise", xml(R"(<flag sensornoise="enable"/>)"));
+  ASSERT_TRUE(m.opt.sensor_noise);
+  Data d(m), e(m);
+  double sum = 0, sum2 = 0;
+  const int n = 2000;
+  for (int k = 0; k < n; ++k) {
+    step(m, d);
+    step(m, e);
+    const double truth = get_qvel(m, d)[0];
+    const double noise = read(m, d, "v")[0] - truth;
+    EXPECT_EQ(read(m, d, "v")[0], read(m, e, "v")[0]);  // reproducible
+    sum += noise;
+    sum2 += noise * noise;
+  }
+  EXPECT_NEAR(sum / n, 0.0, 4 * 0.1 / std::sqrt(n));
+  EXPECT_NEAR(std::sqrt(sum2 / n), 0.1, 0.01);
+}
+
+// Bad input is refused with the file's line or a message naming the sensor.
+TEST(Sensors, BadInputIsRefused) {
+  auto bad = [](const std::string& sensor) {
+    return R"(<mujoco model="bad"><worldbody><body name="b"><joint name="h" type="hinge"/><joint name="ball" type="ball" pos="0 0 1"/>
+      <geom type="sphere" size="0.1"/><site name="s"/></body></worldbody><sensor>)" + sensor + "</sensor></mujoco>";
+  };
+  for (const char* sensor : {R"(<touch site="nosuch"/>)", R"(<jointpos joint="nosuch"/>)",
+                             R"(<ballquat joint="h"/>)", R"(<framepos objtype="site" objname="nosuch"/>)",
+                             R"(<framepos objtype="camera" objname="s"/>)", R"(<framepos objname="s"/>)",
+                             R"(<gyro site="s" noise="-1"/>)", R"(<jointpos/>)"}) {
+    SCOPED_TRACE(sensor);
+    EXPECT_THROW(load_xml("bad", bad(sensor)), LoadError);
+  }
+  Model m = load_xml("good", bad(R"(<jointpos name="p" joint="h"/>)"));
+  Sensor s;
+  s.type = SensorType::Gyro;
+  s.object = 7;  // no such site
+  EXPECT_THROW(m.add_sensor(s), std::invalid_argument);
+  s.type = SensorType::BallQuat;
+  s.object = 0;
+  EXPECT_THROW(m.add_sensor(s), std::invalid_argument);
+}
+
+#ifdef MAXSIM_WITH_MUJOCO
+#include <mujoco/mujoco.h>
+
+// Every position- and velocity-stage sensor (and actuatorfrc, from the commands) equals MuJoCo
+// 2.2.2's after mj_forward at random states of the same file, within 1e-9: joints (a hinge with
+// a ref and a skew axis, a slide, a ball), fixed and spatial tendons, actuators on joints and a
+// tendon, frames of sites, geoms, bodies and xbodies, relative to other frames, site velocities,
+// magnetometer, subtrees. The A1's file (jointpos, jointvel, gyro, framepos, framequat) too.
+TEST(Sensors, PositionAndVelocitySensorsMatchMuJoCo) {
+  for (const char* file : {"tests/data/sensors/every_sensor.xml", "robots/a1/xml/a1.xml"}) {
+    SCOPED_TRACE(file);
+    char err[1000] = "";
+    mjModel* mm = mj_loadXML(source(file).c_str(), nullptr, err, sizeof err);
+    ASSERT_NE(mm, nullptr) << err;
+    mjData* md = mj_makeData(mm);
+    const Model m = load_model(source(file));
+    ASSERT_EQ(m.nsensordata(), mm->nsensordata);
+    ASSERT_EQ(static_cast<int>(m.sensors.size()), mm->nsensor);
+    Data d(m);
+    std::mt19937 rng(7);
+    std::normal_distribution<double> N(0, 0.4);
+    for (int trial = 0; trial < 5; ++trial) {
+      std::vector<double> qpos(mm->nq), qvel(mm->nv);
+      for (int i = 0; i < mm->nq; ++i) qpos[i] = mm->qpos0[i] + N(rng);
+      for (int j = 0; j < mm->njnt; ++j) {  // unit quaternions
+        const int a = mm->jnt_qposadr[j] + (mm->jnt_type[j] == mjJNT_FREE ? 3 : 0);
+        if (mm->jnt_type[j] != mjJNT_FREE && mm->jnt_type[j] != mjJNT_BALL) continue;
+        const double n = std::sqrt(qpos[a] * qpos[a] + qpos[a + 1] * qpos[a + 1] + qpos[a + 2] * qpos[a + 2] + qpos[a + 3] * qpos[a + 3]);
+        for (int k = 0; k < 4; ++k) qpos[a + k] /= n;
+      }
+      for (double& v : qvel) v = N(rng);
+      for (int i = 0; i < mm->nq; ++i) md->qpos[i] = qpos[i];
+      for (int i = 0; i < mm->nv; ++i) md->qvel[i] = qvel[i];
+      for (int i = 0; i < mm->nu; ++i) md->ctrl[i] = N(rng);
+      mj_forward(mm, md);
+      set_qpos_qvel(m, d, qpos, qvel);
+      for (int i = 0; i < m.nu(); ++i) d.ctrl[i] = md->ctrl[i];
+      update_sensors(m, d);
+      for (int i = 0; i < mm->nsensor; ++i) {
+        const Sensor& s = m.sensors[i];
+        if (sensor_stage(s.type) == SensorStage::Acceleration && s.type != SensorType::ActuatorFrc) continue;
+        for (int k = 0; k < s.dim; ++k)
+          EXPECT_NEAR(d.sensordata[s.adr + k], md->sensordata[mm->sensor_adr[i] + k], 1e-9)
+              << s.name << " (" << sensor_type_name(s.type) << ")[" << k << "], trial " << trial;
+      }
+    }
+    mj_deleteData(md);
+    mj_deleteModel(mm);
+  }
+}
+#endif
