@@ -12,6 +12,7 @@
 
 #include "bindings.hpp"
 #include "sim/sensor/sensors.hpp"
+#include "sim/state/jacobian.hpp"
 #include "sim/state/kinematics.hpp"
 #include "sim/state/state.hpp"
 
@@ -277,6 +278,34 @@ void bind_data(py::module_& m) {
         py::arg("model"), py::arg("data"));
   m.def("get_qvel", [](const Model& model, const PyData& d) { return read_only(get_qvel(model, checked(model, d).data)); },
         py::arg("model"), py::arg("data"));
+  // ---- Jacobians and the mass matrix (sim/state/jacobian.hpp) ----
+  auto index_of = [](const py::handle& h, auto by_name) {
+    return py::isinstance<py::str>(h) ? by_name(h.cast<std::string>()) : h.cast<int>();
+  };
+  m.def(
+      "point_jacobian",
+      [index_of](const Model& model, const PyData& d, const py::handle& body, const Vec3& point) {
+        Eigen::MatrixXd lin, ang;
+        point_jacobian(model, checked(model, d).data,
+                       index_of(body, [&](const std::string& n) { return model.body_index(n); }), point, &lin, &ang);
+        return py::make_tuple(lin, ang);
+      },
+      py::arg("model"), py::arg("data"), py::arg("body"), py::arg("point"),
+      "(jacp, jacr), each (3, nv): the velocity of a world point fixed in the body (index or name) and the body's "
+      "angular velocity, both world, per qvel entry (MuJoCo's mj_jac)");
+  m.def(
+      "site_jacobian",
+      [index_of](const Model& model, const PyData& d, const py::handle& site) {
+        Eigen::MatrixXd lin, ang;
+        site_jacobian(model, checked(model, d).data,
+                      index_of(site, [&](const std::string& n) { return model.site_index(n); }), &lin, &ang);
+        return py::make_tuple(lin, ang);
+      },
+      py::arg("model"), py::arg("data"), py::arg("site"), "(jacp, jacr) of a site's origin (index or name; MuJoCo's mj_jacSite)");
+  m.def(
+      "mass_matrix", [](const Model& model, const PyData& d) { return mass_matrix(model, checked(model, d).data); },
+      py::arg("model"), py::arg("data"),
+      "(nv, nv) the joint-space mass matrix at the current configuration, armature included (MuJoCo's mj_fullM)");
   m.def(
       "update_sensors", [](const Model& model, PyData& d) { update_sensors(model, checked(model, d).data); },
       py::arg("model"), py::arg("data"),

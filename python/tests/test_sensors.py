@@ -53,3 +53,32 @@ def test_resting_box_touch_reads_its_weight(tmp_path):
         maxsim.step(m, d)
     assert d.sensordata[0] == pytest.approx(2 * G, rel=1e-6)
     assert np.allclose(d.sensordata[1:4], [0, 0, G], rtol=0, atol=1e-6 * G)
+
+
+def test_jacobians_and_mass_matrix():
+    m = maxsim.load(str(SOURCE_DIR / "tests/data/sensors/every_sensor.xml"))
+    d = maxsim.Data(m)
+    qpos = np.array(maxsim.get_qpos(m, d))
+    qvel = np.random.default_rng(1).normal(size=len(maxsim.get_qvel(m, d)))
+    maxsim.set_qpos_qvel(m, d, qpos, qvel)
+    M = maxsim.mass_matrix(m, d)
+    assert M.shape == (len(qvel), len(qvel))
+    assert np.allclose(M, M.T)
+    # the kinetic energy plus the knee's armature
+    knee = m.qvel_addresses[m.joint_index("knee")]
+    assert 0.5 * qvel @ M @ qvel == pytest.approx(maxsim.kinetic_energy(m, d) + 0.5 * 0.02 * qvel[knee] ** 2, rel=1e-12)
+    jacp, jacr = maxsim.site_jacobian(m, d, "imu")
+    assert jacp.shape == (3, len(qvel)) and jacr.shape == (3, len(qvel))
+    # the imu's velocity (a velocimeter reads it in the site's frame) is jacp @ qvel
+    maxsim.update_sensors(m, d)
+    i = m.sensor_index("imu_vel")
+    frame = m.sensor_index("imu_quat")
+    w, x, y, z = d.sensordata[m.sensor_adr[frame]:m.sensor_adr[frame] + 4]
+    R = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                  [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                  [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+    assert np.allclose(R.T @ (jacp @ qvel), d.sensordata[m.sensor_adr[i]:m.sensor_adr[i] + 3], atol=1e-12)
+    with pytest.raises(KeyError):
+        maxsim.site_jacobian(m, d, "no_such_site")
+    with pytest.raises(ValueError):
+        maxsim.point_jacobian(m, d, 99, [0, 0, 0])
