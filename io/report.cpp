@@ -8,6 +8,7 @@
 
 #include "io/error.hpp"
 #include "sim/geometry/contact_search.hpp"
+#include "sim/sensor/sensors.hpp"
 #include "sim/state/diagnostics.hpp"
 #include "sim/state/kinematics.hpp"
 
@@ -52,6 +53,15 @@ std::vector<std::string> csv_columns(const Model& model) {
   for (const char* s : {"energy.kinetic", "energy.potential", "energy.total", "violation.max",
                         "penetration.max", "solver.iterations", "solver.residual"})
     cols.push_back(s);
+  // one column per sensor value (DESIGN §8): sensor.NAME, or sensor.NAME.k for a vector; an
+  // unnamed sensor is known by its type and index
+  for (size_t i = 0; i < model.sensors.size(); ++i) {
+    const Sensor& sn = model.sensors[i];
+    const std::string name = "sensor." + (sn.name.empty() ? std::string(sensor_type_name(sn.type)) + "_" + std::to_string(i) : sn.name);
+    if (sn.dim == 1) cols.push_back(name);
+    else
+      for (int k = 0; k < sn.dim; ++k) cols.push_back(name + "." + std::to_string(k));
+  }
   return cols;
 }
 
@@ -117,6 +127,7 @@ bool CsvWriter::write_row(const Model& model, const Data& d, const RowDiagnostic
   s += ',';
   s += std::to_string(diag.iterations);
   put(diag.residual);
+  for (int k = 0; k < model.nsensordata(); ++k) put(k < static_cast<int>(d.sensordata.size()) ? d.sensordata[k] : 0.0);
   s += '\n';
   if (static_cast<long long>(s.size()) > max_bytes_ - bytes_) return false;
   std::fwrite(s.data(), 1, s.size(), file_);

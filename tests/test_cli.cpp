@@ -304,6 +304,32 @@ TEST_F(Cli, InfoJson) {
 }
 
 // ---- simulate ---------------------------------------------------------------------------------
+// A model with sensors gets one column per sensor value after the solver's (DESIGN §8):
+// sensor.NAME for a scalar, sensor.NAME.k for a vector. The pendulum of tests/data/sensors'
+// every_sensor.xml falls with contacts off: the clock follows t, the hip's jointpos column is its
+// qpos (the joint's own column plus its ref), the first row already has the state's sensors.
+TEST_F(Cli, SimulateWritesSensorColumns) {
+  const std::string file = repo("tests/data/sensors/every_sensor.xml");
+  const fs::path csv = path("sensors.csv");
+  const Result r = run("simulate " + quote(file) + " --steps 20 --output " + quote(csv.string()) + " --every 10 --contacts off");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Model m = load_model(file);
+  const Csv c = read_csv(csv);
+  ASSERT_EQ(c.header.size(), 1 + 13 * m.bodies.size() + 14 + 12 + 7 + static_cast<size_t>(m.nsensordata()));
+  EXPECT_EQ(c.header[c.header.size() - static_cast<size_t>(m.nsensordata())], "sensor.hip_pos");
+  EXPECT_EQ(c.header.back(), "sensor.time");
+  const std::vector<std::string> quat(c.header.end() - m.nsensordata() + m.sensors[4].adr,
+                                      c.header.end() - m.nsensordata() + m.sensors[4].adr + 4);
+  EXPECT_EQ(quat, (std::vector<std::string>{"sensor.ankle_quat.0", "sensor.ankle_quat.1", "sensor.ankle_quat.2", "sensor.ankle_quat.3"}));
+  ASSERT_EQ(c.rows.size(), 3u);
+  const double ref = 5 * M_PI / 180;  // the hip's ref="5" (degrees)
+  for (size_t i = 0; i < c.rows.size(); ++i) {
+    EXPECT_NEAR(c.at(i, "sensor.time"), c.at(i, "t"), 1e-12);
+    EXPECT_NEAR(c.at(i, "sensor.hip_pos"), c.at(i, "hip.q0") + ref, 1e-12);
+    EXPECT_NEAR(c.at(i, "sensor.ankle_quat.0"), c.at(i, "ankle.q0"), 1e-12);
+  }
+}
+
 TEST_F(Cli, SimulateA1CsvAndJson) {
   const fs::path csv = path("a1.csv");
   const Result r = run("simulate " + quote(kA1Urdf) + " --steps 50 --output " + quote(csv.string()) +

@@ -99,6 +99,7 @@ int run_simulate(const Options& o) {
 
   Data d(m);
   setup_state(setup, o, d);  // initial state, projection, lift onto the ground, contact search
+  update_sensors(m, d);      // (the first row's sensors: those a state alone gives)
   const double lifted = setup.lifted;
 
   RunResult r;
