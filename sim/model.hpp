@@ -220,9 +220,12 @@ struct Site {
 enum class SensorType {
   Touch, Accelerometer, Velocimeter, Gyro, Force, Torque, Magnetometer,   // at a site
   JointPos, JointVel, BallQuat, BallAngVel, JointActuatorFrc,             // a joint
+  JointLimitPos, JointLimitVel, JointLimitFrc,                            // a joint's limit
   TendonPos, TendonVel,                                                   // a tendon
+  TendonLimitPos, TendonLimitVel, TendonLimitFrc,                         // a tendon's limit
   ActuatorPos, ActuatorVel, ActuatorFrc,                                  // an actuator
   FramePos, FrameQuat, FrameXAxis, FrameYAxis, FrameZAxis, FrameLinVel, FrameAngVel,  // a frame
+  FrameLinAcc, FrameAngAcc,
   SubtreeCom, SubtreeLinVel, SubtreeAngMom,                               // a body's subtree
   Clock,                                                                  // the time
 };
@@ -238,12 +241,12 @@ struct SensorFrame {
 struct Sensor {
   std::string name;                       // the description's name (may be empty)
   SensorType type = SensorType::Clock;    // what it measures
-  // Touch … Magnetometer: the site (Model::sites); JointPos … JointActuatorFrc: the joint;
-  // TendonPos, TendonVel: the tendon; Actuator*: the actuator; Subtree*: the body (kWorld: all)
+  // Touch … Magnetometer: the site (Model::sites); JointPos … JointLimitFrc: the joint;
+  // Tendon*: the tendon; Actuator*: the actuator; Subtree*: the body (kWorld: all)
   int object = -1;
   int row = -1;             // joint sensors: the joint row (an MJCF hinge or slide merged into its body's joint)
   SensorFrame frame;        // Frame*: the frame read
-  bool relative = false;    // Frame*: measured in `ref` instead of the world
+  bool relative = false;    // FramePos … FrameAngVel: measured in `ref` instead of the world
   SensorFrame ref;          // (MJCF reftype/refname)
   double noise = 0;         // standard deviation of the noise added when ModelOptions::sensor_noise
   double cutoff = 0;        // > 0: values clamped to ±cutoff (touch: to cutoff; quaternions and axes not)

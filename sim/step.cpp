@@ -331,9 +331,9 @@ StepReport step(const Model& model, Data& d) {
   first.dt = model.opt.timestep;
   first.interior_point = model.opt.interior_point;
   if (model.sensors.empty()) return step_with_retry(model, d, model.opt.solver.max_retry_depth, first);
-  const std::vector<Vec3> v_start = d.v, w_start = d.w;  // (the accelerometers' velocity change)
+  const StepStart start{d.q, d.v, d.w};  // (the accelerations' change of velocity)
   const StepReport rep = step_with_retry(model, d, model.opt.solver.max_retry_depth, first);
-  step_sensors(model, d, v_start, w_start);
+  step_sensors(model, d, start);
   return rep;
 }
 

@@ -38,8 +38,8 @@ std::vector<double> read(const Model& m, const Data& d, const std::string& name)
 // The layout: every sensor of the file in order, MuJoCo's dimensions, names found.
 TEST(Sensors, LayoutFollowsTheFile) {
   const Model m = load_model(source("tests/data/sensors/every_sensor.xml"));
-  ASSERT_EQ(m.sensors.size(), 38u);
-  EXPECT_EQ(m.nsensordata(), 87);
+  ASSERT_EQ(m.sensors.size(), 43u);
+  EXPECT_EQ(m.nsensordata(), 96);
   int adr = 0;
   for (const Sensor& s : m.sensors) {
     EXPECT_EQ(s.adr, adr) << s.name;
@@ -161,6 +161,54 @@ TEST(Sensors, PinchedBoxTouchReadsTheSqueeze) {
   EXPECT_NEAR(read(m, d, "tr")[0], 20.0, 1e-4);
 }
 
+// A body spinning freely at ω = 3 rad/s about its z axis, without gravity: a frame 0.2 m off the
+// axis accelerates centripetally, −ω² r (1.8 m/s² towards the axis), and the angular acceleration
+// is 0 (both to the step's O(Δt ω) = 1e-2 relative: the discrete change of velocity over the
+// step turns with the body).
+TEST(Sensors, SpinningFrameAccelerationIsCentripetal) {
+  const Model m = load_xml("spin", R"(<mujoco model="spin"><option timestep="0.001" gravity="0 0 0"/>
+    <worldbody><body name="b" pos="0 0 1"><freejoint/><geom type="cylinder" size="0.3 0.05" mass="2"/>
+      <site name="rim" pos="0.2 0 0"/></body></worldbody>
+    <sensor><framelinacc name="a" objtype="site" objname="rim"/><frameangacc name="alpha" objtype="site" objname="rim"/>
+      <framepos name="p" objtype="site" objname="rim"/><accelerometer name="acc" site="rim"/></sensor></mujoco>)");
+  Data d(m);
+  d.w[0] = Vec3(0, 0, 3);
+  for (int n = 0; n < 50; ++n) ASSERT_EQ(step(m, d).status, StepStatus::Ok);
+  const std::vector<double> a = read(m, d, "a"), alpha = read(m, d, "alpha"), p = read(m, d, "p");
+  const Vec3 r = Vec3(p[0], p[1], p[2]) - d.x[0];
+  const Vec3 expected = -9.0 * r;
+  EXPECT_LT((Vec3(a[0], a[1], a[2]) - expected).norm(), 1e-2 * expected.norm());
+  EXPECT_LT(Vec3(alpha[0], alpha[1], alpha[2]).norm(), 1e-9);
+  // the accelerometer reads the same in the site's frame: 1.8 m/s² along −x (the site's x points out)
+  const std::vector<double> acc = read(m, d, "acc");
+  EXPECT_NEAR(acc[0], -1.8, 1e-2 * 1.8);
+  EXPECT_NEAR(acc[1], 0, 1e-2 * 1.8);
+}
+
+// A 2 kg arm of 0.5 m resting on its joint's lower limit under gravity: jointlimitfrc reads the
+// torque that holds it, m g L = 9.81 N·m (relative 1e-6), jointlimitpos its distance to the bound
+// (≤ 1e-9 m) and jointlimitvel its rate (0); off the limit all three read 0.
+TEST(Sensors, ArmOnItsLimitReadsTheLimitTorque) {
+  const Model m = load_xml("limit", R"(<mujoco model="limit"><compiler angle="degree"/><option timestep="0.002"/>
+    <worldbody><body name="arm" pos="0 0 1" euler="0 -90 0">
+      <joint name="hinge" type="hinge" axis="0 1 0" limited="true" range="-45 0"/>
+      <geom type="capsule" fromto="0 0 0 0 0 -0.5" size="0.01" mass="0"/>
+      <geom type="sphere" pos="0 0 -0.5" size="0.03" mass="2"/></body></worldbody>
+    <sensor><jointlimitpos name="pos" joint="hinge"/><jointlimitvel name="vel" joint="hinge"/>
+      <jointlimitfrc name="frc" joint="hinge"/></sensor></mujoco>)");
+  Data d(m);
+  for (int n = 0; n < 100; ++n) ASSERT_EQ(step(m, d).status, StepStatus::Ok);
+  ASSERT_LT(std::abs(get_qpos(m, d)[0]), 1e-6) << "the arm must rest on its limit";
+  EXPECT_NEAR(read(m, d, "frc")[0], 2 * g * 0.5, 1e-6 * 2 * g * 0.5);
+  EXPECT_LT(std::abs(read(m, d, "pos")[0]), 1e-9);
+  EXPECT_LT(std::abs(read(m, d, "vel")[0]), 1e-6);
+  // lifted off the limit by a push upwards, the limit is not in the step: zeros
+  d.joint_force[0](5) = -2 * (2 * g * 0.5);
+  for (int n = 0; n < 50; ++n) step(m, d);
+  ASSERT_GT(std::abs(get_qpos(m, d)[0]), 0.05);
+  for (const char* s : {"pos", "vel", "frc"}) EXPECT_EQ(read(m, d, s)[0], 0.0) << s;
+}
+
 // cutoff clamps (touch from above only); noise is added only with <flag sensornoise="enable">,
 // reproducibly, with the declared standard deviation.
 TEST(Sensors, CutoffAndNoise) {
@@ -274,62 +322,74 @@ TEST(Sensors, PositionAndVelocitySensorsMatchMuJoCo) {
   }
 }
 
-// Force, torque and accelerometer sensors against MuJoCo's: the dm_control humanoid at a random
-// pose and velocity, contacts and joint limits off (hard in maxsim, soft in MuJoCo), random
-// actuator commands. MuJoCo reads the instantaneous forces of mj_forward at the state; maxsim the
-// impulses over its step divided by Δt, which differ from them by O(Δt): the largest relative
-// difference over the 13 sensors falls tenfold from Δt = 1e-4 to 1e-5 s (measured 4.9e-2 →
-// 3.6e-3; first order), and is below 1e-2 at 1e-5 s. A wrong frame, sign, lever arm or a missing
-// row gives an O(1) difference that does not fall.
+// Force, torque, accelerometer and frame-acceleration sensors against MuJoCo's: the dm_control
+// humanoid and every_sensor.xml (framelinacc, frameangacc) at a random pose, at rest, contacts
+// and joint limits off (hard in maxsim, soft in MuJoCo), random actuator commands. MuJoCo reads
+// the instantaneous forces of mj_forward at the state; maxsim the impulses over its step divided
+// by Δt, which differ from them by O(Δt): the largest relative difference falls tenfold from
+// Δt = 1e-4 to 1e-5 s (humanoid: measured 4.4e-2 → 4.4e-3; first order) and is below 1e-2 at
+// 1e-5 s. A wrong frame, sign, lever arm or a missing row gives an O(1) difference that does not
+// fall. (At rest, because a state set by hand gives the velocity at t, while the step's first
+// interval velocity is the average over [t, t + Δt]: the first step after it sees half the
+// velocity-dependent acceleration; SpinningFrameAccelerationIsCentripetal checks those after
+// the start.)
 TEST(Sensors, ForceTorqueAndAccelerometerConvergeToMuJoCos) {
-  const std::string file = source("tests/data/sensors/dm_control/humanoid.xml");
-  auto largest_difference = [&](double dt) {
-    char err[1000] = "";
-    mjModel* mm = mj_loadXML(file.c_str(), nullptr, err, sizeof err);
-    EXPECT_NE(mm, nullptr) << err;
-    mm->opt.timestep = dt;
-    mm->opt.disableflags |= mjDSBL_CONTACT | mjDSBL_LIMIT;
-    mjData* md = mj_makeData(mm);
-    Model m = load_model(file);
-    m.opt.timestep = dt;
-    for (Joint& j : m.joints) j.has_limits = false;
-    Data d(m);  // (no contact search: contacts off)
-    std::mt19937 rng(3);
-    std::normal_distribution<double> N(0, 0.2);
-    std::vector<double> qpos(mm->nq), qvel(mm->nv);
-    for (int i = 0; i < mm->nq; ++i) qpos[i] = mm->qpos0[i] + N(rng);
-    const int a = mm->jnt_qposadr[0] + 3;  // the free joint's quaternion
-    double n = 0;
-    for (int k = 0; k < 4; ++k) n += qpos[a + k] * qpos[a + k];
-    for (int k = 0; k < 4; ++k) qpos[a + k] /= std::sqrt(n);
-    for (double& v : qvel) v = N(rng);
-    for (int i = 0; i < mm->nq; ++i) md->qpos[i] = qpos[i];
-    for (int i = 0; i < mm->nv; ++i) md->qvel[i] = qvel[i];
-    for (int i = 0; i < mm->nu; ++i) md->ctrl[i] = 3 * N(rng);
-    mj_forward(mm, md);
-    set_qpos_qvel(m, d, qpos, qvel);
-    for (int i = 0; i < m.nu(); ++i) d.ctrl[i] = md->ctrl[i];
-    EXPECT_EQ(step(m, d).status, StepStatus::Ok);
-    double largest = 0;
-    int counted = 0;
-    for (int i = 0; i < mm->nsensor; ++i) {
-      const Sensor& s = m.sensors[i];
-      if (s.type != SensorType::Force && s.type != SensorType::Torque && s.type != SensorType::Accelerometer) continue;
-      ++counted;
-      double diff = 0, size = 1.0;  // (relative to the reading, at least 1 N, N·m or m/s²)
-      for (int k = 0; k < 3; ++k) {
-        diff = std::max(diff, std::abs(d.sensordata[s.adr + k] - md->sensordata[mm->sensor_adr[i] + k]));
-        size = std::max(size, std::abs(md->sensordata[mm->sensor_adr[i] + k]));
+  for (const char* rel : {"tests/data/sensors/dm_control/humanoid.xml", "tests/data/sensors/every_sensor.xml"}) {
+    SCOPED_TRACE(rel);
+    const std::string file = source(rel);
+    auto largest_difference = [&](double dt) {
+      char err[1000] = "";
+      mjModel* mm = mj_loadXML(file.c_str(), nullptr, err, sizeof err);
+      EXPECT_NE(mm, nullptr) << err;
+      mm->opt.timestep = dt;
+      mm->opt.disableflags |= mjDSBL_CONTACT | mjDSBL_LIMIT;
+      mjData* md = mj_makeData(mm);
+      Model m = load_model(file);
+      m.opt.timestep = dt;
+      for (Joint& j : m.joints) j.has_limits = false;
+      Data d(m);  // (no contact search: contacts off)
+      std::mt19937 rng(3);
+      std::normal_distribution<double> N(0, 0.2);
+      std::vector<double> qpos(mm->nq), qvel(mm->nv);
+      for (int i = 0; i < mm->nq; ++i) qpos[i] = mm->qpos0[i] + N(rng);
+      for (int j = 0; j < mm->njnt; ++j) {  // unit quaternions (free and ball joints)
+        if (mm->jnt_type[j] != mjJNT_FREE && mm->jnt_type[j] != mjJNT_BALL) continue;
+        const int a = mm->jnt_qposadr[j] + (mm->jnt_type[j] == mjJNT_FREE ? 3 : 0);
+        double n = 0;
+        for (int k = 0; k < 4; ++k) n += qpos[a + k] * qpos[a + k];
+        for (int k = 0; k < 4; ++k) qpos[a + k] /= std::sqrt(n);
       }
-      largest = std::max(largest, diff / size);
-    }
-    EXPECT_EQ(counted, 13);
-    mj_deleteData(md);
-    mj_deleteModel(mm);
-    return largest;
-  };
-  const double coarse = largest_difference(1e-4), fine = largest_difference(1e-5);
-  EXPECT_LT(fine, 1e-2);
-  EXPECT_LT(fine, 0.2 * coarse) << "first order in Δt: " << coarse << " -> " << fine;
+      std::fill(qvel.begin(), qvel.end(), 0.0);  // (see above)
+      for (int i = 0; i < mm->nq; ++i) md->qpos[i] = qpos[i];
+      for (int i = 0; i < mm->nv; ++i) md->qvel[i] = qvel[i];
+      for (int i = 0; i < mm->nu; ++i) md->ctrl[i] = 3 * N(rng);
+      mj_forward(mm, md);
+      set_qpos_qvel(m, d, qpos, qvel);
+      for (int i = 0; i < m.nu(); ++i) d.ctrl[i] = md->ctrl[i];
+      EXPECT_EQ(step(m, d).status, StepStatus::Ok);
+      double largest = 0;
+      int counted = 0;
+      for (int i = 0; i < mm->nsensor; ++i) {
+        const Sensor& s = m.sensors[i];
+        if (s.type != SensorType::Force && s.type != SensorType::Torque && s.type != SensorType::Accelerometer &&
+            s.type != SensorType::FrameLinAcc && s.type != SensorType::FrameAngAcc)
+          continue;
+        ++counted;
+        double diff = 0, size = 1.0;  // (relative to the reading, at least 1 N, N·m or m/s²)
+        for (int k = 0; k < 3; ++k) {
+          diff = std::max(diff, std::abs(d.sensordata[s.adr + k] - md->sensordata[mm->sensor_adr[i] + k]));
+          size = std::max(size, std::abs(md->sensordata[mm->sensor_adr[i] + k]));
+        }
+        largest = std::max(largest, diff / size);
+      }
+      EXPECT_EQ(counted, std::string(rel).find("humanoid") != std::string::npos ? 13 : 2);
+      mj_deleteData(md);
+      mj_deleteModel(mm);
+      return largest;
+    };
+    const double coarse = largest_difference(1e-4), fine = largest_difference(1e-5);
+    EXPECT_LT(fine, 1e-2);
+    EXPECT_LT(fine, 0.2 * coarse) << "first order in Δt: " << coarse << " -> " << fine;
+  }
 }
 #endif

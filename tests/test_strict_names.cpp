@@ -122,7 +122,7 @@ TEST(StrictNames, MjcfKnownButIgnoredNamesAreListed) {
       <geom type="sphere" size="0.1" solimp="0.9 0.95 0.001" priority="1" group="1"/>
     </body>
   </worldbody>
-  <sensor><jointpos joint="j" user="1"/><framelinacc objtype="body" objname="b"/></sensor>
+  <sensor><jointpos joint="j" user="1"/><user objtype="body" objname="b" dim="1"/></sensor>
 </mujoco>
 )");
   LoadReport r;
@@ -130,7 +130,7 @@ TEST(StrictNames, MjcfKnownButIgnoredNamesAreListed) {
   EXPECT_EQ(m.bodies.size(), 1u);
   const std::vector<std::string>& ig = r.ignored;
   for (const char* piece : {"<visual><global> (1)", "<geom solref> (1)", "<joint solreflimit> (1)", "<geom solimp> (1)",
-                            "<geom priority> (1)", "<sensor><framelinacc> (1)", "<jointpos user> (1)"})
+                            "<geom priority> (1)", "<sensor><user> (1)", "<jointpos user> (1)"})
     EXPECT_TRUE(contains(ig, piece)) << piece;
   EXPECT_TRUE(contains(ig, "<light> (1)"));
   for (const char* read : {"friction", "damping", "axis", "<geom size", "<joint name", "group", "<sensor><jointpos>"})  // (group: inertiagrouprange)

@@ -153,12 +153,12 @@ const parse::SchemaNode kNodes[] = {
     {"actuatorfrc", 126, Support::Supported, "name actuator cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 141
     {"ballquat", 126, Support::Supported, "name joint cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 142
     {"ballangvel", 126, Support::Supported, "name joint cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 143
-    {"jointlimitpos", 126, Support::Ignored, "", "name joint cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 144
-    {"jointlimitvel", 126, Support::Ignored, "", "name joint cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 145
-    {"jointlimitfrc", 126, Support::Ignored, "", "name joint cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 146
-    {"tendonlimitpos", 126, Support::Ignored, "", "name tendon cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 147
-    {"tendonlimitvel", 126, Support::Ignored, "", "name tendon cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 148
-    {"tendonlimitfrc", 126, Support::Ignored, "", "name tendon cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 149
+    {"jointlimitpos", 126, Support::Supported, "name joint cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 144
+    {"jointlimitvel", 126, Support::Supported, "name joint cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 145
+    {"jointlimitfrc", 126, Support::Supported, "name joint cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 146
+    {"tendonlimitpos", 126, Support::Supported, "name tendon cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 147
+    {"tendonlimitvel", 126, Support::Supported, "name tendon cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 148
+    {"tendonlimitfrc", 126, Support::Supported, "name tendon cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 149
     {"framepos", 126, Support::Supported, "name objtype objname reftype refname cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 150
     {"framequat", 126, Support::Supported, "name objtype objname reftype refname cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 151
     {"framexaxis", 126, Support::Supported, "name objtype objname reftype refname cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 152
@@ -166,8 +166,8 @@ const parse::SchemaNode kNodes[] = {
     {"framezaxis", 126, Support::Supported, "name objtype objname reftype refname cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 154
     {"framelinvel", 126, Support::Supported, "name objtype objname reftype refname cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 155
     {"frameangvel", 126, Support::Supported, "name objtype objname reftype refname cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 156
-    {"framelinacc", 126, Support::Ignored, "", "name objtype objname cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 157
-    {"frameangacc", 126, Support::Ignored, "", "name objtype objname cutoff noise user nsample interp delay interval", "", false, -1, ""},  // 158
+    {"framelinacc", 126, Support::Supported, "name objtype objname cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 157
+    {"frameangacc", 126, Support::Supported, "name objtype objname cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 158
     {"subtreecom", 126, Support::Supported, "name body cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 159
     {"subtreelinvel", 126, Support::Supported, "name body cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 160
     {"subtreeangmom", 126, Support::Supported, "name body cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 161

@@ -1,7 +1,6 @@
 // <sensor>: MuJoCo's sensors into Model::sensors (sim/sensor/sensors.hpp), after the model is
-// built and its actuators and tendons are read. Types maxsim does not compute (rangefinder, the
-// joint- and tendon-limit sensors, frame accelerations, user and MuJoCo 3's) are named in the
-// warning and take no place in sensordata.
+// built and its actuators and tendons are read. Types maxsim does not compute (rangefinder, user
+// and MuJoCo 3's) are named in the warning and take no place in sensordata.
 #include <Eigen/Eigenvalues>
 
 #include "models/mjcf/reader.hpp"
@@ -86,6 +85,7 @@ void MjcfReader::read_sensors(const XMLElement* e, const BuildResult& built, Mod
         break;
       }
       case SensorType::JointPos: case SensorType::JointVel: case SensorType::JointActuatorFrc:
+      case SensorType::JointLimitPos: case SensorType::JointLimitVel: case SensorType::JointLimitFrc:
         s.object = scalar_joint(c, need("joint").c_str(), built, &s.row);
         break;
       case SensorType::BallQuat: case SensorType::BallAngVel: {
@@ -98,7 +98,8 @@ void MjcfReader::read_sensors(const XMLElement* e, const BuildResult& built, Mod
         if (s.object < 0) fail(c, "joint '" + jn + "' was merged away");
         break;
       }
-      case SensorType::TendonPos: case SensorType::TendonVel: {
+      case SensorType::TendonPos: case SensorType::TendonVel:
+      case SensorType::TendonLimitPos: case SensorType::TendonLimitVel: case SensorType::TendonLimitFrc: {
         const std::string tn = need("tendon");
         auto it = tendon_index_.find(tn);
         if (it == tendon_index_.end()) fail(c, "sensor refers to undefined tendon '" + tn + "'");

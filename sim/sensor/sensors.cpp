@@ -34,8 +34,14 @@ constexpr TypeInfo kTypes[] = {
     {SensorType::BallQuat, "ballquat", 4, SensorStage::Position},
     {SensorType::BallAngVel, "ballangvel", 3, SensorStage::Velocity},
     {SensorType::JointActuatorFrc, "jointactuatorfrc", 1, SensorStage::Acceleration},
+    {SensorType::JointLimitPos, "jointlimitpos", 1, SensorStage::Acceleration},
+    {SensorType::JointLimitVel, "jointlimitvel", 1, SensorStage::Acceleration},
+    {SensorType::JointLimitFrc, "jointlimitfrc", 1, SensorStage::Acceleration},
     {SensorType::TendonPos, "tendonpos", 1, SensorStage::Position},
     {SensorType::TendonVel, "tendonvel", 1, SensorStage::Velocity},
+    {SensorType::TendonLimitPos, "tendonlimitpos", 1, SensorStage::Acceleration},
+    {SensorType::TendonLimitVel, "tendonlimitvel", 1, SensorStage::Acceleration},
+    {SensorType::TendonLimitFrc, "tendonlimitfrc", 1, SensorStage::Acceleration},
     {SensorType::ActuatorPos, "actuatorpos", 1, SensorStage::Position},
     {SensorType::ActuatorVel, "actuatorvel", 1, SensorStage::Velocity},
     {SensorType::ActuatorFrc, "actuatorfrc", 1, SensorStage::Acceleration},
@@ -46,6 +52,8 @@ constexpr TypeInfo kTypes[] = {
     {SensorType::FrameZAxis, "framezaxis", 3, SensorStage::Position},
     {SensorType::FrameLinVel, "framelinvel", 3, SensorStage::Velocity},
     {SensorType::FrameAngVel, "frameangvel", 3, SensorStage::Velocity},
+    {SensorType::FrameLinAcc, "framelinacc", 3, SensorStage::Acceleration},
+    {SensorType::FrameAngAcc, "frameangacc", 3, SensorStage::Acceleration},
     {SensorType::SubtreeCom, "subtreecom", 3, SensorStage::Position},
     {SensorType::SubtreeLinVel, "subtreelinvel", 3, SensorStage::Velocity},
     {SensorType::SubtreeAngMom, "subtreeangmom", 3, SensorStage::Velocity},
@@ -59,13 +67,14 @@ const TypeInfo& info(SensorType t) {
 }
 
 bool reads_site(SensorType t) { return t <= SensorType::Magnetometer; }
-bool reads_joint(SensorType t) { return t >= SensorType::JointPos && t <= SensorType::JointActuatorFrc; }
-bool reads_tendon(SensorType t) { return t == SensorType::TendonPos || t == SensorType::TendonVel; }
+bool reads_joint(SensorType t) { return t >= SensorType::JointPos && t <= SensorType::JointLimitFrc; }
+bool reads_tendon(SensorType t) { return t >= SensorType::TendonPos && t <= SensorType::TendonLimitFrc; }
 bool reads_actuator(SensorType t) { return t >= SensorType::ActuatorPos && t <= SensorType::ActuatorFrc; }
-bool reads_frame(SensorType t) { return t >= SensorType::FramePos && t <= SensorType::FrameAngVel; }
+bool reads_frame(SensorType t) { return t >= SensorType::FramePos && t <= SensorType::FrameAngAcc; }
 bool reads_subtree(SensorType t) { return t >= SensorType::SubtreeCom && t <= SensorType::SubtreeAngMom; }
 bool scalar_row_sensor(SensorType t) {
-  return t == SensorType::JointPos || t == SensorType::JointVel || t == SensorType::JointActuatorFrc;
+  return t == SensorType::JointPos || t == SensorType::JointVel || t == SensorType::JointActuatorFrc ||
+         (t >= SensorType::JointLimitPos && t <= SensorType::JointLimitFrc);
 }
 
 // The joint through which a body hangs from its parent: the spanning tree's joint whose child it is.
@@ -94,9 +103,9 @@ bool in_subtree(const std::vector<int>& parent, int body, int root) {
 
 // The frame's world pose, the world velocity of its origin and its world angular velocity.
 struct FrameState {
-  Vec3 pos;
-  Mat3 R;
-  Vec4 quat;
+  Vec3 pos = Vec3::Zero();
+  Mat3 R = Mat3::Identity();
+  Vec4 quat = quat_identity();
   Vec3 linvel = Vec3::Zero(), angvel = Vec3::Zero();
 };
 
@@ -219,11 +228,34 @@ double gaussian(std::uint64_t* state) {
 }
 
 struct Context {
-  const std::vector<Vec3>* v_start = nullptr;
-  const std::vector<Vec3>* w_start = nullptr;
-  bool stepped = false;
+  const StepStart* start = nullptr;  // (a step's sensors only)
   std::vector<int> parents;
 };
+
+// The frame origin's acceleration over the last step minus gravity, and its angular acceleration
+// (both world): the change of the origin's velocity, each end at its own orientation, over Δt.
+void frame_acceleration(const Model& model, const Data& d, const Context& ctx, const SensorFrame& f, Vec3* linear,
+                        Vec3* angular) {
+  *linear = -model.opt.gravity;
+  angular->setZero();
+  const StepStart* s = ctx.start;
+  if (!s || f.body == kWorld || f.body >= static_cast<int>(s->v.size()) || !(model.opt.timestep > 0)) return;
+  const int b = f.body;
+  const Mat3 R0 = quat_to_rot(s->q[b]), R1 = quat_to_rot(d.q[b]);
+  const Vec3 w0 = R0 * s->w[b], w1 = R1 * d.w[b];
+  const Vec3 v0 = s->v[b] + w0.cross(R0 * f.pos), v1 = d.v[b] + w1.cross(R1 * f.pos);
+  *linear += (v1 - v0) / model.opt.timestep;
+  *angular = (w1 - w0) / model.opt.timestep;
+}
+
+// The limit inequality of the last step on a joint row or a tendon (Contact::joint/row or
+// Contact::tendon), or null.
+const Contact* active_limit(const Data& d, int joint, int row, int tendon) {
+  for (const Contact& c : d.contacts)
+    if (c.dry_limit == 0 && ((joint >= 0 && c.joint == joint && c.row == row) || (tendon >= 0 && c.tendon == tendon)))
+      return &c;
+  return nullptr;
+}
 
 void evaluate(const Model& model, Data& d, const Sensor& s, Context& ctx, double* out) {
   const SensorStage stage = sensor_stage(s.type);
@@ -252,6 +284,32 @@ void evaluate(const Model& model, Data& d, const Sensor& s, Context& ctx, double
     case SensorType::JointActuatorFrc:
       out[0] = row_actuator_force(model, d.actuator_force, s.object, sensor_row(model, s));
       return;
+    case SensorType::JointLimitPos:
+    case SensorType::JointLimitVel:
+    case SensorType::JointLimitFrc:
+    case SensorType::TendonLimitPos:
+    case SensorType::TendonLimitVel:
+    case SensorType::TendonLimitFrc: {
+      // while the step had the limit's inequality: φ = side·(value − bound) ≥ 0, its rate, γ/Δt
+      const bool joint = s.type <= SensorType::JointLimitFrc;
+      const int row = joint ? sensor_row(model, s) : -1;
+      const Contact* c = ctx.start ? active_limit(d, joint ? s.object : -1, row, joint ? -1 : s.object) : nullptr;
+      const Workspace* ws = d.solver_state.find();
+      out[0] = 0;
+      if (!c || !ws || !(ws->dt > 0)) return;
+      double value, rate;
+      if (joint) {
+        const RowCoordinate rc = row_coordinate(model, d, s.object, row);
+        value = rc.q;
+        rate = rc.qd;
+      } else {
+        value = tendon_length(model, d, s.object);
+        rate = tendon_rate(model, d, s.object);
+      }
+      const int kind = static_cast<int>(s.type) - static_cast<int>(joint ? SensorType::JointLimitPos : SensorType::TendonLimitPos);
+      out[0] = kind == 0 ? c->side * (value - c->bound) : kind == 1 ? c->side * rate : c->gamma / ws->dt;
+      return;
+    }
     case SensorType::TendonPos: out[0] = tendon_length(model, d, s.object); return;
     case SensorType::TendonVel: out[0] = tendon_rate(model, d, s.object); return;
     case SensorType::ActuatorPos:
@@ -262,7 +320,7 @@ void evaluate(const Model& model, Data& d, const Sensor& s, Context& ctx, double
       return;
     }
     case SensorType::ActuatorFrc: {
-      if (ctx.stepped) {
+      if (ctx.start) {
         out[0] = s.object < static_cast<int>(d.actuator_force.size()) ? d.actuator_force[s.object] : 0.0;
         return;
       }
@@ -305,6 +363,13 @@ void evaluate(const Model& model, Data& d, const Sensor& s, Context& ctx, double
         o = s.relative ? Vec3(Rr.transpose() * (f.linvel - r.linvel - r.angvel.cross(f.pos - r.pos))) : f.linvel;
         return;
       case SensorType::FrameAngVel: o = Rr.transpose() * (f.angvel - (s.relative ? r.angvel : Vec3::Zero())); return;
+      case SensorType::FrameLinAcc:
+      case SensorType::FrameAngAcc: {
+        Vec3 a, alpha;
+        frame_acceleration(model, d, ctx, s.frame, &a, &alpha);
+        o = s.type == SensorType::FrameLinAcc ? a : alpha;
+        return;
+      }
       default: return;
     }
   }
@@ -345,23 +410,16 @@ void evaluate(const Model& model, Data& d, const Sensor& s, Context& ctx, double
     case SensorType::Magnetometer: o = f.R.transpose() * model.opt.magnetic; return;
     case SensorType::Velocimeter: o = f.R.transpose() * f.linvel; return;
     case SensorType::Gyro: o = f.R.transpose() * f.angvel; return;
-    case SensorType::Accelerometer: {
-      // the change of the site's velocity over the step, minus gravity (at rest it reads +g up)
-      Vec3 a = -model.opt.gravity;
-      if (ctx.stepped && site.body != kWorld && ctx.v_start && site.body < static_cast<int>(ctx.v_start->size()) &&
-          model.opt.timestep > 0) {
-        const int b = site.body;
-        const Mat3 Rb = quat_to_rot(d.q[b]);
-        const Vec3 v0 = (*ctx.v_start)[b] + Rb * (*ctx.w_start)[b].cross(site.pos);
-        a += (f.linvel - v0) / model.opt.timestep;
-      }
+    case SensorType::Accelerometer: {  // (at rest it reads +g up)
+      Vec3 a, alpha;
+      frame_acceleration(model, d, ctx, site_frame(model, s.object), &a, &alpha);
       o = f.R.transpose() * a;
       return;
     }
     case SensorType::Touch: {
       double sum = 0;
       const Workspace* ws = d.solver_state.find();
-      if (ctx.stepped && site.body != kWorld && ws && ws->dt > 0)
+      if (ctx.start && site.body != kWorld && ws && ws->dt > 0)
         for (const Contact& c : d.contacts) {
           if (c.joint >= 0 || c.tendon >= 0 || (c.body_a != site.body && c.body_b != site.body)) continue;
           const Pose pa = body_pose(d, c.body_a), pb = body_pose(d, c.body_b);
@@ -375,7 +433,7 @@ void evaluate(const Model& model, Data& d, const Sensor& s, Context& ctx, double
     case SensorType::Torque: {
       Vec3 force = Vec3::Zero(), torque = Vec3::Zero();
       const int j = parent_joint(model, site.body);
-      if (ctx.stepped && j >= 0) joint_wrench(model, d, j, &force, &torque);
+      if (ctx.start && j >= 0) joint_wrench(model, d, j, &force, &torque);
       if (s.type == SensorType::Force) {
         o = f.R.transpose() * force;
       } else {  // about the site: τ_site = τ_com + (x_com − p_site) × F
@@ -466,11 +524,9 @@ void update_sensors(const Model& model, Data& data) {
   compute(model, data, ctx, false);
 }
 
-void step_sensors(const Model& model, Data& data, const std::vector<Vec3>& v_start, const std::vector<Vec3>& w_start) {
+void step_sensors(const Model& model, Data& data, const StepStart& start) {
   Context ctx;
-  ctx.v_start = &v_start;
-  ctx.w_start = &w_start;
-  ctx.stepped = true;
+  ctx.start = &start;
   compute(model, data, ctx, true);
 }
 

@@ -12,7 +12,10 @@
 // volume), force and torque (the wrench that the site's body receives through its joint from its
 // parent — constraint, limit, spring, damper, friction and actuator impulses of that joint — at
 // the site, in the site's frame), accelerometer (the site's acceleration minus gravity, in its
-// frame), actuatorfrc and jointactuatorfrc.
+// frame), framelinacc and frameangacc (the frame's accelerations over the step, world; the linear
+// one minus gravity, as MuJoCo's), the joint- and tendon-limit sensors (while a limit inequality
+// is in the step: its distance to the bound, its rate towards it and its force; 0 otherwise),
+// actuatorfrc and jointactuatorfrc.
 #pragma once
 
 #include <string>
@@ -43,9 +46,13 @@ std::string validate_sensor(const Model& model, const Sensor& sensor);
 // model's sensors if they changed.
 void update_sensors(const Model& model, Data& data);
 
-// Every sensor after a step (step() calls it): (v_start, w_start) are the bodies' velocities at
-// the step's start, for the accelerations.
-void step_sensors(const Model& model, Data& data, const std::vector<Vec3>& v_start,
-                  const std::vector<Vec3>& w_start);
+// The bodies' orientations and velocities at a step's start (Data::q, v, w), for the accelerations.
+struct StepStart {
+  std::vector<Vec4> q;
+  std::vector<Vec3> v, w;
+};
+
+// Every sensor after a step (step() calls it, with the state it started from).
+void step_sensors(const Model& model, Data& data, const StepStart& start);
 
 }  // namespace maxsim
