@@ -30,8 +30,7 @@ Pose compose(const Pose& a, const Pose& b) {
   return r;
 }
 
-// A link's frame in the frame of the body it is part of (the world's frame for the world). The one
-// conversion of link-frame data — joint anchors and frames, nonholonomic constraints — to bodies.
+// A link's frame in the frame of the body it is part of (link_frame_in_body).
 Pose link_in_body(const std::vector<LinkSpec>& links, const BuildResult& built, const Model& model, int l) {
   const int b = built.link_body[l];
   if (b == kWorld) return Pose{links[l].pos, links[l].quat};
@@ -39,6 +38,13 @@ Pose link_in_body(const std::vector<LinkSpec>& links, const BuildResult& built, 
   return relative(Pose{body.x0, body.q0}, Pose{links[l].pos, links[l].quat});
 }
 }  // namespace
+
+void link_frame_in_body(const std::vector<LinkSpec>& links, const BuildResult& built, const Model& model, int l,
+                        Vec3* pos, Vec4* quat) {
+  const Pose p = link_in_body(links, built, model, l);
+  *pos = p.p;
+  *quat = p.q;
+}
 
 void build_model(const std::vector<LinkSpec>& links, std::vector<JointSpec> joints,
                  const LoadOptions& options, Model* model, BuildResult* result,

@@ -80,6 +80,12 @@ struct BuildResult {
 void build_model(const std::vector<LinkSpec>& links, std::vector<JointSpec> joints,
                  const LoadOptions& options, Model* model, BuildResult* result, LoadReport* report);
 
+// A link's frame in the frame of the body it is part of (the world's frame for the world): the one
+// conversion of link-frame data — joint anchors and frames, nonholonomic constraints, sites,
+// sensor frames — to bodies.
+void link_frame_in_body(const std::vector<LinkSpec>& links, const BuildResult& built, const Model& model, int l,
+                        Vec3* pos, Vec4* quat);
+
 // Adds the constraints to the model build_model made from `links`, each on the body its link is
 // part of, with its vectors converted from the link frame to the body frame (origin at the CoM)
 // as build_model converts the anchors and frames of FrameRule::Explicit joints. LoadError at the

@@ -126,6 +126,46 @@ TEST(Jacobian, MassMatrixIsTheKineticEnergysHessian) {
   }
 }
 
+// A URDF's links are sites of their names, also the fixed links merged into their parent: the
+// Panda's panda_link8 (0.107 m along link 7's z), panda_hand (turned −45° about z) and
+// panda_grasptarget (0.105 m further) keep the file's chain of fixed joints at any configuration
+// (1e-12), and the grasp target's Jacobian is the derivative of its position.
+TEST(Jacobian, UrdfLinkFramesAreSites) {
+  const Model m = load_model(source("tests/data/models/franka_panda/panda.urdf"));
+  Data d(m);
+  std::mt19937 rng(2);
+  random_state(m, d, rng);
+  const std::vector<double> qpos = get_qpos(m, d);  // (the fingers' mimic coupling closed by the projection)
+  auto pose = [&](const std::string& name) {
+    const Site& s = m.sites[m.site_index(name)];
+    return std::make_pair(Vec3(d.x[s.body] + quat_to_rot(d.q[s.body]) * s.pos), Mat3(quat_to_rot(d.q[s.body]) * quat_to_rot(s.quat)));
+  };
+  const auto [p7, R7] = pose("panda_link7");
+  const auto [p8, R8] = pose("panda_link8");
+  const auto [ph, Rh] = pose("panda_hand");
+  const auto [pg, Rg] = pose("panda_grasptarget");
+  EXPECT_LT((p8 - (p7 + R7 * Vec3(0, 0, 0.107))).norm(), 1e-12);
+  EXPECT_LT((R8 - R7).norm(), 1e-12);
+  EXPECT_LT((Rh - R8 * quat_to_rot(quat_axis_angle(Vec3::UnitZ(), -0.785398163397))).norm(), 1e-12);
+  EXPECT_LT((pg - (ph + Rh * Vec3(0, 0, 0.105))).norm(), 1e-12);
+  EXPECT_EQ(m.sites[m.site_index("panda_grasptarget")].body, m.sites[m.site_index("panda_link7")].body);
+  Eigen::MatrixXd jacp;
+  site_jacobian(m, d, m.site_index("panda_grasptarget"), &jacp);
+  const double h = 1e-6;
+  Data e(m);
+  const std::vector<double> zero(qvel_size(m), 0.0);
+  ASSERT_EQ(qvel_size(m), 15);  // a floating base (URDF), 7 arm joints, 2 fingers
+  EXPECT_TRUE(jacp.rightCols<2>().isZero(0));  // the fingers do not move the hand
+  for (int k = 0; k < 13; ++k) {  // (moving one finger alone breaks the coupling)
+    set_qpos_qvel(m, e, moved(m, qpos, k, h), zero);
+    const Site& s = m.sites[m.site_index("panda_grasptarget")];
+    const Vec3 plus = e.x[s.body] + quat_to_rot(e.q[s.body]) * s.pos;
+    set_qpos_qvel(m, e, moved(m, qpos, k, -h), zero);
+    const Vec3 minus = e.x[s.body] + quat_to_rot(e.q[s.body]) * s.pos;
+    EXPECT_LT(((plus - minus) / (2 * h) - jacp.col(k)).norm(), 1e-7) << "column " << k;
+  }
+}
+
 TEST(Jacobian, BadInputIsRefused) {
   const Model m = load_model(source("tests/data/sensors/every_sensor.xml"));
   const Data d(m);

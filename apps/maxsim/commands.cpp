@@ -398,6 +398,9 @@ int run_info(const Options& o) {
         .add("contacts", m.contacts)
         .add("collision_filter", m.collision_filter == CollisionFilter::ParentChild ? "parent-child" : "any-joint")
         .add("actuators", static_cast<long long>(m.actuators.size()))
+        .add("sites", static_cast<long long>(m.sites.size()))
+        .add("sensors", static_cast<long long>(m.sensors.size()))
+        .add("nsensordata", static_cast<long long>(m.nsensordata()))
         .add("tendons", static_cast<long long>(m.tendons.size()))
         .add("couplings", static_cast<long long>(m.couplings.size()))
         .add("integrator", integrator_name(m.opt.integrator))
@@ -473,6 +476,15 @@ int run_info(const Options& o) {
   for (const NonholonomicConstraint& c : m.nonholonomic)
     std::printf("  %s  %s  body %s  %s\n", c.name.c_str(), nonholonomic_kind_name(c.kind), body_name(c.body).c_str(),
                 nonholonomic_parameters(c).c_str());
+  {
+    std::vector<std::string> sites;
+    for (const Site& s : m.sites) sites.push_back(s.name.empty() ? "(unnamed)" : s.name);
+    std::printf("sites: %zu%s%s\n", m.sites.size(), sites.empty() ? "" : " ", join(sites).c_str());
+  }
+  std::printf("sensors: %zu (%d values)\n", m.sensors.size(), m.nsensordata());
+  for (const Sensor& s : m.sensors)
+    std::printf("  %s  %s  dim %d  at %d\n", s.name.empty() ? "(unnamed)" : s.name.c_str(), sensor_type_name(s.type),
+                s.dim, s.adr);
   std::printf("tendons: %zu\n", m.tendons.size());
   for (const Tendon& t : m.tendons) {
     std::string what = t.kind == Tendon::Kind::Fixed ? "fixed, " + std::to_string(t.joints.size()) + " joint(s)"

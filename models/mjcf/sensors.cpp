@@ -48,8 +48,8 @@ SensorFrame MjcfReader::sensor_frame(const XMLElement* e, const char* type_attr,
     if (it == body_link_.end()) fail(e, std::string("sensor refers to undefined body '") + name + "'");
     const int l = it->second;
     const int b = built.link_body[l];
-    Pose link{links_[l].pos, links_[l].quat};
-    if (b != kWorld) link = relative(Pose{model.bodies[b].x0, model.bodies[b].q0}, link);
+    Pose link;
+    link_frame_in_body(links_, built, model, l, &link.p, &link.q);
     if (t == "xbody") return SensorFrame{b, link.p, link.q};
     // the body's inertial frame: its own CoM and principal axes (MuJoCo's xipos, ximat)
     const Vec3 com = link.p + quat_rotate(link.q, links_[l].mass.com);

@@ -51,11 +51,10 @@ void MjcfReader::add_sites(const BuildResult& built, Model* model) const {
   for (const SiteSpec& s : sites_) {
     Site site;
     site.name = s.name;
-    const Pose link{links_[s.link].pos, links_[s.link].quat};  // (the world: link 0, identity)
-    const int b = s.link == 0 ? kWorld : built.link_body[s.link];
-    site.body = b;
-    const Pose in_body = b == kWorld ? link : relative(Pose{model->bodies[b].x0, model->bodies[b].q0}, link);
-    const Pose p = compose(in_body, s.pose);
+    site.body = s.link == 0 ? kWorld : built.link_body[s.link];  // (the world: link 0, identity)
+    Pose link;
+    link_frame_in_body(links_, built, *model, s.link, &link.p, &link.q);
+    const Pose p = compose(link, s.pose);
     site.pos = p.p;
     site.quat = p.q;
     site.type = s.type;

@@ -75,6 +75,16 @@ Model UrdfReader::load() {
   add_nonholonomic(links, built, nonholonomic, &model);
   add_motors(specs, built, &model);
   add_mimics(&model);
+  // every link's frame as a site of its name, in the body the link is part of: the frames of fixed
+  // links merged into their parent stay reachable (a gripper's panda_hand, panda_grasptarget)
+  for (int l = 0; l < static_cast<int>(links.size()); ++l) {
+    if (links[l].is_virtual) continue;
+    Site site;
+    site.name = links[l].name;
+    site.body = built.link_body[l];
+    link_frame_in_body(links, built, model, l, &site.pos, &site.quat);
+    model.sites.push_back(site);
+  }
 
   std::map<std::string, std::string> merged_into;  // part -> body
   std::set<std::string> has_parts;

@@ -12,14 +12,14 @@ G = 9.81
 
 def test_layout_and_lookup():
     m = maxsim.load(str(SOURCE_DIR / "tests/data/sensors/every_sensor.xml"))
-    assert m.nsensordata == 87 and len(m.sensor_names) == 38
+    assert m.nsensordata == 96 and len(m.sensor_names) == 43
     assert m.sensor_adr[0] == 0 and m.sensor_adr[-1] + m.sensor_dim[-1] == m.nsensordata
     i = m.sensor_index("ankle_quat")
     assert m.sensor_types[i] == "ballquat" and m.sensor_dim[i] == 4
     with pytest.raises(KeyError):
         m.sensor_index("ankle_qat")
     d = maxsim.Data(m)
-    assert d.sensordata.shape == (87,)
+    assert d.sensordata.shape == (96,)
 
 
 def test_joint_sensors_follow_a_state_set_by_hand():
