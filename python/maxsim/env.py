@@ -74,16 +74,18 @@ class MaxsimEnv:
     starts from (its ctrl included), else the model's own pose at rest. reset_noise_scale: uniform
     noise of this half-width added to qpos (quaternions renormalised) and qvel at each reset.
     max_episode_steps: ``truncated`` after this many calls of step(). contacts: as for
-    ``maxsim.Data``. Subclasses give tasks by overriding ``reward``, ``is_terminated`` and
-    ``observation``; the base environment's reward is 0 and it never terminates but on a failed
-    step.
+    ``maxsim.Data``. observe: what the observation holds — "state" (qpos without a floating
+    base's x, y, then qvel), "sensors" (``Data.sensordata``: the model's sensors, as dm_control's
+    tasks observe them) or "state+sensors" (both, in that order). Subclasses give tasks by
+    overriding ``reward``, ``is_terminated`` and ``observation``; the base environment's reward is
+    0 and it never terminates but on a failed step.
     """
 
     metadata = {"render_modes": []}
     render_mode = None
 
     def __init__(self, model, *, frame_skip=1, keyframe=None, reset_noise_scale=0.0,
-                 max_episode_steps=1000, contacts=None):
+                 max_episode_steps=1000, contacts=None, observe="state"):
         if isinstance(model, (str, os.PathLike)):
             from . import load
             model = load(model, warn=False)
@@ -92,6 +94,11 @@ class MaxsimEnv:
             raise ValueError(f"model '{model.name}' has no actuators to act through")
         if int(frame_skip) < 1:
             raise ValueError("frame_skip must be >= 1")
+        if observe not in ("state", "sensors", "state+sensors"):
+            raise ValueError(f"observe must be 'state', 'sensors' or 'state+sensors', got {observe!r}")
+        if observe != "state" and model.nsensordata == 0:
+            raise ValueError(f"observe={observe!r}: model '{model.name}' has no sensors")
+        self.observe = observe
         self.frame_skip = int(frame_skip)
         self.keyframe = -1
         if keyframe is not None:
@@ -116,11 +123,17 @@ class MaxsimEnv:
 
     # ---- the task: override these -----------------------------------------------------------
     def observation(self):
-        """qpos (without a floating base's x, y when the first joint is floating) and qvel."""
-        qpos = self.data.qpos
-        if self._free and self._free[0] == 0:
-            qpos = qpos[2:]
-        return np.concatenate([qpos, self.data.qvel]).astype(np.float64)
+        """qpos (without a floating base's x, y when the first joint is floating) and qvel, and/or
+        the sensors' values (``observe``)."""
+        parts = []
+        if self.observe != "sensors":
+            qpos = self.data.qpos
+            if self._free and self._free[0] == 0:
+                qpos = qpos[2:]
+            parts += [qpos, self.data.qvel]
+        if self.observe != "state":
+            parts.append(self.data.sensordata)
+        return np.concatenate(parts).astype(np.float64)
 
     def reward(self, action, x_before):
         """The reward of the last step; ``x_before``: the bodies' positions before it (a copy)."""
@@ -135,6 +148,7 @@ class MaxsimEnv:
             _maxsim.reset_data(self.model, self.data, self.keyframe)
         else:
             _maxsim.reset_data(self.model, self.data)
+        _maxsim.update_sensors(self.model, self.data)  # (the sensors a state gives)
 
     def reset(self, *, seed=None, options=None):
         """Starts an episode; ``seed`` re-seeds the generator (and the action space's).
@@ -155,6 +169,7 @@ class MaxsimEnv:
             self._normalise_quaternions(qpos)
         if "qpos" in options or "qvel" in options or self.reset_noise_scale > 0:
             _maxsim.set_qpos_qvel(self.model, self.data, qpos, qvel)
+            _maxsim.update_sensors(self.model, self.data)
         self._steps = 0
         return self.observation(), {"time": self.data.time}
 

@@ -6,6 +6,7 @@ import pytest
 
 import maxsim
 from conftest import SOURCE_DIR
+from maxsim.env import MaxsimEnv
 
 G = 9.81
 
@@ -82,3 +83,22 @@ def test_jacobians_and_mass_matrix():
         maxsim.site_jacobian(m, d, "no_such_site")
     with pytest.raises(ValueError):
         maxsim.point_jacobian(m, d, 99, [0, 0, 0])
+
+
+def test_environment_observes_sensors():
+    path = str(SOURCE_DIR / "tests/data/sensors/every_sensor.xml")
+    env = MaxsimEnv(path, observe="sensors", contacts=False)
+    obs, _ = env.reset(seed=0)
+    assert obs.shape == (96,) == env.observation_space.shape
+    m = env.model
+    hip = m.sensor_adr[m.sensor_index("hip_pos")]
+    assert obs[hip] == pytest.approx(env.data.qpos[m.qpos_addresses[m.joint_index("hip")]], abs=1e-12)
+    obs, *_ = env.step(env.action_space.sample())
+    assert np.array_equal(obs, env.data.sensordata)
+    both = MaxsimEnv(path, observe="state+sensors", contacts=False)
+    state = MaxsimEnv(path, contacts=False)
+    assert both.observation_space.shape[0] == state.observation_space.shape[0] + 96
+    with pytest.raises(ValueError):
+        MaxsimEnv(path, observe="sensor")
+    with pytest.raises(ValueError):
+        MaxsimEnv(str(SOURCE_DIR / "tests/data/models/gym_mujoco/ant.xml"), observe="sensors")
