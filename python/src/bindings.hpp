@@ -69,6 +69,10 @@ inline PyData& checked(const Model& model, PyData& d) {
     throw std::invalid_argument("this Data was made before the Model's nonholonomic constraints changed (" +
                                 std::to_string(d.nonholonomic) + " then, " + std::to_string(model.nonholonomic.size()) +
                                 " now): make a new Data(model)");
+  if (static_cast<int>(d.data.sensordata.size()) != model.nsensordata())
+    throw std::invalid_argument("this Data was made before the Model's sensors changed (" +
+                                std::to_string(d.data.sensordata.size()) + " values then, " +
+                                std::to_string(model.nsensordata()) + " now): make a new Data(model)");
   return d;
 }
 inline const PyData& checked(const Model& model, const PyData& d) { return checked(model, const_cast<PyData&>(d)); }

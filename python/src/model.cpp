@@ -65,6 +65,58 @@ int body_from(const Model& md, const py::handle& body) {
   return static_cast<int>(b);
 }
 
+// Model.add_sensor: a sensor of an MJCF type name, its object by keyword (index or name); the
+// model validates it (ValueError naming the problem, the model unchanged).
+int add_sensor(Model& md, const std::string& type, const py::kwargs& kw) {
+  Sensor s;
+  if (!sensor_type_from_name(type, &s.type)) throw std::invalid_argument("unknown sensor type '" + type + "'");
+  auto index = [](const py::handle& h, auto by_name) {
+    return py::isinstance<py::str>(h) ? by_name(h.cast<std::string>()) : h.cast<int>();
+  };
+  auto site_frame = [&md](int site) {
+    if (site < 0 || site >= static_cast<int>(md.sites.size())) throw std::invalid_argument("no site " + std::to_string(site));
+    const Site& t = md.sites[site];
+    return SensorFrame{t.body, t.pos, t.quat};
+  };
+  const bool frame = s.type >= SensorType::FramePos && s.type <= SensorType::FrameAngAcc;
+  const bool subtree = s.type >= SensorType::SubtreeCom && s.type <= SensorType::SubtreeAngMom;
+  for (const auto& [key_h, value] : kw) {
+    const std::string key = key_h.cast<std::string>();
+    if (key == "name") s.name = value.cast<std::string>();
+    else if (key == "noise") s.noise = value.cast<double>();
+    else if (key == "cutoff") s.cutoff = value.cast<double>();
+    else if (key == "site") {
+      const int i = index(value, [&](const std::string& n) { return md.site_index(n); });
+      if (frame) s.frame = site_frame(i);
+      else s.object = i;
+    } else if (key == "body") {
+      const int b = index(value, [&](const std::string& n) { return md.body_index(n); });
+      if (frame) s.frame = SensorFrame{b, Vec3::Zero(), quat_identity()};  // its CoM frame
+      else s.object = b;
+    } else if (key == "ref_site") {
+      s.relative = true;
+      s.ref = site_frame(index(value, [&](const std::string& n) { return md.site_index(n); }));
+    } else if (key == "joint") {
+      if (py::isinstance<py::str>(value)) {
+        const std::string n = value.cast<std::string>();
+        if (const auto r = md.find_joint_row(n)) {
+          s.object = r->first;
+          s.row = r->second;
+        } else {
+          s.object = md.joint_index(n);
+        }
+      } else {
+        s.object = value.cast<int>();
+      }
+    } else if (key == "tendon") s.object = index(value, [&](const std::string& n) { return md.tendon_index(n); });
+    else if (key == "actuator") s.object = index(value, [&](const std::string& n) { return md.actuator_index(n); });
+    else throw std::invalid_argument("add_sensor: unknown keyword '" + key +
+                                     "' (name, site, body, ref_site, joint, tendon, actuator, noise, cutoff)");
+  }
+  if (subtree && !kw.contains("body")) s.object = kWorld;
+  return md.add_sensor(s);
+}
+
 // Model.add_nonholonomic: a NonholonomicConstraint, changed by any keyword given; the model is
 // validated with it (ValueError naming the problem, and the model stays as it was).
 int add_nonholonomic(Model& md, const py::object& constraint, const py::kwargs& kw) {
@@ -323,6 +375,8 @@ void bind_model(py::module_& m) {
       .def("site_index", &Model::site_index, py::arg("name"), "index of the site; KeyError naming the close matches if absent")
       .def("tendon_index", &Model::tendon_index, py::arg("name"), "index of the tendon; KeyError naming the close matches if absent")
       .def("hfield_index", &Model::hfield_index, py::arg("name"), "index of the height field; KeyError naming the close matches if absent")
+      .def_property_readonly("site_names", [](const Model& md) { return names_of(md.sites, [](const Site& t) { return t.name; }); },
+                             "the sites' names (MJCF <site>; a URDF's link frames)")
       .def("sensor_index", &Model::sensor_index, py::arg("name"), "index of the sensor; KeyError naming the close matches if absent")
       .def_property_readonly("sensor_names", [](const Model& md) { return names_of(md.sensors, [](const Sensor& s) { return s.name; }); },
                              "the sensors' names, in the order of Data.sensordata")
@@ -398,6 +452,12 @@ void bind_model(py::module_& m) {
       // (by value: the constraints' fields are writable, and def_readonly would hand out references)
       .def_property_readonly("nonholonomic", [](const Model& md) { return md.nonholonomic; },
                              "the nonholonomic constraints (copies; add one with add_nonholonomic)")
+      .def("add_sensor", &add_sensor, py::arg("type"),
+           "add_sensor(type, *, name, site, body, ref_site, joint, tendon, actuator, noise, cutoff) -> index\n"
+           "Adds a sensor of an MJCF type ('gyro', 'framepos', 'jointpos', ...) after the others; its object by\n"
+           "index or name (frame sensors: a site's frame or a body's CoM frame; subtree sensors: a body, else the\n"
+           "whole model). Raises ValueError (KeyError for an unknown name) when it does not fit the model. A Data\n"
+           "made before refuses to step: make a new Data(model).")
       .def("add_nonholonomic", &add_nonholonomic, py::arg("constraint") = py::none(),
            "add_nonholonomic(constraint=None, *, name, kind, body, radius, axis, point, direction) -> index\n"
            "Adds a NonholonomicConstraint (keywords change its fields; body by index or name, kind by\n"

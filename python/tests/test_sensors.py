@@ -102,3 +102,27 @@ def test_environment_observes_sensors():
         MaxsimEnv(path, observe="sensor")
     with pytest.raises(ValueError):
         MaxsimEnv(str(SOURCE_DIR / "tests/data/models/gym_mujoco/ant.xml"), observe="sensors")
+
+
+def test_sensors_declared_in_python():
+    m = maxsim.load(str(SOURCE_DIR / "tests/data/models/franka_panda/panda.urdf"))
+    assert m.nsensordata == 0 and "panda_grasptarget" in m.site_names
+    i = m.add_sensor("framepos", name="tip", site="panda_grasptarget")
+    m.add_sensor("jointpos", name="j1", joint="panda_joint1")
+    m.add_sensor("subtreecom", name="com")
+    assert m.sensor_names == ["tip", "j1", "com"] and m.nsensordata == 7 and i == 0
+    d = maxsim.Data(m, contacts=False)
+    qpos = np.array(maxsim.get_qpos(m, d))
+    qpos[m.qpos_addresses[m.joint_index("panda_joint1")]] = 0.4
+    maxsim.set_qpos_qvel(m, d, qpos, np.zeros(len(maxsim.get_qvel(m, d))))
+    maxsim.update_sensors(m, d)
+    assert d.sensordata[3] == pytest.approx(0.4, abs=1e-12)
+    with pytest.raises(KeyError):
+        m.add_sensor("gyro", site="no_such_site")
+    with pytest.raises(ValueError):
+        m.add_sensor("gyro", sight="panda_hand")
+    with pytest.raises(ValueError):
+        m.add_sensor("gyroscope", site="panda_hand")
+    m.add_sensor("gyro", site="panda_hand")
+    with pytest.raises(ValueError):  # made before the gyro
+        maxsim.step(m, d)
