@@ -209,6 +209,49 @@ TEST(Sensors, ArmOnItsLimitReadsTheLimitTorque) {
   for (const char* s : {"pos", "vel", "frc"}) EXPECT_EQ(read(m, d, s)[0], 0.0) << s;
 }
 
+// A URDF declares sensors in maxsim's <maxsim> tag, on link frames (every link is a site of its
+// name, also a fixed link merged into its parent), joints and motors: a pendulum held at 0.3 rad
+// reads it on jointpos, its tip's framepos relative to the base link is the rotated arm, the gyro
+// on the merged imu link reads the hinge rate about its axis.
+TEST(Sensors, UrdfDeclaresSensors) {
+  auto urdf = [](const std::string& sensors) {
+    return R"(<robot name="p"><link name="base"/>
+      <link name="arm"><inertial><mass value="1"/><origin xyz="0 0 -0.5"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+      <link name="imu"/>
+      <joint name="hinge" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="10" velocity="10"/></joint>
+      <joint name="imu_mount" type="fixed"><parent link="arm"/><child link="imu"/><origin xyz="0 0 -1"/></joint>
+      <maxsim>)" + sensors + R"(</maxsim></robot>)";
+  };
+  const std::string path = (std::filesystem::temp_directory_path() / "maxsim_sensors_pendulum.urdf").string();
+  std::ofstream(path) << urdf(R"(<sensor name="q" type="jointpos" joint="hinge"/>
+      <sensor name="tip" type="framepos" link="imu" ref_link="base"/><sensor name="gyro" type="gyro" link="imu"/>
+      <sensor name="motor" type="actuatorpos" actuator="hinge"/>)");
+  LoadOptions o;
+  o.fixed_base = true;
+  const Model m = load_model(path, o);
+  ASSERT_EQ(m.sensors.size(), 4u);
+  Data d(m);
+  std::vector<double> qpos = get_qpos(m, d), qvel(qvel_size(m), 0.0);
+  ASSERT_EQ(qpos.size(), 1u);
+  qpos[0] = 0.3;
+  qvel[0] = -0.7;
+  set_qpos_qvel(m, d, qpos, qvel);
+  update_sensors(m, d);
+  EXPECT_NEAR(read(m, d, "q")[0], 0.3, 1e-12);
+  EXPECT_NEAR(read(m, d, "motor")[0], 0.3, 1e-12);
+  const std::vector<double> tip = read(m, d, "tip"), gyro = read(m, d, "gyro");
+  EXPECT_NEAR(tip[0], -std::sin(0.3), 1e-12);  // (0, 0, −1) turned by 0.3 about y
+  EXPECT_NEAR(tip[2], -std::cos(0.3), 1e-12);
+  EXPECT_NEAR(gyro[1], -0.7, 1e-12);
+  for (const char* bad : {R"(<sensor type="gyroscope" link="imu"/>)", R"(<sensor type="gyro" link="nosuch"/>)",
+                          R"(<sensor type="jointpos" joint="imu_mount"/>)", R"(<sensor type="gyro" link="imu" noise="-1"/>)",
+                          R"(<sensor type="gyro" site="imu"/>)", R"(<sensor type="jointpos"/>)"}) {
+    SCOPED_TRACE(bad);
+    std::ofstream(path) << urdf(bad);
+    EXPECT_THROW(load_model(path, o), LoadError);
+  }
+}
+
 // cutoff clamps (touch from above only); noise is added only with <flag sensornoise="enable">,
 // reproducibly, with the declared standard deviation.
 TEST(Sensors, CutoffAndNoise) {

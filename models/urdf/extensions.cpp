@@ -1,9 +1,10 @@
-// maxsim's extension tags, which urdfdom ignores: <nonholonomic> constraints and <maxsim>'s model
-// options.
+// maxsim's extension tags, which urdfdom ignores: <nonholonomic> constraints, <maxsim>'s model
+// options and its <sensor>s.
 #include <cstring>
 #include <set>
 
 #include "models/urdf/reader.hpp"
+#include "sim/sensor/sensors.hpp"
 
 namespace maxsim::urdf_detail {
 
@@ -66,6 +67,66 @@ void UrdfReader::read_maxsim(const XMLElement* e) {
   const std::string value = xml_.text(e, "integrator", "variational");
   if (!integrator_from_name(value, &integrator_))
     xml_.fail(e, "<maxsim>: integrator '" + value + "' is not one of variational, energy-momentum");
+  for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+    if (std::strcmp(c->Name(), "sensor") != 0) xml_.fail(c, std::string("<maxsim>: unknown element <") + c->Name() + "> (sensor)");
+    sensors_xml_.push_back(c);
+  }
+}
+
+// <maxsim><sensor name type link ref_link joint actuator noise cutoff/>: an MJCF sensor type on a
+// link's frame (every link is a site of its name: site sensors, frame sensors, the subtree of
+// link's body), a joint or an actuator (a joint's motor, named after the joint).
+void UrdfReader::read_sensors(Model* model) const {
+  static const std::set<std::string> kAttributes{"name", "type", "link", "ref_link", "joint", "actuator", "noise", "cutoff"};
+  for (const XMLElement* e : sensors_xml_) {
+    for (const char* a : xml_.attribute_names(e))  // (maxsim's own tag: every name is known)
+      if (!kAttributes.count(a))
+        xml_.fail(e, std::string("<sensor>: unknown attribute '") + a + "' (name, type, link, ref_link, joint, actuator, noise, cutoff)");
+    Sensor s;
+    const std::string type = xml_.text(e, "type");
+    if (!sensor_type_from_name(type, &s.type)) xml_.fail(e, "<sensor>: unknown type '" + type + "' (an MJCF sensor: gyro, framepos, jointpos, …)");
+    s.name = xml_.text(e, "name");
+    if (!s.name.empty() && model->find_sensor(s.name)) xml_.fail(e, "sensor '" + s.name + "' is defined twice");
+    const std::string who = type + " sensor" + (s.name.empty() ? "" : " '" + s.name + "'");
+    if (auto v = xml_.number(e, "noise")) s.noise = *v;
+    if (auto v = xml_.number(e, "cutoff")) s.cutoff = *v;
+    auto site_of = [&](const char* attribute) {
+      const std::string link = xml_.text(e, attribute);
+      const std::optional<int> i = model->find_site(link);
+      if (!i) xml_.fail(e, who + ": no link named '" + link + "' (" + attribute + ")");
+      return *i;
+    };
+    const bool frame = s.type >= SensorType::FramePos && s.type <= SensorType::FrameAngAcc;
+    const bool subtree = s.type >= SensorType::SubtreeCom && s.type <= SensorType::SubtreeAngMom;
+    if (xml_.attribute(e, "link")) {
+      const Site& site = model->sites[site_of("link")];
+      if (frame) s.frame = SensorFrame{site.body, site.pos, site.quat};
+      else if (subtree) s.object = site.body;
+      else s.object = site_of("link");
+    } else if (subtree) {
+      s.object = kWorld;
+    }
+    if (xml_.attribute(e, "ref_link")) {
+      const Site& site = model->sites[site_of("ref_link")];
+      s.relative = true;
+      s.ref = SensorFrame{site.body, site.pos, site.quat};
+    }
+    if (xml_.attribute(e, "joint")) {
+      const std::string joint = xml_.text(e, "joint");
+      const std::optional<int> j = model->find_joint(joint);
+      if (!j) xml_.fail(e, who + ": no joint named '" + joint + "' (a fixed joint is merged away)");
+      s.object = *j;
+    }
+    if (xml_.attribute(e, "actuator")) {
+      const std::string actuator = xml_.text(e, "actuator");
+      const std::optional<int> a = model->find_actuator(actuator);
+      if (!a) xml_.fail(e, who + ": no actuator named '" + actuator + "'");
+      s.object = *a;
+    }
+    const std::string problem = validate_sensor(*model, s);
+    if (!problem.empty()) xml_.fail(e, problem);
+    model->add_sensor(s);
+  }
 }
 
 }  // namespace maxsim::urdf_detail

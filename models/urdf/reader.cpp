@@ -85,6 +85,7 @@ Model UrdfReader::load() {
     link_frame_in_body(links, built, model, l, &site.pos, &site.quat);
     model.sites.push_back(site);
   }
+  read_sensors(&model);
 
   std::map<std::string, std::string> merged_into;  // part -> body
   std::set<std::string> has_parts;

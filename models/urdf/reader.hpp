@@ -132,6 +132,8 @@ class UrdfReader {
   std::vector<LoopXml> loops_;
   std::vector<NonholonomicXml> nonholonomic_;
   const XMLElement* maxsim_elem_ = nullptr;  // <maxsim integrator=...>
+  std::vector<const XMLElement*> sensors_xml_;  // <maxsim><sensor>, read once the sites exist
+  void read_sensors(Model* model) const;        // (extensions.cpp)
   Integrator integrator_ = Integrator::Variational;
   std::map<std::string, MaterialDef> materials_;
   bool rewrite_for_urdfdom_ = false;  // dialect joints, missing limits, capsules, repeated materials

@@ -64,6 +64,7 @@ const parse::SchemaNode kNodes[] = {
     {"transmission", 0, I, "", "", "", false, -1, "ROS control"},  // 53
     {"gazebo", 0, I, "", "", "", false, -1, "Gazebo"},  // 54
     {"ros2_control", 0, I, "", "", "", false, -1, "ROS 2 control"},  // 55
+    {"sensor", 52, S, "name type link ref_link joint actuator noise cutoff", "", "", false, -1, "maxsim: an MJCF sensor type"},  // 56
 };
 }  // namespace
 

@@ -489,10 +489,13 @@ std::string validate_sensor(const Model& model, const Sensor& s) {
   auto in_range = [](int i, size_t n) { return i >= 0 && i < static_cast<int>(n); };
   if (!(s.noise >= 0) || !std::isfinite(s.noise)) return who + ": noise must be finite and >= 0";
   if (!(s.cutoff >= 0) || !std::isfinite(s.cutoff)) return who + ": cutoff must be finite and >= 0";
-  if (reads_site(s.type) && !in_range(s.object, model.sites.size())) return who + ": no site " + std::to_string(s.object);
-  if (reads_tendon(s.type) && !in_range(s.object, model.tendons.size())) return who + ": no tendon " + std::to_string(s.object);
-  if (reads_actuator(s.type) && !in_range(s.object, model.actuators.size()))
-    return who + ": no actuator " + std::to_string(s.object);
+  auto missing = [&](const char* what, size_t n) {
+    return who + (s.object < 0 ? std::string(": needs a ") + what
+                               : ": no " + std::string(what) + " " + std::to_string(s.object) + " (the model has " + std::to_string(n) + ")");
+  };
+  if (reads_site(s.type) && !in_range(s.object, model.sites.size())) return missing("site", model.sites.size());
+  if (reads_tendon(s.type) && !in_range(s.object, model.tendons.size())) return missing("tendon", model.tendons.size());
+  if (reads_actuator(s.type) && !in_range(s.object, model.actuators.size())) return missing("actuator", model.actuators.size());
   if (reads_subtree(s.type) && s.object != kWorld && !in_range(s.object, model.bodies.size()))
     return who + ": no body " + std::to_string(s.object);
   auto frame_ok = [&](const SensorFrame& f) {
@@ -502,7 +505,7 @@ std::string validate_sensor(const Model& model, const Sensor& s) {
   if (reads_frame(s.type) && (!frame_ok(s.frame) || (s.relative && !frame_ok(s.ref))))
     return who + ": its frame needs a body of the model, a finite position and a unit quaternion";
   if (reads_joint(s.type)) {
-    if (!in_range(s.object, model.joints.size())) return who + ": no joint " + std::to_string(s.object);
+    if (!in_range(s.object, model.joints.size())) return missing("joint", model.joints.size());
     const Joint& jt = model.joints[s.object];
     if (scalar_row_sensor(s.type)) {
       const int row = sensor_row(model, s);
