@@ -218,7 +218,7 @@ struct Site {
 // ---- sensors (MJCF <sensor>; computed by sim/sensor/sensors.hpp) ------------------------------
 // What a sensor measures, with MuJoCo's semantics, frames and units (docs/modeling.md, "Sensors").
 enum class SensorType {
-  Touch, Accelerometer, Velocimeter, Gyro, Force, Torque, Magnetometer,   // at a site
+  Touch, Accelerometer, Velocimeter, Gyro, Force, Torque, Magnetometer, Rangefinder,  // at a site
   JointPos, JointVel, BallQuat, BallAngVel, JointActuatorFrc,             // a joint
   JointLimitPos, JointLimitVel, JointLimitFrc,                            // a joint's limit
   TendonPos, TendonVel,                                                   // a tendon
@@ -241,7 +241,7 @@ struct SensorFrame {
 struct Sensor {
   std::string name;                       // the description's name (may be empty)
   SensorType type = SensorType::Clock;    // what it measures
-  // Touch … Magnetometer: the site (Model::sites); JointPos … JointLimitFrc: the joint;
+  // Touch … Rangefinder: the site (Model::sites); JointPos … JointLimitFrc: the joint;
   // Tendon*: the tendon; Actuator*: the actuator; Subtree*: the body (kWorld: all)
   int object = -1;
   int row = -1;             // joint sensors: the joint row (an MJCF hinge or slide merged into its body's joint)
@@ -249,7 +249,7 @@ struct Sensor {
   bool relative = false;    // FramePos … FrameAngVel: measured in `ref` instead of the world
   SensorFrame ref;          // (MJCF reftype/refname)
   double noise = 0;         // standard deviation of the noise added when ModelOptions::sensor_noise
-  double cutoff = 0;        // > 0: values clamped to ±cutoff (touch: to cutoff; quaternions and axes not)
+  double cutoff = 0;        // > 0: values clamped to ±cutoff (touch, rangefinder: to cutoff; quaternions and axes not)
   int dim = 1;              // its number of values (set by Model::add_sensor)
   int adr = 0;              // its first index in Data::sensordata (set by Model::add_sensor)
 };

@@ -317,7 +317,7 @@ TEST_F(Cli, SimulateWritesSensorColumns) {
   const Csv c = read_csv(csv);
   ASSERT_EQ(c.header.size(), 1 + 13 * m.bodies.size() + 14 + 12 + 7 + static_cast<size_t>(m.nsensordata()));
   EXPECT_EQ(c.header[c.header.size() - static_cast<size_t>(m.nsensordata())], "sensor.hip_pos");
-  EXPECT_EQ(c.header.back(), "sensor.hip_limit_frc");
+  EXPECT_EQ(c.header.back(), "sensor.range_knee");
   const std::vector<std::string> quat(c.header.end() - m.nsensordata() + m.sensors[4].adr,
                                       c.header.end() - m.nsensordata() + m.sensors[4].adr + 4);
   EXPECT_EQ(quat, (std::vector<std::string>{"sensor.ankle_quat.0", "sensor.ankle_quat.1", "sensor.ankle_quat.2", "sensor.ankle_quat.3"}));

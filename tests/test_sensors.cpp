@@ -38,8 +38,8 @@ std::vector<double> read(const Model& m, const Data& d, const std::string& name)
 // The layout: every sensor of the file in order, MuJoCo's dimensions, names found.
 TEST(Sensors, LayoutFollowsTheFile) {
   const Model m = load_model(source("tests/data/sensors/every_sensor.xml"));
-  ASSERT_EQ(m.sensors.size(), 43u);
-  EXPECT_EQ(m.nsensordata(), 96);
+  ASSERT_EQ(m.sensors.size(), 46u);
+  EXPECT_EQ(m.nsensordata(), 99);
   int adr = 0;
   for (const Sensor& s : m.sensors) {
     EXPECT_EQ(s.adr, adr) << s.name;
@@ -250,6 +250,39 @@ TEST(Sensors, UrdfDeclaresSensors) {
     std::ofstream(path) << urdf(bad);
     EXPECT_THROW(load_model(path, o), LoadError);
   }
+}
+
+// Rangefinders 1 m above each shape, looking down along their z axes, read the distance to its
+// top (to round-off), -1 where nothing lies ahead, their cutoff at most; their own body's geoms
+// are not seen (MuJoCo's rule).
+TEST(Sensors, RangefinderMeasuresEachShape) {
+  const Model m = load_xml("range", R"(<mujoco model="range"><compiler angle="degree"/><option timestep="0.002"/>
+    <worldbody>
+      <geom type="plane" size="0.5 0.5 0.1" pos="0 0 0"/>
+      <geom type="sphere" size="0.1" pos="1 0 0.1"/>
+      <geom type="box" size="0.1 0.1 0.1" pos="2 0 0.1"/>
+      <geom type="cylinder" size="0.1 0.1" pos="3 0 0.1"/>
+      <geom type="capsule" size="0.05 0.1" pos="4 0 0.15"/>
+      <geom type="ellipsoid" size="0.1 0.1 0.2" pos="5 0 0.2"/>
+      <body name="probe" pos="0 0 1"><joint type="slide" axis="0 0 1" name="lift"/>
+        <geom type="sphere" size="0.05" pos="0 0 -0.2"/>
+        <site name="s0" euler="180 0 0"/><site name="s1" pos="1 0 0" euler="180 0 0"/>
+        <site name="s2" pos="2 0 0" euler="180 0 0"/><site name="s3" pos="3 0 0" euler="180 0 0"/>
+        <site name="s4" pos="4 0 0" euler="180 0 0"/><site name="s5" pos="5 0 0" euler="180 0 0"/>
+        <site name="up" pos="1 0 0"/><site name="off" pos="7 0 0" euler="180 0 0"/>
+      </body>
+    </worldbody>
+    <sensor><rangefinder name="r0" site="s0"/><rangefinder name="r1" site="s1"/><rangefinder name="r2" site="s2"/>
+      <rangefinder name="r3" site="s3"/><rangefinder name="r4" site="s4"/><rangefinder name="r5" site="s5"/>
+      <rangefinder name="up" site="up"/><rangefinder name="off" site="off"/>
+      <rangefinder name="cut" site="s0" cutoff="0.5"/></sensor></mujoco>)");
+  Data d(m);
+  update_sensors(m, d);
+  const double expected[] = {1.0, 0.8, 0.8, 0.8, 0.7, 0.6};
+  for (int k = 0; k < 6; ++k) EXPECT_NEAR(read(m, d, "r" + std::to_string(k))[0], expected[k], 1e-12) << k;
+  EXPECT_EQ(read(m, d, "up")[0], -1.0);
+  EXPECT_EQ(read(m, d, "off")[0], -1.0);  // (beyond the finite plane)
+  EXPECT_EQ(read(m, d, "cut")[0], 0.5);
 }
 
 // cutoff clamps (touch from above only); noise is added only with <flag sensornoise="enable">,

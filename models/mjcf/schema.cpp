@@ -143,7 +143,7 @@ const parse::SchemaNode kNodes[] = {
     {"force", 126, Support::Supported, "name site cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 131
     {"torque", 126, Support::Supported, "name site cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 132
     {"magnetometer", 126, Support::Supported, "name site cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 133
-    {"rangefinder", 126, Support::Ignored, "", "name site cutoff noise user nsample interp delay interval camera data", "", false, -1, ""},  // 134
+    {"rangefinder", 126, Support::Supported, "name site cutoff noise", "user nsample interp delay interval camera data", "", false, -1, ""},  // 134
     {"jointpos", 126, Support::Supported, "name joint cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 135
     {"jointvel", 126, Support::Supported, "name joint cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 136
     {"tendonpos", 126, Support::Supported, "name tendon cutoff noise", "user nsample interp delay interval", "", false, -1, ""},  // 137

@@ -1,6 +1,6 @@
 // <sensor>: MuJoCo's sensors into Model::sensors (sim/sensor/sensors.hpp), after the model is
-// built and its actuators and tendons are read. Types maxsim does not compute (rangefinder, user
-// and MuJoCo 3's) are named in the warning and take no place in sensordata.
+// built and its actuators and tendons are read. Types maxsim does not compute (user and MuJoCo 3's)
+// are named in the warning and take no place in sensordata.
 #include <Eigen/Eigenvalues>
 
 #include "models/mjcf/reader.hpp"
@@ -77,7 +77,8 @@ void MjcfReader::read_sensors(const XMLElement* e, const BuildResult& built, Mod
     };
     switch (s.type) {
       case SensorType::Touch: case SensorType::Accelerometer: case SensorType::Velocimeter:
-      case SensorType::Gyro: case SensorType::Force: case SensorType::Torque: case SensorType::Magnetometer: {
+      case SensorType::Gyro: case SensorType::Force: case SensorType::Torque: case SensorType::Magnetometer:
+      case SensorType::Rangefinder: {
         const std::string site = need("site");
         const std::optional<int> i = model->find_site(site);
         if (!i) fail(c, "sensor refers to undefined site '" + site + "'");

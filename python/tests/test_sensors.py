@@ -13,14 +13,14 @@ G = 9.81
 
 def test_layout_and_lookup():
     m = maxsim.load(str(SOURCE_DIR / "tests/data/sensors/every_sensor.xml"))
-    assert m.nsensordata == 96 and len(m.sensor_names) == 43
+    assert m.nsensordata == 99 and len(m.sensor_names) == 46
     assert m.sensor_adr[0] == 0 and m.sensor_adr[-1] + m.sensor_dim[-1] == m.nsensordata
     i = m.sensor_index("ankle_quat")
     assert m.sensor_types[i] == "ballquat" and m.sensor_dim[i] == 4
     with pytest.raises(KeyError):
         m.sensor_index("ankle_qat")
     d = maxsim.Data(m)
-    assert d.sensordata.shape == (96,)
+    assert d.sensordata.shape == (99,)
 
 
 def test_joint_sensors_follow_a_state_set_by_hand():
@@ -89,7 +89,7 @@ def test_environment_observes_sensors():
     path = str(SOURCE_DIR / "tests/data/sensors/every_sensor.xml")
     env = MaxsimEnv(path, observe="sensors", contacts=False)
     obs, _ = env.reset(seed=0)
-    assert obs.shape == (96,) == env.observation_space.shape
+    assert obs.shape == (99,) == env.observation_space.shape
     m = env.model
     hip = m.sensor_adr[m.sensor_index("hip_pos")]
     assert obs[hip] == pytest.approx(env.data.qpos[m.qpos_addresses[m.joint_index("hip")]], abs=1e-12)
@@ -97,7 +97,7 @@ def test_environment_observes_sensors():
     assert np.array_equal(obs, env.data.sensordata)
     both = MaxsimEnv(path, observe="state+sensors", contacts=False)
     state = MaxsimEnv(path, contacts=False)
-    assert both.observation_space.shape[0] == state.observation_space.shape[0] + 96
+    assert both.observation_space.shape[0] == state.observation_space.shape[0] + 99
     with pytest.raises(ValueError):
         MaxsimEnv(path, observe="sensor")
     with pytest.raises(ValueError):

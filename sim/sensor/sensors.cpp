@@ -8,6 +8,7 @@
 #include "sim/actuation.hpp"
 #include "sim/constraints/joint.hpp"
 #include "sim/constraints/tendon.hpp"
+#include "sim/geometry/ray.hpp"
 #include "sim/solver/workspace.hpp"
 #include "sim/state/kinematics.hpp"
 
@@ -29,6 +30,7 @@ constexpr TypeInfo kTypes[] = {
     {SensorType::Force, "force", 3, SensorStage::Acceleration},
     {SensorType::Torque, "torque", 3, SensorStage::Acceleration},
     {SensorType::Magnetometer, "magnetometer", 3, SensorStage::Position},
+    {SensorType::Rangefinder, "rangefinder", 1, SensorStage::Position},
     {SensorType::JointPos, "jointpos", 1, SensorStage::Position},
     {SensorType::JointVel, "jointvel", 1, SensorStage::Velocity},
     {SensorType::BallQuat, "ballquat", 4, SensorStage::Position},
@@ -66,7 +68,7 @@ const TypeInfo& info(SensorType t) {
   throw std::invalid_argument("unknown sensor type " + std::to_string(static_cast<int>(t)));
 }
 
-bool reads_site(SensorType t) { return t <= SensorType::Magnetometer; }
+bool reads_site(SensorType t) { return t <= SensorType::Rangefinder; }
 bool reads_joint(SensorType t) { return t >= SensorType::JointPos && t <= SensorType::JointLimitFrc; }
 bool reads_tendon(SensorType t) { return t >= SensorType::TendonPos && t <= SensorType::TendonLimitFrc; }
 bool reads_actuator(SensorType t) { return t >= SensorType::ActuatorPos && t <= SensorType::ActuatorFrc; }
@@ -408,6 +410,9 @@ void evaluate(const Model& model, Data& d, const Sensor& s, Context& ctx, double
   Eigen::Map<Vec3> o(out);
   switch (s.type) {
     case SensorType::Magnetometer: o = f.R.transpose() * model.opt.magnetic; return;
+    case SensorType::Rangefinder:  // along the site's z axis, its own body excluded (MuJoCo's)
+      out[0] = ray_distance(model, d, f.pos, f.R.col(2), site.body);
+      return;
     case SensorType::Velocimeter: o = f.R.transpose() * f.linvel; return;
     case SensorType::Gyro: o = f.R.transpose() * f.angvel; return;
     case SensorType::Accelerometer: {  // (at rest it reads +g up)
@@ -453,7 +458,8 @@ void finish(const Model& model, Data& d, const Sensor& s, double* out) {
     for (int k = 0; k < s.dim; ++k) out[k] += s.noise * gaussian(&d.sensor_noise_state);
   if (s.cutoff > 0 && !unit)
     for (int k = 0; k < s.dim; ++k)
-      out[k] = s.type == SensorType::Touch ? std::min(out[k], s.cutoff) : std::clamp(out[k], -s.cutoff, s.cutoff);
+      out[k] = s.type == SensorType::Touch || s.type == SensorType::Rangefinder ? std::min(out[k], s.cutoff)
+                                                                                : std::clamp(out[k], -s.cutoff, s.cutoff);
 }
 
 void compute(const Model& model, Data& d, Context& ctx, bool all) {
