@@ -11,6 +11,7 @@
 #include "sim/solver/projection.hpp"
 #include "sim/state/diagnostics.hpp"
 #include "sim/state/jacobian.hpp"
+#include "sim/state/sites.hpp"
 #include "sim/state/kinematics.hpp"
 #include "sim/state/state.hpp"
 #include "sim/step.hpp"

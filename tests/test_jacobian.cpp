@@ -137,8 +137,8 @@ TEST(Jacobian, UrdfLinkFramesAreSites) {
   random_state(m, d, rng);
   const std::vector<double> qpos = get_qpos(m, d);  // (the fingers' mimic coupling closed by the projection)
   auto pose = [&](const std::string& name) {
-    const Site& s = m.sites[m.site_index(name)];
-    return std::make_pair(Vec3(d.x[s.body] + quat_to_rot(d.q[s.body]) * s.pos), Mat3(quat_to_rot(d.q[s.body]) * quat_to_rot(s.quat)));
+    const Pose p = site_pose(m, d, m.site_index(name));
+    return std::make_pair(p.x, quat_to_rot(p.q));
   };
   const auto [p7, R7] = pose("panda_link7");
   const auto [p8, R8] = pose("panda_link8");
@@ -149,8 +149,16 @@ TEST(Jacobian, UrdfLinkFramesAreSites) {
   EXPECT_LT((Rh - R8 * quat_to_rot(quat_axis_angle(Vec3::UnitZ(), -0.785398163397))).norm(), 1e-12);
   EXPECT_LT((pg - (ph + Rh * Vec3(0, 0, 0.105))).norm(), 1e-12);
   EXPECT_EQ(m.sites[m.site_index("panda_grasptarget")].body, m.sites[m.site_index("panda_link7")].body);
-  Eigen::MatrixXd jacp;
-  site_jacobian(m, d, m.site_index("panda_grasptarget"), &jacp);
+  Eigen::MatrixXd jacp, jacr;
+  site_jacobian(m, d, m.site_index("panda_grasptarget"), &jacp, &jacr);
+  // the site's velocity is the Jacobian times qvel
+  Vec3 lin, ang;
+  site_velocity(m, d, m.site_index("panda_grasptarget"), &lin, &ang);
+  const std::vector<double> qv = get_qvel(m, d);
+  const Eigen::Map<const Eigen::VectorXd> v(qv.data(), static_cast<Eigen::Index>(qv.size()));
+  EXPECT_LT((lin - jacp * v).norm(), 1e-12 * std::max(1.0, lin.norm()));
+  EXPECT_LT((ang - jacr * v).norm(), 1e-12 * std::max(1.0, ang.norm()));
+  EXPECT_THROW(site_pose(m, d, static_cast<int>(m.sites.size())), std::invalid_argument);
   const double h = 1e-6;
   Data e(m);
   const std::vector<double> zero(qvel_size(m), 0.0);

@@ -13,6 +13,7 @@
 #include "bindings.hpp"
 #include "sim/sensor/sensors.hpp"
 #include "sim/state/jacobian.hpp"
+#include "sim/state/sites.hpp"
 #include "sim/state/kinematics.hpp"
 #include "sim/state/state.hpp"
 
@@ -302,6 +303,23 @@ void bind_data(py::module_& m) {
         return py::make_tuple(lin, ang);
       },
       py::arg("model"), py::arg("data"), py::arg("site"), "(jacp, jacr) of a site's origin (index or name; MuJoCo's mj_jacSite)");
+  m.def(
+      "site_pose",
+      [index_of](const Model& model, const PyData& d, const py::handle& site) {
+        const Pose p = site_pose(model, checked(model, d).data, index_of(site, [&](const std::string& n) { return model.site_index(n); }));
+        return py::make_tuple(Vec3(p.x), Vec4(p.q));
+      },
+      py::arg("model"), py::arg("data"), py::arg("site"),
+      "(pos, quat): the site's world position and orientation (w, x, y, z; site -> world)");
+  m.def(
+      "site_velocity",
+      [index_of](const Model& model, const PyData& d, const py::handle& site) {
+        Vec3 lin, ang;
+        site_velocity(model, checked(model, d).data, index_of(site, [&](const std::string& n) { return model.site_index(n); }), &lin, &ang);
+        return py::make_tuple(lin, ang);
+      },
+      py::arg("model"), py::arg("data"), py::arg("site"),
+      "(linear, angular): the site's origin velocity and angular velocity, both world");
   m.def(
       "mass_matrix", [](const Model& model, const PyData& d) { return mass_matrix(model, checked(model, d).data); },
       py::arg("model"), py::arg("data"),

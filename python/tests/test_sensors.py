@@ -126,3 +126,22 @@ def test_sensors_declared_in_python():
     m.add_sensor("gyro", site="panda_hand")
     with pytest.raises(ValueError):  # made before the gyro
         maxsim.step(m, d)
+
+
+def test_site_pose_and_velocity():
+    m = maxsim.load(str(SOURCE_DIR / "tests/data/sensors/every_sensor.xml"))
+    d = maxsim.Data(m, contacts=False)
+    rng = np.random.default_rng(4)
+    qpos = np.array(maxsim.get_qpos(m, d))
+    qvel = rng.normal(size=len(maxsim.get_qvel(m, d)))
+    maxsim.set_qpos_qvel(m, d, qpos, qvel)
+    maxsim.update_sensors(m, d)
+    pos, quat = maxsim.site_pose(m, d, "imu")
+    a = m.sensor_adr
+    assert np.allclose(pos, d.sensordata[a[m.sensor_index("imu_pos")]:][:3], atol=1e-14)
+    assert np.allclose(quat, d.sensordata[a[m.sensor_index("imu_quat")]:][:4], atol=1e-14)
+    lin, ang = maxsim.site_velocity(m, d, "sole")
+    assert np.allclose(lin, d.sensordata[a[m.sensor_index("sole_linvel")]:][:3], atol=1e-13)
+    assert np.allclose(ang, d.sensordata[a[m.sensor_index("sole_angvel")]:][:3], atol=1e-13)
+    with pytest.raises(KeyError):
+        maxsim.site_pose(m, d, "nosuch")

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sim/state/kinematics.hpp"
+#include "sim/state/sites.hpp"
 #include "sim/state/state.hpp"
 
 namespace maxsim {
@@ -66,9 +67,7 @@ void site_jacobian(const Model& model, const Data& data, int site, Eigen::Matrix
   if (site < 0 || site >= static_cast<int>(model.sites.size()))
     throw std::invalid_argument("site_jacobian: no site " + std::to_string(site) + " (the model has " +
                                 std::to_string(model.sites.size()) + ")");
-  const Site& s = model.sites[site];
-  const Vec3 p = s.body == kWorld ? s.pos : Vec3(data.x[s.body] + quat_to_rot(data.q[s.body]) * s.pos);
-  point_jacobian(model, data, s.body, p, linear, angular);
+  point_jacobian(model, data, model.sites[site].body, site_pose(model, data, site).x, linear, angular);
 }
 
 Eigen::MatrixXd mass_matrix(const Model& model, const Data& data) {
