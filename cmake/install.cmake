@@ -52,7 +52,7 @@ set(MAXSIM_PUBLIC_HEADERS
   sim/maxsim.hpp sim/model.hpp sim/data.hpp sim/step.hpp sim/step_summary.hpp sim/state/state.hpp sim/actuation.hpp
   sim/state/kinematics.hpp sim/solver/projection.hpp sim/state/diagnostics.hpp sim/math/quaternion.hpp sim/constraints/joint.hpp
   sim/constraints/contact.hpp sim/geometry/contact_search.hpp sim/geometry/collision.hpp sim/geometry/ground.hpp sim/solver/ldu.hpp
-  sim/integrator/energy_momentum.hpp sim/constraints/nonholonomic.hpp sim/options.hpp sim/sensor/sensors.hpp sim/state/jacobian.hpp sim/state/sites.hpp
+  sim/integrator/energy_momentum.hpp sim/constraints/nonholonomic.hpp sim/options.hpp sim/sensor/sensors.hpp sim/state/jacobian.hpp sim/state/sites.hpp sim/derivatives/transition.hpp
   controllers/actuator.hpp controllers/controller.hpp controllers/evaluator.hpp controllers/gait.hpp
   controllers/joint_pd.hpp controllers/parameters.hpp controllers/reference.hpp controllers/rollout.hpp
   controllers/schedule.hpp controllers/search.hpp

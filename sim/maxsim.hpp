@@ -4,6 +4,7 @@
 
 #include "sim/actuation.hpp"
 #include "sim/data.hpp"
+#include "sim/derivatives/transition.hpp"
 #include "sim/geometry/contact_search.hpp"
 #include "sim/model.hpp"
 #include "sim/options.hpp"

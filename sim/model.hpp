@@ -238,6 +238,7 @@ struct SensorFrame {
   Vec4 quat = quat_identity();  // orientation in the body frame
 };
 
+// A sensor: what it reads (its type and object) and where its values go in Data::sensordata.
 struct Sensor {
   std::string name;                       // the description's name (may be empty)
   SensorType type = SensorType::Clock;    // what it measures

@@ -279,7 +279,8 @@ TEST(Sensors, RangefinderMeasuresEachShape) {
   Data d(m);
   update_sensors(m, d);
   const double expected[] = {1.0, 0.8, 0.8, 0.8, 0.7, 0.6};
-  for (int k = 0; k < 6; ++k) EXPECT_NEAR(read(m, d, "r" + std::to_string(k))[0], expected[k], 1e-12) << k;
+  const char* names[] = {"r0", "r1", "r2", "r3", "r4", "r5"};
+  for (int k = 0; k < 6; ++k) EXPECT_NEAR(read(m, d, names[k])[0], expected[k], 1e-12) << names[k];
   EXPECT_EQ(read(m, d, "up")[0], -1.0);
   EXPECT_EQ(read(m, d, "off")[0], -1.0);  // (beyond the finite plane)
   EXPECT_EQ(read(m, d, "cut")[0], 0.5);

@@ -11,6 +11,7 @@
 #include <cstdio>
 
 #include "bindings.hpp"
+#include "sim/derivatives/transition.hpp"
 #include "sim/sensor/sensors.hpp"
 #include "sim/state/jacobian.hpp"
 #include "sim/state/sites.hpp"
@@ -320,6 +321,15 @@ void bind_data(py::module_& m) {
       },
       py::arg("model"), py::arg("data"), py::arg("site"),
       "(linear, angular): the site's origin velocity and angular velocity, both world");
+  m.def(
+      "transition_fd",
+      [](const Model& model, const PyData& d, double eps, bool centered) {
+        const TransitionDerivatives D = transition_fd(model, checked(model, d).data, eps, centered);
+        return py::make_tuple(D.A, D.B);
+      },
+      py::arg("model"), py::arg("data"), py::arg("eps") = 1e-6, py::arg("centered") = true,
+      "(A, B): the Jacobians of one step, A = dx'/dx (2nv, 2nv), B = dx'/du (2nv, nu), x = (qpos tangent, qvel), "
+      "by finite differences of step() on copies of the Data (MuJoCo's mjd_transitionFD); the Data is unchanged");
   m.def(
       "mass_matrix", [](const Model& model, const PyData& d) { return mass_matrix(model, checked(model, d).data); },
       py::arg("model"), py::arg("data"),

@@ -145,3 +145,24 @@ def test_site_pose_and_velocity():
     assert np.allclose(ang, d.sensordata[a[m.sensor_index("sole_angvel")]:][:3], atol=1e-13)
     with pytest.raises(KeyError):
         maxsim.site_pose(m, d, "nosuch")
+
+
+def test_transition_fd_of_a_pendulum():
+    xml = """<mujoco model="p"><option timestep="0.001"><flag contact="disable"/></option>
+      <worldbody><body name="bob" pos="0 0 1"><joint name="hinge" type="hinge" axis="0 1 0"/>
+        <geom type="sphere" size="0.01" pos="0 0 -0.8" mass="2"/></body></worldbody>
+      <actuator><motor name="m" joint="hinge"/></actuator></mujoco>"""
+    import tempfile, os
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "p.xml")
+        with open(path, "w") as f:
+            f.write(xml)
+        m = maxsim.load(path)
+    d = maxsim.Data(m)
+    A, B = maxsim.transition_fd(m, d)
+    assert A.shape == (2, 2) and B.shape == (2, 1)
+    dt, g, L = 0.001, 9.81, 0.8
+    assert A[1, 0] == pytest.approx(-dt * g / L, rel=1e-4)
+    assert B[1, 0] == pytest.approx(dt / (2 * L * L + 0.4 * 2 * 1e-4), rel=1e-4)
+    with pytest.raises(ValueError):
+        maxsim.transition_fd(m, d, eps=0.0)
