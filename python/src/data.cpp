@@ -205,6 +205,10 @@ void bind_data(py::module_& m) {
       .def_property_readonly("model", [](const PyData& d) { return d.model; })
       .def_property(
           "time", [](const PyData& d) { return d.data.time; }, [](PyData& d, double t) { d.data.time = t; }, "[s]")
+      .def_property(
+          "sensor_noise_state", [](const PyData& d) { return d.data.sensor_noise_state; },
+          [](PyData& d, std::uint64_t s) { d.data.sensor_noise_state = s; },
+          "the sensor noise generator's state (a seed: equal states give equal noise; 0 in a new Data)")
       .def_property_readonly("contact_options", [](const PyData& d) { return d.contact_options(); },
                              "the contact options its search reads (a copy of Model.contact), None without contacts")
       .def_property_readonly("report", [](const PyData& d) { return d.data.report; }, "the last step's report")

@@ -166,3 +166,23 @@ def test_transition_fd_of_a_pendulum():
     assert B[1, 0] == pytest.approx(dt / (2 * L * L + 0.4 * 2 * 1e-4), rel=1e-4)
     with pytest.raises(ValueError):
         maxsim.transition_fd(m, d, eps=0.0)
+
+
+def test_sensor_noise_is_seeded():
+    xml = """<mujoco model="n"><option timestep="0.002"><flag sensornoise="enable"/></option>
+      <worldbody><body name="b" pos="0 0 1"><joint name="s" type="slide" axis="0 0 1"/>
+        <geom type="sphere" size="0.1" mass="1"/></body></worldbody>
+      <sensor><jointpos name="p" joint="s" noise="0.1"/></sensor></mujoco>"""
+    import tempfile, os
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "n.xml")
+        with open(path, "w") as f:
+            f.write(xml)
+        m = maxsim.load(path)
+    a, b, c = maxsim.Data(m), maxsim.Data(m), maxsim.Data(m)
+    assert a.sensor_noise_state == 0
+    b.sensor_noise_state = 12345
+    c.sensor_noise_state = 12345
+    for d in (a, b, c):
+        maxsim.step(m, d)
+    assert b.sensordata[0] == c.sensordata[0] != a.sensordata[0]
