@@ -179,6 +179,9 @@ struct ModelOptions {
   // Sensors add their Gaussian noise (Sensor::noise) when on (MJCF <flag sensornoise="enable">, as
   // MuJoCo 2.2.2); off, noise is only a declared figure.
   bool sensor_noise = false;
+  // false: step() leaves Data::sensordata as it is (MJCF <flag sensor="disable">, MuJoCo's);
+  // update_sensors still computes them.
+  bool sensors = true;
   Integrator integrator = Integrator::Variational;  // how a step advances the state
   SolverOptions solver;                    // Newton: tolerance, iterations, failure policy
   InteriorPointOptions interior_point;     // steps with inequalities

@@ -330,7 +330,7 @@ StepReport step(const Model& model, Data& d) {
   Attempt first;
   first.dt = model.opt.timestep;
   first.interior_point = model.opt.interior_point;
-  if (model.sensors.empty()) return step_with_retry(model, d, model.opt.solver.max_retry_depth, first);
+  if (model.sensors.empty() || !model.opt.sensors) return step_with_retry(model, d, model.opt.solver.max_retry_depth, first);
   const StepStart start{d.q, d.v, d.w};  // (the accelerations' change of velocity)
   const StepReport rep = step_with_retry(model, d, model.opt.solver.max_retry_depth, first);
   step_sensors(model, d, start);

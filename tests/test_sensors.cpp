@@ -296,6 +296,15 @@ TEST(Sensors, CutoffAndNoise) {
       <sensor><jointpos name="p" joint="s" cutoff="0.05"/><jointvel name="v" joint="s" noise="0.1"/>
         <clock name="c"/></sensor></mujoco>)";
   };
+  {  // <flag sensor="disable">: steps leave sensordata alone
+    const Model m = load_xml("off", xml(R"(<flag sensor="disable"/>)"));
+    ASSERT_FALSE(m.opt.sensors);
+    Data d(m);
+    for (int n = 0; n < 10; ++n) step(m, d);
+    EXPECT_EQ(read(m, d, "c")[0], 0.0);
+    update_sensors(m, d);
+    EXPECT_EQ(read(m, d, "c")[0], d.time);
+  }
   {
     const Model m = load_xml("cut", xml(""));
     Data d(m);

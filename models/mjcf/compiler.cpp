@@ -98,14 +98,15 @@ void MjcfReader::read_option(const XMLElement* e, Model* model) {
   flag("filterparent", &flags_.filterparent);
   flag("clampctrl", &flags_.clampctrl);
   flag("actuation", &model->actuation);
-  // Not represented: flags that tune MuJoCo's own solver, sensors or statistics. A value other
-  // than MuJoCo's default is named in the warning.
-  for (const char* k : {"warmstart", "refsafe", "sensor", "midphase", "eulerdamp", "nativeccd"}) {
+  flag("sensor", &model->opt.sensors);            // (disabled: steps leave sensordata alone)
+  flag("sensornoise", &model->opt.sensor_noise);  // (MuJoCo 2.2.2: off unless enabled)
+  // Not represented: flags that tune MuJoCo's own solver or statistics. A value other than
+  // MuJoCo's default is named in the warning.
+  for (const char* k : {"warmstart", "refsafe", "midphase", "eulerdamp", "nativeccd"}) {
     bool on = true;
     flag(k, &on);
     if (!on) ignore(std::string("<flag ") + k + "=\"disable\">");
   }
-  flag("sensornoise", &model->opt.sensor_noise);  // (MuJoCo 2.2.2: off unless enabled)
   for (const char* k : {"override", "energy", "fwdinv", "invdiscrete", "multiccd", "island"}) {
     bool on = false;
     flag(k, &on);
