@@ -413,7 +413,7 @@ TEST(Sensors, PositionAndVelocitySensorsMatchMuJoCo) {
 // and joint limits off (hard in maxsim, soft in MuJoCo), random actuator commands. MuJoCo reads
 // the instantaneous forces of mj_forward at the state; maxsim the impulses over its step divided
 // by Δt, which differ from them by O(Δt): the largest relative difference falls tenfold from
-// Δt = 1e-4 to 1e-5 s (humanoid: measured 4.4e-2 → 4.4e-3; first order) and is below 1e-2 at
+// Δt = 1e-4 to 1e-5 s (humanoid: measured 2.1e-2 → 2.1e-3; first order) and is below 1e-2 at
 // 1e-5 s. A wrong frame, sign, lever arm or a missing row gives an O(1) difference that does not
 // fall. (At rest, because a state set by hand gives the velocity at t, while the step's first
 // interval velocity is the average over [t, t + Δt]: the first step after it sees half the
