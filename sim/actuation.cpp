@@ -93,9 +93,7 @@ void apply_actuation(const Model& model, Data& d) {
     if (a.tendon >= 0) {  // along the tendon's length L, from the state at t
       BodyGradient& gradient = workspace(d).tendon_scratch;  // (its storage kept between steps)
       const double length = tendon_length(model, d, a.tendon, &gradient);
-      double rate = 0;
-      for (const auto& [b, g] : gradient) rate += g.head<3>().dot(d.v[b]) + g.tail<3>().dot(d.w[b]);
-      d.actuator_force[i] = actuator_force(a, d.ctrl[i], length, rate);
+      d.actuator_force[i] = actuator_force(a, d.ctrl[i], length, gradient_rate(gradient, d));
       // (a servo without force range acts in the tendon's row at the new state instead: tendon_servo)
       if (!tendon_servo_implicit(a)) d.tendon_force[a.tendon] += a.gear * d.actuator_force[i];
       continue;

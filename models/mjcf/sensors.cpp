@@ -33,8 +33,7 @@ SensorFrame MjcfReader::sensor_frame(const XMLElement* e, const char* type_attr,
   if (t == "site") {
     const std::optional<int> s = model.find_site(name);
     if (!s) fail(e, std::string("sensor refers to undefined site '") + name + "'");
-    const Site& site = model.sites[*s];
-    return SensorFrame{site.body, site.pos, site.quat};
+    return site_frame(model, *s);
   }
   if (t == "geom") {
     int body = kWorld, geom = -1;

@@ -99,17 +99,16 @@ void UrdfReader::read_sensors(Model* model) const {
     const bool frame = s.type >= SensorType::FramePos && s.type <= SensorType::FrameAngAcc;
     const bool subtree = s.type >= SensorType::SubtreeCom && s.type <= SensorType::SubtreeAngMom;
     if (xml_.attribute(e, "link")) {
-      const Site& site = model->sites[site_of("link")];
-      if (frame) s.frame = SensorFrame{site.body, site.pos, site.quat};
-      else if (subtree) s.object = site.body;
-      else s.object = site_of("link");
+      const int site = site_of("link");
+      if (frame) s.frame = site_frame(*model, site);
+      else if (subtree) s.object = model->sites[site].body;
+      else s.object = site;
     } else if (subtree) {
       s.object = kWorld;
     }
     if (xml_.attribute(e, "ref_link")) {
-      const Site& site = model->sites[site_of("ref_link")];
       s.relative = true;
-      s.ref = SensorFrame{site.body, site.pos, site.quat};
+      s.ref = site_frame(*model, site_of("ref_link"));
     }
     if (xml_.attribute(e, "joint")) {
       const std::string joint = xml_.text(e, "joint");

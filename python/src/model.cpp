@@ -73,11 +73,6 @@ int add_sensor(Model& md, const std::string& type, const py::kwargs& kw) {
   auto index = [](const py::handle& h, auto by_name) {
     return py::isinstance<py::str>(h) ? by_name(h.cast<std::string>()) : h.cast<int>();
   };
-  auto site_frame = [&md](int site) {
-    if (site < 0 || site >= static_cast<int>(md.sites.size())) throw std::invalid_argument("no site " + std::to_string(site));
-    const Site& t = md.sites[site];
-    return SensorFrame{t.body, t.pos, t.quat};
-  };
   const bool frame = s.type >= SensorType::FramePos && s.type <= SensorType::FrameAngAcc;
   const bool subtree = s.type >= SensorType::SubtreeCom && s.type <= SensorType::SubtreeAngMom;
   for (const auto& [key_h, value] : kw) {
@@ -87,7 +82,7 @@ int add_sensor(Model& md, const std::string& type, const py::kwargs& kw) {
     else if (key == "cutoff") s.cutoff = value.cast<double>();
     else if (key == "site") {
       const int i = index(value, [&](const std::string& n) { return md.site_index(n); });
-      if (frame) s.frame = site_frame(i);
+      if (frame) s.frame = site_frame(md, i);
       else s.object = i;
     } else if (key == "body") {
       const int b = index(value, [&](const std::string& n) { return md.body_index(n); });
@@ -95,7 +90,7 @@ int add_sensor(Model& md, const std::string& type, const py::kwargs& kw) {
       else s.object = b;
     } else if (key == "ref_site") {
       s.relative = true;
-      s.ref = site_frame(index(value, [&](const std::string& n) { return md.site_index(n); }));
+      s.ref = site_frame(md, index(value, [&](const std::string& n) { return md.site_index(n); }));
     } else if (key == "joint") {
       if (py::isinstance<py::str>(value)) {
         const std::string n = value.cast<std::string>();

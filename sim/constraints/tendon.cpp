@@ -11,6 +11,12 @@
 
 namespace maxsim {
 
+double gradient_rate(const BodyGradient& gradient, const Data& d) {
+  double rate = 0;
+  for (const auto& [b, g] : gradient) rate += g.head<3>().dot(d.v[b]) + g.tail<3>().dot(d.w[b]);
+  return rate;
+}
+
 void add_body_gradient(BodyGradient* out, int body, const Vec6& g, double scale) {
   if (body == kWorld) return;
   for (auto& [b, v] : *out)
@@ -156,8 +162,7 @@ void append_tendon_limits(const Model& model, Data& d, double dt, double margin)
     if (!tendon.limited || !(tendon.range_lower < tendon.range_upper)) continue;
     const double length = tendon_length(model, d, static_cast<int>(t), &gradient);
     // the rate over the last interval bounds how far the length can move in one step
-    double rate = 0;
-    for (const auto& [b, g] : gradient) rate += g.head<3>().dot(d.v[b]) + g.tail<3>().dot(d.w[b]);
+    const double rate = gradient_rate(gradient, d);
     const double reach = margin + 2.0 * std::abs(rate) * dt;
     for (const double side : {1.0, -1.0}) {
       double bound = side > 0 ? tendon.range_lower : tendon.range_upper;

@@ -25,6 +25,8 @@ using BodyGradient = std::vector<std::pair<int, Vec6>>;
 
 // Adds scale·g to body's entry of `out` (a new entry if the body has none; kWorld is skipped).
 void add_body_gradient(BodyGradient* out, int body, const Vec6& g, double scale);
+// The coordinate's rate at the bodies' velocities (Data::v, w: the last interval's).
+double gradient_rate(const BodyGradient& gradient, const Data& data);
 
 // The coordinate of free row r of a joint from its rows: the row value for a translation, the
 // angle unwrapped next to `angle` (the joint's unwrapped angle, Data::joint_angle) for a rotation.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 #include "sim/actuation.hpp"
@@ -11,6 +12,7 @@
 #include "sim/geometry/ray.hpp"
 #include "sim/solver/workspace.hpp"
 #include "sim/state/kinematics.hpp"
+#include "sim/state/sites.hpp"
 
 namespace maxsim {
 
@@ -79,21 +81,20 @@ bool scalar_row_sensor(SensorType t) {
          (t >= SensorType::JointLimitPos && t <= SensorType::JointLimitFrc);
 }
 
-// The joint through which a body hangs from its parent: the spanning tree's joint whose child it is.
-int parent_joint(const Model& model, int body) {
+// Per body, the spanning tree's joint whose child it is (the joint through which it hangs from its
+// parent; -1 for none) and its parent body along the tree (kWorld for the roots).
+struct BodyTree {
+  std::vector<int> joint, parent;
+};
+BodyTree body_tree(const Model& model) {
+  BodyTree t{std::vector<int>(model.bodies.size(), -1), std::vector<int>(model.bodies.size(), kWorld)};
   const std::vector<bool> tree = spanning_tree_joints(model);
-  for (size_t j = 0; j < model.joints.size(); ++j)
-    if (tree[j] && model.joints[j].child == body) return static_cast<int>(j);
-  return -1;
-}
-
-// Per body, its parent body along the spanning tree (kWorld for the roots).
-std::vector<int> body_parents(const Model& model) {
-  std::vector<int> parent(model.bodies.size(), kWorld);
-  const std::vector<bool> tree = spanning_tree_joints(model);
-  for (size_t j = 0; j < model.joints.size(); ++j)
-    if (tree[j] && model.joints[j].child >= 0) parent[model.joints[j].child] = model.joints[j].parent;
-  return parent;
+  for (size_t j = model.joints.size(); j-- > 0;)  // (the first tree joint of a child wins)
+    if (tree[j] && model.joints[j].child >= 0) {
+      t.joint[model.joints[j].child] = static_cast<int>(j);
+      t.parent[model.joints[j].child] = model.joints[j].parent;
+    }
+  return t;
 }
 
 bool in_subtree(const std::vector<int>& parent, int body, int root) {
@@ -113,26 +114,12 @@ struct FrameState {
 
 FrameState frame_state(const Data& d, const SensorFrame& f, bool velocities) {
   FrameState s;
-  if (f.body == kWorld) {
-    s.pos = f.pos;
-    s.quat = f.quat;
-    s.R = quat_to_rot(f.quat);
-    return s;
-  }
-  const Mat3 Rb = quat_to_rot(d.q[f.body]);
-  s.pos = d.x[f.body] + Rb * f.pos;
-  s.quat = quat_normalize(quat_mul(d.q[f.body], f.quat));
-  s.R = quat_to_rot(s.quat);
-  if (velocities && f.body < static_cast<int>(d.v.size())) {
-    s.angvel = Rb * d.w[f.body];
-    s.linvel = d.v[f.body] + Rb * d.w[f.body].cross(f.pos);
-  }
+  const Pose p = fixed_frame_pose(d, f.body, f.pos, f.quat);
+  s.pos = p.x;
+  s.quat = p.q;
+  s.R = quat_to_rot(p.q);
+  if (velocities) fixed_frame_velocity(d, f.body, f.pos, &s.linvel, &s.angvel);
   return s;
-}
-
-SensorFrame site_frame(const Model& model, int site) {
-  const Site& s = model.sites[site];
-  return SensorFrame{s.body, s.pos, s.quat};
 }
 
 // Whether world point p lies in the site's volume (a touch sensor's zone).
@@ -148,6 +135,9 @@ bool inside_site(const Site& site, const FrameState& f, const Vec3& p) {
     default: return false;
   }
 }
+
+// MuJoCo's qpos of a scalar joint row at maxsim's zero coordinate (the file's ref).
+double row_ref(const Joint& jt, int row) { return jt.nq() == 1 ? jt.ref : jt.row_ref[row]; }
 
 // The scalar row a joint sensor reads: its own, or the joint's only free row with a coordinate.
 int sensor_row(const Model& model, const Sensor& s) {
@@ -171,13 +161,11 @@ double row_actuator_force(const Model& model, const std::vector<double>& force, 
   return f;
 }
 
-// A tendon's length rate: its gradient (δx world, δθ body per body) against the bodies' velocities.
+// A tendon's length rate at the bodies' velocities.
 double tendon_rate(const Model& model, const Data& d, int t) {
   BodyGradient g;
   tendon_length(model, d, t, &g);
-  double rate = 0;
-  for (const auto& [b, grad] : g) rate += grad.head<3>().dot(d.v[b]) + grad.tail<3>().dot(d.w[b]);
-  return rate;
+  return gradient_rate(g, d);
 }
 
 // The actuator's length (MuJoCo's actuator_length: gear × the joint's qpos or the tendon's length)
@@ -189,10 +177,8 @@ void actuator_length(const Model& model, const Data& d, int a, double* length, d
     *rate = act.gear * tendon_rate(model, d, act.tendon);
     return;
   }
-  const Joint& jt = model.joints[act.joint];
   const RowCoordinate c = row_coordinate(model, d, act.joint, act.row);
-  const double ref = jt.nq() == 1 ? jt.ref : jt.row_ref[act.row];
-  *length = act.gear * (c.q + ref);
+  *length = act.gear * (c.q + row_ref(model.joints[act.joint], act.row));
   *rate = act.gear * c.qd;
 }
 
@@ -231,7 +217,11 @@ double gaussian(std::uint64_t* state) {
 
 struct Context {
   const StepStart* start = nullptr;  // (a step's sensors only)
-  std::vector<int> parents;
+  std::optional<BodyTree> tree;      // (computed once, when a force or subtree sensor asks)
+  const BodyTree& body_tree(const Model& model) {
+    if (!tree) tree = maxsim::body_tree(model);
+    return *tree;
+  }
 };
 
 // The frame origin's acceleration over the last step minus gravity, and its angular acceleration
@@ -266,10 +256,8 @@ void evaluate(const Model& model, Data& d, const Sensor& s, Context& ctx, double
     case SensorType::JointPos:
     case SensorType::JointVel: {
       const int row = sensor_row(model, s);
-      const Joint& jt = model.joints[s.object];
       const RowCoordinate c = row_coordinate(model, d, s.object, row);
-      const double ref = jt.nq() == 1 ? jt.ref : jt.row_ref[row];
-      out[0] = s.type == SensorType::JointPos ? c.q + ref : c.qd;
+      out[0] = s.type == SensorType::JointPos ? c.q + row_ref(model.joints[s.object], row) : c.qd;
       return;
     }
     case SensorType::BallQuat:
@@ -376,11 +364,11 @@ void evaluate(const Model& model, Data& d, const Sensor& s, Context& ctx, double
     }
   }
   if (reads_subtree(s.type)) {
-    if (ctx.parents.empty()) ctx.parents = body_parents(model);
+    const std::vector<int>& parents = ctx.body_tree(model).parent;
     double mass = 0;
     Vec3 com = Vec3::Zero(), lin = Vec3::Zero();
     for (size_t b = 0; b < model.bodies.size(); ++b)
-      if (in_subtree(ctx.parents, static_cast<int>(b), s.object)) {
+      if (in_subtree(parents, static_cast<int>(b), s.object)) {
         mass += model.bodies[b].mass;
         com += model.bodies[b].mass * d.x[b];
         lin += model.bodies[b].mass * d.v[b];
@@ -395,7 +383,7 @@ void evaluate(const Model& model, Data& d, const Sensor& s, Context& ctx, double
     else {  // about the subtree's CoM, world frame
       Vec3 L = Vec3::Zero();
       for (size_t b = 0; b < model.bodies.size(); ++b)
-        if (in_subtree(ctx.parents, static_cast<int>(b), s.object)) {
+        if (in_subtree(parents, static_cast<int>(b), s.object)) {
           const Body& body = model.bodies[b];
           const Mat3 R = quat_to_rot(d.q[b]);
           L += body.mass * (d.x[b] - com).cross(d.v[b] - lin) + R * (body.inertia * d.w[b]);
@@ -437,7 +425,7 @@ void evaluate(const Model& model, Data& d, const Sensor& s, Context& ctx, double
     case SensorType::Force:
     case SensorType::Torque: {
       Vec3 force = Vec3::Zero(), torque = Vec3::Zero();
-      const int j = parent_joint(model, site.body);
+      const int j = ctx.body_tree(model).joint[site.body];
       if (ctx.start && j >= 0) joint_wrench(model, d, j, &force, &torque);
       if (s.type == SensorType::Force) {
         o = f.R.transpose() * force;
@@ -488,6 +476,13 @@ bool sensor_type_from_name(const std::string& name, SensorType* out) {
 }
 
 int sensor_dimension(SensorType type) { return info(type).dim; }
+
+SensorFrame site_frame(const Model& model, int site) {
+  if (site < 0 || site >= static_cast<int>(model.sites.size()))
+    throw std::invalid_argument("no site " + std::to_string(site) + " (the model has " + std::to_string(model.sites.size()) + ")");
+  const Site& s = model.sites[site];
+  return SensorFrame{s.body, s.pos, s.quat};
+}
 SensorStage sensor_stage(SensorType type) { return info(type).stage; }
 
 std::string validate_sensor(const Model& model, const Sensor& s) {

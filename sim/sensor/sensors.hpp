@@ -35,6 +35,10 @@ int sensor_dimension(SensorType type);  // values per sensor: 1, 3 or 4
 enum class SensorStage { Position, Velocity, Acceleration };
 SensorStage sensor_stage(SensorType type);
 
+// A site's frame as a sensor reads it (Sensor::frame, Sensor::ref). Throws std::invalid_argument
+// for an index out of range.
+SensorFrame site_frame(const Model& model, int site);
+
 // "" when the sensor fits the model (its object exists and has the kind its type reads: a hinge or
 // slide row for jointpos, a ball joint for ballquat, a body with a joint to its parent for force
 // and torque, …), else a message naming the sensor.

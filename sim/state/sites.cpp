@@ -14,22 +14,30 @@ const Site& checked_site(const Model& model, int site) {
 }
 }  // namespace
 
-Pose site_pose(const Model& model, const Data& data, int site) {
-  const Site& s = checked_site(model, site);
-  if (s.body == kWorld) return Pose{s.pos, s.quat};
-  return Pose{data.x[s.body] + quat_to_rot(data.q[s.body]) * s.pos, quat_normalize(quat_mul(data.q[s.body], s.quat))};
+Pose fixed_frame_pose(const Data& data, int body, const Vec3& pos, const Vec4& quat) {
+  if (body == kWorld) return Pose{pos, quat};
+  return Pose{data.x[body] + quat_to_rot(data.q[body]) * pos, quat_normalize(quat_mul(data.q[body], quat))};
 }
 
-void site_velocity(const Model& model, const Data& data, int site, Vec3* linear, Vec3* angular) {
-  const Site& s = checked_site(model, site);
-  if (s.body == kWorld) {
+void fixed_frame_velocity(const Data& data, int body, const Vec3& pos, Vec3* linear, Vec3* angular) {
+  if (body == kWorld) {
     linear->setZero();
     angular->setZero();
     return;
   }
-  const Mat3 R = quat_to_rot(data.q[s.body]);
-  *angular = R * data.w[s.body];
-  *linear = data.v[s.body] + angular->cross(R * s.pos);
+  const Mat3 R = quat_to_rot(data.q[body]);
+  *angular = R * data.w[body];
+  *linear = data.v[body] + angular->cross(R * pos);
+}
+
+Pose site_pose(const Model& model, const Data& data, int site) {
+  const Site& s = checked_site(model, site);
+  return fixed_frame_pose(data, s.body, s.pos, s.quat);
+}
+
+void site_velocity(const Model& model, const Data& data, int site, Vec3* linear, Vec3* angular) {
+  const Site& s = checked_site(model, site);
+  fixed_frame_velocity(data, s.body, s.pos, linear, angular);
 }
 
 }  // namespace maxsim

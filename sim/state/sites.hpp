@@ -8,6 +8,12 @@
 
 namespace maxsim {
 
+// A frame fixed in a body (origin pos, orientation quat in the body frame; the world's for
+// kWorld): its world pose, and its origin's velocity and angular velocity (both world). Sites and
+// sensor frames are such frames.
+Pose fixed_frame_pose(const Data& data, int body, const Vec3& pos, const Vec4& quat);
+void fixed_frame_velocity(const Data& data, int body, const Vec3& pos, Vec3* linear, Vec3* angular);
+
 // The site's world pose: origin (Pose::x) and orientation (Pose::q, site → world). Throws
 // std::invalid_argument for an index out of range.
 Pose site_pose(const Model& model, const Data& data, int site);
