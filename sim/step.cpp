@@ -1,4 +1,5 @@
 #include "sim/step.hpp"
+#include "sim/step_stages.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -32,8 +33,9 @@ constexpr const char* kEnergyMomentumRefusal =
     "the energy-momentum integrator handles equality constraints only: no contacts, joint limits, "
     "joint friction, tendons, joint couplings or hinges through different points (integrator_support names them)";
 
-// z3 becomes the current knot, and the unknowns the velocities at its end (the integrator's).
-void advance(const Model& model, Data& d) {
+}  // namespace
+
+void advance_knot(const Model& model, Data& d) {
   Workspace& ws = workspace(d);
   const SystemLayout& layout = ws.layout;
   const IntegratorScheme& scheme = integrator_scheme(model.opt.integrator);
@@ -47,6 +49,14 @@ void advance(const Model& model, Data& d) {
     for (int k = 0; k < kind->count(model); ++k) kind->store(model, d, ws, s, k);
   d.time += ws.dt;
 }
+
+void find_inequalities(const Model& model, Data& d, double dt) {
+  if (d.contact_search) d.contact_search->collide(model, d, dt);
+  append_joint_limits(model, d, dt);
+  append_tendon_limits(model, d, dt);
+}
+
+namespace {
 
 // Restitution, step after an impact: a contact that continues one which closed in the last step
 // at normal speed v⁻ must open at e v⁻ over this step, φ(z3) ≥ e v⁻ Δt (Newton's law on the
@@ -88,9 +98,7 @@ void collide(const Model& model, Data& d, const Attempt& attempt) {
   ws.previous_contacts.swap(d.contacts);
   if (attempt.cold) ws.previous_contacts.clear();
   d.contacts.clear();
-  if (d.contact_search) d.contact_search->collide(model, d, attempt.dt);
-  append_joint_limits(model, d, attempt.dt);
-  append_tendon_limits(model, d, attempt.dt);
+  find_inequalities(model, d, attempt.dt);
   if (attempt.relaxed_cone)
     for (Contact& c : d.contacts) c.relaxed_cone = c.joint < 0 && c.tendon < 0;
   ws.kinds.resize(d.contacts.size());
@@ -354,7 +362,7 @@ StepReport step_once(const Model& model, Data& d, const Attempt& attempt) {
 
   if (rep.status != StepStatus::Failed) {
     record_impacts(d);
-    advance(model, d);
+    advance_knot(model, d);
   }
   return rep;
 }

@@ -335,6 +335,17 @@ void bind_data(py::module_& m) {
       "(A, B): the Jacobians of one step, A = dx'/dx (2nv, 2nv), B = dx'/du (2nv, nu), x = (qpos tangent, qvel), "
       "by finite differences of step() on copies of the Data (MuJoCo's mjd_transitionFD); the Data is unchanged");
   m.def(
+      "transition_derivatives",
+      [](const Model& model, const PyData& d, double eps) {
+        const TransitionDerivatives D = transition_derivatives(model, checked(model, d).data, eps);
+        return py::make_tuple(D.A, D.B);
+      },
+      py::arg("model"), py::arg("data"), py::arg("eps") = 1e-6,
+      "(A, B) as transition_fd, by the implicit function theorem on the converged step's factorization (one step "
+      "solved, one back-substitution per column; the derivative within the step's contact mode: a touching contact "
+      "is held, a sliding one slides); falls back to finite differences when the step needs substeps or does not "
+      "converge. The Data is unchanged");
+  m.def(
       "mass_matrix", [](const Model& model, const PyData& d) { return mass_matrix(model, checked(model, d).data); },
       py::arg("model"), py::arg("data"),
       "(nv, nv) the joint-space mass matrix at the current configuration, armature included (MuJoCo's mj_fullM)");

@@ -166,6 +166,14 @@ def test_transition_fd_of_a_pendulum():
     assert B[1, 0] == pytest.approx(dt / (2 * L * L + 0.4 * 2 * 1e-4), rel=1e-4)
     with pytest.raises(ValueError):
         maxsim.transition_fd(m, d, eps=0.0)
+    # the implicit function theorem on the converged step gives the same Jacobians
+    d.qvel = [0.7]
+    Ai, Bi = maxsim.transition_derivatives(m, d)
+    Af, Bf = maxsim.transition_fd(m, d)
+    assert np.abs(Ai - Af).max() < 1e-6 * np.abs(Af).max()
+    assert np.abs(Bi - Bf).max() < 1e-6 * np.abs(Bf).max()
+    with pytest.raises(ValueError):
+        maxsim.transition_derivatives(m, d, eps=-1.0)
 
 
 def test_sensor_noise_is_seeded():

@@ -2,10 +2,18 @@
 #include "sim/derivatives/transition.hpp"
 
 #include <cmath>
+#include <functional>
 #include <stdexcept>
 
+#include <Eigen/Dense>
+
+#include "sim/actuation.hpp"
+#include "sim/solver/assemble.hpp"
+#include "sim/solver/inequality.hpp"
+#include "sim/solver/workspace.hpp"
 #include "sim/state/state.hpp"
 #include "sim/step.hpp"
+#include "sim/step_stages.hpp"
 
 namespace maxsim {
 
@@ -41,6 +49,13 @@ std::vector<int> scalar_map(const Model& model) {
 
 Vec4 quaternion_at(const std::vector<double>& q, int i) { return Vec4(q[i], q[i + 1], q[i + 2], q[i + 3]); }
 
+// A column's perturbation of the start: moves (qpos, qvel, ctrl) by h along it.
+using Perturbation = std::function<void(double h, std::vector<double>* qpos, std::vector<double>* qvel, std::vector<double>* ctrl)>;
+
+// A and B column by column (qpos tangent, qvel, then ctrl), `column` giving each one's (2nv) values.
+void fill_columns(const Model& model, const std::function<Eigen::VectorXd(const Perturbation&)>& column,
+                  TransitionDerivatives* out);
+
 }  // namespace
 
 std::vector<double> integrate_qpos(const Model& model, std::vector<double> qpos, const Eigen::VectorXd& dq, double h) {
@@ -66,15 +81,39 @@ Eigen::VectorXd difference_qpos(const Model& model, const std::vector<double>& a
   return d;
 }
 
+namespace {
+void fill_columns(const Model& model, const std::function<Eigen::VectorXd(const Perturbation&)>& column,
+                  TransitionDerivatives* out) {
+  const int nv = qvel_size(model), nu = model.nu();
+  out->A.resize(2 * nv, 2 * nv);
+  out->B.resize(2 * nv, nu);
+  for (int k = 0; k < nv; ++k) {
+    Eigen::VectorXd e = Eigen::VectorXd::Zero(nv);
+    e(k) = 1;
+    out->A.col(k) = column([&](double h, std::vector<double>* qpos, std::vector<double>*, std::vector<double>*) {
+      *qpos = integrate_qpos(model, *qpos, e, h);
+    });
+    out->A.col(nv + k) = column([&](double h, std::vector<double>*, std::vector<double>* qvel, std::vector<double>*) {
+      (*qvel)[k] += h;
+    });
+  }
+  for (int k = 0; k < nu; ++k)
+    out->B.col(k) = column([&](double h, std::vector<double>*, std::vector<double>*, std::vector<double>* ctrl) {
+      (*ctrl)[k] += h;
+    });
+}
+}  // namespace
+
 TransitionDerivatives transition_fd(const Model& model, const Data& data, double eps, bool centered) {
   if (!(eps > 0) || !std::isfinite(eps)) throw std::invalid_argument("transition_fd: eps must be finite and > 0");
-  const int nv = qvel_size(model), nu = model.nu();
+  const int nv = qvel_size(model);
   const std::vector<double> qpos0 = get_qpos(model, data), qvel0 = get_qvel(model, data);
   Data base = data;
   base.controller = nullptr;  // (the inputs are the ones held now)
-  // the next state of a copy started at (qpos, qvel) with commands ctrl
-  auto next = [&](const std::vector<double>& qpos, const std::vector<double>& qvel, const std::vector<double>& ctrl,
-                  std::vector<double>* qpos1, std::vector<double>* qvel1) {
+  // the next state of a copy started at (qpos, qvel) with commands ctrl, all moved by h
+  auto next = [&](const Perturbation& perturb, double h, std::vector<double>* qpos1, std::vector<double>* qvel1) {
+    std::vector<double> qpos = qpos0, qvel = qvel0, ctrl = data.ctrl;
+    if (perturb) perturb(h, &qpos, &qvel, &ctrl);
     Data d = base;
     set_qpos_qvel(model, d, qpos, qvel);
     d.ctrl = ctrl;
@@ -83,15 +122,16 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
     *qvel1 = get_qvel(model, d);
   };
   std::vector<double> qpos_ref, qvel_ref;  // (the unperturbed step, for forward differences)
-  next(qpos0, qvel0, data.ctrl, &qpos_ref, &qvel_ref);
+  next(nullptr, 0.0, &qpos_ref, &qvel_ref);
   const Eigen::Map<const Eigen::VectorXd> v_ref(qvel_ref.data(), nv);
   // the column of a perturbation: (x'(+) − x'(−)) / 2eps, or (x'(+) − x') / eps
-  auto column = [&](auto perturbed) {
+  TransitionDerivatives out;
+  fill_columns(model, [&](const Perturbation& perturb) {
     std::vector<double> qp, vp, qm, vm;
-    perturbed(eps, &qp, &vp);
+    next(perturb, eps, &qp, &vp);
     Eigen::VectorXd col(2 * nv);
     if (centered) {
-      perturbed(-eps, &qm, &vm);
+      next(perturb, -eps, &qm, &vm);
       col.head(nv) = difference_qpos(model, qm, qp) / (2 * eps);
       col.tail(nv) = (Eigen::Map<const Eigen::VectorXd>(vp.data(), nv) - Eigen::Map<const Eigen::VectorXd>(vm.data(), nv)) / (2 * eps);
     } else {
@@ -99,28 +139,191 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
       col.tail(nv) = (Eigen::Map<const Eigen::VectorXd>(vp.data(), nv) - v_ref) / eps;
     }
     return col;
-  };
-  TransitionDerivatives out;
-  out.A.resize(2 * nv, 2 * nv);
-  out.B.resize(2 * nv, nu);
-  for (int k = 0; k < nv; ++k) {
-    Eigen::VectorXd e = Eigen::VectorXd::Zero(nv);
-    e(k) = 1;
-    out.A.col(k) = column([&](double h, std::vector<double>* q1, std::vector<double>* v1) {
-      next(integrate_qpos(model, qpos0, e, h), qvel0, data.ctrl, q1, v1);
-    });
-    out.A.col(nv + k) = column([&](double h, std::vector<double>* q1, std::vector<double>* v1) {
-      std::vector<double> v = qvel0;
-      v[k] += h;
-      next(qpos0, v, data.ctrl, q1, v1);
-    });
+  }, &out);
+  return out;
+}
+
+namespace {
+
+// Whether two inequalities are the same constraint (pair of bodies, joint row, tendon, side).
+bool same_inequality(const Contact& a, const Contact& b) {
+  return a.body_a == b.body_a && a.body_b == b.body_b && a.joint == b.joint && a.row == b.row &&
+         a.tendon == b.tendon && a.side == b.side && a.dry_limit == b.dry_limit;
+}
+
+// y = A x for the assembled (unfactored) graph matrix `a` on the edges `edges` (padding rows 0).
+void multiply(const BlockLdu& a, const std::vector<std::pair<int, int>>& edges, const Eigen::VectorXd& x, Eigen::VectorXd* y) {
+  const int n = a.num_nodes();
+  y->setZero(x.size());
+  for (int i = 0; i < n; ++i) y->segment<6>(6 * i).noalias() += a.diag(i) * x.segment<6>(6 * i);
+  for (size_t e = 0; e < edges.size(); ++e) {
+    const auto [i, j] = edges[e];
+    y->segment<6>(6 * i).noalias() += a.block(a.upper_id(static_cast<int>(e))) * x.segment<6>(6 * j);
+    y->segment<6>(6 * j).noalias() += a.block(a.lower_id(static_cast<int>(e))) * x.segment<6>(6 * i);
   }
-  for (int k = 0; k < nu; ++k)
-    out.B.col(k) = column([&](double h, std::vector<double>* q1, std::vector<double>* v1) {
-      std::vector<double> u = data.ctrl;
-      u[k] += h;
-      next(qpos0, qvel0, u, q1, v1);
-    });
+  for (int i = 0; i < n; ++i) y->segment(6 * i + a.node_size(i), 6 - a.node_size(i)).setZero();
+}
+
+// Refines x ≈ A⁻¹b when the factorization regularized pivots (it then solves A + S, S of the rank
+// of the shifted rows; at a converged interior point an active contact's pivot spans 1e15): GMRES
+// on A with the factors as right preconditioner (Saad 2003, §9.3) needs about that rank of
+// vectors. The derivative needs A's own directions, not the regularized ones.
+void refine(const BlockLdu& a, const BlockLdu& factors, const std::vector<std::pair<int, int>>& edges,
+            const Eigen::VectorXd& b, Eigen::VectorXd* x) {
+  constexpr int kMax = 40;
+  Eigen::VectorXd r(b.size()), w(b.size());
+  multiply(a, edges, *x, &w);
+  r = b - w;
+  for (int i = 0; i < a.num_nodes(); ++i) r.segment(6 * i + a.node_size(i), 6 - a.node_size(i)).setZero();
+  const double beta = r.norm(), target = 1e-14 * std::max(b.norm(), 1e-300);
+  if (!(beta > target)) return;
+  Eigen::MatrixXd V(b.size(), kMax + 1), Z(b.size(), kMax), H = Eigen::MatrixXd::Zero(kMax + 1, kMax);
+  V.col(0) = r / beta;
+  for (int k = 0; k < kMax; ++k) {
+    Z.col(k) = V.col(k);
+    factors.solve(Z.col(k));
+    multiply(a, edges, Z.col(k), &w);
+    for (int i = 0; i <= k; ++i) {  // modified Gram–Schmidt
+      H(i, k) = V.col(i).dot(w);
+      w -= H(i, k) * V.col(i);
+    }
+    H(k + 1, k) = w.norm();
+    Eigen::VectorXd e1 = Eigen::VectorXd::Zero(k + 2);
+    e1(0) = beta;
+    const Eigen::VectorXd y = H.topLeftCorner(k + 2, k + 1).colPivHouseholderQr().solve(e1);
+    const double res = (e1 - H.topLeftCorner(k + 2, k + 1) * y).norm();
+    if (!(H(k + 1, k) > 1e-300 * beta) || res < target || k + 1 == kMax) {
+      const Eigen::VectorXd correction = Z.leftCols(k + 1) * y;
+      if (correction.allFinite() && res < beta) *x += correction;
+      return;
+    }
+    V.col(k + 1) = w / H(k + 1, k);
+  }
+}
+
+// The converged step, replayed at perturbed starts (transition_derivatives).
+class ConvergedStep {
+ public:
+  ConvergedStep(const Model& model, Data& d) : model_(model), d_(d), ws_(workspace(d)) {
+    unknowns_ = ws_.unknowns;
+    converged_ = d.contacts;
+  }
+
+  // The start (x, u): kinematics, the actuators' forces, the inequalities' geometry at this knot
+  // on the converged set, and the knot quantities. Returns false when the contact search found
+  // another set here (the converged geometry is then kept).
+  bool set_start(const std::vector<double>& qpos, const std::vector<double>& qvel, const std::vector<double>& ctrl) {
+    set_qpos_qvel(model_, d_, qpos, qvel);
+    d_.ctrl = ctrl;
+    apply_actuation(model_, d_);
+    found_.clear();
+    found_.swap(d_.contacts);
+    find_inequalities(model_, d_, ws_.dt);
+    found_.swap(d_.contacts);  // (d_.contacts empty again)
+    d_.contacts = converged_;
+    bool same = found_.size() == converged_.size();
+    for (size_t c = 0; same && c < found_.size(); ++c) same = same_inequality(found_[c], converged_[c]);
+    if (same && !offset_shift_.empty())
+      for (size_t c = 0; c < found_.size(); ++c) {
+        Contact& ct = d_.contacts[c];
+        const Contact& f = found_[c];
+        ct.point_a = f.point_a;
+        ct.point_b = f.point_b;
+        ct.core_a = f.core_a;
+        ct.core_b = f.core_b;
+        ct.normal = f.normal;
+        ct.tangent = f.tangent;
+        ct.bound = f.bound;
+        ct.offset = f.offset + offset_shift_[c];  // (restitution's opening, docs/computation.md §4)
+      }
+    step_prepare(model_, d_);
+    return same;
+  }
+
+  // At the unperturbed start: what the step added to the found geometry (restitution), then the
+  // Newton matrix at the answer, factored. False if it cannot be factored.
+  bool factor(const std::vector<double>& qpos, const std::vector<double>& qvel, const std::vector<double>& ctrl) {
+    set_start(qpos, qvel, ctrl);
+    if (found_.size() == converged_.size()) {
+      offset_shift_.resize(found_.size());
+      for (size_t c = 0; c < found_.size(); ++c) offset_shift_[c] = converged_[c].offset - found_[c].offset;
+    }
+    step_residual(model_, d_, unknowns_, &ws_.residual);
+    step_jacobian(model_, d_, unknowns_);
+    inequality_jacobian(model_, d_);
+    assembled_ = ws_.ldu;
+    if (!ws_.ldu.factor()) return false;
+    factored_ = ws_.ldu;  // (step_prepare at the next start writes the impulse maps into ws.ldu)
+    return true;
+  }
+  int regularized() const { return factored_.num_regularized(); }
+
+  // x' after one linearized Newton step from the answer with the start set by set_start:
+  // s = s* − (∂F/∂s)⁻¹ F(s*; p), the inequalities' variables along their recovered steps.
+  void next_state(std::vector<double>* qpos, std::vector<double>* qvel) {
+    step_residual(model_, d_, unknowns_, &ws_.residual);
+    ws_.delta = -ws_.residual;
+    inequality_rhs(model_, d_, 0.0, nullptr, &ws_.delta);
+    rhs_ = ws_.delta;
+    factored_.solve(ws_.delta);
+    if (factored_.num_regularized() > 0) refine(assembled_, factored_, ws_.edges, rhs_, &ws_.delta);
+    recover_steps(d_, ws_.delta, &steps_);
+    ws_.unknowns = unknowns_ + ws_.delta;
+    apply_steps(d_, &d_.contacts, steps_, 1.0);
+    step_residual(model_, d_, ws_.unknowns, &ws_.residual);  // (z3 of these unknowns)
+    advance_knot(model_, d_);
+    *qpos = get_qpos(model_, d_);
+    *qvel = get_qvel(model_, d_);
+  }
+
+ private:
+  const Model& model_;
+  Data& d_;
+  Workspace& ws_;
+  Eigen::VectorXd unknowns_;
+  std::vector<Contact> converged_, found_;
+  std::vector<double> offset_shift_;
+  std::vector<Vec6> steps_;
+  BlockLdu assembled_, factored_;
+  Eigen::VectorXd rhs_;
+};
+
+}  // namespace
+
+TransitionDerivatives transition_derivatives(const Model& model, const Data& data, double eps) {
+  if (!(eps > 0) || !std::isfinite(eps))
+    throw std::invalid_argument("transition_derivatives: eps must be finite and > 0");
+  const int nv = qvel_size(model);
+  const std::vector<double> qpos0 = get_qpos(model, data), qvel0 = get_qvel(model, data);
+  Data d = data;
+  d.controller = nullptr;  // (the inputs are the ones held now)
+  set_qpos_qvel(model, d, qpos0, qvel0);  // (as transition_fd starts each of its steps)
+  TransitionDerivatives out;
+  out.report = step(model, d);
+  ConvergedStep converged(model, d);
+  const bool usable = out.report.status == StepStatus::Ok && !out.report.substeps &&
+                      converged.factor(qpos0, qvel0, data.ctrl);
+  if (!usable) {
+    TransitionDerivatives fd = transition_fd(model, data, eps, true);
+    fd.report = out.report;
+    return fd;
+  }
+  out.implicit = true;
+  out.regularized_pivots = converged.regularized();
+  // the column of a perturbed start: (x'(+eps) − x'(−eps)) / 2 eps, (102)
+  fill_columns(model, [&](const Perturbation& perturb) {
+    std::vector<double> q[2], v[2];
+    for (int k = 0; k < 2; ++k) {
+      std::vector<double> qpos = qpos0, qvel = qvel0, ctrl = data.ctrl;
+      perturb(k == 0 ? eps : -eps, &qpos, &qvel, &ctrl);
+      if (!converged.set_start(qpos, qvel, ctrl)) ++out.contact_set_changes;
+      converged.next_state(&q[k], &v[k]);
+    }
+    Eigen::VectorXd col(2 * nv);
+    col.head(nv) = difference_qpos(model, q[1], q[0]) / (2 * eps);
+    col.tail(nv) = (Eigen::Map<const Eigen::VectorXd>(v[0].data(), nv) - Eigen::Map<const Eigen::VectorXd>(v[1].data(), nv)) / (2 * eps);
+    return col;
+  }, &out);
   return out;
 }
 

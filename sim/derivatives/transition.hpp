@@ -17,6 +17,15 @@ namespace maxsim {
 struct TransitionDerivatives {
   Eigen::MatrixXd A;  // ∂x'/∂x, 2nv × 2nv
   Eigen::MatrixXd B;  // ∂x'/∂u, 2nv × nu
+  // transition_derivatives only: whether A and B come from the implicit function theorem (false:
+  // the step needed substeps or did not converge, and they are transition_fd's), the step
+  // differentiated, the pivots its factorization regularized (redundant rows: the directions
+  // are then those of the regularized matrix), and the columns whose perturbed start found
+  // another set of inequalities (their contact geometry is the unperturbed one).
+  bool implicit = false;
+  StepReport report;
+  int regularized_pivots = 0;
+  int contact_set_changes = 0;
 };
 
 // A and B by finite differences of step(): each column perturbs the state (set_qpos_qvel, loops
@@ -25,6 +34,18 @@ struct TransitionDerivatives {
 // called). The Data is unchanged. A step across a contact mode change within ±eps differentiates
 // the jump. Throws std::invalid_argument for eps not finite and > 0.
 TransitionDerivatives transition_fd(const Model& model, const Data& data, double eps = 1e-6, bool centered = true);
+
+// A and B by the implicit function theorem on the converged step (docs/computation.md §17): the
+// step at (x, u) is solved once; its equations F(s; p) = 0 (unknowns s, start and commands p) are
+// factored at the answer s*, and each column of p is one back-substitution,
+// ds/dp = −(∂F/∂s)⁻¹ ∂F/∂p, with ∂F/∂p and the map from (s, p) to x' by central differences of
+// `eps` (smooth functions: no contact search, solve or failure policy inside them). With
+// inequalities this is the derivative of the converged interior-point answer: a touching contact
+// is held (its gap's derivative is 0), a sliding one slides, an open one stays open — the
+// derivative within the present contact mode. A step that needed substeps or did not converge
+// falls back to transition_fd (`implicit` false). The Data is unchanged; the controller is not
+// called. Throws std::invalid_argument for eps not finite and > 0.
+TransitionDerivatives transition_derivatives(const Model& model, const Data& data, double eps = 1e-6);
 
 // qpos moved along a tangent vector (nv entries) by h: scalar coordinates add, quaternions turn by
 // q ⊗ exp(h δ) (MuJoCo's mj_integratePos).

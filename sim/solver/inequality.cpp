@@ -94,4 +94,27 @@ void joint_row_jacobian(const Model& model, const Data& d, const Eigen::VectorXd
     parent->setZero();
 }
 
+// ---- loops over every inequality of the step -------------------------------------------------
+
+void inequality_jacobian(const Model& model, Data& d) {
+  for (size_t c = 0; c < d.contacts.size(); ++c) workspace(d).kinds[c]->jacobian(model, d, static_cast<int>(c));
+}
+
+void inequality_rhs(const Model& model, Data& d, double kappa, const std::vector<Vec6>* affine,
+                    Eigen::VectorXd* rhs) {
+  for (size_t c = 0; c < d.contacts.size(); ++c)
+    workspace(d).kinds[c]->rhs(model, d, static_cast<int>(c), kappa, affine ? &(*affine)[2 * c] : nullptr,
+                               affine ? &(*affine)[2 * c + 1] : nullptr, rhs);
+}
+
+void recover_steps(const Data& d, const Eigen::VectorXd& delta, std::vector<Vec6>* out) {
+  out->resize(2 * d.contacts.size());
+  for (size_t c = 0; c < d.contacts.size(); ++c)
+    workspace(d).kinds[c]->recover(d, static_cast<int>(c), delta, &(*out)[2 * c], &(*out)[2 * c + 1]);
+}
+
+void apply_steps(const Data& d, std::vector<Contact>* cs, const std::vector<Vec6>& steps, double alpha) {
+  for (size_t c = 0; c < cs->size(); ++c) workspace(d).kinds[c]->apply_step(&(*cs)[c], steps[2 * c], steps[2 * c + 1], alpha);
+}
+
 }  // namespace maxsim

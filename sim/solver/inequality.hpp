@@ -150,4 +150,15 @@ inline void set_friction_dual_step(const Vec2& deta, Vec6* e) {
   e->tail<4>().setZero();
 }
 
+// ---- loops over every inequality of the step (the interior point's, and the derivatives') ----
+// The inequality rows of the Newton matrix (after step_jacobian at the same iterate).
+void inequality_jacobian(const Model& model, Data& d);
+// Right-hand side of the inequality rows for target κ, with Mehrotra's second-order terms from
+// the affine steps (none for the predictor).
+void inequality_rhs(const Model& model, Data& d, double kappa, const std::vector<Vec6>* affine, Eigen::VectorXd* rhs);
+// Every inequality's step from the solved direction ([2c], [2c + 1]: see above); sizes `out`.
+void recover_steps(const Data& d, const Eigen::VectorXd& delta, std::vector<Vec6>* out);
+// Each inequality's variables moved by α along its step.
+void apply_steps(const Data& d, std::vector<Contact>* cs, const std::vector<Vec6>& steps, double alpha);
+
 }  // namespace maxsim

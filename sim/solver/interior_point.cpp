@@ -28,36 +28,12 @@ double complementarity_max(const Data& d) {
   return m;
 }
 
-// The inequality rows of the Newton matrix (after step_jacobian at the same iterate).
-void inequality_jacobian(const Model& model, Data& d) {
-  for (size_t c = 0; c < d.contacts.size(); ++c) workspace(d).kinds[c]->jacobian(model, d, static_cast<int>(c));
-}
-
-// Right-hand side of the inequality rows for target κ, with Mehrotra's second-order terms from
-// the affine steps (none for the predictor).
-void inequality_rhs(const Model& model, Data& d, double kappa, const std::vector<Vec6>* affine,
-                    Eigen::VectorXd* rhs) {
-  for (size_t c = 0; c < d.contacts.size(); ++c)
-    workspace(d).kinds[c]->rhs(model, d, static_cast<int>(c), kappa, affine ? &(*affine)[2 * c] : nullptr,
-                       affine ? &(*affine)[2 * c + 1] : nullptr, rhs);
-}
-
-// Every inequality's step from the solved direction ([2c], [2c + 1]: see inequality.hpp).
-void recover_steps(const Data& d, const Eigen::VectorXd& delta, std::vector<Vec6>* out) {
-  for (size_t c = 0; c < d.contacts.size(); ++c)
-    workspace(d).kinds[c]->recover(d, static_cast<int>(c), delta, &(*out)[2 * c], &(*out)[2 * c + 1]);
-}
-
 // Largest step in [0, 1] keeping every inequality's variables strictly inside their cones.
 double max_feasible_step(const Data& d, const std::vector<Vec6>& steps) {
   double alpha = 1.0;
   for (size_t c = 0; c < d.contacts.size(); ++c)
     alpha = workspace(d).kinds[c]->max_step(d.contacts[c], steps[2 * c], steps[2 * c + 1], alpha);
   return alpha;
-}
-
-void apply_steps(const Data& d, std::vector<Contact>* cs, const std::vector<Vec6>& steps, double alpha) {
-  for (size_t c = 0; c < cs->size(); ++c) workspace(d).kinds[c]->apply_step(&(*cs)[c], steps[2 * c], steps[2 * c + 1], alpha);
 }
 
 // The trace's consistency check of the Newton direction Δ (MAXSIM_IP_TRACE_FD): along Δ the
