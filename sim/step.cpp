@@ -299,7 +299,12 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
 std::string integrator_support(const Model& model, const Data& d) {
   if (model.opt.integrator != Integrator::EnergyMomentum) return "";
   std::string what;
-  if (d.contact_search && d.contact_search->active()) what = "contacts";
+  if (d.contact_search && d.contact_search->active()) {
+    // only a pair of geoms that can ever touch makes contacts possible
+    const auto [a, b] = d.contact_search->world()->first_possible_pair();
+    auto name = [&model](int body) { return body == kWorld ? std::string("the world") : "body '" + model.bodies[body].name + "'"; };
+    if (a != -2) what = "contacts (" + name(a) + " and " + name(b) + " can touch)";
+  }
   for (const Joint& jt : model.joints) {
     bool friction = false;
     for (double f : jt.friction) friction = friction || f != 0;

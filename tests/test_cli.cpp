@@ -706,14 +706,16 @@ TEST_F(Cli, BadInputExitsTwo) {
       {"info " + a1 + " --integrator variational", "info does not take the option --integrator"},
       // the energy-momentum integrator takes equalities only: the message names what it meets and
       // the options that help
-      {"simulate " + quote(kSleighXml) + " --steps 2",
-       "handles equality constraints only, not contacts; use the variational integrator, or switch them off "
-       "(options: --integrator variational (the file asks for energy-momentum), or --contacts off to step without contacts)"},
+      // (the URDF sleigh stands on the ground; the MJCF one has no geom pair that can touch and runs)
+      {"simulate " + quote(kSleighUrdf) + " --steps 2",
+       "handles equality constraints only, not contacts (the world and body 'top' can touch); use the variational "
+       "integrator, or switch them off (options: --integrator variational (the file asks for energy-momentum), or "
+       "--contacts off to step without contacts)"},
       {"bench " + quote(kSleighUrdf) + " --steps 2", "not contacts"},
       {sim + "--integrator energy-momentum --contacts off",
        "not joint limits (joint 'FR_hip_joint'); use the variational integrator, or switch them off (options: "
        "--integrator variational)"},
-      {sim + "--integrator energy-momentum", "not contacts, joint limits"},
+      {sim + "--integrator energy-momentum", "not contacts (the world and body 'trunk' can touch), joint limits"},
   };
   for (const BadCase& c : cases) {
     const Result r = run(c.args);

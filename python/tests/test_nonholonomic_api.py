@@ -101,10 +101,13 @@ def test_data_made_before_a_new_constraint_is_refused():
 
 
 def test_energy_momentum_refuses_contacts():
-    m = maxsim.load(DATA / "sleigh.xml")  # energy-momentum, with a collision geom
+    # the MJCF sleigh's geoms can never touch (no ground, contype 0 on the sleigh): it runs
+    free = maxsim.load(DATA / "sleigh.xml")
+    assert maxsim.integrator_support(free, maxsim.Data(free)) == ""
+    m = maxsim.load(DATA / "sleigh.urdf")  # energy-momentum, standing on the ground
     d = maxsim.Data(m)  # contacts as the description asks
     msg = maxsim.integrator_support(m, d)
-    assert "handles equality constraints only, not contacts" in msg
+    assert "handles equality constraints only, not contacts (the world and body 'top' can touch)" in msg
     t0 = d.time
     with pytest.raises(ValueError, match="not contacts.*contacts=False"):
         maxsim.step(m, d)
@@ -120,7 +123,7 @@ def test_energy_momentum_refuses_contacts():
 
 
 def test_rollout_refuses_what_the_integrator_cannot_step():
-    m = maxsim.load(DATA / "sleigh.xml")
+    m = maxsim.load(DATA / "sleigh.urdf")
     s0 = maxsim.get_maximal_state(m, maxsim.Data(m, contacts=False))
     with pytest.raises(ValueError, match="rollout: .*not contacts"):
         maxsim.rollout(m, s0, np.zeros((2, m.njoint * 6)), control="joint_force")

@@ -107,6 +107,7 @@
 #pragma once
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "sim/model.hpp"
@@ -166,6 +167,10 @@ class CollisionWorld {
   void set_margin(double margin);
   // Whether geoms of bodies a and b may touch at all (joints, excludes; kWorld = world/ground).
   bool bodies_may_collide(int a, int b) const;
+  // The bodies (kWorld: the world, its geoms or the ground) of the first geom pair that the
+  // searches can ever test, whatever the pose — explicit pairs, then bodies against planes, then
+  // geom pairs, with every filter above; {-2, -2} when no two geoms can ever touch.
+  std::pair<int, int> first_possible_pair() const;
   int num_geoms() const;  // collision geoms of bodies + static world geoms (planes excluded)
 
  private:

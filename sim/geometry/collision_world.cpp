@@ -76,6 +76,28 @@ struct CollisionWorld::Impl {
     return (ct_a & ca_b) || (ct_b & ca_a);
   }
 
+  // The bodies of the first geom pair the searches can ever test (the filters above at any pose:
+  // explicit pairs, then body–plane, then geom–geom); {-2, -2} if none. kWorld for the world.
+  std::pair<int, int> first_possible_pair() const {
+    if (!pairs.empty()) return {pairs.front().task.body_a, pairs.front().task.body_b};
+    if (!dynamic) return {-2, -2};
+    for (int b = 0; b < nbodies; ++b) {
+      if (world_excluded[b]) continue;
+      for (const CPlane& p : planes)
+        for (int gi : body_geoms[b])
+          if (affinity(p.contype, p.conaffinity, geoms[gi].contype, geoms[gi].conaffinity)) return {kWorld, b};
+    }
+    for (size_t i = 0; i < geoms.size(); ++i)
+      for (size_t j = i + 1; j < geoms.size(); ++j) {
+        const CGeom& gi = geoms[i];
+        const CGeom& gj = geoms[j];
+        if (gi.body != gj.body && affinity(gi.contype, gi.conaffinity, gj.contype, gj.conaffinity) &&
+            bodies_may_collide(gi.body, gj.body))
+          return {std::min(gi.body, gj.body), std::max(gi.body, gj.body)};
+      }
+    return {-2, -2};
+  }
+
   // max of the pair's coefficients, an undeclared one (< 0) taking the world default
   static double combine(double a, double b, double world_default) {
     if (a < 0) a = world_default;
@@ -514,6 +536,8 @@ void CollisionWorld::set_margin(double margin) {
     throw std::invalid_argument("CollisionWorld::set_margin: the margin must be finite and >= 0");
   impl_->opt.margin = margin;
 }
+std::pair<int, int> CollisionWorld::first_possible_pair() const { return impl_->first_possible_pair(); }
+
 bool CollisionWorld::bodies_may_collide(int a, int b) const {
   return impl_->bodies_may_collide(a, b);
 }
