@@ -84,6 +84,19 @@ double relative_difference(const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y) {
   return (X - Y).cwiseAbs().maxCoeff() / std::max(Y.cwiseAbs().maxCoeff(), 1e-300);
 }
 
+// A 1 kg body of the given geom dropped onto a plane (Δt = 2 ms), after 0.6 s: at rest on it.
+Model resting_on_a_plane(const std::string& name, const std::string& geom) {
+  return load_xml(name, R"(<mujoco model="rest"><option timestep="0.002"/>
+    <worldbody><geom type="plane" size="5 5 0.1"/>
+      <body name="b" pos="0 0 0.1"><freejoint/><geom )" + geom + R"( mass="1"/></body></worldbody></mujoco>)");
+}
+Data settled(const Model& m) {
+  Data d(m);
+  enable_contacts(m, d);
+  for (int i = 0; i < 300; ++i) step(m, d);
+  return d;
+}
+
 // A cart on a damped rail with a double pendulum (hinge damping, armature), motors on the cart
 // and the elbow: smooth, no inequalities.
 const char* kCartDoublePendulum = R"(<mujoco model="cart2"><option timestep="0.005"><flag contact="disable"/></option>
@@ -142,12 +155,8 @@ TEST(TransitionDerivatives, SlidingSphereMatchesFiniteDifferences) {
 // sticking; finite differences cannot resolve it (a 1e-6 rad/s spin slips within the solver's
 // velocity tolerance), the implicit function theorem gives it to 1e-6.
 TEST(TransitionDerivatives, RestingSphereRollsAtTwoSevenths) {
-  const Model m = load_xml("rest_sphere", R"(<mujoco model="rs"><option timestep="0.002"/>
-    <worldbody><geom type="plane" size="5 5 0.1"/>
-      <body name="b" pos="0 0 0.1"><freejoint/><geom type="sphere" size="0.1" mass="1"/></body></worldbody></mujoco>)");
-  Data d(m);
-  enable_contacts(m, d);
-  for (int i = 0; i < 300; ++i) step(m, d);
+  const Model m = resting_on_a_plane("rest_sphere", R"(type="sphere" size="0.1")");
+  const Data d = settled(m);
   const TransitionDerivatives D = transition_derivatives(m, d);
   ASSERT_TRUE(D.implicit);
   // rows and columns 6..11: (v, ω) of the free joint, ω in the body frame (upright here)
@@ -174,4 +183,26 @@ TEST(TransitionDerivatives, BoxSlidingDownASlope) {
   const TransitionDerivatives F = transition_fd(m, d);
   EXPECT_TRUE(D.implicit);
   EXPECT_LT(relative_difference(D.A, F.A), 1.5e-3);
+}
+
+// A box resting on the floor: its height's effect on the next vertical velocity has a kink (raised
+// by eps it falls back within the step, ∂v'_z/∂z = −1/Δt; pressed in by eps it is pushed out).
+// The derivative of the answer holds the contact: −1/Δt. The smoothed derivatives (every pair on
+// the central path at κ) blend the two sides and tend to −1/Δt as κ → 0, monotonically.
+TEST(TransitionDerivatives, SmoothingBlendsTheContactKink) {
+  const Model m = resting_on_a_plane("rest_box", R"(type="box" size="0.1 0.1 0.1")");
+  const Data d = settled(m);
+  const double held = transition_derivatives(m, d).A(8, 2);  // row v'_z, column z
+  EXPECT_NEAR(held, -1 / 0.002, 1e-3 / 0.002);
+  double last = held;
+  for (const double kappa : {1e-8, 1e-6, 1e-4}) {
+    const TransitionDerivatives D = transition_derivatives(m, d, 1e-6, kappa);
+    ASSERT_TRUE(D.implicit);
+    const double a = D.A(8, 2);
+    EXPECT_LT(a, -0.4 / 0.002) << kappa;  // between the two sides' −1/Δt and 0, near their mean
+    EXPECT_GT(a, last) << kappa;          // softer with κ
+    last = a;
+  }
+  EXPECT_THROW(transition_derivatives(m, d, 1e-6, -1.0), std::invalid_argument);
+  EXPECT_THROW(transition_derivatives(m, d, 1e-6, NAN), std::invalid_argument);
 }

@@ -10,6 +10,7 @@
 #include "sim/actuation.hpp"
 #include "sim/solver/assemble.hpp"
 #include "sim/solver/inequality.hpp"
+#include "sim/solver/solve.hpp"
 #include "sim/solver/workspace.hpp"
 #include "sim/state/state.hpp"
 #include "sim/step.hpp"
@@ -204,7 +205,7 @@ void refine(const BlockLdu& a, const BlockLdu& factors, const std::vector<std::p
 // The converged step, replayed at perturbed starts (transition_derivatives).
 class ConvergedStep {
  public:
-  ConvergedStep(const Model& model, Data& d) : model_(model), d_(d), ws_(workspace(d)) {
+  ConvergedStep(const Model& model, Data& d, double kappa) : model_(model), d_(d), ws_(workspace(d)), kappa_(kappa) {
     unknowns_ = ws_.unknowns;
     converged_ = d.contacts;
   }
@@ -248,6 +249,7 @@ class ConvergedStep {
       offset_shift_.resize(found_.size());
       for (size_t c = 0; c < found_.size(); ++c) offset_shift_[c] = converged_[c].offset - found_[c].offset;
     }
+    if (kappa_ > 0 && !centre()) return false;
     step_residual(model_, d_, unknowns_, &ws_.residual);
     step_jacobian(model_, d_, unknowns_);
     inequality_jacobian(model_, d_);
@@ -258,12 +260,48 @@ class ConvergedStep {
   }
   int regularized() const { return factored_.num_regularized(); }
 
+  // The smoothed step (docs/computation.md §17): from the answer, Newton's method on the same
+  // equations with every complementarity pair on the central path γ s = κ, β∘η = κe, the
+  // fraction to the boundary 0.99 keeping the pairs inside. False if it does not get there.
+  bool centre() {
+    const EqualityTest converged = equality_test(model_, d_);
+    const double tol = model_.opt.solver.tolerance;
+    for (int it = 0; it < 100; ++it) {
+      step_residual(model_, d_, unknowns_, &ws_.residual);
+      if (!ws_.residual.allFinite()) return false;
+      double distance = 0;
+      bool rows_ok = converged(ws_.residual);
+      for (size_t c = 0; c < d_.contacts.size(); ++c) {
+        ws_.kinds[c]->add_central_distance(d_.contacts[c], kappa_, &distance);
+        rows_ok = rows_ok && ws_.kinds[c]->converged(d_.contacts[c], ws_.contact_kin[c], tol, ws_.dt);
+      }
+      if (rows_ok && distance < 1e-6 * kappa_) {
+        converged_ = d_.contacts;
+        return true;
+      }
+      step_jacobian(model_, d_, unknowns_);
+      inequality_jacobian(model_, d_);
+      if (!ws_.ldu.factor()) return false;
+      ws_.delta = -ws_.residual;
+      inequality_rhs(model_, d_, kappa_, nullptr, &ws_.delta);
+      ws_.ldu.solve(ws_.delta);
+      recover_steps(d_, ws_.delta, &steps_);
+      double alpha = 1.0;
+      for (size_t c = 0; c < d_.contacts.size(); ++c)
+        alpha = ws_.kinds[c]->max_step(d_.contacts[c], steps_[2 * c], steps_[2 * c + 1], alpha);
+      alpha = std::min(1.0, 0.99 * alpha);
+      unknowns_ += alpha * ws_.delta;
+      apply_steps(d_, &d_.contacts, steps_, alpha);
+    }
+    return false;
+  }
+
   // x' after one linearized Newton step from the answer with the start set by set_start:
   // s = s* − (∂F/∂s)⁻¹ F(s*; p), the inequalities' variables along their recovered steps.
   void next_state(std::vector<double>* qpos, std::vector<double>* qvel) {
     step_residual(model_, d_, unknowns_, &ws_.residual);
     ws_.delta = -ws_.residual;
-    inequality_rhs(model_, d_, 0.0, nullptr, &ws_.delta);
+    inequality_rhs(model_, d_, kappa_, nullptr, &ws_.delta);
     rhs_ = ws_.delta;
     factored_.solve(ws_.delta);
     if (factored_.num_regularized() > 0) refine(assembled_, factored_, ws_.edges, rhs_, &ws_.delta);
@@ -280,6 +318,7 @@ class ConvergedStep {
   const Model& model_;
   Data& d_;
   Workspace& ws_;
+  double kappa_;  // the central path's target (0: the step's own answer)
   Eigen::VectorXd unknowns_;
   std::vector<Contact> converged_, found_;
   std::vector<double> offset_shift_;
@@ -290,9 +329,11 @@ class ConvergedStep {
 
 }  // namespace
 
-TransitionDerivatives transition_derivatives(const Model& model, const Data& data, double eps) {
+TransitionDerivatives transition_derivatives(const Model& model, const Data& data, double eps, double smoothing) {
   if (!(eps > 0) || !std::isfinite(eps))
     throw std::invalid_argument("transition_derivatives: eps must be finite and > 0");
+  if (!(smoothing >= 0) || !std::isfinite(smoothing))
+    throw std::invalid_argument("transition_derivatives: smoothing must be finite and >= 0");
   const int nv = qvel_size(model);
   const std::vector<double> qpos0 = get_qpos(model, data), qvel0 = get_qvel(model, data);
   Data d = data;
@@ -300,7 +341,7 @@ TransitionDerivatives transition_derivatives(const Model& model, const Data& dat
   set_qpos_qvel(model, d, qpos0, qvel0);  // (as transition_fd starts each of its steps)
   TransitionDerivatives out;
   out.report = step(model, d);
-  ConvergedStep converged(model, d);
+  ConvergedStep converged(model, d, d.contacts.empty() ? 0.0 : smoothing);
   const bool usable = out.report.status == StepStatus::Ok && !out.report.substeps &&
                       converged.factor(qpos0, qvel0, data.ctrl);
   if (!usable) {

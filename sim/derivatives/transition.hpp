@@ -44,8 +44,13 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
 // is held (its gap's derivative is 0), a sliding one slides, an open one stays open — the
 // derivative within the present contact mode. A step that needed substeps or did not converge
 // falls back to transition_fd (`implicit` false). The Data is unchanged; the controller is not
-// called. Throws std::invalid_argument for eps not finite and > 0.
-TransitionDerivatives transition_derivatives(const Model& model, const Data& data, double eps = 1e-6);
+// called. `smoothing` κ > 0 [N·s·m] gives the derivatives of the smoothed step instead (Dojo's
+// option): the step's equations with every complementarity pair held on the central path
+// γ s = κ, β∘η = κe, where contact forces act before touch and fade with the gap, so A and B
+// see the contact modes nearby (the step itself is unchanged). Throws std::invalid_argument for
+// eps not finite and > 0, or smoothing not finite and >= 0.
+TransitionDerivatives transition_derivatives(const Model& model, const Data& data, double eps = 1e-6,
+                                             double smoothing = 0.0);
 
 // qpos moved along a tangent vector (nv entries) by h: scalar coordinates add, quaternions turn by
 // q ⊗ exp(h δ) (MuJoCo's mj_integratePos).
