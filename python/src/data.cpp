@@ -340,12 +340,13 @@ void bind_data(py::module_& m) {
         const TransitionDerivatives D = transition_derivatives(model, checked(model, d).data, eps, smoothing);
         return py::make_tuple(D.A, D.B);
       },
-      py::arg("model"), py::arg("data"), py::arg("eps") = 1e-6, py::arg("smoothing") = 0.0,
+      py::arg("model"), py::arg("data"), py::arg("eps") = 1e-6, py::arg("smoothing") = -1.0,
       "(A, B) as transition_fd, by the implicit function theorem on the converged step's factorization (one step "
       "solved, one back-substitution per column; the derivative within the step's contact mode: a touching contact "
       "is held, a sliding one slides); falls back to finite differences when the step needs substeps or does not "
-      "converge. smoothing = κ > 0: the derivatives of the smoothed step (every complementarity pair held on the "
-      "central path at κ [N·s·m], Dojo's option). The Data is unchanged");
+      "converge. smoothing: the central path's κ [N·s·m] every complementarity pair is held on — negative (default) "
+      "the converged answer's own μ, 0 contact modes held exactly, > 0 Dojo's smoothed derivatives. The Data is "
+      "unchanged");
   m.def(
       "mass_matrix", [](const Model& model, const PyData& d) { return mass_matrix(model, checked(model, d).data); },
       py::arg("model"), py::arg("data"),

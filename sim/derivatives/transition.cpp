@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 
 #include <Eigen/Dense>
@@ -266,6 +267,7 @@ class ConvergedStep {
   bool centre() {
     const EqualityTest converged = equality_test(model_, d_);
     const double tol = model_.opt.solver.tolerance;
+    double last = INFINITY;
     for (int it = 0; it < 100; ++it) {
       step_residual(model_, d_, unknowns_, &ws_.residual);
       if (!ws_.residual.allFinite()) return false;
@@ -275,10 +277,12 @@ class ConvergedStep {
         ws_.kinds[c]->add_central_distance(d_.contacts[c], kappa_, &distance);
         rows_ok = rows_ok && ws_.kinds[c]->converged(d_.contacts[c], ws_.contact_kin[c], tol, ws_.dt);
       }
-      if (rows_ok && distance < 1e-6 * kappa_) {
+      // on the path within 1e-3 κ, or within 0.1 κ where round-off stops the iteration
+      if (rows_ok && (distance < 1e-3 * kappa_ || (distance < 0.1 * kappa_ && distance > 0.5 * last))) {
         converged_ = d_.contacts;
         return true;
       }
+      last = distance;
       step_jacobian(model_, d_, unknowns_);
       inequality_jacobian(model_, d_);
       if (!ws_.ldu.factor()) return false;
@@ -332,8 +336,7 @@ class ConvergedStep {
 TransitionDerivatives transition_derivatives(const Model& model, const Data& data, double eps, double smoothing) {
   if (!(eps > 0) || !std::isfinite(eps))
     throw std::invalid_argument("transition_derivatives: eps must be finite and > 0");
-  if (!(smoothing >= 0) || !std::isfinite(smoothing))
-    throw std::invalid_argument("transition_derivatives: smoothing must be finite and >= 0");
+  if (!std::isfinite(smoothing)) throw std::invalid_argument("transition_derivatives: smoothing must be finite");
   const int nv = qvel_size(model);
   const std::vector<double> qpos0 = get_qpos(model, data), qvel0 = get_qvel(model, data);
   Data d = data;
@@ -341,24 +344,39 @@ TransitionDerivatives transition_derivatives(const Model& model, const Data& dat
   set_qpos_qvel(model, d, qpos0, qvel0);  // (as transition_fd starts each of its steps)
   TransitionDerivatives out;
   out.report = step(model, d);
-  ConvergedStep converged(model, d, d.contacts.empty() ? 0.0 : smoothing);
-  const bool usable = out.report.status == StepStatus::Ok && !out.report.substeps &&
-                      converged.factor(qpos0, qvel0, data.ctrl);
-  if (!usable) {
+  // κ < 0: the converged answer, held on the central path at a thousandth of the complementarity
+  // tolerance it met — a point the interior point accepts as converged, where redundant contacts'
+  // load sharing stays determined (at κ = 0 the matrix is singular along it); its softening of a
+  // contact, compliance κ/γ², is below 1e-5 of a step's mobility for impulses above ~1e-3 N·s
+  double kappa = d.contacts.empty() ? 0.0 : smoothing;
+  if (kappa < 0) kappa = 1e-3 * model.opt.interior_point.complementarity_tolerance;
+  const bool solved = out.report.status == StepStatus::Ok && !out.report.substeps;
+  const std::vector<Contact> answer = d.contacts;
+  auto differentiate = [&](double k) {
+    d.contacts = answer;
+    auto step = std::make_unique<ConvergedStep>(model, d, k);
+    if (!step->factor(qpos0, qvel0, data.ctrl)) step.reset();
+    return step;
+  };
+  std::unique_ptr<ConvergedStep> converged;
+  if (solved) converged = differentiate(kappa);
+  if (solved && !converged && kappa > 0 && smoothing < 0) converged = differentiate(kappa = 0.0);
+  out.smoothing = kappa;
+  if (!converged) {
     TransitionDerivatives fd = transition_fd(model, data, eps, true);
     fd.report = out.report;
     return fd;
   }
   out.implicit = true;
-  out.regularized_pivots = converged.regularized();
+  out.regularized_pivots = converged->regularized();
   // the column of a perturbed start: (x'(+eps) − x'(−eps)) / 2 eps, (102)
   fill_columns(model, [&](const Perturbation& perturb) {
     std::vector<double> q[2], v[2];
     for (int k = 0; k < 2; ++k) {
       std::vector<double> qpos = qpos0, qvel = qvel0, ctrl = data.ctrl;
       perturb(k == 0 ? eps : -eps, &qpos, &qvel, &ctrl);
-      if (!converged.set_start(qpos, qvel, ctrl)) ++out.contact_set_changes;
-      converged.next_state(&q[k], &v[k]);
+      if (!converged->set_start(qpos, qvel, ctrl)) ++out.contact_set_changes;
+      converged->next_state(&q[k], &v[k]);
     }
     Eigen::VectorXd col(2 * nv);
     col.head(nv) = difference_qpos(model, q[1], q[0]) / (2 * eps);

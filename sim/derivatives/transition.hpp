@@ -23,6 +23,7 @@ struct TransitionDerivatives {
   // are then those of the regularized matrix), and the columns whose perturbed start found
   // another set of inequalities (their contact geometry is the unperturbed one).
   bool implicit = false;
+  double smoothing = 0;  // the central path's κ the derivatives were taken at [N·s·m]
   StepReport report;
   int regularized_pivots = 0;
   int contact_set_changes = 0;
@@ -44,13 +45,17 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
 // is held (its gap's derivative is 0), a sliding one slides, an open one stays open — the
 // derivative within the present contact mode. A step that needed substeps or did not converge
 // falls back to transition_fd (`implicit` false). The Data is unchanged; the controller is not
-// called. `smoothing` κ > 0 [N·s·m] gives the derivatives of the smoothed step instead (Dojo's
-// option): the step's equations with every complementarity pair held on the central path
-// γ s = κ, β∘η = κe, where contact forces act before touch and fade with the gap, so A and B
-// see the contact modes nearby (the step itself is unchanged). Throws std::invalid_argument for
-// eps not finite and > 0, or smoothing not finite and >= 0.
+// called. `smoothing` is the κ [N·s·m] of the central path γ s = κ, β∘η = κe on which every
+// complementarity pair is held while differentiating: negative (the default), a thousandth of the
+// interior point's complementarity tolerance (1e-11) — the derivative of the converged answer, at
+// a point the interior point accepts, where redundant contacts' load sharing stays determined (if
+// that point cannot be reached, κ = 0); 0, the limit of exactly held contact modes (singular
+// where contacts share a load); > 0, Dojo's smoothed derivatives, where contact forces
+// act before touch and fade with the gap, so A and B see the contact modes nearby (the step
+// itself is unchanged). Throws std::invalid_argument for eps not finite and > 0, or smoothing
+// not finite.
 TransitionDerivatives transition_derivatives(const Model& model, const Data& data, double eps = 1e-6,
-                                             double smoothing = 0.0);
+                                             double smoothing = -1.0);
 
 // qpos moved along a tangent vector (nv entries) by h: scalar coordinates add, quaternions turn by
 // q ⊗ exp(h δ) (MuJoCo's mj_integratePos).
