@@ -21,9 +21,10 @@ import warnings
 from . import _maxsim
 from ._maxsim import *  # noqa: F401,F403  (the engine's classes and functions)
 from ._maxsim import LoadError, LoadOptions, Plot, PlotSeries, __version__, write_plot
+from .gradients import rollout_gradient
 
 __all__ = [name for name in dir(_maxsim) if not name.startswith("_")] + [
-    "load", "load_string", "plot",
+    "load", "load_string", "plot", "rollout_gradient",
 ]
 
 

@@ -56,6 +56,39 @@ void assign_values(std::vector<double>& values, const py::handle& src, const cha
 
 namespace {
 
+// The parameters of transition_derivatives from (kind, name[, row]) tuples (None: none).
+std::vector<ModelParameter> model_parameters(const Model& model, const py::object& specs) {
+  std::vector<ModelParameter> out;
+  if (specs.is_none()) return out;
+  for (const py::handle item : specs) {
+    const py::tuple t = py::reinterpret_borrow<py::object>(item).cast<py::tuple>();
+    if (t.size() < 2 || t.size() > 3) throw py::value_error("a parameter is (kind, name[, row])");
+    const std::string kind = t[0].cast<std::string>(), name = t[1].cast<std::string>();
+    ModelParameter p;
+    if (!parameter_kind_from_name(kind, &p.kind))
+      throw py::value_error("unknown parameter kind '" + kind + "' (actuator_kp, actuator_kv, actuator_gear, body_mass, "
+                            "joint_stiffness, joint_damping, joint_armature)");
+    using K = ModelParameter::Kind;
+    if (p.kind == K::ActuatorKp || p.kind == K::ActuatorKv || p.kind == K::ActuatorGear) {
+      p.index = model.actuator_index(name);
+    } else if (p.kind == K::BodyMass) {
+      p.index = model.body_index(name);
+    } else if (const auto merged = model.find_joint_row(name); merged && t.size() == 2) {
+      p.index = merged->first;
+      p.row = merged->second;
+    } else {
+      p.index = model.joint_index(name);
+      p.row = 0;
+      while (p.row < 6 && model.joints[p.index].row_constrained(p.row)) ++p.row;
+      if (p.row == 6) throw py::value_error("joint '" + name + "' has no free row");
+    }
+    if (t.size() == 3) p.row = t[2].cast<int>();
+    out.push_back(p);
+  }
+  return out;
+}
+
+
 // Runs change(), which must leave every array of d where it is (numpy views point into them).
 template <class Change>
 void keeping_views(Data& d, Change change) {
@@ -327,26 +360,35 @@ void bind_data(py::module_& m) {
       "(linear, angular): the site's origin velocity and angular velocity, both world");
   m.def(
       "transition_fd",
-      [](const Model& model, const PyData& d, double eps, bool centered) {
-        const TransitionDerivatives D = transition_fd(model, checked(model, d).data, eps, centered);
-        return py::make_tuple(D.A, D.B);
+      [](const Model& model, const PyData& d, double eps, bool centered, const py::object& parameters) {
+        const TransitionDerivatives D =
+            transition_fd(model, checked(model, d).data, eps, centered, model_parameters(model, parameters));
+        if (parameters.is_none()) return py::make_tuple(D.A, D.B);
+        return py::make_tuple(D.A, D.B, D.P);
       },
       py::arg("model"), py::arg("data"), py::arg("eps") = 1e-6, py::arg("centered") = true,
+      py::arg("parameters") = py::none(),
       "(A, B): the Jacobians of one step, A = dx'/dx (2nv, 2nv), B = dx'/du (2nv, nu), x = (qpos tangent, qvel), "
-      "by finite differences of step() on copies of the Data (MuJoCo's mjd_transitionFD); the Data is unchanged");
+      "by finite differences of step() on copies of the Data (MuJoCo's mjd_transitionFD); parameters as "
+      "transition_derivatives' (then (A, B, P)); the Data is unchanged");
   m.def(
       "transition_derivatives",
-      [](const Model& model, const PyData& d, double eps, double smoothing) {
-        const TransitionDerivatives D = transition_derivatives(model, checked(model, d).data, eps, smoothing);
-        return py::make_tuple(D.A, D.B);
+      [](const Model& model, const PyData& d, double eps, double smoothing, const py::object& parameters) {
+        const TransitionDerivatives D =
+            transition_derivatives(model, checked(model, d).data, eps, smoothing, model_parameters(model, parameters));
+        if (parameters.is_none()) return py::make_tuple(D.A, D.B);
+        return py::make_tuple(D.A, D.B, D.P);
       },
       py::arg("model"), py::arg("data"), py::arg("eps") = 1e-6, py::arg("smoothing") = -1.0,
+      py::arg("parameters") = py::none(),
       "(A, B) as transition_fd, by the implicit function theorem on the converged step's factorization (one step "
       "solved, one back-substitution per column; the derivative within the step's contact mode: a touching contact "
       "is held, a sliding one slides); falls back to finite differences when the step needs substeps or does not "
       "converge. smoothing: the central path's κ [N·s·m] every complementarity pair is held on — negative (default) "
-      "the converged answer's own μ, 0 contact modes held exactly, > 0 Dojo's smoothed derivatives. The Data is "
-      "unchanged");
+      "1e-11 (the converged answer), 0 contact modes held exactly, > 0 Dojo's smoothed derivatives. parameters: a "
+      "list of (kind, name[, row]) with kind actuator_kp, actuator_kv, actuator_gear, body_mass, joint_stiffness, "
+      "joint_damping or joint_armature (row: the joint's row, by default its first free one; an MJCF hinge merged "
+      "into its body's joint by its own name); then (A, B, P) with P = dx'/dp (2nv, np). The Data is unchanged");
   m.def(
       "mass_matrix", [](const Model& model, const PyData& d) { return mass_matrix(model, checked(model, d).data); },
       py::arg("model"), py::arg("data"),

@@ -176,6 +176,30 @@ def test_transition_fd_of_a_pendulum():
         maxsim.transition_derivatives(m, d, eps=-1.0)
 
 
+def test_parameter_columns_of_a_servo_pendulum():
+    xml = """<mujoco model="sp"><option timestep="0.002"><flag contact="disable"/></option>
+      <worldbody><body name="bob" pos="0 0 1"><joint name="hinge" type="hinge" axis="0 1 0" damping="0.3"/>
+        <geom type="sphere" size="0.05" pos="0 0 -0.5" mass="1.5"/></body></worldbody>
+      <actuator><position name="servo" joint="hinge" kp="40" kv="1.5"/></actuator></mujoco>"""
+    m = maxsim.load_string(xml)
+    d = maxsim.Data(m)
+    d.qpos = [0.4]
+    d.qvel = [-1.1]
+    d.ctrl = [0.2]
+    params = [("actuator_kp", "servo"), ("actuator_kv", "servo"), ("body_mass", "bob"), ("joint_damping", "hinge")]
+    A, B, P = maxsim.transition_derivatives(m, d, parameters=params)
+    _, _, Pf = maxsim.transition_fd(m, d, eps=1e-4, parameters=params)
+    assert P.shape == (2, 4)
+    assert np.all(np.abs(Pf).max(axis=0) > 1e-6)
+    assert np.abs(P - Pf).max(axis=0) == pytest.approx(0, abs=1e-6 * np.abs(Pf).max())
+    # a stiffer servo pulls harder toward its command, which is below the angle: ∂v'/∂kp < 0
+    assert np.sign(P[1, 0]) == np.sign(0.2 - 0.4)
+    with pytest.raises(ValueError, match="unknown parameter kind"):
+        maxsim.transition_derivatives(m, d, parameters=[("actuator_kq", "servo")])
+    with pytest.raises(KeyError):
+        maxsim.transition_derivatives(m, d, parameters=[("body_mass", "bobb")])
+
+
 def test_sensor_noise_is_seeded():
     xml = """<mujoco model="n"><option timestep="0.002"><flag sensornoise="enable"/></option>
       <worldbody><body name="b" pos="0 0 1"><joint name="s" type="slide" axis="0 0 1"/>

@@ -60,6 +60,56 @@ void fill_columns(const Model& model, const std::function<Eigen::VectorXd(const 
 
 }  // namespace
 
+namespace {
+constexpr const char* kParameterNames[] = {"actuator_kp", "actuator_kv", "actuator_gear", "body_mass",
+                                           "joint_stiffness", "joint_damping", "joint_armature"};
+}
+
+const char* parameter_kind_name(ModelParameter::Kind kind) { return kParameterNames[static_cast<int>(kind)]; }
+
+bool parameter_kind_from_name(const std::string& name, ModelParameter::Kind* out) {
+  for (int k = 0; k < static_cast<int>(std::size(kParameterNames)); ++k)
+    if (name == kParameterNames[k]) {
+      *out = static_cast<ModelParameter::Kind>(k);
+      return true;
+    }
+  return false;
+}
+
+double& parameter_value(Model& model, const ModelParameter& p) {
+  using K = ModelParameter::Kind;
+  auto bad = [&](const char* what, size_t n) {
+    return std::invalid_argument(std::string(parameter_kind_name(p.kind)) + ": " + what + " " + std::to_string(p.index) +
+                                 " is out of range (the model has " + std::to_string(n) + ")");
+  };
+  switch (p.kind) {
+    case K::ActuatorKp:
+    case K::ActuatorKv:
+    case K::ActuatorGear: {
+      if (p.index < 0 || p.index >= static_cast<int>(model.actuators.size())) throw bad("actuator", model.actuators.size());
+      Actuator& a = model.actuators[p.index];
+      return p.kind == K::ActuatorKp ? a.kp : p.kind == K::ActuatorKv ? a.kv : a.gear;
+    }
+    case K::BodyMass:
+      if (p.index < 0 || p.index >= static_cast<int>(model.bodies.size())) throw bad("body", model.bodies.size());
+      return model.bodies[p.index].mass;
+    default: {
+      if (p.index < 0 || p.index >= static_cast<int>(model.joints.size())) throw bad("joint", model.joints.size());
+      if (p.row < 0 || p.row >= 6)
+        throw std::invalid_argument(std::string(parameter_kind_name(p.kind)) + ": row " + std::to_string(p.row) + " is not 0..5");
+      Joint& j = model.joints[p.index];
+      return p.kind == K::JointStiffness ? j.stiffness[p.row] : p.kind == K::JointDamping ? j.damping[p.row] : j.armature[p.row];
+    }
+  }
+}
+
+namespace {
+// The parameter's perturbation: eps relative to its size, at least eps.
+double parameter_step(const Model& model, const ModelParameter& p, double eps) {
+  return eps * std::max(1.0, std::abs(parameter_value(const_cast<Model&>(model), p)));  // (read only)
+}
+}  // namespace
+
 std::vector<double> integrate_qpos(const Model& model, std::vector<double> qpos, const Eigen::VectorXd& dq, double h) {
   const std::vector<QuaternionBlock> blocks = quaternion_blocks(model);
   const std::vector<int> map = scalar_map(model);
@@ -106,41 +156,73 @@ void fill_columns(const Model& model, const std::function<Eigen::VectorXd(const 
 }
 }  // namespace
 
-TransitionDerivatives transition_fd(const Model& model, const Data& data, double eps, bool centered) {
+namespace {
+// (x'(+) − x'(−)) / span in the tangent layout
+Eigen::VectorXd state_difference(const Model& model, const std::vector<double>& qp, const std::vector<double>& vp,
+                                 const std::vector<double>& qm, const std::vector<double>& vm, double span) {
+  const Eigen::Index nv = static_cast<Eigen::Index>(vp.size());
+  Eigen::VectorXd col(2 * nv);
+  col.head(nv) = difference_qpos(model, qm, qp) / span;
+  col.tail(nv) = (Eigen::Map<const Eigen::VectorXd>(vp.data(), nv) - Eigen::Map<const Eigen::VectorXd>(vm.data(), nv)) / span;
+  return col;
+}
+
+// P's columns: `next(mp, q, v)` gives the next state with a copy mp of the model whose parameter is
+// moved by +h and −h (by +h and 0 when not centered).
+void fill_parameter_columns(const Model& model, const std::vector<ModelParameter>& parameters, double eps, bool centered,
+                            const std::function<void(const Model&, std::vector<double>*, std::vector<double>*)>& next,
+                            TransitionDerivatives* out) {
+  out->P.resize(2 * qvel_size(model), static_cast<Eigen::Index>(parameters.size()));
+  for (size_t k = 0; k < parameters.size(); ++k) {
+    const double h = parameter_step(model, parameters[k], eps);
+    std::vector<double> q[2], v[2];
+    for (int side = 0; side < 2; ++side) {
+      Model mp = model;
+      parameter_value(mp, parameters[k]) += side == 0 ? h : (centered ? -h : 0.0);
+      next(mp, &q[side], &v[side]);
+    }
+    out->P.col(static_cast<Eigen::Index>(k)) = state_difference(model, q[0], v[0], q[1], v[1], centered ? 2 * h : h);
+  }
+}
+}  // namespace
+
+TransitionDerivatives transition_fd(const Model& model, const Data& data, double eps, bool centered,
+                                    const std::vector<ModelParameter>& parameters) {
   if (!(eps > 0) || !std::isfinite(eps)) throw std::invalid_argument("transition_fd: eps must be finite and > 0");
-  const int nv = qvel_size(model);
+  for (const ModelParameter& p : parameters) parameter_step(model, p, eps);  // (throws for a bad one)
   const std::vector<double> qpos0 = get_qpos(model, data), qvel0 = get_qvel(model, data);
   Data base = data;
   base.controller = nullptr;  // (the inputs are the ones held now)
   // the next state of a copy started at (qpos, qvel) with commands ctrl, all moved by h
-  auto next = [&](const Perturbation& perturb, double h, std::vector<double>* qpos1, std::vector<double>* qvel1) {
+  auto next_with = [&](const Model& mp, const Perturbation& perturb, double h, std::vector<double>* qpos1,
+                       std::vector<double>* qvel1) {
     std::vector<double> qpos = qpos0, qvel = qvel0, ctrl = data.ctrl;
     if (perturb) perturb(h, &qpos, &qvel, &ctrl);
     Data d = base;
-    set_qpos_qvel(model, d, qpos, qvel);
+    set_qpos_qvel(mp, d, qpos, qvel);
     d.ctrl = ctrl;
-    step(model, d);
-    *qpos1 = get_qpos(model, d);
-    *qvel1 = get_qvel(model, d);
+    step(mp, d);
+    *qpos1 = get_qpos(mp, d);
+    *qvel1 = get_qvel(mp, d);
+  };
+  auto next = [&](const Perturbation& perturb, double h, std::vector<double>* qpos1, std::vector<double>* qvel1) {
+    next_with(model, perturb, h, qpos1, qvel1);
   };
   std::vector<double> qpos_ref, qvel_ref;  // (the unperturbed step, for forward differences)
   next(nullptr, 0.0, &qpos_ref, &qvel_ref);
-  const Eigen::Map<const Eigen::VectorXd> v_ref(qvel_ref.data(), nv);
   // the column of a perturbation: (x'(+) − x'(−)) / 2eps, or (x'(+) − x') / eps
   TransitionDerivatives out;
   fill_columns(model, [&](const Perturbation& perturb) {
     std::vector<double> qp, vp, qm, vm;
     next(perturb, eps, &qp, &vp);
-    Eigen::VectorXd col(2 * nv);
     if (centered) {
       next(perturb, -eps, &qm, &vm);
-      col.head(nv) = difference_qpos(model, qm, qp) / (2 * eps);
-      col.tail(nv) = (Eigen::Map<const Eigen::VectorXd>(vp.data(), nv) - Eigen::Map<const Eigen::VectorXd>(vm.data(), nv)) / (2 * eps);
-    } else {
-      col.head(nv) = difference_qpos(model, qpos_ref, qp) / eps;
-      col.tail(nv) = (Eigen::Map<const Eigen::VectorXd>(vp.data(), nv) - v_ref) / eps;
+      return state_difference(model, qp, vp, qm, vm, 2 * eps);
     }
-    return col;
+    return state_difference(model, qp, vp, qpos_ref, qvel_ref, eps);
+  }, &out);
+  fill_parameter_columns(model, parameters, eps, centered, [&](const Model& mp, std::vector<double>* q, std::vector<double>* v) {
+    next_with(mp, nullptr, 0.0, q, v);
   }, &out);
   return out;
 }
@@ -206,7 +288,7 @@ void refine(const BlockLdu& a, const BlockLdu& factors, const std::vector<std::p
 // The converged step, replayed at perturbed starts (transition_derivatives).
 class ConvergedStep {
  public:
-  ConvergedStep(const Model& model, Data& d, double kappa) : model_(model), d_(d), ws_(workspace(d)), kappa_(kappa) {
+  ConvergedStep(const Model& model, Data& d, double kappa) : model_(&model), d_(d), ws_(workspace(d)), kappa_(kappa) {
     unknowns_ = ws_.unknowns;
     converged_ = d.contacts;
   }
@@ -215,12 +297,12 @@ class ConvergedStep {
   // on the converged set, and the knot quantities. Returns false when the contact search found
   // another set here (the converged geometry is then kept).
   bool set_start(const std::vector<double>& qpos, const std::vector<double>& qvel, const std::vector<double>& ctrl) {
-    set_qpos_qvel(model_, d_, qpos, qvel);
+    set_qpos_qvel(*model_, d_, qpos, qvel);
     d_.ctrl = ctrl;
-    apply_actuation(model_, d_);
+    apply_actuation(*model_, d_);
     found_.clear();
     found_.swap(d_.contacts);
-    find_inequalities(model_, d_, ws_.dt);
+    find_inequalities(*model_, d_, ws_.dt);
     found_.swap(d_.contacts);  // (d_.contacts empty again)
     d_.contacts = converged_;
     bool same = found_.size() == converged_.size();
@@ -238,7 +320,7 @@ class ConvergedStep {
         ct.bound = f.bound;
         ct.offset = f.offset + offset_shift_[c];  // (restitution's opening, docs/computation.md §4)
       }
-    step_prepare(model_, d_);
+    step_prepare(*model_, d_);
     return same;
   }
 
@@ -251,25 +333,28 @@ class ConvergedStep {
       for (size_t c = 0; c < found_.size(); ++c) offset_shift_[c] = converged_[c].offset - found_[c].offset;
     }
     if (kappa_ > 0 && !centre()) return false;
-    step_residual(model_, d_, unknowns_, &ws_.residual);
-    step_jacobian(model_, d_, unknowns_);
-    inequality_jacobian(model_, d_);
+    step_residual(*model_, d_, unknowns_, &ws_.residual);
+    step_jacobian(*model_, d_, unknowns_);
+    inequality_jacobian(*model_, d_);
     assembled_ = ws_.ldu;
     if (!ws_.ldu.factor()) return false;
     factored_ = ws_.ldu;  // (step_prepare at the next start writes the impulse maps into ws.ldu)
     return true;
   }
   int regularized() const { return factored_.num_regularized(); }
+  // The model the next starts are evaluated with: a copy with one parameter moved gives that
+  // parameter's column, with the factorization of the model the step was solved with.
+  void use_model(const Model& model) { model_ = &model; }
 
   // The smoothed step (docs/computation.md §17): from the answer, Newton's method on the same
   // equations with every complementarity pair on the central path γ s = κ, β∘η = κe, the
   // fraction to the boundary 0.99 keeping the pairs inside. False if it does not get there.
   bool centre() {
-    const EqualityTest converged = equality_test(model_, d_);
-    const double tol = model_.opt.solver.tolerance;
+    const EqualityTest converged = equality_test(*model_, d_);
+    const double tol = model_->opt.solver.tolerance;
     double last = INFINITY;
     for (int it = 0; it < 100; ++it) {
-      step_residual(model_, d_, unknowns_, &ws_.residual);
+      step_residual(*model_, d_, unknowns_, &ws_.residual);
       if (!ws_.residual.allFinite()) return false;
       double distance = 0;
       bool rows_ok = converged(ws_.residual);
@@ -283,11 +368,11 @@ class ConvergedStep {
         return true;
       }
       last = distance;
-      step_jacobian(model_, d_, unknowns_);
-      inequality_jacobian(model_, d_);
+      step_jacobian(*model_, d_, unknowns_);
+      inequality_jacobian(*model_, d_);
       if (!ws_.ldu.factor()) return false;
       ws_.delta = -ws_.residual;
-      inequality_rhs(model_, d_, kappa_, nullptr, &ws_.delta);
+      inequality_rhs(*model_, d_, kappa_, nullptr, &ws_.delta);
       ws_.ldu.solve(ws_.delta);
       recover_steps(d_, ws_.delta, &steps_);
       double alpha = 1.0;
@@ -303,23 +388,23 @@ class ConvergedStep {
   // x' after one linearized Newton step from the answer with the start set by set_start:
   // s = s* − (∂F/∂s)⁻¹ F(s*; p), the inequalities' variables along their recovered steps.
   void next_state(std::vector<double>* qpos, std::vector<double>* qvel) {
-    step_residual(model_, d_, unknowns_, &ws_.residual);
+    step_residual(*model_, d_, unknowns_, &ws_.residual);
     ws_.delta = -ws_.residual;
-    inequality_rhs(model_, d_, kappa_, nullptr, &ws_.delta);
+    inequality_rhs(*model_, d_, kappa_, nullptr, &ws_.delta);
     rhs_ = ws_.delta;
     factored_.solve(ws_.delta);
     if (factored_.num_regularized() > 0) refine(assembled_, factored_, ws_.edges, rhs_, &ws_.delta);
     recover_steps(d_, ws_.delta, &steps_);
     ws_.unknowns = unknowns_ + ws_.delta;
     apply_steps(d_, &d_.contacts, steps_, 1.0);
-    step_residual(model_, d_, ws_.unknowns, &ws_.residual);  // (z3 of these unknowns)
-    advance_knot(model_, d_);
-    *qpos = get_qpos(model_, d_);
-    *qvel = get_qvel(model_, d_);
+    step_residual(*model_, d_, ws_.unknowns, &ws_.residual);  // (z3 of these unknowns)
+    advance_knot(*model_, d_);
+    *qpos = get_qpos(*model_, d_);
+    *qvel = get_qvel(*model_, d_);
   }
 
  private:
-  const Model& model_;
+  const Model* model_;  // the model the start is evaluated with (a parameter column's copy)
   Data& d_;
   Workspace& ws_;
   double kappa_;  // the central path's target (0: the step's own answer)
@@ -333,11 +418,12 @@ class ConvergedStep {
 
 }  // namespace
 
-TransitionDerivatives transition_derivatives(const Model& model, const Data& data, double eps, double smoothing) {
+TransitionDerivatives transition_derivatives(const Model& model, const Data& data, double eps, double smoothing,
+                                             const std::vector<ModelParameter>& parameters) {
   if (!(eps > 0) || !std::isfinite(eps))
     throw std::invalid_argument("transition_derivatives: eps must be finite and > 0");
   if (!std::isfinite(smoothing)) throw std::invalid_argument("transition_derivatives: smoothing must be finite");
-  const int nv = qvel_size(model);
+  for (const ModelParameter& p : parameters) parameter_step(model, p, eps);  // (throws for a bad one)
   const std::vector<double> qpos0 = get_qpos(model, data), qvel0 = get_qvel(model, data);
   Data d = data;
   d.controller = nullptr;  // (the inputs are the ones held now)
@@ -363,7 +449,7 @@ TransitionDerivatives transition_derivatives(const Model& model, const Data& dat
   if (solved && !converged && kappa > 0 && smoothing < 0) converged = differentiate(kappa = 0.0);
   out.smoothing = kappa;
   if (!converged) {
-    TransitionDerivatives fd = transition_fd(model, data, eps, true);
+    TransitionDerivatives fd = transition_fd(model, data, eps, true, parameters);
     fd.report = out.report;
     return fd;
   }
@@ -378,10 +464,15 @@ TransitionDerivatives transition_derivatives(const Model& model, const Data& dat
       if (!converged->set_start(qpos, qvel, ctrl)) ++out.contact_set_changes;
       converged->next_state(&q[k], &v[k]);
     }
-    Eigen::VectorXd col(2 * nv);
-    col.head(nv) = difference_qpos(model, q[1], q[0]) / (2 * eps);
-    col.tail(nv) = (Eigen::Map<const Eigen::VectorXd>(v[0].data(), nv) - Eigen::Map<const Eigen::VectorXd>(v[1].data(), nv)) / (2 * eps);
-    return col;
+    return state_difference(model, q[0], v[0], q[1], v[1], 2 * eps);
+  }, &out);
+  // parameter columns: the same step, its start evaluated with a copy of the model whose
+  // parameter is moved (the factorization stays the model's)
+  fill_parameter_columns(model, parameters, eps, true, [&](const Model& mp, std::vector<double>* q, std::vector<double>* v) {
+    converged->use_model(mp);
+    if (!converged->set_start(qpos0, qvel0, data.ctrl)) ++out.contact_set_changes;
+    converged->next_state(q, v);
+    converged->use_model(model);
   }, &out);
   return out;
 }
