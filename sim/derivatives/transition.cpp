@@ -6,8 +6,6 @@
 #include <memory>
 #include <stdexcept>
 
-#include <Eigen/Dense>
-
 #include "sim/actuation.hpp"
 #include "sim/solver/assemble.hpp"
 #include "sim/solver/inequality.hpp"
@@ -235,56 +233,6 @@ bool same_inequality(const Contact& a, const Contact& b) {
          a.tendon == b.tendon && a.side == b.side && a.dry_limit == b.dry_limit;
 }
 
-// y = A x for the assembled (unfactored) graph matrix `a` on the edges `edges` (padding rows 0).
-void multiply(const BlockLdu& a, const std::vector<std::pair<int, int>>& edges, const Eigen::VectorXd& x, Eigen::VectorXd* y) {
-  const int n = a.num_nodes();
-  y->setZero(x.size());
-  for (int i = 0; i < n; ++i) y->segment<6>(6 * i).noalias() += a.diag(i) * x.segment<6>(6 * i);
-  for (size_t e = 0; e < edges.size(); ++e) {
-    const auto [i, j] = edges[e];
-    y->segment<6>(6 * i).noalias() += a.block(a.upper_id(static_cast<int>(e))) * x.segment<6>(6 * j);
-    y->segment<6>(6 * j).noalias() += a.block(a.lower_id(static_cast<int>(e))) * x.segment<6>(6 * i);
-  }
-  for (int i = 0; i < n; ++i) y->segment(6 * i + a.node_size(i), 6 - a.node_size(i)).setZero();
-}
-
-// Refines x ≈ A⁻¹b when the factorization regularized pivots (it then solves A + S, S of the rank
-// of the shifted rows; at a converged interior point an active contact's pivot spans 1e15): GMRES
-// on A with the factors as right preconditioner (Saad 2003, §9.3) needs about that rank of
-// vectors. The derivative needs A's own directions, not the regularized ones.
-void refine(const BlockLdu& a, const BlockLdu& factors, const std::vector<std::pair<int, int>>& edges,
-            const Eigen::VectorXd& b, Eigen::VectorXd* x) {
-  constexpr int kMax = 40;
-  Eigen::VectorXd r(b.size()), w(b.size());
-  multiply(a, edges, *x, &w);
-  r = b - w;
-  for (int i = 0; i < a.num_nodes(); ++i) r.segment(6 * i + a.node_size(i), 6 - a.node_size(i)).setZero();
-  const double beta = r.norm(), target = 1e-14 * std::max(b.norm(), 1e-300);
-  if (!(beta > target)) return;
-  Eigen::MatrixXd V(b.size(), kMax + 1), Z(b.size(), kMax), H = Eigen::MatrixXd::Zero(kMax + 1, kMax);
-  V.col(0) = r / beta;
-  for (int k = 0; k < kMax; ++k) {
-    Z.col(k) = V.col(k);
-    factors.solve(Z.col(k));
-    multiply(a, edges, Z.col(k), &w);
-    for (int i = 0; i <= k; ++i) {  // modified Gram–Schmidt
-      H(i, k) = V.col(i).dot(w);
-      w -= H(i, k) * V.col(i);
-    }
-    H(k + 1, k) = w.norm();
-    Eigen::VectorXd e1 = Eigen::VectorXd::Zero(k + 2);
-    e1(0) = beta;
-    const Eigen::VectorXd y = H.topLeftCorner(k + 2, k + 1).colPivHouseholderQr().solve(e1);
-    const double res = (e1 - H.topLeftCorner(k + 2, k + 1) * y).norm();
-    if (!(H(k + 1, k) > 1e-300 * beta) || res < target || k + 1 == kMax) {
-      const Eigen::VectorXd correction = Z.leftCols(k + 1) * y;
-      if (correction.allFinite() && res < beta) *x += correction;
-      return;
-    }
-    V.col(k + 1) = w / H(k + 1, k);
-  }
-}
-
 // The converged step, replayed at perturbed starts (transition_derivatives).
 class ConvergedStep {
  public:
@@ -336,7 +284,6 @@ class ConvergedStep {
     step_residual(*model_, d_, unknowns_, &ws_.residual);
     step_jacobian(*model_, d_, unknowns_);
     inequality_jacobian(*model_, d_);
-    assembled_ = ws_.ldu;
     if (!ws_.ldu.factor()) return false;
     factored_ = ws_.ldu;  // (step_prepare at the next start writes the impulse maps into ws.ldu)
     return true;
@@ -391,9 +338,7 @@ class ConvergedStep {
     step_residual(*model_, d_, unknowns_, &ws_.residual);
     ws_.delta = -ws_.residual;
     inequality_rhs(*model_, d_, kappa_, nullptr, &ws_.delta);
-    rhs_ = ws_.delta;
     factored_.solve(ws_.delta);
-    if (factored_.num_regularized() > 0) refine(assembled_, factored_, ws_.edges, rhs_, &ws_.delta);
     recover_steps(d_, ws_.delta, &steps_);
     ws_.unknowns = unknowns_ + ws_.delta;
     apply_steps(d_, &d_.contacts, steps_, 1.0);
@@ -412,8 +357,7 @@ class ConvergedStep {
   std::vector<Contact> converged_, found_;
   std::vector<double> offset_shift_;
   std::vector<Vec6> steps_;
-  BlockLdu assembled_, factored_;
-  Eigen::VectorXd rhs_;
+  BlockLdu factored_;
 };
 
 }  // namespace
