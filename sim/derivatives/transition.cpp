@@ -253,33 +253,56 @@ class ConvergedStep {
     find_inequalities(*model_, d_, ws_.dt);
     found_.swap(d_.contacts);  // (d_.contacts empty again)
     d_.contacts = converged_;
-    bool same = found_.size() == converged_.size();
-    for (size_t c = 0; same && c < found_.size(); ++c) same = same_inequality(found_[c], converged_[c]);
-    if (same && !offset_shift_.empty())
-      for (size_t c = 0; c < found_.size(); ++c) {
-        Contact& ct = d_.contacts[c];
-        const Contact& f = found_[c];
-        ct.point_a = f.point_a;
-        ct.point_b = f.point_b;
-        ct.core_a = f.core_a;
-        ct.core_b = f.core_b;
-        ct.normal = f.normal;
-        ct.tangent = f.tangent;
-        ct.bound = f.bound;
-        ct.offset = f.offset + offset_shift_[c];  // (restitution's opening, docs/computation.md §4)
-      }
+    const bool same = match_found();
+    // (the first call, at the unperturbed start, keeps the step's own geometry and sets the shifts)
+    for (size_t c = 0; c < converged_.size() && !offset_shift_.empty(); ++c) {
+      if (match_[c] < 0) continue;
+      Contact& ct = d_.contacts[c];
+      const Contact& f = found_[match_[c]];
+      ct.point_a = f.point_a;
+      ct.point_b = f.point_b;
+      ct.core_a = f.core_a;
+      ct.core_b = f.core_b;
+      ct.normal = f.normal;
+      ct.tangent = f.tangent;
+      ct.bound = f.bound;
+      ct.offset = f.offset + offset_shift_[c];  // (restitution's opening, docs/computation.md §4)
+    }
     step_prepare(*model_, d_);
     return same;
+  }
+
+  // match_[c]: the inequality of found_ that is the converged one c — the same constraint and, among
+  // a pair's several points, the one whose witness point is nearest and within 1 mm (the search
+  // may list them in another order at a perturbed start) — or −1. True if every one is matched and
+  // none is new.
+  bool match_found() {
+    match_.assign(converged_.size(), -1);
+    used_.assign(found_.size(), 0);
+    bool all = found_.size() == converged_.size();
+    for (size_t c = 0; c < converged_.size(); ++c) {
+      double best = 1e-3;
+      for (size_t j = 0; j < found_.size(); ++j) {
+        if (used_[j] || !same_inequality(found_[j], converged_[c])) continue;
+        const double distance = (found_[j].point_b - converged_[c].point_b).norm();
+        if (distance <= best) {
+          best = distance;
+          match_[c] = static_cast<int>(j);
+        }
+      }
+      if (match_[c] >= 0) used_[match_[c]] = 1;
+      all = all && match_[c] >= 0;
+    }
+    return all;
   }
 
   // At the unperturbed start: what the step added to the found geometry (restitution), then the
   // Newton matrix at the answer, factored. False if it cannot be factored.
   bool factor(const std::vector<double>& qpos, const std::vector<double>& qvel, const std::vector<double>& ctrl) {
     set_start(qpos, qvel, ctrl);
-    if (found_.size() == converged_.size()) {
-      offset_shift_.resize(found_.size());
-      for (size_t c = 0; c < found_.size(); ++c) offset_shift_[c] = converged_[c].offset - found_[c].offset;
-    }
+    offset_shift_.assign(converged_.size(), 0.0);
+    for (size_t c = 0; c < converged_.size(); ++c)
+      if (match_[c] >= 0) offset_shift_[c] = converged_[c].offset - found_[match_[c]].offset;
     if (kappa_ > 0 && !centre()) return false;
     step_residual(*model_, d_, unknowns_, &ws_.residual);
     step_jacobian(*model_, d_, unknowns_);
@@ -355,6 +378,8 @@ class ConvergedStep {
   double kappa_;  // the central path's target (0: the step's own answer)
   Eigen::VectorXd unknowns_;
   std::vector<Contact> converged_, found_;
+  std::vector<int> match_;  // per converged inequality, its index in found_ (match_found)
+  std::vector<char> used_;
   std::vector<double> offset_shift_;
   std::vector<Vec6> steps_;
   BlockLdu factored_;
