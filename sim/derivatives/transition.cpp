@@ -1,4 +1,6 @@
-// Finite-difference transition derivatives (sim/derivatives/transition.hpp).
+// Transition derivatives (sim/derivatives/transition.hpp): by finite differences of whole steps
+// (transition_fd) and by the implicit function theorem on the converged step (transition_derivatives,
+// docs/computation.md §17), with the model parameters' columns of both.
 #include "sim/derivatives/transition.hpp"
 
 #include <cmath>
