@@ -209,7 +209,7 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
     next_with(model, perturb, h, qpos1, qvel1);
   };
   std::vector<double> qpos_ref, qvel_ref;  // (the unperturbed step, for forward differences)
-  next(nullptr, 0.0, &qpos_ref, &qvel_ref);
+  if (!centered) next(nullptr, 0.0, &qpos_ref, &qvel_ref);
   // the column of a perturbation: (x'(+) − x'(−)) / 2eps, or (x'(+) − x') / eps
   TransitionDerivatives out;
   fill_columns(model, [&](const Perturbation& perturb) {
@@ -228,12 +228,6 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
 }
 
 namespace {
-
-// Whether two inequalities are the same constraint (pair of bodies, joint row, tendon, side).
-bool same_inequality(const Contact& a, const Contact& b) {
-  return a.body_a == b.body_a && a.body_b == b.body_b && a.joint == b.joint && a.row == b.row &&
-         a.tendon == b.tendon && a.side == b.side && a.dry_limit == b.dry_limit;
-}
 
 // The converged step, replayed at perturbed starts (transition_derivatives).
 class ConvergedStep {
@@ -285,7 +279,8 @@ class ConvergedStep {
     for (size_t c = 0; c < converged_.size(); ++c) {
       double best = 1e-3;
       for (size_t j = 0; j < found_.size(); ++j) {
-        if (used_[j] || !same_inequality(found_[j], converged_[c])) continue;
+        if (used_[j] || !same_inequality(found_[j], converged_[c]) || has_normal(found_[j]) != has_normal(converged_[c]))
+          continue;
         const double distance = (found_[j].point_b - converged_[c].point_b).norm();
         if (distance <= best) {
           best = distance;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -78,7 +79,14 @@ struct CollisionWorld::Impl {
 
   // The bodies of the first geom pair the searches can ever test (the filters above at any pose:
   // explicit pairs, then body–plane, then geom–geom); {-2, -2} if none. kWorld for the world.
+  // (The geoms and filters are fixed once built: it is searched for once, integrator_support asks
+  // at every step of an energy–momentum run.)
   std::pair<int, int> first_possible_pair() const {
+    if (!first_pair) first_pair = search_first_possible_pair();
+    return *first_pair;
+  }
+  mutable std::optional<std::pair<int, int>> first_pair;
+  std::pair<int, int> search_first_possible_pair() const {
     if (!pairs.empty()) return {pairs.front().task.body_a, pairs.front().task.body_b};
     if (!dynamic) return {-2, -2};
     for (int b = 0; b < nbodies; ++b) {

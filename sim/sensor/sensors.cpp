@@ -478,9 +478,7 @@ bool sensor_type_from_name(const std::string& name, SensorType* out) {
 int sensor_dimension(SensorType type) { return info(type).dim; }
 
 SensorFrame site_frame(const Model& model, int site) {
-  if (site < 0 || site >= static_cast<int>(model.sites.size()))
-    throw std::invalid_argument("no site " + std::to_string(site) + " (the model has " + std::to_string(model.sites.size()) + ")");
-  const Site& s = model.sites[site];
+  const Site& s = site_at(model, site);
   return SensorFrame{s.body, s.pos, s.quat};
 }
 SensorStage sensor_stage(SensorType type) { return info(type).stage; }

@@ -19,11 +19,15 @@ const InequalityKind& inequality_kind(const Contact& c) {
   return c.linear_cone ? static_cast<const InequalityKind&>(pyramid) : surface;
 }
 
+bool same_inequality(const Contact& a, const Contact& b) {
+  return a.body_a == b.body_a && a.body_b == b.body_b && a.joint == b.joint && a.row == b.row &&
+         a.tendon == b.tendon && a.side == b.side;
+}
+
 bool persisting_contact(const std::vector<Contact>& previous, size_t c, const Contact& now) {
   if (c >= previous.size()) return false;
   const Contact& p = previous[c];
-  return p.body_a == now.body_a && p.body_b == now.body_b && p.joint == now.joint && p.row == now.row &&
-         p.side == now.side && (p.point_b - now.point_b).norm() < 1e-3;
+  return same_inequality(p, now) && (p.point_b - now.point_b).norm() < 1e-3;
 }
 
 double cone_pair_max(const Contact& ct) {

@@ -103,6 +103,10 @@ auto inequality_unknowns(const Data& d, V&& s, int c) {
 // The kind of an inequality (the one place that tells them apart).
 const InequalityKind& inequality_kind(const Contact& c);
 
+// Whether two inequalities act on the same thing: the same pair of bodies, joint row or tendon,
+// and side. A pair's several contact points are told apart by their witness points
+// (persisting_contact), a joint row's friction and limit by has_normal.
+bool same_inequality(const Contact& a, const Contact& b);
 // Whether contact c of this step continues contact c of the last one (same pair, same joint row
 // or witness point within 1 mm), so its impulse is a good first guess.
 bool persisting_contact(const std::vector<Contact>& previous, size_t c, const Contact& now);

@@ -84,9 +84,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
   Eigen::VectorXd& F = ws.residual;
   const EqualityTest converged = equality_test(model, d);
   std::vector<Vec6>& affine = ws.contact_affine;
-  std::vector<Vec6>& steps = ws.contact_steps;
-  affine.resize(2 * d.contacts.size());
-  steps.resize(2 * d.contacts.size());
+  std::vector<Vec6>& steps = ws.contact_steps;  // (sized by recover_steps)
   const int nc = static_cast<int>(d.contacts.size());
 
   // start of the inequality variables, strictly inside their cones, from the predicted gap; an

@@ -64,10 +64,8 @@ void point_jacobian(const Model& model, const Data& data, int body, const Vec3& 
 }
 
 void site_jacobian(const Model& model, const Data& data, int site, Eigen::MatrixXd* linear, Eigen::MatrixXd* angular) {
-  if (site < 0 || site >= static_cast<int>(model.sites.size()))
-    throw std::invalid_argument("site_jacobian: no site " + std::to_string(site) + " (the model has " +
-                                std::to_string(model.sites.size()) + ")");
-  point_jacobian(model, data, model.sites[site].body, site_pose(model, data, site).x, linear, angular);
+  const Site& s = site_at(model, site);
+  point_jacobian(model, data, s.body, fixed_frame_pose(data, s.body, s.pos, s.quat).x, linear, angular);
 }
 
 Eigen::MatrixXd mass_matrix(const Model& model, const Data& data) {

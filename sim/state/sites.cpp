@@ -6,13 +6,11 @@
 
 namespace maxsim {
 
-namespace {
-const Site& checked_site(const Model& model, int site) {
+const Site& site_at(const Model& model, int site) {
   if (site < 0 || site >= static_cast<int>(model.sites.size()))
     throw std::invalid_argument("no site " + std::to_string(site) + " (the model has " + std::to_string(model.sites.size()) + ")");
   return model.sites[site];
 }
-}  // namespace
 
 Pose fixed_frame_pose(const Data& data, int body, const Vec3& pos, const Vec4& quat) {
   if (body == kWorld) return Pose{pos, quat};
@@ -31,12 +29,12 @@ void fixed_frame_velocity(const Data& data, int body, const Vec3& pos, Vec3* lin
 }
 
 Pose site_pose(const Model& model, const Data& data, int site) {
-  const Site& s = checked_site(model, site);
+  const Site& s = site_at(model, site);
   return fixed_frame_pose(data, s.body, s.pos, s.quat);
 }
 
 void site_velocity(const Model& model, const Data& data, int site, Vec3* linear, Vec3* angular) {
-  const Site& s = checked_site(model, site);
+  const Site& s = site_at(model, site);
   fixed_frame_velocity(data, s.body, s.pos, linear, angular);
 }
 

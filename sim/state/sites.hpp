@@ -8,6 +8,9 @@
 
 namespace maxsim {
 
+// Model::sites[site]; throws std::invalid_argument for an index out of range.
+const Site& site_at(const Model& model, int site);
+
 // A frame fixed in a body (origin pos, orientation quat in the body frame; the world's for
 // kWorld): its world pose, and its origin's velocity and angular velocity (both world). Sites and
 // sensor frames are such frames.
