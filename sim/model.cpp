@@ -255,6 +255,15 @@ std::optional<int> Model::find_tendon(const std::string& n) const { return find_
 int Model::hfield_index(const std::string& n) const { return index_by_name(*this, hfields, n, "height field"); }
 std::optional<int> Model::find_hfield(const std::string& n) const { return find_by_name(hfields, n); }
 
+std::optional<std::pair<int, int>> Model::find_geom(const std::string& name) const {
+  for (size_t b = 0; b < bodies.size(); ++b)
+    for (size_t g = 0; g < bodies[b].geoms.size(); ++g)
+      if (bodies[b].geoms[g].name == name) return std::pair<int, int>(static_cast<int>(b), static_cast<int>(g));
+  for (size_t g = 0; g < world_geoms.size(); ++g)
+    if (world_geoms[g].name == name) return std::pair<int, int>(kWorld, static_cast<int>(g));
+  return std::nullopt;
+}
+
 void Model::set_hfield_data(int index, const std::vector<double>& data) {
   if (index < 0 || index >= static_cast<int>(hfields.size()))
     throw std::invalid_argument("set_hfield_data: no height field " + std::to_string(index) + " (the model has " +

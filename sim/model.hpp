@@ -479,6 +479,9 @@ struct Model {
   // The joint and row of a row known by its own name (Joint::row_names: an MJCF hinge or slide
   // merged into its body's joint), std::nullopt when no row has that name.
   std::optional<std::pair<int, int>> find_joint_row(const std::string& name) const;
+  // The body (kWorld: world_geoms) and index among its geoms of the geom named `name`,
+  // std::nullopt when none has that name.
+  std::optional<std::pair<int, int>> find_geom(const std::string& name) const;
   // Sets the elevations of height field `index` (nrow · ncol values in [0, 1], row 0 at -y, as
   // HeightField::data), e.g. one a file left to be set at run time (<hfield nrow ncol> without
   // data). Contact searches of Data made from this model see it from their next step. Throws

@@ -276,6 +276,69 @@ TEST(TransitionDerivatives, ParameterColumnsMatchFiniteDifferences) {
   EXPECT_THROW(parameter_value(bad, {K::ActuatorKp, 1, 0}), std::invalid_argument);
 }
 
+// Friction parameter columns: a sphere sliding and spinning on a plane (the sphere's μ = 0.4 is
+// the contact's, the larger of the two geoms'), and a hinge turning against its dry friction
+// (frictionloss 0.5 N·m, sliding); against finite differences of whole steps to 1e-4 relative
+// (the sphere's contact search is rebuilt on each moved copy; measured ~1e-6).
+TEST(TransitionDerivatives, FrictionColumnsMatchFiniteDifferences) {
+  using K = ModelParameter::Kind;
+  const Model m = load_xml("friction_sphere", R"(<mujoco model="fs"><option timestep="0.002"/>
+    <worldbody><geom type="plane" size="50 50 0.1" friction="0.3"/>
+      <body name="b" pos="0 0 0.1"><freejoint/><geom type="sphere" size="0.1" mass="1" friction="0.4"/></body></worldbody>
+    <keyframe><key qpos="0 0 0.0999 1 0 0 0" qvel="3 1 0 0 0 5"/></keyframe></mujoco>)");
+  Data d(m);
+  enable_contacts(m, d);
+  reset_data(m, d, 0);
+  for (int i = 0; i < 20; ++i) step(m, d);
+  const std::vector<ModelParameter> mu = {{K::GeomFriction, 0, 0}};
+  const TransitionDerivatives D = transition_derivatives(m, d, 1e-6, -1.0, mu), F = transition_fd(m, d, 1e-4, true, mu);
+  ASSERT_TRUE(D.implicit);
+  EXPECT_GT(F.P.col(0).cwiseAbs().maxCoeff(), 1e-3);  // μ slows the slide
+  EXPECT_LT((D.P.col(0) - F.P.col(0)).cwiseAbs().maxCoeff(), 1e-4 * F.P.col(0).cwiseAbs().maxCoeff());
+  // the plane's μ is below the sphere's: the contact does not feel it
+  const TransitionDerivatives W = transition_derivatives(m, d, 1e-6, -1.0, {{K::GeomFriction, kWorld, 0}});
+  EXPECT_LT(W.P.col(0).cwiseAbs().maxCoeff(), 1e-9);
+  EXPECT_THROW(transition_derivatives(m, d, 1e-6, -1.0, {{K::GeomFriction, 0, 1}}), std::invalid_argument);
+
+  const Model h = load_xml("friction_hinge", R"(<mujoco model="fh"><option timestep="0.002"><flag contact="disable"/></option>
+    <worldbody><body name="bob" pos="0 0 1"><joint name="hinge" type="hinge" axis="0 1 0" frictionloss="0.5"/>
+      <geom type="sphere" size="0.05" pos="0 0 -0.5" mass="1.5"/></body></worldbody></mujoco>)");
+  Data dh(h);
+  set_qpos_qvel(h, dh, std::vector<double>{0.4}, std::vector<double>{2.0});
+  int r = 0;
+  while (h.joints[0].row_constrained(r)) ++r;
+  const std::vector<ModelParameter> loss = {{K::JointFriction, 0, r}};
+  const TransitionDerivatives Dh = transition_derivatives(h, dh, 1e-6, -1.0, loss), Fh = transition_fd(h, dh, 1e-4, true, loss);
+  ASSERT_TRUE(Dh.implicit);
+  // sliding: v' = v − Δt (g/L sin q + 0.5/I) ..., so ∂v'/∂(friction) = −Δt / I up to the
+  // step's O(Δt² g/L) = 8e-5 relative terms (measured 6e-6)
+  const double inertia = 1.5 * 0.25 + 0.4 * 1.5 * 0.05 * 0.05;
+  EXPECT_NEAR(Dh.P(1, 0), -0.002 / inertia, 1e-4 * 0.002 / inertia);
+  EXPECT_LT((Dh.P.col(0) - Fh.P.col(0)).cwiseAbs().maxCoeff(), 1e-4 * Fh.P.col(0).cwiseAbs().maxCoeff());
+}
+
+// Force input columns F = ∂x'/∂f of a joint row's applied force (Data::joint_force): on the
+// pendulum they equal the column of its gear-1 motor, which applies the same force (1e-9), by both
+// methods; a constrained row is refused.
+TEST(TransitionDerivatives, ForceColumnsEqualAMotorOnTheRow) {
+  const Model m = load_xml("force_pendulum", kPendulum);
+  Data d(m);
+  set_qpos_qvel(m, d, std::vector<double>{0.3}, std::vector<double>{-0.5});
+  d.ctrl = {0.7};
+  int r = 0;
+  while (m.joints[0].row_constrained(r)) ++r;
+  d.joint_force[0](r) = 0.2;  // (held, as a controller leaves it)
+  const std::vector<JointForceInput> f = {{0, r}};
+  const TransitionDerivatives D = transition_derivatives(m, d, 1e-6, -1.0, {}, f), F = transition_fd(m, d, 1e-4, true, {}, f);
+  ASSERT_TRUE(D.implicit);
+  ASSERT_EQ(D.F.cols(), 1);
+  EXPECT_GT(D.F.col(0).norm(), 1e-4);
+  EXPECT_LT((D.F.col(0) - D.B.col(0)).cwiseAbs().maxCoeff(), 1e-9 * D.B.col(0).cwiseAbs().maxCoeff());
+  EXPECT_LT((F.F.col(0) - D.F.col(0)).cwiseAbs().maxCoeff(), 1e-6 * D.F.col(0).cwiseAbs().maxCoeff());
+  EXPECT_THROW(transition_derivatives(m, d, 1e-6, -1.0, {}, {{0, (r + 1) % 6}}), std::invalid_argument);
+  EXPECT_THROW(transition_fd(m, d, 1e-6, true, {}, {{1, r}}), std::invalid_argument);
+}
+
 // Dojo's four-bar (a closed loop: its loop-closing joint's rows are redundant with the tree's in
 // the plane, so the factorization regularizes a pivot): the state's perturbations are projected
 // onto the loop (set_qpos_qvel closes it) in both, and the implicit function theorem matches

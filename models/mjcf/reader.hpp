@@ -51,7 +51,6 @@ struct DefaultClass {
 
 // The (body, geom index) of the geom of that name: in a body, or the world's (kWorld,
 // Model::world_geoms); false when there is none (tendons.cpp).
-bool find_geom(const Model& model, const std::string& name, int* body, int* geom);
 
 // A joint as MuJoCo sees it (qpos layout).
 struct MjJoint {

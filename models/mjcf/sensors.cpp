@@ -36,8 +36,9 @@ SensorFrame MjcfReader::sensor_frame(const XMLElement* e, const char* type_attr,
     return site_frame(model, *s);
   }
   if (t == "geom") {
-    int body = kWorld, geom = -1;
-    if (!find_geom(model, name, &body, &geom)) fail(e, std::string("sensor refers to undefined geom '") + name + "'");
+    const auto found = model.find_geom(name);
+    if (!found) fail(e, std::string("sensor refers to undefined geom '") + name + "'");
+    const auto [body, geom] = *found;
     const Geom& g = body == kWorld ? model.world_geoms[geom] : model.bodies[body].geoms[geom];
     return SensorFrame{body, g.pos, g.quat};
   }

@@ -7,23 +7,6 @@
 
 namespace maxsim::mjcf_detail {
 
-bool find_geom(const Model& model, const std::string& name, int* body, int* geom) {
-  for (size_t b = 0; b < model.bodies.size(); ++b)
-    for (size_t g = 0; g < model.bodies[b].geoms.size(); ++g)
-      if (model.bodies[b].geoms[g].name == name) {
-        *body = static_cast<int>(b);
-        *geom = static_cast<int>(g);
-        return true;
-      }
-  for (size_t g = 0; g < model.world_geoms.size(); ++g)
-    if (model.world_geoms[g].name == name) {
-      *body = kWorld;
-      *geom = static_cast<int>(g);
-      return true;
-    }
-  return false;
-}
-
 namespace {
 
 int find_site(const Model& model, const std::string& name) { return model.find_site(name).value_or(-1); }
@@ -102,8 +85,10 @@ void MjcfReader::read_tendons(const XMLElement* e, const BuildResult& built, Mod
         const char* gn = own(p, "geom");
         if (!gn) fail(p, "tendon <geom> needs 'geom'");
         el.kind = TendonPathElement::Kind::Geom;
-        if (!find_geom(*model, gn, &el.geom_body, &el.geom))
-          fail(p, std::string("tendon refers to undefined geom '") + gn + "'");
+        const auto found = model->find_geom(gn);
+        if (!found) fail(p, std::string("tendon refers to undefined geom '") + gn + "'");
+        el.geom_body = found->first;
+        el.geom = found->second;
         const std::vector<Geom>& geoms = el.geom_body == kWorld ? model->world_geoms : model->bodies[el.geom_body].geoms;
         const GeomType type = geoms[el.geom].type;
         if (type != GeomType::Sphere && type != GeomType::Cylinder)

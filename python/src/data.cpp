@@ -67,12 +67,18 @@ std::vector<ModelParameter> model_parameters(const Model& model, const py::objec
     ModelParameter p;
     if (!parameter_kind_from_name(kind, &p.kind))
       throw py::value_error("unknown parameter kind '" + kind + "' (actuator_kp, actuator_kv, actuator_gear, body_mass, "
-                            "joint_stiffness, joint_damping, joint_armature)");
+                            "joint_stiffness, joint_damping, joint_armature, joint_friction, geom_friction)");
     using K = ModelParameter::Kind;
     if (p.kind == K::ActuatorKp || p.kind == K::ActuatorKv || p.kind == K::ActuatorGear) {
       p.index = model.actuator_index(name);
     } else if (p.kind == K::BodyMass) {
       p.index = model.body_index(name);
+    } else if (p.kind == K::GeomFriction) {
+      const auto geom = model.find_geom(name);
+      if (!geom) throw py::key_error("no geom named '" + name + "'");
+      if (t.size() == 3) throw py::value_error("a geom_friction parameter is (kind, name)");
+      p.index = geom->first;
+      p.row = geom->second;
     } else if (const auto merged = model.find_joint_row(name); merged && t.size() == 2) {
       p.index = merged->first;
       p.row = merged->second;
@@ -86,6 +92,41 @@ std::vector<ModelParameter> model_parameters(const Model& model, const py::objec
     out.push_back(p);
   }
   return out;
+}
+
+// The force inputs of transition_derivatives from (joint name[, row]) tuples or names (None: none);
+// the row is by default the joint's first free one.
+std::vector<JointForceInput> force_inputs(const Model& model, const py::object& specs) {
+  std::vector<JointForceInput> out;
+  if (specs.is_none()) return out;
+  for (const py::handle item : specs) {
+    const py::object o = py::reinterpret_borrow<py::object>(item);
+    const py::tuple t = py::isinstance<py::str>(o) ? py::make_tuple(o) : o.cast<py::tuple>();
+    if (t.size() < 1 || t.size() > 2) throw py::value_error("a force input is (joint name[, row])");
+    const std::string name = t[0].cast<std::string>();
+    JointForceInput f;
+    if (const auto merged = model.find_joint_row(name); merged && t.size() == 1) {
+      f.joint = merged->first;
+      f.row = merged->second;
+    } else {
+      f.joint = model.joint_index(name);
+      f.row = 0;
+      while (f.row < 6 && model.joints[f.joint].row_constrained(f.row)) ++f.row;
+      if (t.size() == 2) f.row = t[1].cast<int>();
+    }
+    out.push_back(f);
+  }
+  return out;
+}
+
+// (A, B), then P if parameters were given, then F if forces were.
+py::tuple derivative_tuple(const TransitionDerivatives& D, const py::object& parameters, const py::object& forces) {
+  py::list out;
+  out.append(py::cast(D.A));
+  out.append(py::cast(D.B));
+  if (!parameters.is_none()) out.append(py::cast(D.P));
+  if (!forces.is_none()) out.append(py::cast(D.F));
+  return py::tuple(out);
 }
 
 
@@ -360,35 +401,38 @@ void bind_data(py::module_& m) {
       "(linear, angular): the site's origin velocity and angular velocity, both world");
   m.def(
       "transition_fd",
-      [](const Model& model, const PyData& d, double eps, bool centered, const py::object& parameters) {
-        const TransitionDerivatives D =
-            transition_fd(model, checked(model, d).data, eps, centered, model_parameters(model, parameters));
-        if (parameters.is_none()) return py::make_tuple(D.A, D.B);
-        return py::make_tuple(D.A, D.B, D.P);
+      [](const Model& model, const PyData& d, double eps, bool centered, const py::object& parameters,
+         const py::object& forces) {
+        const TransitionDerivatives D = transition_fd(model, checked(model, d).data, eps, centered,
+                                                      model_parameters(model, parameters), force_inputs(model, forces));
+        return derivative_tuple(D, parameters, forces);
       },
       py::arg("model"), py::arg("data"), py::arg("eps") = 1e-6, py::arg("centered") = true,
-      py::arg("parameters") = py::none(),
+      py::arg("parameters") = py::none(), py::arg("forces") = py::none(),
       "(A, B): the Jacobians of one step, A = dx'/dx (2nv, 2nv), B = dx'/du (2nv, nu), x = (qpos tangent, qvel), "
-      "by finite differences of step() on copies of the Data (MuJoCo's mjd_transitionFD); parameters as "
-      "transition_derivatives' (then (A, B, P)); the Data is unchanged");
+      "by finite differences of step() on copies of the Data (MuJoCo's mjd_transitionFD); parameters and forces as "
+      "transition_derivatives' (then P and F follow); the Data is unchanged");
   m.def(
       "transition_derivatives",
-      [](const Model& model, const PyData& d, double eps, double smoothing, const py::object& parameters) {
-        const TransitionDerivatives D =
-            transition_derivatives(model, checked(model, d).data, eps, smoothing, model_parameters(model, parameters));
-        if (parameters.is_none()) return py::make_tuple(D.A, D.B);
-        return py::make_tuple(D.A, D.B, D.P);
+      [](const Model& model, const PyData& d, double eps, double smoothing, const py::object& parameters,
+         const py::object& forces) {
+        const TransitionDerivatives D = transition_derivatives(model, checked(model, d).data, eps, smoothing,
+                                                               model_parameters(model, parameters),
+                                                               force_inputs(model, forces));
+        return derivative_tuple(D, parameters, forces);
       },
       py::arg("model"), py::arg("data"), py::arg("eps") = 1e-6, py::arg("smoothing") = -1.0,
-      py::arg("parameters") = py::none(),
+      py::arg("parameters") = py::none(), py::arg("forces") = py::none(),
       "(A, B) as transition_fd, by the implicit function theorem on the converged step's factorization (one step "
       "solved, one back-substitution per column; the derivative within the step's contact mode: a touching contact "
       "is held, a sliding one slides); falls back to finite differences when the step needs substeps or does not "
       "converge. smoothing: the central path's κ [N·s·m] every complementarity pair is held on — negative (default) "
       "1e-11 (the converged answer), 0 contact modes held exactly, > 0 Dojo's smoothed derivatives. parameters: a "
       "list of (kind, name[, row]) with kind actuator_kp, actuator_kv, actuator_gear, body_mass, joint_stiffness, "
-      "joint_damping or joint_armature (row: the joint's row, by default its first free one; an MJCF hinge merged "
-      "into its body's joint by its own name); then (A, B, P) with P = dx'/dp (2nv, np). The Data is unchanged");
+      "joint_damping, joint_armature, joint_friction (row: the joint's row, by default its first free one; an MJCF "
+      "hinge merged into its body's joint by its own name) or geom_friction (name: the geom's); then (A, B, P) with "
+      "P = dx'/dp (2nv, np). forces: a list of joint names or (joint name, row): the columns F = dx'/df of those "
+      "rows' applied forces Data.joint_force (a controller's torque), appended last. The Data is unchanged");
   m.def(
       "mass_matrix", [](const Model& model, const PyData& d) { return mass_matrix(model, checked(model, d).data); },
       py::arg("model"), py::arg("data"),

@@ -72,3 +72,36 @@ def test_bad_controls_are_refused():
     d = maxsim.Data(m)
     with pytest.raises(ValueError, match="T × nu"):
         maxsim.rollout_gradient(m, d, np.zeros((3, 2)), stage, final)
+
+
+def test_force_inputs_and_friction_parameters():
+    """F = dx'/df of a joint row's applied force equals the column of a gear-1 motor on that row;
+    a geom's friction coefficient is a parameter column matching finite differences (1e-4, a sliding
+    sphere); unknown names raise KeyError."""
+    m = maxsim.load_string("""<mujoco model="fp"><option timestep="0.002"><flag contact="disable"/></option>
+      <worldbody><body name="bob" pos="0 0 1"><joint name="hinge" type="hinge" axis="0 1 0"/>
+        <geom type="sphere" size="0.01" pos="0 0 -0.8" mass="2"/></body></worldbody>
+      <actuator><motor name="m" joint="hinge"/></actuator></mujoco>""")
+    d = maxsim.Data(m)
+    maxsim.set_qpos_qvel(m, d, [0.3], [-0.5])
+    A, B, F = maxsim.transition_derivatives(m, d, forces=["hinge"])
+    assert F.shape == (2, 1)
+    np.testing.assert_allclose(F, B, rtol=1e-9, atol=0)
+    with pytest.raises(KeyError):
+        maxsim.transition_derivatives(m, d, forces=["hinj"])
+
+    s = maxsim.load_string("""<mujoco model="fs"><option timestep="0.002"/>
+      <worldbody><geom name="floor" type="plane" size="50 50 0.1" friction="0.3"/>
+        <body name="b" pos="0 0 0.1"><freejoint/><geom name="ball" type="sphere" size="0.1" mass="1" friction="0.4"/></body>
+      </worldbody><keyframe><key qpos="0 0 0.0999 1 0 0 0" qvel="3 1 0 0 0 5"/></keyframe></mujoco>""")
+    ds = maxsim.Data(s)
+    maxsim.reset_data(s, ds, 0)
+    for _ in range(20):
+        maxsim.step(s, ds)
+    p = [("geom_friction", "ball")]
+    _, _, P = maxsim.transition_derivatives(s, ds, parameters=p)
+    _, _, Pfd = maxsim.transition_fd(s, ds, eps=1e-4, parameters=p)
+    assert np.abs(Pfd).max() > 1e-3
+    assert np.abs(P - Pfd).max() < 1e-4 * np.abs(Pfd).max()
+    with pytest.raises(KeyError):
+        maxsim.transition_derivatives(s, ds, parameters=[("geom_friction", "bal")])

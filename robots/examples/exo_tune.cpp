@@ -13,10 +13,12 @@
 // clinical gains (exo::clinical_gains), which exceed the limit for the spastic patient.
 //
 //   [mpirun -np K] exo_tune [--episodes N] [--samples S] [--threads T] [--seed K] [--params OUT]
-//            [--log OUT.csv] [--progress] [--optimizer sample|nlopt:ALGORITHM|list]
+//            [--log OUT.csv] [--progress] [--optimizer sample|nlopt:ALGORITHM|gradient|list]
 //
 // Under mpirun the samples spread over the ranks with the same files as without
-// (tuning/cluster.hpp); --optimizer picks one of NLopt's algorithms (tuning/optimize.hpp).
+// (tuning/cluster.hpp); --optimizer picks one of NLopt's algorithms (tuning/optimize.hpp), or
+// "gradient": --episodes iterations of a gradient ascent whose gradients come from the routines'
+// step derivatives (robots/exoskeleton/gradient.hpp; rank 0 only, the two patients on two threads).
 //
 // Writes the best gains to OUT (default exo_gains.params, rewritten after every improvement and at
 // the end with the measured torques and errors as comments) and a CSV row per episode to the log
@@ -36,6 +38,7 @@
 
 #include "controllers/search.hpp"
 #include "robots/exoskeleton/exoskeleton.hpp"
+#include "robots/exoskeleton/gradient.hpp"
 #include "tuning/optimize.hpp"
 
 using namespace maxsim;
@@ -48,7 +51,7 @@ int usage(const std::string& msg) {
   if (g_quiet) return 2;
   std::fprintf(stderr,
                "exo_tune: %s\nusage: [mpirun -np K] exo_tune [--episodes N] [--samples S] [--threads T] [--seed K]\n"
-               "                [--params OUT] [--log OUT.csv] [--progress] [--optimizer sample|nlopt:ALGORITHM|list]\n",
+               "                [--params OUT] [--log OUT.csv] [--progress] [--optimizer sample|nlopt:ALGORITHM|gradient|list]\n",
                msg.c_str());
   return 2;
 }
@@ -114,8 +117,10 @@ int main(int argc, char** argv) try {
     }
   }
 
+  const bool gradient = optimizer == "gradient";
+  if (gradient && !cluster.root()) return 0;  // (the gradient search runs on rank 0's threads)
   try {
-    if (!optimizer_option(cluster, optimizer)) return 0;  // --optimizer list
+    if (!gradient && !optimizer_option(cluster, optimizer)) return 0;  // --optimizer list
   } catch (const std::exception& e) {
     return usage(e.what());
   }
@@ -149,8 +154,20 @@ int main(int argc, char** argv) try {
   std::fflush(stdout);
   const auto t0 = std::chrono::steady_clock::now();
   SearchResult r;
+  exo::GradientSearchResult gr;
   try {
-    std::optional<SearchResult> result = optimize(cluster, optimizer, params, objective, o);
+    if (gradient) {  // --episodes gradients, each with its line search
+      gr = exo::gradient_search(healthy, spastic, g0, o.episodes, routine);
+      r.best = {gr.best.shoulder_kp, gr.best.shoulder_kd, gr.best.elbow_kp, gr.best.elbow_kd};
+      r.best_value = gr.best_value;
+      r.history = gr.history;
+      r.evaluations = gr.evaluations;
+      r.improvements = static_cast<int>(gr.history.size()) - 1;
+      for (const SearchParameter& p : params) r.names.push_back(p.name);
+      for (size_t k = 0; k < gr.history.size(); ++k)
+        std::printf("gradient %3zu  objective %.5f\n", k, gr.history[k]);
+    }
+    std::optional<SearchResult> result = gradient ? std::optional<SearchResult>(r) : optimize(cluster, optimizer, params, objective, o);
     if (!result) return 0;  // a rank that evaluated for rank 0
     r = std::move(*result);
   } catch (const std::exception& e) {
@@ -163,8 +180,13 @@ int main(int argc, char** argv) try {
   const exo::Summary h = exo::run_routine(healthy, best, routine), s = exo::run_routine(spastic, best, routine);
   const exo::Summary h0 = exo::run_routine(healthy, g0, routine), s0 = exo::run_routine(spastic, g0, routine);
   char line[4][256];
-  std::snprintf(line[0], sizeof line[0], "search: %s, %d episodes x %d samples, seed %llu, %d evaluations",
-                optimizer.c_str(), o.episodes, o.samples, static_cast<unsigned long long>(o.seed), r.evaluations);
+  if (gradient)
+    std::snprintf(line[0], sizeof line[0],
+                  "search: gradient, %d gradients (%.1f s) and %d line-search evaluations (%.1f s)", gr.gradients,
+                  gr.gradient_time, r.evaluations, gr.evaluation_time);
+  else
+    std::snprintf(line[0], sizeof line[0], "search: %s, %d episodes x %d samples, seed %llu, %d evaluations",
+                  optimizer.c_str(), o.episodes, o.samples, static_cast<unsigned long long>(o.seed), r.evaluations);
   std::snprintf(line[1], sizeof line[1], "healthy: max elbow torque %.3f N m, RMS tracking error %.4f rad", h.max_elbow_torque,
                 h.rms_tracking_error);
   std::snprintf(line[2], sizeof line[2], "spastic: max elbow torque %.3f N m, RMS tracking error %.4f rad", s.max_elbow_torque,

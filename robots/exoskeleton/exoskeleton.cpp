@@ -114,7 +114,8 @@ double joint_violation(const Model& m, const Data& d, int j) {
   return v;
 }
 
-ExoController::ExoController(const Exoskeleton& e, const Gains& g, const Routine& r) : e_(e), pd_(make_pd(e, g)) {
+ExoController::ExoController(const Exoskeleton& e, const Gains& g, const Routine& r)
+    : e_(e), pd_(make_pd(e, g)) {
   pd_.set_reference(0, constant_reference(r.sAA));
   pd_.set_reference(1, sinusoid_reference(r.flexion(r.sFE0, r.shoulder_amplitude)));
   pd_.set_reference(2, constant_reference(r.sIE));
@@ -130,6 +131,37 @@ void ExoController::control(const Model& m, Data& d) {
     reflex_ = -p.reflex_gain * std::copysign(std::max(0.0, std::abs(rate) - p.reflex_threshold), rate);
   }
   d.joint_force[e_.elbow](5) = reflex_;
+}
+
+ExoController::LawDerivatives ExoController::law_derivatives(const Model& m, const Data& d) const {
+  LawDerivatives out;
+  const ActuatorCommands& cmd = pd_.commands();
+  auto at = [](const std::vector<double>& v, size_t i) { return i < v.size() ? v[i] : 0.0; };
+  for (size_t i = 0; i < 4; ++i) {
+    const Actuator& a = pd_.actuators()[i];
+    out.joint[i] = a.joint;
+    const RowCoordinate rc = row_coordinate(m, d, a.joint, a.row);
+    // the joint torque gear·f with q, q̇, kp, kv moved by ±h
+    auto torque = [&](int which, double h) {
+      Actuator b = a;
+      double q = rc.q, qd = rc.qd;
+      (which == 0 ? q : which == 1 ? qd : which == 2 ? b.kp : b.kv) += h;
+      return a.gear * actuator_force(b, at(cmd.ctrl, i), q, qd, at(cmd.ctrl_rate, i), at(cmd.feedforward, i));
+    };
+    const int gain = i < 3 ? 0 : 2;  // (shoulder_kp, shoulder_kd) or (elbow_kp, elbow_kd)
+    for (int k = 0; k < 4; ++k) {
+      const double h = 1e-6 * (k < 2 ? 1.0 : std::max(1.0, k == 2 ? a.kp : a.kv));
+      const double dfd = (torque(k, h) - torque(k, -h)) / (2 * h);
+      if (k < 2) out.state(static_cast<int>(i), k) = dfd;
+      else out.gains(static_cast<int>(i), gain + k - 2) = dfd;
+    }
+  }
+  // the reflex: −k_r sign(θ̇) max(0, |θ̇| − v_th) on the human elbow's rate
+  out.joint[4] = e_.elbow;
+  const Patient& p = e_.patient;
+  if (p.reflex_gain > 0 && std::abs(row_coordinate(m, d, e_.elbow, 5).qd) > p.reflex_threshold)
+    out.state(4, 1) = -p.reflex_gain;
+  return out;
 }
 
 JointPdController ExoController::make_pd(const Exoskeleton& e, const Gains& g) {
@@ -153,7 +185,8 @@ double cuff_spring_force(const Model& m, const Data& d, int j, double* deflectio
 
 Summary run_routine(const Exoskeleton& e, const Gains& gains, const Routine& r,
                     std::vector<Sample>* trace,
-                    const std::function<void(const Model&, const Data&)>& observer) {
+                    const std::function<void(const Model&, const Data&)>& observer,
+                    const std::function<void(const Model&, const Data&, const ExoController&)>& at_control) {
   const Model& m = e.model;
   Summary s;
   s.patient = e.patient.name;
@@ -162,7 +195,13 @@ Summary run_routine(const Exoskeleton& e, const Gains& gains, const Routine& r,
   Data d(m);
   set_initial_state(e, d, r);
   auto ctrl = std::make_shared<ExoController>(e, gains, r);
-  set_controller(d, ctrl);
+  if (at_control)
+    set_controller(d, [ctrl, &at_control](const Model& mm, Data& dd) {
+      ctrl->control(mm, dd);
+      at_control(mm, dd, *ctrl);
+    });
+  else
+    set_controller(d, ctrl);
   if (observer) observer(m, d);
   const Sinusoid s_ref = r.flexion(r.sFE0, r.shoulder_amplitude), e_ref = r.flexion(r.eFE0, r.elbow_amplitude);
   double sum_s = 0, sum_e = 0;

@@ -43,6 +43,8 @@
 // Library maxsim_robots (with the A1 gait): the programs, the test and the Python module link it.
 #pragma once
 
+#include <Eigen/Core>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <string>
@@ -138,6 +140,18 @@ class ExoController : public Controller {
   double elbow_torque() const { return motor_torque(3); }
   double reflex_torque() const { return reflex_; }
 
+  // The derivatives of the five forces the last control() set (the four motors' joint torques,
+  // then the reflex), each a function of its own row's coordinate and rate: ∂f/∂q and ∂f/∂q̇ of
+  // that row, and ∂f/∂gains (Gains order); central differences of the actuators' own force law
+  // (exact for the PD's linear law, 0 where a force limit saturates). For the gradient of the
+  // gains objective (robots/exoskeleton/gradient.hpp).
+  struct LawDerivatives {
+    std::array<int, 5> joint{};  // the row's joint (its free row 5)
+    Eigen::Matrix<double, 5, 2> state = Eigen::Matrix<double, 5, 2>::Zero();  // (∂f/∂q, ∂f/∂q̇)
+    Eigen::Matrix<double, 5, 4> gains = Eigen::Matrix<double, 5, 4>::Zero();
+  };
+  LawDerivatives law_derivatives(const Model& m, const Data& d) const;
+
  private:
   static JointPdController make_pd(const Exoskeleton& e, const Gains& g);
   const Exoskeleton& e_;
@@ -175,10 +189,12 @@ struct Summary {
 double cuff_spring_force(const Model& m, const Data& d, int j, double* deflection = nullptr);
 
 // Runs the routine with `gains` on this thread. `trace` (optional) gets a sample after every step;
-// `observer` (optional) sees the initial state and the state after every step.
+// `observer` (optional) sees the initial state and the state after every step; `at_control`
+// (optional) sees each step's start with the inputs the controller has just set.
 Summary run_routine(const Exoskeleton& e, const Gains& gains, const Routine& r = {},
                     std::vector<Sample>* trace = nullptr,
-                    const std::function<void(const Model&, const Data&)>& observer = {});
+                    const std::function<void(const Model&, const Data&)>& observer = {},
+                    const std::function<void(const Model&, const Data&, const ExoController&)>& at_control = {});
 
 // The summary as one JSON object (exo_run's last line).
 std::string summary_json(const Summary& s, const Routine& r);

@@ -153,6 +153,9 @@ struct ConeLinearization {
   Mat3 coef_beta = Mat3::Zero(), coef_eta = Mat3::Zero();  // coefficients of Δβ, Δη
   ConeScaling nt;        // the scaling, when `scaled`
   bool scaled = false;   // the Nesterov–Todd form (else the unscaled one)
+  // scaled: the right-hand side's λ∘λ evaluated as (W⁻¹β)∘(Wη) at the current (β, η) — the
+  // derivatives' parameter columns, which move β (a friction coefficient) at a fixed factorization
+  bool evaluated = false;
 };
 // Largest α in [0, 1] keeping u + α du in the cone (u strictly inside).
 double cone_max_step(const Vec3& u, const Vec3& du);

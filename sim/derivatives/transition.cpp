@@ -51,18 +51,45 @@ std::vector<int> scalar_map(const Model& model) {
 
 Vec4 quaternion_at(const std::vector<double>& q, int i) { return Vec4(q[i], q[i + 1], q[i + 2], q[i + 3]); }
 
-// A column's perturbation of the start: moves (qpos, qvel, ctrl) by h along it.
-using Perturbation = std::function<void(double h, std::vector<double>* qpos, std::vector<double>* qvel, std::vector<double>* ctrl)>;
+// The inputs of a step that the columns move: its start and its commands.
+struct Start {
+  std::vector<double> qpos, qvel, ctrl;
+  std::vector<Vec6> joint_force;
+};
+Start start_of(const Model& model, const Data& data) {
+  return {get_qpos(model, data), get_qvel(model, data), data.ctrl, data.joint_force};
+}
 
-// A and B column by column (qpos tangent, qvel, then ctrl), `column` giving each one's (2nv) values.
-void fill_columns(const Model& model, const std::function<Eigen::VectorXd(const Perturbation&)>& column,
-                  TransitionDerivatives* out);
+// A column's perturbation of the start: moves it by h along the column.
+using Perturbation = std::function<void(double h, Start* start)>;
+
+// A, B and F column by column (qpos tangent, qvel, ctrl, then the forces), `column` giving each
+// one's (2nv) values.
+void fill_columns(const Model& model, const std::vector<JointForceInput>& forces,
+                  const std::function<Eigen::VectorXd(const Perturbation&)>& column, TransitionDerivatives* out);
+
+// Throws std::invalid_argument unless every force row is a free row of an actuated joint.
+void check_forces(const Model& model, const std::vector<JointForceInput>& forces, const char* who) {
+  for (const JointForceInput& f : forces) {
+    const auto bad = [&](const std::string& what) {
+      return std::invalid_argument(std::string(who) + ": force input (joint " + std::to_string(f.joint) + ", row " +
+                                   std::to_string(f.row) + ") " + what);
+    };
+    if (f.joint < 0 || f.joint >= static_cast<int>(model.joints.size()))
+      throw bad("is out of range (the model has " + std::to_string(model.joints.size()) + " joints)");
+    if (f.row < 0 || f.row >= 6) throw bad("has a row that is not 0..5");
+    const Joint& j = model.joints[f.joint];
+    if (j.row_constrained(f.row)) throw bad("is a constrained row of joint '" + j.name + "'");
+    if (!j.actuated) throw bad("is on joint '" + j.name + "', which takes no applied force");
+  }
+}
 
 }  // namespace
 
 namespace {
-constexpr const char* kParameterNames[] = {"actuator_kp", "actuator_kv", "actuator_gear", "body_mass",
-                                           "joint_stiffness", "joint_damping", "joint_armature"};
+constexpr const char* kParameterNames[] = {"actuator_kp",     "actuator_kv",   "actuator_gear",
+                                           "body_mass",       "joint_stiffness", "joint_damping",
+                                           "joint_armature",  "joint_friction", "geom_friction"};
 }
 
 const char* parameter_kind_name(ModelParameter::Kind kind) { return kParameterNames[static_cast<int>(kind)]; }
@@ -93,12 +120,28 @@ double& parameter_value(Model& model, const ModelParameter& p) {
     case K::BodyMass:
       if (p.index < 0 || p.index >= static_cast<int>(model.bodies.size())) throw bad("body", model.bodies.size());
       return model.bodies[p.index].mass;
+    case K::GeomFriction: {
+      if (p.index < kWorld || p.index >= static_cast<int>(model.bodies.size())) throw bad("body", model.bodies.size());
+      std::vector<Geom>& geoms = p.index == kWorld ? model.world_geoms : model.bodies[p.index].geoms;
+      if (p.row < 0 || p.row >= static_cast<int>(geoms.size()))
+        throw std::invalid_argument("geom_friction: geom " + std::to_string(p.row) + " of body " +
+                                    std::to_string(p.index) + " is out of range (it has " +
+                                    std::to_string(geoms.size()) + ")");
+      Geom& g = geoms[p.row];
+      if (g.friction < 0)
+        throw std::invalid_argument("geom_friction: geom " + std::to_string(p.row) + " of body " +
+                                    std::to_string(p.index) + " takes the world default friction (set its own)");
+      return g.friction;
+    }
     default: {
       if (p.index < 0 || p.index >= static_cast<int>(model.joints.size())) throw bad("joint", model.joints.size());
       if (p.row < 0 || p.row >= 6)
         throw std::invalid_argument(std::string(parameter_kind_name(p.kind)) + ": row " + std::to_string(p.row) + " is not 0..5");
       Joint& j = model.joints[p.index];
-      return p.kind == K::JointStiffness ? j.stiffness[p.row] : p.kind == K::JointDamping ? j.damping[p.row] : j.armature[p.row];
+      return p.kind == K::JointStiffness ? j.stiffness[p.row]
+             : p.kind == K::JointDamping ? j.damping[p.row]
+             : p.kind == K::JointFriction ? j.friction[p.row]
+                                          : j.armature[p.row];
     }
   }
 }
@@ -134,25 +177,22 @@ Eigen::VectorXd difference_qpos(const Model& model, const std::vector<double>& a
 }
 
 namespace {
-void fill_columns(const Model& model, const std::function<Eigen::VectorXd(const Perturbation&)>& column,
-                  TransitionDerivatives* out) {
+void fill_columns(const Model& model, const std::vector<JointForceInput>& forces,
+                  const std::function<Eigen::VectorXd(const Perturbation&)>& column, TransitionDerivatives* out) {
   const int nv = qvel_size(model), nu = model.nu();
   out->A.resize(2 * nv, 2 * nv);
   out->B.resize(2 * nv, nu);
+  out->F.resize(2 * nv, static_cast<Eigen::Index>(forces.size()));
   for (int k = 0; k < nv; ++k) {
     Eigen::VectorXd e = Eigen::VectorXd::Zero(nv);
     e(k) = 1;
-    out->A.col(k) = column([&](double h, std::vector<double>* qpos, std::vector<double>*, std::vector<double>*) {
-      *qpos = integrate_qpos(model, *qpos, e, h);
-    });
-    out->A.col(nv + k) = column([&](double h, std::vector<double>*, std::vector<double>* qvel, std::vector<double>*) {
-      (*qvel)[k] += h;
-    });
+    out->A.col(k) = column([&](double h, Start* s) { s->qpos = integrate_qpos(model, s->qpos, e, h); });
+    out->A.col(nv + k) = column([&](double h, Start* s) { s->qvel[k] += h; });
   }
-  for (int k = 0; k < nu; ++k)
-    out->B.col(k) = column([&](double h, std::vector<double>*, std::vector<double>*, std::vector<double>* ctrl) {
-      (*ctrl)[k] += h;
-    });
+  for (int k = 0; k < nu; ++k) out->B.col(k) = column([&](double h, Start* s) { s->ctrl[k] += h; });
+  for (size_t k = 0; k < forces.size(); ++k)
+    out->F.col(static_cast<Eigen::Index>(k)) =
+        column([&](double h, Start* s) { s->joint_force[forces[k].joint](forces[k].row) += h; });
 }
 }  // namespace
 
@@ -167,11 +207,16 @@ Eigen::VectorXd state_difference(const Model& model, const std::vector<double>& 
   return col;
 }
 
-// P's columns: `next(mp, q, v)` gives the next state with a copy mp of the model whose parameter is
+// Whether a parameter's value is in the collision world a Data's contact search builds (it is
+// rebuilt from the moved model's copy for that column).
+bool in_collision_world(const ModelParameter& p) { return p.kind == ModelParameter::Kind::GeomFriction; }
+
+// P's columns: `next(mp, p, q, v)` gives the next state with a copy mp of the model whose parameter p is
 // moved by +h and −h (by +h and 0 when not centered).
-void fill_parameter_columns(const Model& model, const std::vector<ModelParameter>& parameters, double eps, bool centered,
-                            const std::function<void(const Model&, std::vector<double>*, std::vector<double>*)>& next,
-                            TransitionDerivatives* out) {
+void fill_parameter_columns(
+    const Model& model, const std::vector<ModelParameter>& parameters, double eps, bool centered,
+    const std::function<void(const Model&, const ModelParameter&, std::vector<double>*, std::vector<double>*)>& next,
+    TransitionDerivatives* out) {
   out->P.resize(2 * qvel_size(model), static_cast<Eigen::Index>(parameters.size()));
   for (size_t k = 0; k < parameters.size(); ++k) {
     const double h = parameter_step(model, parameters[k], eps);
@@ -179,7 +224,7 @@ void fill_parameter_columns(const Model& model, const std::vector<ModelParameter
     for (int side = 0; side < 2; ++side) {
       Model mp = model;
       parameter_value(mp, parameters[k]) += side == 0 ? h : (centered ? -h : 0.0);
-      next(mp, &q[side], &v[side]);
+      next(mp, parameters[k], &q[side], &v[side]);
     }
     out->P.col(static_cast<Eigen::Index>(k)) = state_difference(model, q[0], v[0], q[1], v[1], centered ? 2 * h : h);
   }
@@ -187,32 +232,36 @@ void fill_parameter_columns(const Model& model, const std::vector<ModelParameter
 }  // namespace
 
 TransitionDerivatives transition_fd(const Model& model, const Data& data, double eps, bool centered,
-                                    const std::vector<ModelParameter>& parameters) {
+                                    const std::vector<ModelParameter>& parameters,
+                                    const std::vector<JointForceInput>& forces) {
   if (!(eps > 0) || !std::isfinite(eps)) throw std::invalid_argument("transition_fd: eps must be finite and > 0");
   for (const ModelParameter& p : parameters) parameter_step(model, p, eps);  // (throws for a bad one)
-  const std::vector<double> qpos0 = get_qpos(model, data), qvel0 = get_qvel(model, data);
+  check_forces(model, forces, "transition_fd");
+  const Start start0 = start_of(model, data);
   Data base = data;
   base.controller = nullptr;  // (the inputs are the ones held now)
-  // the next state of a copy started at (qpos, qvel) with commands ctrl, all moved by h
-  auto next_with = [&](const Model& mp, const Perturbation& perturb, double h, std::vector<double>* qpos1,
-                       std::vector<double>* qvel1) {
-    std::vector<double> qpos = qpos0, qvel = qvel0, ctrl = data.ctrl;
-    if (perturb) perturb(h, &qpos, &qvel, &ctrl);
+  // the next state of a copy started at the start moved by h (with a collision world of mp's)
+  auto next_with = [&](const Model& mp, bool rebuild, const Perturbation& perturb, double h,
+                       std::vector<double>* qpos1, std::vector<double>* qvel1) {
+    Start s = start0;
+    if (perturb) perturb(h, &s);
     Data d = base;
-    set_qpos_qvel(mp, d, qpos, qvel);
-    d.ctrl = ctrl;
+    if (rebuild && d.contact_search) d.contact_search->rebuild(mp);
+    set_qpos_qvel(mp, d, s.qpos, s.qvel);
+    d.ctrl = s.ctrl;
+    d.joint_force = s.joint_force;
     step(mp, d);
     *qpos1 = get_qpos(mp, d);
     *qvel1 = get_qvel(mp, d);
   };
   auto next = [&](const Perturbation& perturb, double h, std::vector<double>* qpos1, std::vector<double>* qvel1) {
-    next_with(model, perturb, h, qpos1, qvel1);
+    next_with(model, false, perturb, h, qpos1, qvel1);
   };
   std::vector<double> qpos_ref, qvel_ref;  // (the unperturbed step, for forward differences)
   if (!centered) next(nullptr, 0.0, &qpos_ref, &qvel_ref);
   // the column of a perturbation: (x'(+) − x'(−)) / 2eps, or (x'(+) − x') / eps
   TransitionDerivatives out;
-  fill_columns(model, [&](const Perturbation& perturb) {
+  fill_columns(model, forces, [&](const Perturbation& perturb) {
     std::vector<double> qp, vp, qm, vm;
     next(perturb, eps, &qp, &vp);
     if (centered) {
@@ -221,9 +270,10 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
     }
     return state_difference(model, qp, vp, qpos_ref, qvel_ref, eps);
   }, &out);
-  fill_parameter_columns(model, parameters, eps, centered, [&](const Model& mp, std::vector<double>* q, std::vector<double>* v) {
-    next_with(mp, nullptr, 0.0, q, v);
-  }, &out);
+  fill_parameter_columns(model, parameters, eps, centered,
+                         [&](const Model& mp, const ModelParameter& p, std::vector<double>* q, std::vector<double>* v) {
+                           next_with(mp, in_collision_world(p), nullptr, 0.0, q, v);
+                         }, &out);
   return out;
 }
 
@@ -240,9 +290,10 @@ class ConvergedStep {
   // The start (x, u): kinematics, the actuators' forces, the inequalities' geometry at this knot
   // on the converged set, and the knot quantities. Returns false when the contact search found
   // another set here (the converged geometry is then kept).
-  bool set_start(const std::vector<double>& qpos, const std::vector<double>& qvel, const std::vector<double>& ctrl) {
-    set_qpos_qvel(*model_, d_, qpos, qvel);
-    d_.ctrl = ctrl;
+  bool set_start(const Start& s) {
+    set_qpos_qvel(*model_, d_, s.qpos, s.qvel);
+    d_.ctrl = s.ctrl;
+    d_.joint_force = s.joint_force;
     apply_actuation(*model_, d_);
     found_.clear();
     found_.swap(d_.contacts);
@@ -262,6 +313,8 @@ class ConvergedStep {
       ct.normal = f.normal;
       ct.tangent = f.tangent;
       ct.bound = f.bound;
+      ct.friction = f.friction;    // (a friction parameter's column)
+      ct.dry_limit = f.dry_limit;
       ct.offset = f.offset + offset_shift_[c];  // (restitution's opening, docs/computation.md §4)
     }
     step_prepare(*model_, d_);
@@ -295,8 +348,8 @@ class ConvergedStep {
 
   // At the unperturbed start: what the step added to the found geometry (restitution), then the
   // Newton matrix at the answer, factored. False if it cannot be factored.
-  bool factor(const std::vector<double>& qpos, const std::vector<double>& qvel, const std::vector<double>& ctrl) {
-    set_start(qpos, qvel, ctrl);
+  bool factor(const Start& s) {
+    set_start(s);
     offset_shift_.assign(converged_.size(), 0.0);
     for (size_t c = 0; c < converged_.size(); ++c)
       if (match_[c] >= 0) offset_shift_[c] = converged_[c].offset - found_[match_[c]].offset;
@@ -306,12 +359,17 @@ class ConvergedStep {
     inequality_jacobian(*model_, d_);
     if (!ws_.ldu.factor()) return false;
     factored_ = ws_.ldu;  // (step_prepare at the next start writes the impulse maps into ws.ldu)
+    for (ConeLinearization& lin : ws_.cone_lin) lin.evaluated = true;  // (a friction column moves β)
     return true;
   }
   int regularized() const { return factored_.num_regularized(); }
   // The model the next starts are evaluated with: a copy with one parameter moved gives that
-  // parameter's column, with the factorization of the model the step was solved with.
-  void use_model(const Model& model) { model_ = &model; }
+  // parameter's column, with the factorization of the model the step was solved with; `rebuild`
+  // makes the contact search's collision world the model's (a geom's friction).
+  void use_model(const Model& model, bool rebuild) {
+    model_ = &model;
+    if (rebuild && d_.contact_search) d_.contact_search->rebuild(model);
+  }
 
   // The smoothed step (docs/computation.md §17): from the answer, Newton's method on the same
   // equations with every complementarity pair on the central path γ s = κ, β∘η = κe, the
@@ -385,15 +443,17 @@ class ConvergedStep {
 }  // namespace
 
 TransitionDerivatives transition_derivatives(const Model& model, const Data& data, double eps, double smoothing,
-                                             const std::vector<ModelParameter>& parameters) {
+                                             const std::vector<ModelParameter>& parameters,
+                                             const std::vector<JointForceInput>& forces) {
   if (!(eps > 0) || !std::isfinite(eps))
     throw std::invalid_argument("transition_derivatives: eps must be finite and > 0");
   if (!std::isfinite(smoothing)) throw std::invalid_argument("transition_derivatives: smoothing must be finite");
   for (const ModelParameter& p : parameters) parameter_step(model, p, eps);  // (throws for a bad one)
-  const std::vector<double> qpos0 = get_qpos(model, data), qvel0 = get_qvel(model, data);
+  check_forces(model, forces, "transition_derivatives");
+  const Start start0 = start_of(model, data);
   Data d = data;
   d.controller = nullptr;  // (the inputs are the ones held now)
-  set_qpos_qvel(model, d, qpos0, qvel0);  // (as transition_fd starts each of its steps)
+  set_qpos_qvel(model, d, start0.qpos, start0.qvel);  // (as transition_fd starts each of its steps)
   TransitionDerivatives out;
   out.report = step(model, d);
   // κ < 0: the converged answer, held on the central path at a thousandth of the complementarity
@@ -407,7 +467,7 @@ TransitionDerivatives transition_derivatives(const Model& model, const Data& dat
   auto differentiate = [&](double k) {
     d.contacts = answer;
     auto step = std::make_unique<ConvergedStep>(model, d, k);
-    if (!step->factor(qpos0, qvel0, data.ctrl)) step.reset();
+    if (!step->factor(start0)) step.reset();
     return step;
   };
   std::unique_ptr<ConvergedStep> converged;
@@ -415,31 +475,32 @@ TransitionDerivatives transition_derivatives(const Model& model, const Data& dat
   if (solved && !converged && kappa > 0 && smoothing < 0) converged = differentiate(kappa = 0.0);
   out.smoothing = kappa;
   if (!converged) {
-    TransitionDerivatives fd = transition_fd(model, data, eps, true, parameters);
+    TransitionDerivatives fd = transition_fd(model, data, eps, true, parameters, forces);
     fd.report = out.report;
     return fd;
   }
   out.implicit = true;
   out.regularized_pivots = converged->regularized();
   // the column of a perturbed start: (x'(+eps) − x'(−eps)) / 2 eps, (102)
-  fill_columns(model, [&](const Perturbation& perturb) {
+  fill_columns(model, forces, [&](const Perturbation& perturb) {
     std::vector<double> q[2], v[2];
     for (int k = 0; k < 2; ++k) {
-      std::vector<double> qpos = qpos0, qvel = qvel0, ctrl = data.ctrl;
-      perturb(k == 0 ? eps : -eps, &qpos, &qvel, &ctrl);
-      if (!converged->set_start(qpos, qvel, ctrl)) ++out.contact_set_changes;
+      Start s = start0;
+      perturb(k == 0 ? eps : -eps, &s);
+      if (!converged->set_start(s)) ++out.contact_set_changes;
       converged->next_state(&q[k], &v[k]);
     }
     return state_difference(model, q[0], v[0], q[1], v[1], 2 * eps);
   }, &out);
   // parameter columns: the same step, its start evaluated with a copy of the model whose
   // parameter is moved (the factorization stays the model's)
-  fill_parameter_columns(model, parameters, eps, true, [&](const Model& mp, std::vector<double>* q, std::vector<double>* v) {
-    converged->use_model(mp);
-    if (!converged->set_start(qpos0, qvel0, data.ctrl)) ++out.contact_set_changes;
-    converged->next_state(q, v);
-    converged->use_model(model);
-  }, &out);
+  fill_parameter_columns(model, parameters, eps, true,
+                         [&](const Model& mp, const ModelParameter& p, std::vector<double>* q, std::vector<double>* v) {
+                           converged->use_model(mp, in_collision_world(p));
+                           if (!converged->set_start(start0)) ++out.contact_set_changes;
+                           converged->next_state(q, v);
+                           converged->use_model(model, in_collision_world(p));
+                         }, &out);
   return out;
 }
 

@@ -18,24 +18,37 @@ namespace maxsim {
 // A number of the Model a user tunes or identifies: a parameter column of the step's derivatives.
 struct ModelParameter {
   // actuator kp, kv, gear; a body's mass (its centre of mass and inertia tensor kept); a joint
-  // row's spring stiffness, damping, armature
-  enum class Kind { ActuatorKp, ActuatorKv, ActuatorGear, BodyMass, JointStiffness, JointDamping, JointArmature };
+  // row's spring stiffness, damping, armature, dry friction; a geom's sliding friction coefficient
+  // (a contact takes the larger of its two geoms')
+  enum class Kind {
+    ActuatorKp, ActuatorKv, ActuatorGear, BodyMass, JointStiffness, JointDamping, JointArmature, JointFriction,
+    GeomFriction
+  };
   Kind kind = Kind::ActuatorKp;
-  int index = 0;  // the actuator, body or joint
-  int row = 0;    // the joint's row (joint kinds)
+  int index = 0;  // the actuator, body or joint; GeomFriction: the geom's body (kWorld: Model::world_geoms)
+  int row = 0;    // the joint's row (joint kinds); GeomFriction: the geom's index among its body's geoms
+};
+
+// A joint's free row whose applied force Data::joint_force[joint](row) is an input column of the
+// step's derivatives, F = ∂x'/∂f: a controller's torque, for derivatives through a feedback law.
+struct JointForceInput {
+  int joint = 0;
+  int row = 0;
 };
 // The parameter's value in `model` (a reference into it). Throws std::invalid_argument for an
-// index or row out of range.
+// index or row out of range, or a geom whose friction is the world default (Geom::friction < 0).
 double& parameter_value(Model& model, const ModelParameter& p);
 // "actuator_kp", "actuator_kv", "actuator_gear", "body_mass", "joint_stiffness", "joint_damping",
-// "joint_armature"; parameter_kind_from_name returns false for another name.
+// "joint_armature", "joint_friction", "geom_friction"; parameter_kind_from_name returns false for
+// another name.
 const char* parameter_kind_name(ModelParameter::Kind kind);
 bool parameter_kind_from_name(const std::string& name, ModelParameter::Kind* out);
 
 struct TransitionDerivatives {
   Eigen::MatrixXd A;  // ∂x'/∂x, 2nv × 2nv
   Eigen::MatrixXd B;  // ∂x'/∂u, 2nv × nu
-  Eigen::MatrixXd P;  // ∂x'/∂p for the parameters asked (transition_derivatives), 2nv × np
+  Eigen::MatrixXd P;  // ∂x'/∂p for the parameters asked, 2nv × np
+  Eigen::MatrixXd F;  // ∂x'/∂f for the applied joint forces asked, 2nv × nf
   // transition_derivatives only: whether A and B come from the implicit function theorem (false:
   // the step needed substeps or did not converge, and they are transition_fd's), the step
   // differentiated, the pivots its factorization regularized (redundant rows: the directions
@@ -53,8 +66,10 @@ struct TransitionDerivatives {
 // contact search, warm starts and controller-free inputs as they are; the controller is not
 // called). The Data is unchanged. A step across a contact mode change within ±eps differentiates
 // the jump. Throws std::invalid_argument for eps not finite and > 0.
+// `parameters` and `forces` add the columns P and F (as transition_derivatives).
 TransitionDerivatives transition_fd(const Model& model, const Data& data, double eps = 1e-6, bool centered = true,
-                                    const std::vector<ModelParameter>& parameters = {});
+                                    const std::vector<ModelParameter>& parameters = {},
+                                    const std::vector<JointForceInput>& forces = {});
 
 // A and B by the implicit function theorem on the converged step (docs/computation.md §17): the
 // step at (x, u) is solved once; its equations F(s; p) = 0 (unknowns s, start and commands p) are
@@ -75,10 +90,14 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
 // itself is unchanged). Throws std::invalid_argument for eps not finite and > 0, or smoothing
 // not finite.
 // `parameters` adds the columns P = ∂x'/∂p, each from a copy of the model with that parameter
-// moved by ±eps·max(1, |p|) (finite differences fill P too when they are the fallback).
+// moved by ±eps·max(1, |p|) (finite differences fill P too when they are the fallback); `forces`
+// adds the columns F = ∂x'/∂f of those rows' applied forces Data::joint_force (each moved by
+// ±eps), with which a feedback law's derivatives follow by the chain rule (∂x'/∂x + F ∂f/∂x).
+// Throws std::invalid_argument for a force row that is not a free row of an actuated joint.
 TransitionDerivatives transition_derivatives(const Model& model, const Data& data, double eps = 1e-6,
                                              double smoothing = -1.0,
-                                             const std::vector<ModelParameter>& parameters = {});
+                                             const std::vector<ModelParameter>& parameters = {},
+                                             const std::vector<JointForceInput>& forces = {});
 
 // qpos moved along a tangent vector (nv entries) by h: scalar coordinates add, quaternions turn by
 // q ⊗ exp(h δ) (MuJoCo's mj_integratePos).

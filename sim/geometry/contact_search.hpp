@@ -37,6 +37,12 @@ class ContactSearch {
   // or a height field's data changed (HeightField::revision, Model::set_hfield_data).
   void update(const Model& model);
 
+  // Rebuilds the collision world from `model` (a copy whose geoms' friction, restitution or
+  // shapes differ), keeping what the search remembers between steps. An inactive search stays so.
+  void rebuild(const Model& model) {
+    if (world_) build_world(model);
+  }
+
   // The collide stage of a step of length dt: appends the contacts at data's current knot to
   // data.contacts and sets data.min_candidate_distance (an inactive search does neither).
   void collide(const Model& model, Data& data, double dt);

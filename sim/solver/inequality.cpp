@@ -43,6 +43,7 @@ double cone_pair_central_distance(const Contact& ct, double kappa) {
 void cone_linearization(const Contact& ct, ConeLinearization* out) {
   const Vec3 beta = friction_beta(ct, ct.gamma, ct.b);
   out->scaled = cone_nt_scaling(beta, ct.eta, &out->nt);
+  out->evaluated = false;
   if (out->scaled) {
     const Mat3 arrow = cone_arrow(out->nt.lambda);
     out->coef_beta = arrow * out->nt.W_inv;
@@ -59,8 +60,9 @@ Vec3 cone_rhs(const Contact& ct, const ConeLinearization& lin, double kappa, con
   const Vec3 e0(1, 0, 0);
   // λ∘λ and the corrector (W⁻¹Δβ_aff)∘(WΔη_aff) in the scaled form; β∘η and Δβ_aff∘Δη_aff
   // in the unscaled one
-  const Vec3 product = lin.scaled ? cone_product(nt.lambda, nt.lambda)
-                                  : cone_product(friction_beta(ct, ct.gamma, ct.b), ct.eta);
+  const Vec3 product = !lin.scaled   ? cone_product(friction_beta(ct, ct.gamma, ct.b), ct.eta)
+                       : lin.evaluated ? cone_product(nt.W_inv * friction_beta(ct, ct.gamma, ct.b), nt.W * ct.eta)
+                                       : cone_product(nt.lambda, nt.lambda);
   const Vec3 second = lin.scaled ? cone_product(nt.W_inv * dbeta_aff, nt.W * deta_aff)
                                  : cone_product(dbeta_aff, deta_aff);
   return -(product + second - kappa * e0) + lin.coef_eta.rightCols<2>() * r_eta;
