@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdio>
+#include <tuple>
 
 #include "bindings.hpp"
 #include "sim/derivatives/transition.hpp"
@@ -56,6 +57,18 @@ void assign_values(std::vector<double>& values, const py::handle& src, const cha
 
 namespace {
 
+// The joint and row a name gives: a row's own name (an MJCF hinge merged into its body's joint)
+// unless a row is given, else the joint's given row or its first free one.
+std::pair<int, int> named_row(const Model& model, const std::string& name, const py::object& row) {
+  if (const auto merged = model.find_joint_row(name); merged && row.is_none()) return *merged;
+  const int joint = model.joint_index(name);
+  if (!row.is_none()) return {joint, row.cast<int>()};
+  int r = 0;
+  while (r < 6 && model.joints[joint].row_constrained(r)) ++r;
+  if (r == 6) throw py::value_error("joint '" + name + "' has no free row");
+  return {joint, r};
+}
+
 // The parameters of transition_derivatives from (kind, name[, row]) tuples (None: none).
 std::vector<ModelParameter> model_parameters(const Model& model, const py::object& specs) {
   std::vector<ModelParameter> out;
@@ -79,16 +92,9 @@ std::vector<ModelParameter> model_parameters(const Model& model, const py::objec
       if (t.size() == 3) throw py::value_error("a geom_friction parameter is (kind, name)");
       p.index = geom->first;
       p.row = geom->second;
-    } else if (const auto merged = model.find_joint_row(name); merged && t.size() == 2) {
-      p.index = merged->first;
-      p.row = merged->second;
     } else {
-      p.index = model.joint_index(name);
-      p.row = 0;
-      while (p.row < 6 && model.joints[p.index].row_constrained(p.row)) ++p.row;
-      if (p.row == 6) throw py::value_error("joint '" + name + "' has no free row");
+      std::tie(p.index, p.row) = named_row(model, name, t.size() == 3 ? py::object(t[2]) : py::none());
     }
-    if (t.size() == 3) p.row = t[2].cast<int>();
     out.push_back(p);
   }
   return out;
@@ -105,15 +111,7 @@ std::vector<JointForceInput> force_inputs(const Model& model, const py::object& 
     if (t.size() < 1 || t.size() > 2) throw py::value_error("a force input is (joint name[, row])");
     const std::string name = t[0].cast<std::string>();
     JointForceInput f;
-    if (const auto merged = model.find_joint_row(name); merged && t.size() == 1) {
-      f.joint = merged->first;
-      f.row = merged->second;
-    } else {
-      f.joint = model.joint_index(name);
-      f.row = 0;
-      while (f.row < 6 && model.joints[f.joint].row_constrained(f.row)) ++f.row;
-      if (t.size() == 2) f.row = t[1].cast<int>();
-    }
+    std::tie(f.joint, f.row) = named_row(model, name, t.size() == 2 ? py::object(t[1]) : py::none());
     out.push_back(f);
   }
   return out;
