@@ -68,6 +68,8 @@ const char* usage_text() {
          "  --integrator variational|energy-momentum  time stepping (default: the model's, else\n"
          "                        variational); energy-momentum takes no contacts, joint limits or\n"
          "                        joint friction (--contacts off)\n"
+         "  --numerical-damping NU  energy-momentum only: the step's numerical damping in [0, 0.5]\n"
+         "                        (default 0: energy kept; > 0 damps fast swings, for large steps)\n"
          "  --max-output-bytes N  stop the run before the CSV (or --view's recorded frames) would\n"
          "                        grow beyond N bytes (default 2e9)\n"
          "  --limit NAME=VALUE    a bound of the model loader (info, simulate, bench; repeatable):\n" +
@@ -151,6 +153,7 @@ constexpr OptionSpec kOptions[] = {
     {"--view", true, kSimulate},   {"--max-output-bytes", true, kSimulate},
     {"--limit", true, kAll},       {"--ctrl", true, kRun},       {"--ctrl-file", true, kRun},
     {"--integrator", true, kRun},  {"--lenient", false, kAll},
+    {"--numerical-damping", true, kRun},
 };
 
 const char* command_name(Command c) {
@@ -340,6 +343,11 @@ Options parse_args(int argc, const char* const* argv) {
       Integrator i;
       if (!integrator_from_name(value, &i)) fail("--integrator: " + quoted(value) + " is not one of variational, energy-momentum");
       o.integrator = i;
+    } else if (name == "--numerical-damping") {
+      double nu = 0;
+      if (!parse_double(value, &nu)) fail("--numerical-damping: " + quoted(value) + " is not a finite number");
+      if (nu < 0 || nu > 0.5) fail("--numerical-damping must be in [0, 0.5] (got " + value + ")");
+      o.numerical_damping = nu;
     } else if (name == "--contacts") {
       if (value == "on") o.contacts = true;
       else if (value == "off") o.contacts = false;

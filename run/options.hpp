@@ -69,6 +69,7 @@ struct Options {
   std::optional<double> restitution;  // --restitution E for geom pairs that declare none
   LoadLimits limits;      // --limit NAME=VALUE (repeatable): the loader's bounds
   std::optional<Integrator> integrator;  // --integrator; none: the model's (the file's, else variational)
+  std::optional<double> numerical_damping;  // --numerical-damping (ModelOptions::numerical_damping)
 };
 
 // Parses argv (argv[0] is the program). Throws InputError with a message naming the problem.

@@ -274,6 +274,7 @@ RunSetup setup_model(const Options& o) {
   Model& m = s.loaded.model;
   if (o.gravity) m.opt.gravity = Vec3((*o.gravity)[0], (*o.gravity)[1], (*o.gravity)[2]);
   if (o.integrator) m.opt.integrator = *o.integrator;
+  if (o.numerical_damping) m.opt.numerical_damping = *o.numerical_damping;
   s.dt = o.dt ? *o.dt : m.opt.timestep;
   if (!(std::isfinite(s.dt) && s.dt > 0)) throw InputError(o.model_path + ": the model's time step is not positive");
   m.opt.timestep = s.dt;

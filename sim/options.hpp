@@ -183,6 +183,12 @@ struct ModelOptions {
   // update_sensors still computes them.
   bool sensors = true;
   Integrator integrator = Integrator::Variational;  // how a step advances the state
+  // The energy–momentum step's numerical damping ν in [0, ½]: its knot velocities weigh the
+  // interval's as v̄ = (½ − ν) u2 + (½ + ν) u3, so each step loses ν Σ (m|Δu|² + ΔΩᵀJΔΩ + a Δċ²) of
+  // energy (docs/computation.md (105)), the fast oscillations most: large steps on stiff systems
+  // (Newmark's γ = ½ + ν). 0: the conservative scheme. Linear momentum is kept, angular momentum
+  // only to O(ν Δt). The variational integrator does not read it.
+  double numerical_damping = 0;
   SolverOptions solver;                    // Newton: tolerance, iterations, failure policy
   InteriorPointOptions interior_point;     // steps with inequalities
   ContactOptions contact;                  // the contact search (enable_contacts)

@@ -43,7 +43,7 @@ void advance_knot(const Model& model, Data& d) {
   for (int i = 0; i < layout.bodies; ++i) {
     d.x[i] = ws.x3[i];
     d.q[i] = ws.q3[i];
-    scheme.advance(d.v[i], d.w[i], layout.velocity(s, i), layout.angular(s, i), ws.dt, &d.v[i], &d.w[i]);
+    scheme.advance(d.v[i], d.w[i], layout.velocity(s, i), layout.angular(s, i), ws, &d.v[i], &d.w[i]);
   }
   for (const EqualityKind* kind : equality_kinds())
     for (int k = 0; k < kind->count(model); ++k) kind->store(model, d, ws, s, k);
@@ -329,6 +329,9 @@ std::string integrator_support(const Model& model, const Data& d) {
 StepReport step(const Model& model, Data& d) {
   // the contact options as the model holds them now (a bad one throws here, before any change)
   if (d.contact_search) d.contact_search->update(model);
+  if (!(model.opt.numerical_damping >= 0 && model.opt.numerical_damping <= 0.5))
+    throw std::invalid_argument("numerical_damping must be in [0, 0.5] (got " +
+                                std::to_string(model.opt.numerical_damping) + ")");
   // control: the controller reads the state at t and sets the inputs held over [t, t + dt]
   // (once per step, also when the failure policy splits the step into substeps)
   if (d.controller) d.controller(model, d);
@@ -354,6 +357,7 @@ namespace {
 // controller (in step()) → collide → constraints → assemble and solve → advance
 StepReport step_once(const Model& model, Data& d, const Attempt& attempt) {
   workspace(d).dt = attempt.dt;
+  workspace(d).knot_weight = 0.5 + model.opt.numerical_damping;
   collide(model, d, attempt);
   if (!graph_matches(model, d)) build_graph(model, d);  // the graph changes only with the set's shape
   size_nodes(d);

@@ -613,6 +613,14 @@ TEST_F(Cli, IntegratorOption) {
   const Result bench = run("bench " + quote(kSleighUrdf) + " --steps 5 --contacts off --json");
   ASSERT_EQ(bench.status, 0) << bench.err;
   EXPECT_EQ(bench.json.at("integrator").text, "energy-momentum");
+  // --numerical-damping in [0, 0.5] (ModelOptions::numerical_damping)
+  const Result damped = run("simulate " + quote(kSleighXml) + " --steps 5 --contacts off --numerical-damping 0.1 --json");
+  ASSERT_EQ(damped.status, 0) << damped.err;
+  for (const char* bad : {"0.7", "-0.1", "x"}) {
+    const Result r = run("simulate " + quote(kSleighXml) + " --steps 5 --contacts off --numerical-damping " + bad);
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_NE(r.err.find("--numerical-damping"), std::string::npos) << r.err;
+  }
 }
 
 // ---- bench --------------------------------------------------------------------------------------

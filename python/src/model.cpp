@@ -444,6 +444,14 @@ void bind_model(py::module_& m) {
             }
           },
           "Integrator.Variational or Integrator.EnergyMomentum (or its name); the file's, else Variational")
+      .def_property(
+          "numerical_damping", [](const Model& md) { return md.opt.numerical_damping; },
+          [](Model& md, double nu) {
+            if (!(nu >= 0 && nu <= 0.5)) throw std::invalid_argument("numerical_damping must be in [0, 0.5]");
+            md.opt.numerical_damping = nu;
+          },
+          "the energy-momentum step's numerical damping in [0, 0.5] (0: energy kept; > 0: every step loses "
+          "nu * sum(m |du|^2 + dW^T J dW), the fast swings most, for large steps)")
       // (by value: the constraints' fields are writable, and def_readonly would hand out references)
       .def_property_readonly("nonholonomic", [](const Model& md) { return md.nonholonomic; },
                              "the nonholonomic constraints (copies; add one with add_nonholonomic)")

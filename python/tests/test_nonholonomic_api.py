@@ -44,6 +44,30 @@ def test_integrator_is_writable():
         m.integrator = "rk4"
 
 
+def test_numerical_damping_is_writable_and_takes_energy():
+    """Model.numerical_damping (0 by default, [0, 0.5]): a damped energy-momentum pendulum loses
+    energy at every step where the conservative one keeps it to solver tolerance."""
+    m = maxsim.load_string(PENDULUM_XML)
+    m.integrator = "energy-momentum"
+    assert m.numerical_damping == 0
+    energies = {}
+    for nu in (0.0, 0.2):
+        m.numerical_damping = nu
+        d = maxsim.Data(m, contacts=False)
+        maxsim.set_qpos_qvel(m, d, [1.0], [0.0])
+        e = [maxsim.total_energy(m, d)]
+        for _ in range(50):
+            maxsim.step(m, d)
+            e.append(maxsim.total_energy(m, d))
+        energies[nu] = np.array(e)
+    assert np.abs(energies[0.0] - energies[0.0][0]).max() < 1e-6 * abs(energies[0.0][0]) + 1e-9
+    assert np.all(np.diff(energies[0.2]) <= 1e-12)
+    assert energies[0.2][-1] < energies[0.2][0] - 1e-4
+    for bad in (-0.1, 0.6, float("nan")):
+        with pytest.raises(ValueError, match="numerical_damping"):
+            m.numerical_damping = bad
+
+
 def test_add_nonholonomic_by_keywords_and_by_constraint():
     m = maxsim.load_string(PENDULUM_XML)
     assert m.nonholonomic == []

@@ -20,10 +20,10 @@ namespace {
 // Newton-matrix block of a joint with respect to one body's unknowns; free rows enter through
 // their damper, armature and spring only (IntegratorScheme::free_row_gain).
 Mat6 joint_body_block(const IntegratorScheme& scheme, const Joint& jt, const Vec6& servo_damping, const Mat6& J3,
-                      const Vec3& w, double dt) {
-  Mat6 M = joint_body_block_unscaled(J3, w, dt);
+                      const Vec3& w, const Workspace& ws) {
+  Mat6 M = joint_body_block_unscaled(J3, w, ws.dt);
   for (int r = 0; r < 6; ++r)
-    if (!jt.row_constrained(r)) M.row(r) *= scheme.free_row_gain(jt, r, servo_damping(r), dt);
+    if (!jt.row_constrained(r)) M.row(r) *= scheme.free_row_gain(jt, r, servo_damping(r), ws);
   return M;
 }
 
@@ -72,7 +72,7 @@ class JointConstraint final : public EqualityKind {
           const double dc = r < 3 ? r3.c(r) - r2.c(r) : wrap_angle(r3.c(r) - r2.c(r));
           const double coord = r < 3 ? r2.c(r) : d.joint_angle[j](r - 3);
           // armature: reflected rotor inertia on the row times the change of its rate
-          const double arm = scheme.armature_term(dc, ws.joint_rate2[j](r), dt);
+          const double arm = scheme.armature_term(dc, ws.joint_rate2[j](r), ws);
           const double spring = scheme.spring_coordinate(coord, dc);
           layout.entry(*F, n, r) = u(r) + (jt.damping[r] + d.row_damping[j](r)) * dc + jt.armature[r] * arm +
                                    dt * jt.stiffness[r] * (spring - jt.spring_ref[r]) - dt * d.row_force[j](r);
@@ -96,11 +96,11 @@ class JointConstraint final : public EqualityKind {
     for (int r = 0; r < 6; ++r) D(r, r) = jt.row_constrained(r) ? compliance : 1.0;
     if (ws.passive[j]) return;  // no edges (build_graph)
     const int c = jt.child;
-    A.block(A.upper_id(ws.child_edge[j])) = joint_body_block(scheme, jt, ws.row_damping[j], ws.rows3[j].Jb, SystemLayout::angular(s, c), dt);
+    A.block(A.upper_id(ws.child_edge[j])) = joint_body_block(scheme, jt, ws.row_damping[j], ws.rows3[j].Jb, SystemLayout::angular(s, c), ws);
     A.block(A.lower_id(ws.child_edge[j])) = scheme.impulse_block(ws, j, true);
     if (jt.parent != kWorld) {
       const int p = jt.parent;
-      A.block(A.upper_id(ws.parent_edge[j])) = joint_body_block(scheme, jt, ws.row_damping[j], ws.rows3[j].Ja, SystemLayout::angular(s, p), dt);
+      A.block(A.upper_id(ws.parent_edge[j])) = joint_body_block(scheme, jt, ws.row_damping[j], ws.rows3[j].Ja, SystemLayout::angular(s, p), ws);
       A.block(A.lower_id(ws.parent_edge[j])) = scheme.impulse_block(ws, j, false);
     }
   }

@@ -57,7 +57,8 @@ void nonholonomic_rows(const NonholonomicConstraint& c, const Body& body, Integr
   }
   // energy–momentum: position rows act through their exact discrete gradients (height: linear;
   // upright: Δ(e3·R n) = (R2 w)·((R̄ n) × e3)); velocity rows hold at the new knot with the knot
-  // velocities u3 = 2v̄ − u2, Ω3 = 2w/Δt − Ω2 and act through W-orthogonal forces
+  // velocities u3 = 2v̄ − u2, Ω3 = 2w/Δt − Ω2 (with numerical damping, (105)) and act through
+  // W-orthogonal forces
   const Mat3 R2 = quat_to_rot(s.q2), R3 = quat_to_rot(s.q3), Rbar = 0.5 * (R2 + R3);
   const Vec3 w = em_cayley(s.omega, h);
   auto body_torque = [&](const Vec3& T) -> Vec3 { return em_torque_map(w) * (R2.transpose() * T); };
@@ -66,9 +67,10 @@ void nonholonomic_rows(const NonholonomicConstraint& c, const Body& body, Integr
   if (c.rolling())
     out->M.row(r++) = row6(e3, Vec3::Zero());
   if (c.kind == NonholonomicKind::RollingDisk) out->M.row(r++) = row6(Vec3::Zero(), body_torque((Rbar * c.axis).cross(e3)));
-  const Vec3 u3 = em_linear_velocity(s.u2, s.v);
-  const Vec3 rate3 = em_angular_velocity(s.rate2, s.omega, h);
-  const Mat3 drate3 = (2.0 / h) * em_cayley_jacobian(s.omega, h);  // ∂Ω3/∂ω
+  const double gain = em_knot_gain(s.knot_weight);  // ∂u3/∂v̄
+  const Vec3 u3 = em_linear_velocity(s.u2, s.v, s.knot_weight);
+  const Vec3 rate3 = em_angular_velocity(s.rate2, s.omega, h, s.knot_weight);
+  const Mat3 drate3 = (gain / h) * em_cayley_jacobian(s.omega, h);  // ∂Ω3/∂ω
   const Vec3 rate_bar = w / h;
   if (c.rolling()) {
     // e_k·(u3 + r e3 × R3 Ω3); δ(R3 Ω3) = R3 (−Ω̂3 δθ3 + δΩ3)
@@ -76,7 +78,7 @@ void nonholonomic_rows(const NonholonomicConstraint& c, const Body& body, Integr
     const Mat3 dslip = c.radius * skew(e3) * R3 * (-skew(rate3) * dth + drate3);
     for (int k = 0; k < 2; ++k, ++r) {
       out->c(r) = slip(k);
-      out->J.row(r) = row6(2.0 * Vec3::Unit(k), dslip.row(k).transpose());
+      out->J.row(r) = row6(gain * Vec3::Unit(k), dslip.row(k).transpose());
       // a force at the contact point, lever −r e3 from the CoM
       out->M.row(r) = workless(row6(Vec3::Unit(k), body_torque((-c.radius * e3).cross(Vec3::Unit(k)))), body,
                                s.v, rate_bar);
@@ -88,7 +90,7 @@ void nonholonomic_rows(const NonholonomicConstraint& c, const Body& body, Integr
     const Vec3 jw = (-(a.transpose() * skew(e3) * R3 * skew(c.direction)) * dth -
                      (n3.transpose() * R3) * (skew(rate3.cross(c.point)) * dth + skew(c.point) * drate3))
                         .transpose();
-    out->J.row(r) = row6(2.0 * n3, jw);
+    out->J.row(r) = row6(gain * n3, jw);
     const Vec3 nbar = e3.cross(Rbar * c.direction);
     out->M.row(r) = workless(row6(nbar, body_torque((Rbar * c.point).cross(nbar))), body, s.v, rate_bar);
     ++r;

@@ -42,6 +42,7 @@ struct NonholonomicStep {
   Vec3 x2, u2, rate2, v, omega, x3;  // z2's position and velocities, the unknowns, z3's position
   Vec4 q2, q3;  // orientations at z2 and z3
   double dt;    // the step's length [s]
+  double knot_weight = 0.5;  // the energy–momentum step's θ (em_linear_velocity)
 };
 
 // The rows of constraint `c` on `body` at the unknowns of `s`, for the model's integrator.

@@ -13,7 +13,7 @@ namespace {
 // The step's quantities of body i for its nonholonomic constraints.
 NonholonomicStep nonholonomic_step(const Data& d, const Workspace& ws, const Eigen::VectorXd& s, int i) {
   return NonholonomicStep{d.x[i], d.v[i], d.w[i], SystemLayout::velocity(s, i), SystemLayout::angular(s, i),
-                          ws.x3[i], d.q[i], ws.q3[i], ws.dt};
+                          ws.x3[i], d.q[i], ws.q3[i], ws.dt, ws.knot_weight};
 }
 
 class NonholonomicConstraintKind final : public EqualityKind {

@@ -9,12 +9,12 @@ Mat3 em_cayley_jacobian(const Vec3& omega, double dt) {
 
 Vec6 em_body_residual(const Body& body, const Vec3& u2, const Vec3& rate2, const Vec3& vbar,
                       const Vec3& omega, const Vec3& gravity, const Vec3& force, const Vec3& torque,
-                      double dt) {
+                      double dt, double theta) {
   const Mat3& J = body.inertia;
   const Vec3 w = em_cayley(omega, dt);
-  const Vec3 rate3 = (2.0 / dt) * w - rate2;
+  const Vec3 rate3 = em_angular_velocity(rate2, omega, dt, theta);
   Vec6 r;
-  r.head<3>() = body.mass * (em_linear_velocity(u2, vbar) - u2) - dt * (body.mass * gravity + force);
+  r.head<3>() = body.mass * (em_linear_velocity(u2, vbar, theta) - u2) - dt * (body.mass * gravity + force);
   // J(Ω3 − Ω2) = Δt (JΩ̄) × Ω̄ + Δt τ with Ω̄ = w/Δt: its product with Ω̄ is the kinetic energy's
   // change, and the gyroscopic term does no work (docs/computation.md (66); Kinon & Betsch 2024,
   // eq. 89)
@@ -22,13 +22,14 @@ Vec6 em_body_residual(const Body& body, const Vec3& u2, const Vec3& rate2, const
   return r;
 }
 
-Mat6 em_body_jacobian(const Body& body, const Vec3& omega, const Vec3& row_torque, double dt) {
+Mat6 em_body_jacobian(const Body& body, const Vec3& omega, const Vec3& row_torque, double dt, double theta) {
   const Mat3& J = body.inertia;
   const Vec3 w = em_cayley(omega, dt);
+  const double gain = em_knot_gain(theta);
   Mat6 M = Mat6::Zero();
-  M.block<3, 3>(0, 0) = 2.0 * body.mass * Mat3::Identity();
-  // ∂/∂w of J(2w/Δt) − (Jw)×w/Δt, and of −(I − ŵ/2) y at fixed y = R2ᵀ T (the rows' torques)
-  const Mat3 dw = (2.0 / dt) * J - (skew(J * w) - skew(w) * J) / dt - 0.5 * skew(row_torque);
+  M.block<3, 3>(0, 0) = gain * body.mass * Mat3::Identity();
+  // ∂/∂w of J(w/(θΔt)) − (Jw)×w/Δt, and of −(I − ŵ/2) y at fixed y = R2ᵀ T (the rows' torques)
+  const Mat3 dw = (gain / dt) * J - (skew(J * w) - skew(w) * J) / dt - 0.5 * skew(row_torque);
   M.block<3, 3>(3, 3) = dw * em_cayley_jacobian(omega, dt);
   return M;
 }

@@ -42,21 +42,29 @@ inline Vec3 em_omega_from_rate(const Vec3& rate, double dt) {
 // (I − ŵ/2): maps R2ᵀ T (a spatial torque seen in the body frame at z2) to the body torque R̄⁻¹T.
 inline Mat3 em_torque_map(const Vec3& w) { return Mat3::Identity() - 0.5 * skew(w); }
 
-// The body's step residual (impulse units, body-frame angular part), without row forces.
+// The body's step residual (impulse units, body-frame angular part), without row forces; θ the
+// knot weight (em_linear_velocity).
 Vec6 em_body_residual(const Body& body, const Vec3& u2, const Vec3& rate2, const Vec3& vbar,
                       const Vec3& omega, const Vec3& gravity, const Vec3& force, const Vec3& torque,
-                      double dt);
+                      double dt, double theta);
 
 // ∂(em_body_residual)/∂(v̄, ω), plus the change of the row torques' map (I − ŵ/2) with ω at fixed
 // spatial row torque; `row_torque` is R2ᵀ Σ T over the body's rows.
-Mat6 em_body_jacobian(const Body& body, const Vec3& omega, const Vec3& row_torque, double dt);
+Mat6 em_body_jacobian(const Body& body, const Vec3& omega, const Vec3& row_torque, double dt, double theta);
 
-// Knot velocities at z3 from the unknowns (docs/computation.md (65)).
-inline Vec3 em_linear_velocity(const Vec3& u2, const Vec3& vbar) { return 2.0 * vbar - u2; }
-// Ω3 = 2 w/Δt − Ω2
-inline Vec3 em_angular_velocity(const Vec3& rate2, const Vec3& omega, double dt) {
-  return (2.0 / dt) * em_cayley(omega, dt) - rate2;
+// Knot velocities at z3 from the unknowns, with the knot weight θ = ½ + ν of the numerical damping
+// ν: v̄ = (1 − θ) u2 + θ u3 (docs/computation.md (65), (105)). θ = ½, the conservative scheme, keeps
+// its closed forms u3 = 2v̄ − u2 and Ω3 = 2w/Δt − Ω2.
+inline Vec3 em_linear_velocity(const Vec3& u2, const Vec3& vbar, double theta) {
+  if (theta == 0.5) return 2.0 * vbar - u2;
+  return (vbar - (1.0 - theta) * u2) / theta;
 }
+inline Vec3 em_angular_velocity(const Vec3& rate2, const Vec3& omega, double dt, double theta) {
+  if (theta == 0.5) return (2.0 / dt) * em_cayley(omega, dt) - rate2;
+  return (em_cayley(omega, dt) / dt - (1.0 - theta) * rate2) / theta;
+}
+// ∂u3/∂v̄ = 1/θ (2 for the conservative scheme); also ∂Ω3/∂(w/Δt) and the armature's factor.
+inline double em_knot_gain(double theta) { return theta == 0.5 ? 2.0 : 1.0 / theta; }
 
 // One body's interval as the row forces see it: rotation at z2, the averaged rotation R̄, the
 // Cayley parameter (world parent: identities, w = 0).

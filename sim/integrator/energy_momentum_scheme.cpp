@@ -24,31 +24,34 @@ class EnergyMomentumScheme final : public IntegratorScheme {
   Vec6 body_residual(const Model& model, const Data& d, Workspace& ws, int i, const Vec3& v,
                      const Vec3& w) const override {
     const Vec6 F = em_body_residual(model.bodies[i], d.v[i], d.w[i], v, w, model.opt.gravity, d.body_force[i],
-                                    d.body_torque[i], ws.dt);
+                                    d.body_torque[i], ws.dt, ws.knot_weight);
     ws.em_interval[i] = em_interval(d.x[i], d.q[i], ws.x3[i], ws.q3[i], w, ws.dt);
     ws.em_row_torque[i].setZero();
     return F;
   }
 
   Mat6 body_jacobian(const Model& model, const Workspace& ws, int i, const Vec3& w) const override {
-    return em_body_jacobian(model.bodies[i], w, ws.em_row_torque[i], ws.dt);
+    return em_body_jacobian(model.bodies[i], w, ws.em_row_torque[i], ws.dt, ws.knot_weight);
   }
 
   // the knot velocities at z3
-  void advance(const Vec3& v0, const Vec3& w0, const Vec3& v, const Vec3& w, double dt, Vec3* v1,
+  void advance(const Vec3& v0, const Vec3& w0, const Vec3& v, const Vec3& w, const Workspace& ws, Vec3* v1,
                Vec3* w1) const override {
-    *v1 = em_linear_velocity(v0, v);
-    *w1 = em_angular_velocity(w0, w, dt);
+    *v1 = em_linear_velocity(v0, v, ws.knot_weight);
+    *w1 = em_angular_velocity(w0, w, ws.dt, ws.knot_weight);
   }
 
   bool bilinear_rows() const override { return true; }
 
-  // a·(knot rate at t3 − at t2), the knot rate 2Δc/Δt − rate at t2; the spring at the midpoint
-  // (its discrete gradient)
-  double armature_term(double dc, double rate2, double dt) const override { return 2.0 * (dc / dt - rate2); }
+  // a·(knot rate at t3 − at t2), the knot rate (Δc/Δt − (1 − θ) rate at t2)/θ (2Δc/Δt − rate at t2
+  // for θ = ½); the spring at the midpoint (its discrete gradient)
+  double armature_term(double dc, double rate2, const Workspace& ws) const override {
+    return em_knot_gain(ws.knot_weight) * (dc / ws.dt - rate2);
+  }
   double spring_coordinate(double coord, double dc) const override { return coord + 0.5 * dc; }
-  double free_row_gain(const Joint& jt, int r, double servo_damping, double dt) const override {
-    return jt.damping[r] + servo_damping + 2.0 * jt.armature[r] / dt + 0.5 * dt * jt.stiffness[r];
+  double free_row_gain(const Joint& jt, int r, double servo_damping, const Workspace& ws) const override {
+    const double dt = ws.dt;
+    return jt.damping[r] + servo_damping + em_knot_gain(ws.knot_weight) * jt.armature[r] / dt + 0.5 * dt * jt.stiffness[r];
   }
 
   bool impulse_needs_rows3() const override { return true; }

@@ -30,21 +30,21 @@ class IntegratorScheme {
                              const Vec3& w) const = 0;
   // Its diagonal block of the Newton matrix at the angular unknown w.
   virtual Mat6 body_jacobian(const Model& model, const Workspace& ws, int i, const Vec3& w) const = 0;
-  // The velocities at the end of the step from the unknowns (v, ω) and the velocities (v0, w0) at
-  // its start.
-  virtual void advance(const Vec3& v0, const Vec3& w0, const Vec3& v, const Vec3& w, double dt, Vec3* v1,
+  // The velocities at the end of the step (of length ws.dt) from the unknowns (v, ω) and the
+  // velocities (v0, w0) at its start.
+  virtual void advance(const Vec3& v0, const Vec3& w0, const Vec3& v, const Vec3& w, const Workspace& ws, Vec3* v1,
                        Vec3* w1) const = 0;
 
   // ---- joint rows ----
   // Whether the joints' constrained rotation rows take the bilinear form (joint_rows).
   virtual bool bilinear_rows() const = 0;
-  // A free row's armature term (the change of the row rate) from its change dc over the step and
-  // its rate over the last interval, and the coordinate its spring acts at.
-  virtual double armature_term(double dc, double rate2, double dt) const = 0;
+  // A free row's armature term (the change of the row rate) from its change dc over the step (of
+  // length ws.dt) and its rate over the last interval, and the coordinate its spring acts at.
+  virtual double armature_term(double dc, double rate2, const Workspace& ws) const = 0;
   virtual double spring_coordinate(double coord, double dc) const = 0;
   // The factor of a free row's Jacobian: d(row residual)/d(dc) of its damper (the joint's plus the
   // actuators' `servo_damping`), armature and spring.
-  virtual double free_row_gain(const Joint& jt, int r, double servo_damping, double dt) const = 0;
+  virtual double free_row_gain(const Joint& jt, int r, double servo_damping, const Workspace& ws) const = 0;
   // Whether the impulse of joint j needs its rows at z3 (a passive joint's are computed only then).
   virtual bool impulse_needs_rows3() const = 0;
   // Joint j's impulse u on its bodies' residual rows.

@@ -23,7 +23,8 @@ class VariationalScheme final : public IntegratorScheme {
     return maxsim::body_jacobian(model.bodies[i], w, ws.dt);
   }
 
-  void advance(const Vec3&, const Vec3&, const Vec3& v, const Vec3& w, double, Vec3* v1, Vec3* w1) const override {
+  void advance(const Vec3&, const Vec3&, const Vec3& v, const Vec3& w, const Workspace&, Vec3* v1,
+               Vec3* w1) const override {
     *v1 = v;
     *w1 = w;
   }
@@ -31,10 +32,10 @@ class VariationalScheme final : public IntegratorScheme {
   bool bilinear_rows() const override { return false; }
 
   // a·(rate over [t2, t3] − rate over [t1, t2]); the spring at z2 (a potential)
-  double armature_term(double dc, double rate2, double dt) const override { return dc / dt - rate2; }
+  double armature_term(double dc, double rate2, const Workspace& ws) const override { return dc / ws.dt - rate2; }
   double spring_coordinate(double coord, double) const override { return coord; }
-  double free_row_gain(const Joint& jt, int r, double servo_damping, double dt) const override {
-    return jt.damping[r] + servo_damping + jt.armature[r] / dt;
+  double free_row_gain(const Joint& jt, int r, double servo_damping, const Workspace& ws) const override {
+    return jt.damping[r] + servo_damping + jt.armature[r] / ws.dt;
   }
 
   bool impulse_needs_rows3() const override { return false; }

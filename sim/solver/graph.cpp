@@ -40,7 +40,10 @@ const Workspace& workspace(const Data& data) {
   return ws ? *ws : empty;
 }
 Workspace& workspace(const Model& model, Data& data) {
-  if (!workspace(data).built) workspace(data).dt = model.opt.timestep;  // (a step sets its own)
+  if (!workspace(data).built) {  // (a step sets its own)
+    workspace(data).dt = model.opt.timestep;
+    workspace(data).knot_weight = 0.5 + model.opt.numerical_damping;
+  }
   if (!graph_matches(model, data)) build_graph(model, data);
   return workspace(data);
 }

@@ -77,6 +77,8 @@ struct Workspace {
   // the length of the step being solved: the model's, or a fraction of it in the failure
   // policy's substeps (everything inside a step reads this, never the model's)
   double dt = 0;
+  // the energy–momentum step's knot weight θ = ½ + ModelOptions::numerical_damping, set with dt
+  double knot_weight = 0.5;
   // the failure policy's compliant-loop attempt: ε per joint (0: rigid), see
   // SolverOptions::compliant_loop_fallback; empty otherwise
   std::vector<double> loop_compliance;
