@@ -27,6 +27,23 @@ const char* kPendulum = R"(<mujoco model="pendulum"><option timestep="0.001"><fl
     <geom type="sphere" size="0.01" pos="0 0 -0.8" mass="2"/></body></worldbody>
   <actuator><motor name="m" joint="hinge"/></actuator></mujoco>)";
 
+// A 0.1 m sphere of 1 kg with friction `mu` on a plane of friction 0.3, started at 3 m/s forward,
+// 1 m/s sideways and spinning at 5 rad/s about the vertical (its keyframe), and that start after
+// 20 steps of 2 ms: sliding and spinning.
+Model sliding_sphere(const std::string& name, const std::string& mu) {
+  return load_xml(name, R"(<mujoco model="ss"><option timestep="0.002"/>
+    <worldbody><geom type="plane" size="50 50 0.1" friction="0.3"/>
+      <body name="b" pos="0 0 0.1"><freejoint/><geom type="sphere" size="0.1" mass="1" friction=")" + mu + R"("/></body></worldbody>
+    <keyframe><key qpos="0 0 0.0999 1 0 0 0" qvel="3 1 0 0 0 5"/></keyframe></mujoco>)");
+}
+Data slid(const Model& m) {
+  Data d(m);
+  enable_contacts(m, d);
+  reset_data(m, d, 0);
+  for (int i = 0; i < 20; ++i) step(m, d);
+  return d;
+}
+
 // The largest |X − C| over the columns finite differences resolve: where the forward differences
 // W and the backward ones (2C − W) agree to 1e-3 of the central column C (no mode change within
 // ±eps); `kept` counts them.
@@ -39,6 +56,19 @@ double worst_resolved_column(const Eigen::MatrixXd& C, const Eigen::MatrixXd& W,
     worst = std::max(worst, (X.col(j) - C.col(j)).cwiseAbs().maxCoeff());
   }
   return worst;
+}
+
+// Derivatives against central differences on the columns finite differences resolve (the
+// forward differences and the backward ones agree to 1e-3 of the column): A and B within `tol` of
+// their largest entry, at least `min_columns` columns of A compared.
+void expect_resolved_columns_match(const Model& m, const Data& d, double tol, int min_columns) {
+  const TransitionDerivatives D = transition_derivatives(m, d);
+  const TransitionDerivatives F = transition_fd(m, d), W = transition_fd(m, d, 1e-6, false);
+  ASSERT_TRUE(D.implicit);
+  int kept_a = 0, kept_b = 0;
+  EXPECT_LT(worst_resolved_column(F.A, W.A, D.A, &kept_a), tol * F.A.cwiseAbs().maxCoeff());
+  EXPECT_LT(worst_resolved_column(F.B, W.B, D.B, &kept_b), tol * F.B.cwiseAbs().maxCoeff());
+  EXPECT_GE(kept_a, min_columns);
 }
 
 }  // namespace
@@ -154,14 +184,8 @@ TEST(TransitionDerivatives, SmoothModelMatchesFiniteDifferences) {
 // and sliding under every perturbation, the step map smooth; measured 5e-6 relative to central
 // differences (their error: the interior point's tolerance over eps), asserted 1e-4.
 TEST(TransitionDerivatives, SlidingSphereMatchesFiniteDifferences) {
-  const Model m = load_xml("slide_sphere", R"(<mujoco model="ss"><option timestep="0.002"/>
-    <worldbody><geom type="plane" size="50 50 0.1" friction="0.3"/>
-      <body name="b" pos="0 0 0.1"><freejoint/><geom type="sphere" size="0.1" mass="1" friction="0.3"/></body></worldbody>
-    <keyframe><key qpos="0 0 0.0999 1 0 0 0" qvel="3 1 0 0 0 5"/></keyframe></mujoco>)");
-  Data d(m);
-  enable_contacts(m, d);
-  reset_data(m, d, 0);
-  for (int i = 0; i < 20; ++i) step(m, d);
+  const Model m = sliding_sphere("slide_sphere", "0.3");
+  const Data d = slid(m);
   const TransitionDerivatives D = transition_derivatives(m, d);
   const TransitionDerivatives F = transition_fd(m, d);
   EXPECT_TRUE(D.implicit);
@@ -257,13 +281,7 @@ TEST(TransitionDerivatives, A1UnderRandomCommandsMatchesFiniteDifferences) {
     ASSERT_EQ(step(m, d).status, StepStatus::Ok) << i;
   }
   ASSERT_GT(d.contacts.size(), 20u);
-  const TransitionDerivatives D = transition_derivatives(m, d);
-  const TransitionDerivatives F = transition_fd(m, d), W = transition_fd(m, d, 1e-6, false);
-  ASSERT_TRUE(D.implicit);
-  int kept_a = 0, kept_b = 0;
-  EXPECT_LT(worst_resolved_column(F.A, W.A, D.A, &kept_a), 1e-3 * F.A.cwiseAbs().maxCoeff());
-  EXPECT_LT(worst_resolved_column(F.B, W.B, D.B, &kept_b), 1e-3 * F.B.cwiseAbs().maxCoeff());
-  EXPECT_GE(kept_a, 8);
+  expect_resolved_columns_match(m, d, 1e-3, 8);
 }
 
 // The A1 file pushed forward at 1.5 m/s from its initial pose (servos at zero command), 0.4 s
@@ -285,13 +303,7 @@ TEST(TransitionDerivatives, A1SlidingMatchesFiniteDifferences) {
   set_qpos_qvel(m, d, get_qpos(m, d), qvel);
   for (int i = 0; i < 200; ++i) ASSERT_EQ(step(m, d).status, StepStatus::Ok) << i;
   ASSERT_GT(d.contacts.size(), 20u);
-  const TransitionDerivatives D = transition_derivatives(m, d);
-  const TransitionDerivatives F = transition_fd(m, d), W = transition_fd(m, d, 1e-6, false);
-  ASSERT_TRUE(D.implicit);
-  int kept_a = 0, kept_b = 0;
-  EXPECT_LT(worst_resolved_column(F.A, W.A, D.A, &kept_a), 1e-3 * F.A.cwiseAbs().maxCoeff());
-  EXPECT_LT(worst_resolved_column(F.B, W.B, D.B, &kept_b), 1e-3 * F.B.cwiseAbs().maxCoeff());
-  EXPECT_GE(kept_a, 10);
+  expect_resolved_columns_match(m, d, 1e-3, 10);
 }
 
 // A box resting on the floor: its height's effect on the next vertical velocity has a kink (raised
@@ -355,14 +367,8 @@ TEST(TransitionDerivatives, ParameterColumnsMatchFiniteDifferences) {
 // (the sphere's contact search is rebuilt on each moved copy; measured ~1e-6).
 TEST(TransitionDerivatives, FrictionColumnsMatchFiniteDifferences) {
   using K = ModelParameter::Kind;
-  const Model m = load_xml("friction_sphere", R"(<mujoco model="fs"><option timestep="0.002"/>
-    <worldbody><geom type="plane" size="50 50 0.1" friction="0.3"/>
-      <body name="b" pos="0 0 0.1"><freejoint/><geom type="sphere" size="0.1" mass="1" friction="0.4"/></body></worldbody>
-    <keyframe><key qpos="0 0 0.0999 1 0 0 0" qvel="3 1 0 0 0 5"/></keyframe></mujoco>)");
-  Data d(m);
-  enable_contacts(m, d);
-  reset_data(m, d, 0);
-  for (int i = 0; i < 20; ++i) step(m, d);
+  const Model m = sliding_sphere("friction_sphere", "0.4");
+  const Data d = slid(m);
   const std::vector<ModelParameter> mu = {{K::GeomFriction, 0, 0}};
   const TransitionDerivatives D = transition_derivatives(m, d, 1e-6, -1.0, mu), F = transition_fd(m, d, 1e-4, true, mu);
   ASSERT_TRUE(D.implicit);
