@@ -59,6 +59,7 @@ inline Vec3 em_linear_velocity(const Vec3& u2, const Vec3& vbar, double theta) {
   if (theta == 0.5) return 2.0 * vbar - u2;
   return (vbar - (1.0 - theta) * u2) / theta;
 }
+// Ω3 from the angular unknown ω (Cayley parameter w): w/Δt = (1 − θ) Ω2 + θ Ω3.
 inline Vec3 em_angular_velocity(const Vec3& rate2, const Vec3& omega, double dt, double theta) {
   if (theta == 0.5) return (2.0 / dt) * em_cayley(omega, dt) - rate2;
   return (em_cayley(omega, dt) / dt - (1.0 - theta) * rate2) / theta;
