@@ -37,8 +37,8 @@ RoutinePass routine_pass(const Exoskeleton& e, const Gains& g, const Routine& r)
     for (int j : law.joint) forces.push_back({j, 5});
     const TransitionDerivatives T = transition_derivatives(mm, d, 1e-6, -1.0, {}, forces);
     // ∂f/∂x: each force on its own row's coordinate and rate (scalar qpos and qvel entries of its
-    // hinge; the directions a rollout's sensitivity takes keep the loops closed, so the closing
-    // set_qpos_qvel does of A's columns moves none of them)
+    // hinge). A's columns are taken along perturbations that set_qpos_qvel closes onto the loops;
+    // a rollout's sensitivities already keep the loops closed, and on those A and this K are exact.
     Matrix K = Matrix::Zero(5, 2 * nv);
     for (int i = 0; i < 5; ++i) {
       K(i, va[law.joint[i]]) = law.state(i, 0);
