@@ -86,7 +86,6 @@ class JointConstraint final : public EqualityKind {
                 int j) const override {
     const Joint& jt = model.joints[j];
     BlockLdu& A = ws.ldu;
-    const double dt = ws.dt;
     scheme.add_joint_coupling(model, ws, s, j);
     // constrained rows: zero diagonal (the LDU regularizes a pivot made singular by redundant
     // constraints, see BlockLdu::set_regularized_rows); free rows: the row impulse itself
