@@ -346,7 +346,7 @@ Options parse_args(int argc, const char* const* argv) {
     } else if (name == "--numerical-damping") {
       double nu = 0;
       if (!parse_double(value, &nu)) fail("--numerical-damping: " + quoted(value) + " is not a finite number");
-      if (nu < 0 || nu > 0.5) fail("--numerical-damping must be in [0, 0.5] (got " + value + ")");
+      if (!numerical_damping_valid(nu)) fail("--numerical-damping must be in [0, 0.5] (got " + value + ")");
       o.numerical_damping = nu;
     } else if (name == "--contacts") {
       if (value == "on") o.contacts = true;

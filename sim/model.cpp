@@ -324,7 +324,7 @@ std::string validate_model(const Model& model) {
   const int nb = static_cast<int>(model.bodies.size());
   if (!(model.opt.timestep > 0) || !std::isfinite(model.opt.timestep)) return "time step must be positive and finite";
   if (!finite3(model.opt.gravity)) return "gravity must be finite";
-  if (!(model.opt.numerical_damping >= 0 && model.opt.numerical_damping <= 0.5))
+  if (!numerical_damping_valid(model.opt.numerical_damping))
     return "numerical damping must be in [0, 0.5]";
   for (const auto& b : model.bodies) {
     if (!(b.mass > 0) || !std::isfinite(b.mass)) {

@@ -194,4 +194,7 @@ struct ModelOptions {
   ContactOptions contact;                  // the contact search (enable_contacts)
 };
 
+// Whether ν is a numerical damping the energy–momentum step takes: in [0, ½] (NaN is not).
+inline bool numerical_damping_valid(double nu) { return nu >= 0 && nu <= 0.5; }
+
 }  // namespace maxsim

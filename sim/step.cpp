@@ -329,7 +329,7 @@ std::string integrator_support(const Model& model, const Data& d) {
 StepReport step(const Model& model, Data& d) {
   // the contact options as the model holds them now (a bad one throws here, before any change)
   if (d.contact_search) d.contact_search->update(model);
-  if (!(model.opt.numerical_damping >= 0 && model.opt.numerical_damping <= 0.5))
+  if (!numerical_damping_valid(model.opt.numerical_damping))
     throw std::invalid_argument("numerical_damping must be in [0, 0.5] (got " +
                                 std::to_string(model.opt.numerical_damping) + ")");
   // control: the controller reads the state at t and sets the inputs held over [t, t + dt]

@@ -447,7 +447,7 @@ void bind_model(py::module_& m) {
       .def_property(
           "numerical_damping", [](const Model& md) { return md.opt.numerical_damping; },
           [](Model& md, double nu) {
-            if (!(nu >= 0 && nu <= 0.5)) throw std::invalid_argument("numerical_damping must be in [0, 0.5]");
+            if (!numerical_damping_valid(nu)) throw std::invalid_argument("numerical_damping must be in [0, 0.5]");
             md.opt.numerical_damping = nu;
           },
           "the energy-momentum step's numerical damping in [0, 0.5] (0: energy kept; > 0: every step loses "

@@ -114,8 +114,7 @@ double joint_violation(const Model& m, const Data& d, int j) {
   return v;
 }
 
-ExoController::ExoController(const Exoskeleton& e, const Gains& g, const Routine& r)
-    : e_(e), pd_(make_pd(e, g)) {
+ExoController::ExoController(const Exoskeleton& e, const Gains& g, const Routine& r) : e_(e), pd_(make_pd(e, g)) {
   pd_.set_reference(0, constant_reference(r.sAA));
   pd_.set_reference(1, sinusoid_reference(r.flexion(r.sFE0, r.shoulder_amplitude)));
   pd_.set_reference(2, constant_reference(r.sIE));

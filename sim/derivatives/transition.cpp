@@ -59,6 +59,12 @@ struct Start {
 Start start_of(const Model& model, const Data& data) {
   return {get_qpos(model, data), get_qvel(model, data), data.ctrl, data.joint_force};
 }
+// Places the start in d (loops closed by set_qpos_qvel) with its commands and applied forces.
+void place(const Model& model, const Start& s, Data& d) {
+  set_qpos_qvel(model, d, s.qpos, s.qvel);
+  d.ctrl = s.ctrl;
+  d.joint_force = s.joint_force;
+}
 
 // A column's perturbation of the start: moves it by h along the column.
 using Perturbation = std::function<void(double h, Start* start)>;
@@ -247,9 +253,7 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
     if (perturb) perturb(h, &s);
     Data d = base;
     if (rebuild && d.contact_search) d.contact_search->rebuild(mp);
-    set_qpos_qvel(mp, d, s.qpos, s.qvel);
-    d.ctrl = s.ctrl;
-    d.joint_force = s.joint_force;
+    place(mp, s, d);
     step(mp, d);
     *qpos1 = get_qpos(mp, d);
     *qvel1 = get_qvel(mp, d);
@@ -291,9 +295,7 @@ class ConvergedStep {
   // on the converged set, and the knot quantities. Returns false when the contact search found
   // another set here (the converged geometry is then kept).
   bool set_start(const Start& s) {
-    set_qpos_qvel(*model_, d_, s.qpos, s.qvel);
-    d_.ctrl = s.ctrl;
-    d_.joint_force = s.joint_force;
+    place(*model_, s, d_);
     apply_actuation(*model_, d_);
     found_.clear();
     found_.swap(d_.contacts);

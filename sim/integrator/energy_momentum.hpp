@@ -52,20 +52,21 @@ Vec6 em_body_residual(const Body& body, const Vec3& u2, const Vec3& rate2, const
 // spatial row torque; `row_torque` is R2ᵀ Σ T over the body's rows.
 Mat6 em_body_jacobian(const Body& body, const Vec3& omega, const Vec3& row_torque, double dt, double theta);
 
-// Knot velocities at z3 from the unknowns, with the knot weight θ = ½ + ν of the numerical damping
-// ν: v̄ = (1 − θ) u2 + θ u3 (docs/computation.md (65), (105)). θ = ½, the conservative scheme, keeps
-// its closed forms u3 = 2v̄ − u2 and Ω3 = 2w/Δt − Ω2.
+// ∂u3/∂v̄ = 1/θ for the knot weight θ = ½ + ν of the numerical damping ν (2 for the conservative
+// scheme); also ∂Ω3/∂(w/Δt) and the armature's factor.
+inline double em_knot_gain(double theta) { return 1.0 / theta; }
+// Knot velocities at z3 from the unknowns: v̄ = (1 − θ) u2 + θ u3, i.e. u3 = g v̄ − (g − 1) u2 with
+// g = 1/θ (docs/computation.md (65), (105); for θ = ½ exactly u3 = 2v̄ − u2, the products by 2 and
+// 1 being exact).
 inline Vec3 em_linear_velocity(const Vec3& u2, const Vec3& vbar, double theta) {
-  if (theta == 0.5) return 2.0 * vbar - u2;
-  return (vbar - (1.0 - theta) * u2) / theta;
+  const double g = em_knot_gain(theta);
+  return g * vbar - (g - 1.0) * u2;
 }
 // Ω3 from the angular unknown ω (Cayley parameter w): w/Δt = (1 − θ) Ω2 + θ Ω3.
 inline Vec3 em_angular_velocity(const Vec3& rate2, const Vec3& omega, double dt, double theta) {
-  if (theta == 0.5) return (2.0 / dt) * em_cayley(omega, dt) - rate2;
-  return (em_cayley(omega, dt) / dt - (1.0 - theta) * rate2) / theta;
+  const double g = em_knot_gain(theta);
+  return (g / dt) * em_cayley(omega, dt) - (g - 1.0) * rate2;
 }
-// ∂u3/∂v̄ = 1/θ (2 for the conservative scheme); also ∂Ω3/∂(w/Δt) and the armature's factor.
-inline double em_knot_gain(double theta) { return theta == 0.5 ? 2.0 : 1.0 / theta; }
 
 // One body's interval as the row forces see it: rotation at z2, the averaged rotation R̄, the
 // Cayley parameter (world parent: identities, w = 0).
