@@ -121,9 +121,10 @@ SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 # Any report stops its program with exit status 86, which no test expects (test_cli checks 0, 1, 2)
 SAN_ENV = ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:print_stacktrace=1:check_initialization_order=1:exitcode=86 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=86
-# what the unit tests run: the test programs, the binaries they call, and compare_mujoco for its
+# what the unit tests run: the test programs, the binaries they call (compare_engines: its quick
+# check), and compare_mujoco for its
 # quick check when Debian's libmujoco-dev is there (CMakeLists.txt builds it only then)
-SAN_TARGETS = $(patsubst tests/%.cpp,%,$(wildcard tests/test_*.cpp)) maxsim exo_run \
+SAN_TARGETS = $(patsubst tests/%.cpp,%,$(wildcard tests/test_*.cpp)) maxsim exo_run compare_engines \
   $(if $(wildcard /usr/include/mujoco/mujoco.h),compare_mujoco)
 
 $(SAN_BUILD)/CMakeCache.txt:
