@@ -95,6 +95,9 @@ TEST_F(Engines, MaxsimHoldsContactsAndLoopsExactly) {
   EXPECT_LT(result("sphere_chain", "maxsim").measure, 1e-8);
   EXPECT_LT(result("four_bar", "maxsim").loop_violation, 1e-8);
   EXPECT_LT(result("four_bar", "maxsim").energy_drift, 1e-3);
+  EXPECT_LT(result("bricard", "maxsim").loop_violation, 1e-8);  // redundant rows at every configuration
+  EXPECT_LT(result("bricard", "maxsim").energy_drift, 1e-2);    // of up to 11.8 J kinetic
+  EXPECT_GT(result("bricard", "maxsim").measure, 0.1);          // and it moves: 1 degree of freedom
   for (const Scene& s : *scenes_) {
     EXPECT_LT(result(s.name, "maxsim").max_penetration, 1e-4) << s.name;
     EXPECT_EQ(result(s.name, "maxsim").failed, 0) << s.name;

@@ -106,6 +106,36 @@ Scene scene(const std::string& name, const std::string& file, const std::string&
   return s;
 }
 
+// Bricard's orthogonal 6R linkage: six hinges at the corners of a skew hexagon on a cube's edges
+// (0.4 m), each axis perpendicular to its two links (a = 0.4 m, α = 90°, no offsets); one link is
+// the world's, the loop closed by two points on the last hinge's axis (MJCF connects: a hinge).
+// Grübler's count gives 0 degrees of freedom, the linkage has 1: a loop whose rows are redundant
+// at every configuration. Rods of 1 kg released under gravity, no contacts, no damping.
+std::string bricard_xml() {
+  const double c[6][3] = {{1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 1, 1}, {0, 0, 1}, {1, 0, 1}};
+  const char* axis[5] = {"1 0 0", "0 0 1", "0 1 0", "1 0 0", "0 0 1"};
+  const double s = 0.4;
+  auto edge = [&](int a, int b) {  // from corner a to corner b, scaled
+    std::ostringstream e;
+    e << s * (c[b][0] - c[a][0]) << " " << s * (c[b][1] - c[a][1]) << " " << s * (c[b][2] - c[a][2]);
+    return e.str();
+  };
+  std::ostringstream x;
+  x << "<mujoco model=\"bricard\"><option timestep=\"0.001\"/>\n"
+    << "<default><geom type=\"capsule\" size=\"0.02\" contype=\"0\" conaffinity=\"0\" mass=\"1\"/>"
+    << "<joint type=\"hinge\"/></default><worldbody>\n"
+    << "<body name=\"l0\" pos=\"" << s * c[0][0] << " " << s * c[0][1] << " " << 1 + s * c[0][2] << "\">";
+  for (int i = 0; i < 5; ++i) {
+    if (i > 0) x << "<body name=\"l" << i << "\" pos=\"" << edge(i - 1, i) << "\">";
+    x << "<joint name=\"j" << i << "\" axis=\"" << axis[i] << "\"/><geom fromto=\"0 0 0 " << edge(i, i + 1) << "\"/>\n";
+  }
+  x << "</body></body></body></body></body>\n</worldbody><equality>"
+    << "<connect body1=\"l4\" body2=\"world\" anchor=\"" << edge(4, 5) << "\"/>"
+    << "<connect body1=\"l4\" body2=\"world\" anchor=\"" << s * (c[5][0] - c[4][0]) << " 0.1 0\"/>"
+    << "</equality></mujoco>\n";
+  return x.str();
+}
+
 // ---- measures ---------------------------------------------------------------------------------------
 
 double body_displacement(const std::vector<BodyState>& a, const std::vector<BodyState>& b, int i) {
@@ -213,6 +243,15 @@ std::vector<Scene> standard_scenes(const std::string& dir, bool quick) {
     c.dt = 0.001;
     c.steps = 3000 / scale;
     c.conservative = true;
+    s.push_back(c);
+  }
+  {
+    Scene c = scene("bricard", write_scene(tmp, "bricard", bricard_xml()), "Bricard's orthogonal 6R loop swinging (mobile against Grübler's count)");
+    c.dt = 0.001;
+    c.steps = 3000 / scale;
+    c.conservative = true;
+    c.measure_name = "largest displacement [m]";
+    c.measure = max_displacement;
     s.push_back(c);
   }
   {
