@@ -113,7 +113,7 @@ int main(int argc, char** argv) {
   for (const Scene& s : scenes)
     for (const std::string& e : engines) {
       try {
-        rows.push_back(run_scene(s, e));
+        rows.push_back(run_scene_isolated(s, e));
       } catch (const std::exception& ex) {
         fs::remove_all(tmp);
         bad(s.name + ": " + ex.what());

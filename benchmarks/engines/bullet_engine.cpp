@@ -614,7 +614,8 @@ void BulletEngine::load(const SceneSetup& setup) {
       for (int b = kWorld; b < nb; ++b) {
         const bool self_ok = m.opt.contact.self_collision || a == kWorld || b == kWorld;
         allowed_[(a + 1) * n_nodes_ + b + 1] =
-            a != b && m.contacts && m.dynamic_contacts && self_ok && cw.bodies_may_collide(a, b);
+            a != b && m.contacts && m.dynamic_contacts && self_ok && cw.bodies_may_collide(a, b) &&
+            !setup.overlapping_at_start(a, b);
       }
     if (m.contacts)
       for (const ContactPair& p : m.contact_pairs)

@@ -120,7 +120,7 @@ class DartEngine : public Engine {
       scene.bodies.push_back(out);
     }
     build_joints(setup, &scene);
-    build_geoms(&scene);
+    build_geoms(setup, &scene);
     world_ = std::make_unique<DartWorld>();
     world_->load(scene);
     // the translation must reproduce the start exactly (a mismatch is a bug here, not DART's)
@@ -367,7 +367,7 @@ class DartEngine : public Engine {
   }
 
   // The shapes and the pair table.
-  void build_geoms(ds::Scene* scene) {
+  void build_geoms(const SceneSetup& setup, ds::Scene* scene) {
     const Model& model = *model_;
     struct Info {
       int body, index;  // index among its body's geoms (model.world_geoms for kWorld), -1: ground
@@ -434,6 +434,8 @@ class DartEngine : public Engine {
             const Info &ia = info[a], &ib = info[b];
             if (ia.body == ib.body) continue;  // one body's geoms, or two world geoms
             if (!collision.bodies_may_collide(ia.body, ib.body)) continue;
+            if (!model.opt.contact.self_collision && ia.body != kWorld && ib.body != kWorld) continue;
+            if (setup.overlapping_at_start(ia.body, ib.body)) continue;
             if (!((ia.contype & ib.conaffinity) || (ib.contype & ia.conaffinity))) continue;
             at(a, b) = at(b, a) = std::max(ia.mu, ib.mu);
           }

@@ -39,6 +39,12 @@ struct SceneSetup {
   std::vector<std::vector<double>> start_q, start_qd;
   // MuJoCo's qpos and qvel of the same start (sim/state/state.hpp get_qpos), for MJCF readers
   std::vector<double> start_qpos, start_qvel;
+  // Body pairs (a < b; a = kWorld: the world's geoms and the ground) whose geoms overlap at the
+  // start and whose joints keep them from parting (a URDF's neighbouring meshes, an arm's first
+  // link in its base): maxsim ignores them until they separate (ContactOptions::start_overlap),
+  // the translated engines for the whole run (PyBullet leaves a URDF's self-collision off).
+  std::vector<std::pair<int, int>> start_overlaps;
+  bool overlapping_at_start(int a, int b) const;  // whether {a, b} is one of them
 };
 
 // A scene an engine cannot represent (a joint type, a shape, a file format): the comparison

@@ -4,6 +4,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "models/load.hpp"
 #include "sim/maxsim.hpp"
@@ -96,6 +103,81 @@ RunResult run_scene(const Scene& scene, const std::string& engine_name) {
   r.iterations_mean = r.steps > 0 ? iterations / r.steps : 0;
   if (scene.measure)
     r.measure = finite(now) ? scene.measure(model, first, now, r.steps * scene.dt) : std::nan("");
+  return r;
+}
+
+namespace {
+
+// A RunResult through a pipe: the numbers in hexadecimal floating point (exact), the error last.
+std::string serialize(const RunResult& r) {
+  char b[512];
+  std::snprintf(b, sizeof b, "%d %a %a %a %a %a %a %ld %a %d\n", r.steps, r.dt, r.steps_per_s, r.max_penetration,
+                r.loop_violation, r.energy_drift, r.measure, r.failed, r.iterations_mean, r.iterations_max);
+  return b + r.error;
+}
+
+bool deserialize(const std::string& text, RunResult* r) {
+  std::istringstream in(text);
+  std::string line;
+  if (!std::getline(in, line)) return false;
+  if (std::sscanf(line.c_str(), "%d %la %la %la %la %la %la %ld %la %d", &r->steps, &r->dt, &r->steps_per_s,
+                  &r->max_penetration, &r->loop_violation, &r->energy_drift, &r->measure, &r->failed,
+                  &r->iterations_mean, &r->iterations_max) != 10)
+    return false;
+  r->error.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return true;
+}
+
+}  // namespace
+
+RunResult run_scene_isolated(const Scene& scene, const std::string& engine, int timeout_s) {
+  int fd[2];
+  if (pipe(fd) != 0) return run_scene(scene, engine);
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fd[0]);
+    close(fd[1]);
+    return run_scene(scene, engine);
+  }
+  if (pid == 0) {  // the child: one run, its result or its exception through the pipe
+    close(fd[0]);
+    alarm(static_cast<unsigned>(timeout_s));
+    std::string out;
+    int status = 0;
+    try {
+      out = serialize(run_scene(scene, engine));
+    } catch (const std::exception& e) {
+      out = e.what();
+      status = 3;
+    }
+    for (size_t at = 0; at < out.size();) {
+      const ssize_t n = write(fd[1], out.data() + at, out.size() - at);
+      if (n <= 0) break;
+      at += static_cast<size_t>(n);
+    }
+    close(fd[1]);
+    std::fflush(nullptr);
+    _exit(status);
+  }
+  close(fd[1]);
+  std::string text;
+  char buf[4096];
+  for (ssize_t n; (n = read(fd[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<size_t>(n));
+  close(fd[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  RunResult r;
+  r.scene = scene.name;
+  r.engine = engine;
+  r.dt = scene.dt;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 3) throw std::runtime_error(text);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && deserialize(text, &r)) return r;
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+    r.error = engine + " took longer than " + std::to_string(timeout_s) + " s";
+  else
+    r.error = engine + " " + (WIFSIGNALED(status) ? std::string("crashed (") + strsignal(WTERMSIG(status)) + ")"
+                                                  : std::string("ended without a result"));
   return r;
 }
 

@@ -19,9 +19,9 @@ struct Scene {
   std::string summary;    // one line for the table
   double dt = 0.002;      // [s]
   int steps = 1000;
-  // Sets the start on a Data of the model (coordinates by set_coordinates); null: the file's pose
-  // at rest.
-  std::function<void(const Model&, Data&)> start;
+  // Sets the start on a Data of the model (coordinates by set_coordinates; it may move a welded
+  // base's anchor in the model, as lift_to_ground does); null: the file's pose at rest.
+  std::function<void(Model&, Data&)> start;
   // Before every step: the joint forces (Engine::set_joint_force) from the state `state` (the
   // engine's bodies placed in a Data of the model) at time t; null: none.
   std::function<void(double t, const Model& model, const Data& state, Engine& engine)> control;
@@ -51,6 +51,11 @@ struct RunResult {
 // Runs `scene` in the engine named `engine` (make_engine). Throws only for a scene whose file
 // maxsim cannot load; an engine that cannot represent the scene gives a result with `error`.
 RunResult run_scene(const Scene& scene, const std::string& engine);
+
+// run_scene in a child process: an engine that aborts (DART's assertions on an unstable state),
+// crashes or runs longer than `timeout_s` seconds gives a result whose error says so instead of
+// ending the comparison. Throws what run_scene throws, as a std::runtime_error with its message.
+RunResult run_scene_isolated(const Scene& scene, const std::string& engine, int timeout_s = 600);
 
 // The mechanical energy of a state: Σ ½ m|v|² + ½ ωᵀIω − m g·x [J] (no springs: the scenes have none).
 double mechanical_energy(const Model& model, const std::vector<BodyState>& bodies);

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "models/load.hpp"
+#include "run/setup.hpp"
 #include "sim/geometry/ground.hpp"
 #include "sim/maxsim.hpp"
 
@@ -173,7 +174,7 @@ struct HingePd {
 };
 
 // The A1 (robots/a1/xml/a1.xml) standing with thigh 0.9 and calf −1.8 rad, its feet on the floor.
-void a1_start(const Model& m, Data& d) {
+void a1_start(Model& m, Data& d) {
   std::vector<double> qpos = {0, 0, 0.5, 1, 0, 0, 0};
   for (int leg = 0; leg < 4; ++leg) qpos.insert(qpos.end(), {0.0, 0.9, -1.8});
   set_coordinates(m, d, split_qpos(m, qpos), std::vector<std::vector<double>>(m.joints.size()));
@@ -302,6 +303,11 @@ std::vector<Scene> standard_scenes(const std::string& dir, bool quick) {
 
 Scene file_scene(const std::string& file, double seconds, double dt) {
   Scene c = scene(fs::path(file).stem().string(), file, "the file's robot falling from its pose");
+  // as `maxsim simulate` starts it (run/setup.hpp): loops closed, a URDF base lifted onto the ground
+  c.start = [](Model& m, Data& d) {
+    project_state(m, d);
+    if (m.contacts && m.opt.contact.ground) run::lift_to_ground(m, d);
+  };
   if (dt <= 0) dt = load_model(file).opt.timestep;
   c.dt = dt;
   c.steps = std::max(1, static_cast<int>(std::lround(seconds / dt)));

@@ -1,7 +1,11 @@
 // The start every engine is given, and the conversion between a Data and BodyStates.
 #include "benchmarks/engines/engine.hpp"
 
+#include <algorithm>
+#include <numeric>
+
 #include "sim/constraints/joint.hpp"
+#include "sim/geometry/collision.hpp"
 #include "sim/data.hpp"
 #include "sim/state/kinematics.hpp"
 #include "sim/state/state.hpp"
@@ -32,6 +36,51 @@ void place_bodies(const Model& model, const std::vector<BodyState>& bodies, Data
   }
 }
 
+namespace {
+
+// The body pairs of SceneSetup::start_overlaps: maxsim's rule (sim/geometry/contact_search.cpp), a
+// pair deeper than start_overlap that the joints keep together — one kinematic tree, two trees
+// both held by the world, or the world and a held tree (a tree is free when nothing but a floating
+// joint holds it). Per body pair where maxsim's is per geom pair.
+std::vector<std::pair<int, int>> find_start_overlaps(const Model& model, const Data& data) {
+  const int nb = static_cast<int>(model.bodies.size());
+  std::vector<int> tree(nb);
+  std::iota(tree.begin(), tree.end(), 0);
+  auto root = [&](int b) {
+    while (tree[b] != b) b = tree[b] = tree[tree[b]];
+    return b;
+  };
+  for (const Joint& j : model.joints)
+    if (j.parent != kWorld && j.child != kWorld) tree[root(j.parent)] = root(j.child);
+  std::vector<char> held(nb, 0);
+  for (const Joint& j : model.joints)
+    if ((j.parent == kWorld || j.child == kWorld) && j.type != JointType::Floating)
+      held[root(j.parent == kWorld ? j.child : j.parent)] = 1;
+  CollisionOptions co;
+  co.ground = model.opt.contact.ground;
+  co.margin = 0;
+  co.exclude_joined = model.opt.contact.exclude_joined;
+  CollisionWorld world(model, co);
+  std::vector<ContactCandidate> found;
+  world.find_candidates(data.x, data.q, &found);
+  std::vector<std::pair<int, int>> pairs;
+  for (const ContactCandidate& k : found) {
+    if (k.distance >= -model.opt.contact.start_overlap) continue;
+    const int tb = root(k.body_b);
+    const bool kept_together = k.body_a == kWorld ? held[tb] : root(k.body_a) == tb || (held[root(k.body_a)] && held[tb]);
+    if (kept_together) pairs.emplace_back(std::min(k.body_a, k.body_b), std::max(k.body_a, k.body_b));
+  }
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  return pairs;
+}
+
+}  // namespace
+
+bool SceneSetup::overlapping_at_start(int a, int b) const {
+  return std::binary_search(start_overlaps.begin(), start_overlaps.end(), std::make_pair(std::min(a, b), std::max(a, b)));
+}
+
 SceneSetup make_setup(const Model& model, const std::string& file, double dt, const Data& data) {
   SceneSetup s;
   s.model = &model;
@@ -41,6 +90,7 @@ SceneSetup make_setup(const Model& model, const std::string& file, double dt, co
   get_coordinates(model, data, &s.start_q, &s.start_qd);
   s.start_qpos = get_qpos(model, data);
   s.start_qvel = get_qvel(model, data);
+  if (model.contacts) s.start_overlaps = find_start_overlaps(model, data);
   return s;
 }
 
