@@ -45,8 +45,9 @@
 // Refused (Unsupported): Davenport multi-hinge joints, joint types other than the above
 // (cylindrical, orbital, planar without a hinge, …), reversed floating / planar tree joints, loop
 // joints other than revolute / spherical / fixed / floating, limits on ball or floating rotations,
-// ellipsoids, height fields, tendons, couplings (<equality joint>, mimic), nonholonomic
-// constraints. Not translated (DART 6.12 has no such thing): joint armature.
+// ellipsoids, height fields, shapes of zero size (a point sphere), tendons, couplings (<equality
+// joint>, mimic), nonholonomic constraints. Not translated (DART 6.12 has no such thing): joint
+// armature.
 #include <algorithm>
 #include <cmath>
 #include <queue>
@@ -388,6 +389,10 @@ class DartEngine : public Engine {
         return;  // maxsim ignores planes on moving bodies
       }
       if (src.type == GeomType::Mesh && src.vertices.empty()) return;
+      // DART asserts on shapes without extent (maxsim collides a zero-radius sphere as a point)
+      const int extents = src.type == GeomType::Sphere ? 1 : src.type == GeomType::Capsule || src.type == GeomType::Cylinder ? 2 : 3;
+      if (src.type != GeomType::Mesh && (src.size.head(extents).array() <= 0).any())
+        throw Unsupported("dart: geom '" + src.name + "' of zero size");
       ds::Geom g;
       g.name = src.name;
       g.pose = frame(src.pos, src.quat);
