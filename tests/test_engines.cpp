@@ -87,6 +87,12 @@ TEST_F(Engines, EveryEngineStandsTheA1AtTheSameHeight) {
   for (const std::string& e : built_engines()) EXPECT_NEAR(result("a1_stand", e).measure, 0.255, 0.02) << e;
 }
 
+// Random PD targets within ±0.2 rad of standing keep the A1 on its feet in every engine (ten draws
+// of the targets: all four engines upright in all; the trunk stands at about 0.25 m).
+TEST_F(Engines, EveryEngineKeepsTheA1UpUnderRandomTargets) {
+  for (const std::string& e : built_engines()) EXPECT_GT(result("a1_random", e).measure, 0.2) << e;
+}
+
 // maxsim's claims in the same measurement: no sinking, no creep, no slip, closed loops, energy kept.
 TEST_F(Engines, MaxsimHoldsContactsAndLoopsExactly) {
   EXPECT_LT(result("slope20_creep", "maxsim").measure, 1e-8);

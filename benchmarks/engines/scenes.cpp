@@ -276,10 +276,11 @@ std::vector<Scene> standard_scenes(const std::string& dir, bool quick) {
     Scene c = scene("a1_random", src + "/robots/a1/xml/a1.xml", "the A1 under PD to random targets (new every 0.1 s)");
     c.steps = 1000 / scale;
     c.start = a1_start;
-    // targets uniform within ±0.3 rad of standing, the same sequence in every engine
+    // targets uniform within ±0.2 rad of standing, the same sequence in every engine (±0.3 rad tips
+    // the A1 over in about half the draws, in every engine: which ones is chance, not physics)
     auto targets = std::make_shared<std::vector<double>>();
     std::mt19937 rng(1);
-    std::uniform_real_distribution<double> u(-0.3, 0.3);
+    std::uniform_real_distribution<double> u(-0.2, 0.2);
     for (int i = 0; i < 12 * 100; ++i) targets->push_back(u(rng));
     HingePd pd{60, 1.5, [targets](double t, int h) {
                  const int k = std::min(99, static_cast<int>(t / 0.1));
