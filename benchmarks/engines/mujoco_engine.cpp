@@ -1,10 +1,18 @@
-// MuJoCo as one of the compared engines: the same MJCF file read by MuJoCo's own loader (its
-// defaults, its soft contacts, its solver as its users run it), the description's actuators
-// switched off, every maxsim body matched to MuJoCo's body of the same name.
+// MuJoCo as one of the compared engines: the same file read by MuJoCo's own loader (its defaults,
+// its soft contacts, its solver as its users run it), the description's actuators switched off,
+// every maxsim body matched to MuJoCo's body of the same name. A URDF is read by MuJoCo's URDF
+// reader and saved as MJCF, to which the ground maxsim stands a URDF on is added (a plane at z = 0)
+// and maxsim's default friction (MuJoCo's own is 1); loops (maxsim's URDF dialect) are refused.
 #include <mujoco/mujoco.h>
+#include <tinyxml2.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
 
 #include "benchmarks/engines/engine.hpp"
 #include "sim/maxsim.hpp"
@@ -22,12 +30,7 @@ class MujocoEngine : public Engine {
 
   void load(const SceneSetup& setup) override {
     const Model& model = *setup.model;
-    // MuJoCo reads URDF without a floor or a floating base: it would not be the same scene
-    if (std::filesystem::path(setup.file).extension() != ".xml")
-      throw Unsupported("mujoco: reads MJCF here (a URDF has no floor or floating base in MuJoCo)");
-    char err[1000] = "";
-    m_ = mj_loadXML(setup.file.c_str(), nullptr, err, sizeof(err));
-    if (m_ == nullptr) throw Unsupported(std::string("mujoco: ") + err);
+    m_ = std::filesystem::path(setup.file).extension() == ".urdf" ? load_urdf(model, setup.file) : load_file(setup.file);
     m_->opt.timestep = setup.dt;
     m_->opt.disableflags |= mjDSBL_ACTUATION;  // forces come from set_joint_force only (engine.hpp)
     d_ = mj_makeData(m_);
@@ -57,6 +60,13 @@ class MujocoEngine : public Engine {
     for (const Body& b : model.bodies) link_origin_.push_back(b.link_origin);
     mj_forward(m_, d_);
     warnings_ = 0;
+    // the same start, or not the same reading of the file
+    std::vector<BodyState> now;
+    read(&now);
+    for (size_t b = 0; b < now.size(); ++b)
+      if ((now[b].x - setup.start[b].x).norm() > 1e-6 ||
+          quat_log(quat_mul(quat_conj(setup.start[b].q), now[b].q)).norm() > 1e-6)
+        throw Unsupported("mujoco: reads the file otherwise (body '" + model.bodies[b].name + "' starts elsewhere)");
   }
 
   void set_joint_force(int joint, int row, double force) override {
@@ -100,6 +110,99 @@ class MujocoEngine : public Engine {
   int iterations() const override { return d_->solver_iter; }
 
  private:
+  static mjModel* load_file(const std::string& file) {
+    char err[1000] = "";
+    mjModel* m = mj_loadXML(file.c_str(), nullptr, err, sizeof(err));
+    if (m == nullptr) throw Unsupported(std::string("mujoco: ") + err);
+    return m;
+  }
+
+  // MuJoCo's reading of a URDF, saved as MJCF with maxsim's ground and default friction added.
+  static mjModel* load_urdf(const Model& model, const std::string& file) {
+    const std::vector<bool> tree = spanning_tree_joints(model);
+    for (size_t j = 0; j < tree.size(); ++j)
+      if (!tree[j]) throw Unsupported("mujoco: its URDF reader has no loop joints ('" + model.joints[j].name + "')");
+    const std::string copy = with_mesh_paths(file);
+    mjModel* urdf = nullptr;
+    try {
+      urdf = load_file(copy);
+    } catch (...) {
+      std::filesystem::remove(copy);
+      throw;
+    }
+    std::filesystem::remove(copy);
+    const std::string saved = temp_name("saved");
+    char err[1000] = "";
+    const int ok = mj_saveLastXML(saved.c_str(), urdf, err, sizeof(err));
+    mj_deleteModel(urdf);
+    if (!ok) throw Unsupported(std::string("mujoco: ") + err);
+    tinyxml2::XMLDocument doc;
+    const bool parsed = doc.LoadFile(saved.c_str()) == tinyxml2::XML_SUCCESS;
+    std::filesystem::remove(saved);
+    tinyxml2::XMLElement* root = parsed ? doc.FirstChildElement("mujoco") : nullptr;
+    tinyxml2::XMLElement* world = root ? root->FirstChildElement("worldbody") : nullptr;
+    if (world == nullptr) throw Unsupported("mujoco: its MJCF of the URDF has no worldbody");
+    tinyxml2::XMLElement* defaults = root->FirstChildElement("default");
+    if (defaults == nullptr) defaults = root->InsertNewChildElement("default");
+    std::ostringstream mu;
+    mu << model.opt.contact.friction << " 0.005 0.0001";
+    defaults->InsertNewChildElement("geom")->SetAttribute("friction", mu.str().c_str());
+    if (model.opt.contact.ground) {
+      tinyxml2::XMLElement* ground = world->InsertNewChildElement("geom");
+      ground->SetAttribute("name", "maxsim_ground");
+      ground->SetAttribute("type", "plane");
+      ground->SetAttribute("size", "0 0 1");
+    }
+    const std::string edited = temp_name("mjcf");
+    doc.SaveFile(edited.c_str());
+    mjModel* m = nullptr;
+    try {
+      m = load_file(edited);
+    } catch (...) {
+      std::filesystem::remove(edited);
+      throw;
+    }
+    std::filesystem::remove(edited);
+    return m;
+  }
+
+  // A copy of the URDF whose mesh files are absolute paths, kept as written (MuJoCo's URDF reader
+  // strips a mesh's folders by default): MuJoCo reads it as maxsim does. Removed after reading.
+  static std::string with_mesh_paths(const std::string& file) {
+    tinyxml2::XMLDocument doc;
+    if (doc.LoadFile(file.c_str()) != tinyxml2::XML_SUCCESS || doc.FirstChildElement("robot") == nullptr)
+      throw Unsupported("mujoco: cannot read " + file);
+    tinyxml2::XMLElement* robot = doc.FirstChildElement("robot");
+    const std::filesystem::path dir = std::filesystem::absolute(file).parent_path();
+    std::vector<tinyxml2::XMLElement*> stack = {robot};
+    while (!stack.empty()) {
+      tinyxml2::XMLElement* e = stack.back();
+      stack.pop_back();
+      if (std::string(e->Name()) == "mesh" && e->Attribute("filename")) {
+        const std::string f = e->Attribute("filename");
+        if (f.rfind("package://", 0) != 0 && !std::filesystem::path(f).is_absolute())
+          e->SetAttribute("filename", (dir / f).lexically_normal().c_str());
+      }
+      for (tinyxml2::XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) stack.push_back(c);
+    }
+    tinyxml2::XMLElement* extension = robot->FirstChildElement("mujoco");
+    if (extension == nullptr) extension = robot->InsertNewChildElement("mujoco");
+    tinyxml2::XMLElement* compiler = extension->FirstChildElement("compiler");
+    if (compiler == nullptr) compiler = extension->InsertNewChildElement("compiler");
+    compiler->SetAttribute("strippath", "false");
+    compiler->SetAttribute("discardvisual", "true");
+    const std::string copy = temp_name("urdf");
+    doc.SaveFile(copy.c_str());
+    return copy;
+  }
+
+  static std::string temp_name(const std::string& what) {
+    static int count = 0;
+    return (std::filesystem::temp_directory_path() /
+            ("maxsim_mujoco_" + what + "_" + std::to_string(getpid()) + "_" + std::to_string(count++) + ".xml"))
+        .string();
+  }
+
   mjModel* m_ = nullptr;
   mjData* d_ = nullptr;
   std::vector<int> body_;
