@@ -53,7 +53,7 @@ std::map<std::pair<std::string, std::string>, RunResult>* Engines::results_ = nu
 
 TEST_F(Engines, EveryBuiltEngineRunsTheCoreScenesWithoutFailure) {
   for (const std::string& e : built_engines())
-    for (const char* s : {"box_drop", "slope30_slide", "sphere_chain", "four_bar", "stack", "pinch", "a1_stand"}) {
+    for (const char* s : {"box_drop", "slope30_slide", "sphere_chain", "four_bar", "stack", "pinch", "a1_stand", "ragdoll_fall"}) {
       const RunResult& r = result(s, e);
       EXPECT_TRUE(r.error.empty()) << s << " in " << e << ": " << r.error;
       EXPECT_EQ(r.failed, 0) << s << " in " << e;

@@ -137,6 +137,27 @@ std::string bricard_xml() {
   return x.str();
 }
 
+// A ragdoll of capsules (torso and head, ball hips and shoulders, hinged knees and elbows; 43 kg)
+// standing on a floor, tilted 10° forward: a humanoid falling, with no tendons or multi-hinge
+// bodies, so that every engine can run it.
+std::string ragdoll_xml() {
+  return R"(<mujoco model="ragdoll"><option timestep="0.002"/>
+<default><geom type="capsule" friction="0.8" density="1000"/></default>
+<worldbody><geom name="floor" type="plane" size="0 0 1"/>
+<body name="torso" pos="0 0 1.3" euler="0 10 0"><freejoint/>
+  <geom fromto="0 0 -0.2 0 0 0.2" size="0.12"/><geom type="sphere" pos="0 0 0.45" size="0.11"/>
+  <body name="thigh_l" pos="0 0.1 -0.36"><joint name="hip_l" type="ball"/><geom fromto="0 0 0 0 0 -0.38" size="0.06"/>
+    <body name="shin_l" pos="0 0 -0.42"><joint name="knee_l" type="hinge" axis="0 1 0"/><geom fromto="0 0 0 0 0 -0.4" size="0.05"/></body></body>
+  <body name="thigh_r" pos="0 -0.1 -0.36"><joint name="hip_r" type="ball"/><geom fromto="0 0 0 0 0 -0.38" size="0.06"/>
+    <body name="shin_r" pos="0 0 -0.42"><joint name="knee_r" type="hinge" axis="0 1 0"/><geom fromto="0 0 0 0 0 -0.4" size="0.05"/></body></body>
+  <body name="arm_l" pos="0 0.2 0.2"><joint name="shoulder_l" type="ball"/><geom fromto="0 0.02 -0.02 0 0.02 -0.28" size="0.04"/>
+    <body name="forearm_l" pos="0 0.02 -0.33"><joint name="elbow_l" type="hinge" axis="0 1 0"/><geom fromto="0 0 0 0 0 -0.26" size="0.035"/></body></body>
+  <body name="arm_r" pos="0 -0.2 0.2"><joint name="shoulder_r" type="ball"/><geom fromto="0 -0.02 -0.02 0 -0.02 -0.28" size="0.04"/>
+    <body name="forearm_r" pos="0 -0.02 -0.33"><joint name="elbow_r" type="hinge" axis="0 1 0"/><geom fromto="0 0 0 0 0 -0.26" size="0.035"/></body></body>
+</body></worldbody></mujoco>
+)";
+}
+
 // ---- measures ---------------------------------------------------------------------------------------
 
 double body_displacement(const std::vector<BodyState>& a, const std::vector<BodyState>& b, int i) {
@@ -288,6 +309,13 @@ std::vector<Scene> standard_scenes(const std::string& dir, bool quick) {
                }};
     c.control = pd;
     c.measure_name = "trunk height [m]";
+    c.measure = [](const Model&, const std::vector<BodyState>&, const std::vector<BodyState>& b, double) { return b[0].x.z(); };
+    s.push_back(c);
+  }
+  {
+    Scene c = scene("ragdoll_fall", write_scene(tmp, "ragdoll", ragdoll_xml()), "a ragdoll of capsules falling from standing");
+    c.steps = 1000 / scale;
+    c.measure_name = "torso height [m]";
     c.measure = [](const Model&, const std::vector<BodyState>&, const std::vector<BodyState>& b, double) { return b[0].x.z(); };
     s.push_back(c);
   }
