@@ -14,7 +14,7 @@ DEB_PACKAGES += pybind11-dev python3-dev python3-numpy python3-pytest  # the Pyt
 DEB_PACKAGES += libopenmpi-dev openmpi-bin libnlopt-cxx-dev python3-mpi4py python3-cmaes  # tuning/: MPI ranks, NLopt; Python's CMA-ES and mpi4py
 DEB_PACKAGES += doxygen  # make docs: the API reference of the public headers
 
-.PHONY: all deps build test bench bench-compare bench-control bench-control-instructions run fuzz clean docs
+.PHONY: all deps build test bench bench-compare bench-engines bench-control bench-control-instructions run fuzz clean docs
 
 all: build
 
@@ -56,6 +56,12 @@ bench-compare: build
 	@test -x $(BUILD)/compare_mujoco || { echo "bench-compare needs libmujoco-dev (apt-get install libmujoco-dev)"; exit 2; }
 	$(BUILD)/compare_mujoco --json $(BUILD)/compare_mujoco.json
 	benchmarks/count_instructions.sh $(BUILD)
+
+# The same twelve scenes in maxsim and every other engine the build has (MuJoCo, Bullet's multibody
+# dynamics, DART): build/compare_engines.{json,md} and build/engines_*.svg (docs/performance.md)
+bench-engines: build
+	$(BUILD)/compare_engines --json $(BUILD)/compare_engines.json --markdown $(BUILD)/compare_engines.md \
+	  --svg $(BUILD)/engines
 
 # Robots driven by their own actuators with random commands redrawn every 0.5 s, 5 s each, in
 # maxsim and (with libmujoco-dev) MuJoCo from the same file: steps/s, ratio, iterations, penetration
