@@ -58,8 +58,9 @@
 // couplings (<equality joint>, mimic), nonholonomic constraints. Not translated (Bullet has no such
 // thing): joint armature; limits, dry friction and springs of loop joints and ball / floating
 // rows. Approximations: geoms are filtered per body (a body's contype / conaffinity are the OR of
-// its geoms'), explicit pairs per body pair with the geoms' μ; maxsim's start-overlap rule is not
-// reproduced.
+// its geoms'), explicit pairs per body pair with the geoms' μ; body pairs overlapping at the
+// start that the joints keep together (SceneSetup::start_overlaps) never collide, where maxsim
+// ignores them only until they separate.
 #include <algorithm>
 #include <array>
 #include <cmath>
