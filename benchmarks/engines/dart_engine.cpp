@@ -33,10 +33,9 @@
 //     vertices are ignored (maxsim ignores them too);
 //   * which geoms collide: maxsim's CollisionWorld::bodies_may_collide (joints, excludes, welded
 //     bodies), opt.contact.self_collision and the MJCF contype/conaffinity bits, as a per-geom-pair
-//     table; explicit
-//     <contact><pair>s collide whatever the filters say, with their own μ (condim 1: 0); body
-//     pairs overlapping at the start that the joints keep together (SceneSetup::start_overlaps)
-//     never collide, where maxsim ignores them only until they separate;
+//     table; explicit <contact><pair>s collide whatever the filters say, with their own μ (condim
+//     1: 0); body pairs overlapping at the start that the joints keep together
+//     (SceneSetup::start_overlaps) never collide, where maxsim ignores them until they separate;
 //   * friction: the pair's μ is the larger of its geoms' (geom_friction); the backend puts it
 //     into each contact constraint (DART itself would take the min). Restitution 0;
 //   * gravity, time step; DART's boxed LCP solver (Dantzig, PGS fallback) and FCL collision
