@@ -1,6 +1,7 @@
 # ctest check of compare_engines --quick: it runs every standard scene in every built engine,
 # writes the JSON, Markdown table and SVG charts, lists the engines the build lacks, and refuses an
-# engine it lacks with exit status 2 (the physics of each engine's results: tests/test_engines.cpp).
+# engine it lacks and an output it cannot write with exit status 2 (the physics of each engine's
+# results: tests/test_engines.cpp).
 execute_process(COMMAND ${EXE} --quick --json ${OUT}.json --markdown ${OUT}.md --svg ${OUT}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}${err}")
@@ -27,4 +28,8 @@ endif()
 execute_process(COMMAND ${EXE} --quick --engines odex RESULT_VARIABLE rc2 OUTPUT_QUIET ERROR_VARIABLE err2)
 if(NOT rc2 EQUAL 2 OR NOT err2 MATCHES "odex")
   message(FATAL_ERROR "an unknown engine gave exit ${rc2}: ${err2}")
+endif()
+execute_process(COMMAND ${EXE} --quick --json /nonexistent-dir/rows.json RESULT_VARIABLE rc3 OUTPUT_QUIET ERROR_VARIABLE err3)
+if(NOT rc3 EQUAL 2 OR NOT err3 MATCHES "cannot write")
+  message(FATAL_ERROR "an unwritable output gave exit ${rc3}: ${err3}")
 endif()

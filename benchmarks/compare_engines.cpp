@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -80,6 +81,9 @@ int main(int argc, char** argv) {
     else if (a == "--dt") dt = number();
     else bad("unknown option '" + a + "' (see the comment at the top of benchmarks/compare_engines.cpp)");
   }
+  // the outputs can be written, before minutes of runs
+  for (const std::string& path : {json, markdown, svg.empty() ? std::string() : svg + "_speed.svg"})
+    if (!path.empty() && !std::ofstream(path, std::ios::app)) bad("cannot write " + path);
   const std::vector<std::string> built = built_engines();
   for (const std::string& e : engines)
     if (std::find(built.begin(), built.end(), e) == built.end()) {
@@ -121,8 +125,12 @@ int main(int argc, char** argv) {
       print_row(stdout, s, rows.back());
     }
   fs::remove_all(tmp);
-  if (!json.empty()) write_json(json, scenes, rows, built, missing_engines());
-  if (!markdown.empty()) write_markdown(markdown, scenes, rows, missing_engines());
-  if (!svg.empty()) write_charts(svg, scenes, rows, engines);
+  try {
+    if (!json.empty()) write_json(json, scenes, rows, built, missing_engines());
+    if (!markdown.empty()) write_markdown(markdown, scenes, rows, missing_engines());
+    if (!svg.empty()) write_charts(svg, scenes, rows, engines);
+  } catch (const std::exception& e) {
+    bad(e.what());
+  }
   return 0;
 }
