@@ -45,6 +45,7 @@
 #include <dart/constraint/ContactConstraint.hpp>
 #include <dart/constraint/WeldJointConstraint.hpp>
 #include <dart/dynamics/BallJoint.hpp>
+#include <dart/dynamics/TranslationalJoint2D.hpp>
 #include <dart/dynamics/BodyNode.hpp>
 #include <dart/dynamics/BoxShape.hpp>
 #include <dart/dynamics/CylinderShape.hpp>
@@ -309,6 +310,14 @@ void DartWorld::load(const ds::Scene& scene) {
       }
       case ds::JointKind::Planar: {
         auto pair = skel->createJointAndBodyNodePair<dd::PlanarJoint>(parent, dd::PlanarJoint::Properties(), body_props);
+        pair.first->setXYPlane();
+        joint = pair.first;
+        node = pair.second;
+        break;
+      }
+      case ds::JointKind::Translational2D: {
+        auto pair = skel->createJointAndBodyNodePair<dd::TranslationalJoint2D>(
+            parent, dd::TranslationalJoint2D::Properties(), body_props);
         pair.first->setXYPlane();
         joint = pair.first;
         node = pair.second;

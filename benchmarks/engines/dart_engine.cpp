@@ -12,7 +12,8 @@
 //     DART's zero configuration is the pose the description defines, as maxsim's coordinates.
 //     Revolute -> RevoluteJoint (joint z), Prismatic -> PrismaticJoint (joint z), Spherical ->
 //     BallJoint, Fixed -> WeldJoint, Floating -> FreeJoint, PlanarAxis (slides x y, hinge z:
-//     an MJCF planar root such as half_cheetah's) -> PlanarJoint (XY plane). A tree joint the
+//     an MJCF planar root such as half_cheetah's) -> PlanarJoint (XY plane), Planar (slides x y,
+//     no rotation: an MJCF object on a table) -> TranslationalJoint2D (XY plane). A tree joint the
 //     spanning tree enters from its child is built reversed (DART parent = maxsim child): its
 //     coordinates, limits and forces change sign (revolute, prismatic) or are inverted (ball);
 //   * joint rows: damping, springs (stiffness, rest = spring_ref), dry friction, position limits
@@ -45,11 +46,11 @@
 //     1–7 and keeps jittering, |ω| ~ 0.03 rad/s). DART's detector has no capsule, cylinder or
 //     mesh, hence FCL for any scene that has one.
 // Refused (Unsupported): Davenport multi-hinge joints, joint types other than the above
-// (cylindrical, orbital, planar without a hinge, …), reversed floating / planar tree joints, loop
-// joints other than revolute / spherical / fixed / floating, limits on ball or floating rotations,
-// ellipsoids, height fields, shapes of zero size (a point sphere), tendons, couplings (<equality
-// joint>, mimic), nonholonomic constraints. Not translated (DART 6.12 has no such thing): joint
-// armature.
+// (cylindrical, orbital, planar with a free rotation, …), reversed floating / planar tree joints,
+// loop joints other than revolute / spherical / fixed / floating, limits on ball or floating
+// rotations, ellipsoids (FCL's tessellation blows DART's contacts up), height fields, shapes of
+// zero size (a point sphere), tendons, couplings (<equality joint>, mimic), nonholonomic
+// constraints. Not translated (DART 6.12 has no such thing): joint armature.
 #include <algorithm>
 #include <cmath>
 #include <queue>
@@ -177,6 +178,7 @@ class DartEngine : public Engine {
         throw Unsupported("dart: joint '" + jt.name + "' of type " + joint_type_name(jt.type) + " (Davenport hinges)");
     auto check_geom = [](const Geom& g) {
       if (!g.collision) return;
+      // (FCL's ellipsoid is a tessellation whose contacts blow DART up: refused)
       if (g.type == GeomType::Ellipsoid || g.type == GeomType::HField)
         throw Unsupported(std::string("dart: geom '") + g.name + "' of type " + geom_type_name(g.type));
     };
@@ -282,6 +284,15 @@ class DartEngine : public Engine {
         out.qd = {sign * rate(row)};
         break;
       }
+      case JointType::Planar:  // slides along joint x and y, no rotation
+        if (reversed) throw unsupported(" (entered from its child)");
+        out.kind = ds::JointKind::Translational2D;
+        rows = {0, 1};
+        for (int row : rows) {
+          out.q.push_back(coordinate(row));
+          out.qd.push_back(rate(row));
+        }
+        break;
       case JointType::PlanarAxis:
         if (reversed) throw unsupported(" (entered from its child)");
         out.kind = ds::JointKind::Planar;

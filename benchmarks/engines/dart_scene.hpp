@@ -48,6 +48,7 @@ enum class JointKind {
   Ball,      // BallJoint: dofs the rotation vector, rates ω in the child joint frame
   Weld,      // WeldJoint
   Planar,    // PlanarJoint in the joint frame's xy plane: dofs (x, y, angle about z)
+  Translational2D,  // TranslationalJoint2D in the joint frame's xy plane: dofs (x, y)
 };
 
 // A joint of a Skeleton's tree (parent created before child). Its frames are the joint frame in

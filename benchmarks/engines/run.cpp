@@ -133,15 +133,23 @@ bool deserialize(const std::string& text, RunResult* r) {
 RunResult run_scene_isolated(const Scene& scene, const std::string& engine, int timeout_s) {
   int fd[2];
   if (pipe(fd) != 0) return run_scene(scene, engine);
+  // the child's stderr (an engine's own messages, an assertion) goes to a file: its last line
+  // names the cause of a crash, and an engine that prints at every step does not flood the terminal
+  std::FILE* log = std::tmpfile();
   std::fflush(nullptr);
   const pid_t pid = fork();
   if (pid < 0) {
     close(fd[0]);
     close(fd[1]);
+    if (log) std::fclose(log);
     return run_scene(scene, engine);
   }
   if (pid == 0) {  // the child: one run, its result or its exception through the pipe
     close(fd[0]);
+    if (log) {
+      dup2(fileno(log), STDERR_FILENO);
+      dup2(fileno(log), STDOUT_FILENO);
+    }
     alarm(static_cast<unsigned>(timeout_s));
     std::string out;
     int status = 0;
@@ -167,6 +175,18 @@ RunResult run_scene_isolated(const Scene& scene, const std::string& engine, int 
   close(fd[0]);
   int status = 0;
   waitpid(pid, &status, 0);
+  std::string last_line;  // of the child's messages
+  if (log) {
+    std::fseek(log, 0, SEEK_END);
+    const long size = std::ftell(log);
+    std::fseek(log, std::max(0L, size - 4096), SEEK_SET);
+    std::string tail(static_cast<size_t>(std::min(size, 4096L)), '\0');
+    tail.resize(std::fread(tail.data(), 1, tail.size(), log));
+    std::fclose(log);
+    while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
+    last_line = tail.substr(tail.find_last_of('\n') == std::string::npos ? 0 : tail.find_last_of('\n') + 1);
+    if (last_line.size() > 300) last_line = last_line.substr(0, 300) + "…";
+  }
   RunResult r;
   r.scene = scene.name;
   r.engine = engine;
@@ -176,8 +196,10 @@ RunResult run_scene_isolated(const Scene& scene, const std::string& engine, int 
   if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
     r.error = engine + " took longer than " + std::to_string(timeout_s) + " s";
   else
-    r.error = engine + " " + (WIFSIGNALED(status) ? std::string("crashed (") + strsignal(WTERMSIG(status)) + ")"
-                                                  : std::string("ended without a result"));
+    r.error = engine + " " +
+              (WIFSIGNALED(status) ? std::string("crashed (") + strsignal(WTERMSIG(status)) + ")"
+                                   : std::string("ended without a result")) +
+              (last_line.empty() ? std::string() : ": " + last_line);
   return r;
 }
 

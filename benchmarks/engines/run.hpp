@@ -53,8 +53,9 @@ struct RunResult {
 RunResult run_scene(const Scene& scene, const std::string& engine);
 
 // run_scene in a child process: an engine that aborts (DART's assertions on an unstable state),
-// crashes or runs longer than `timeout_s` seconds gives a result whose error says so instead of
-// ending the comparison. Throws what run_scene throws, as a std::runtime_error with its message.
+// crashes or runs longer than `timeout_s` seconds gives a result whose error says so (with the
+// last line the child printed) instead of ending the comparison; what the child prints is kept
+// from the terminal. Throws what run_scene throws, as a std::runtime_error with its message.
 RunResult run_scene_isolated(const Scene& scene, const std::string& engine, int timeout_s = 600);
 
 // The mechanical energy of a state: Σ ½ m|v|² + ½ ωᵀIω − m g·x [J] (no springs: the scenes have none).
