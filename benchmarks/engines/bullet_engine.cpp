@@ -192,7 +192,10 @@ class BulletEngine : public Engine {
     pending_[joint][row] += force;
   }
   bool step() override;
-  void read(std::vector<BodyState>* bodies) const override { *bodies = state_; }
+  void read(std::vector<BodyState>* bodies) const override {
+    if (stale_) refresh();
+    *bodies = state_;
+  }
 
   bool may_collide(const btCollisionObject* a, const btCollisionObject* b) const {
     const int ia = a->getUserIndex(), ib = b->getUserIndex();
@@ -215,7 +218,7 @@ class BulletEngine : public Engine {
   void add_body_collider(int body);
   void add_static(btCollisionShape* shape, const btTransform& pose, int contype, int conaffinity, double mu);
   void place_start(const SceneSetup& setup);
-  void refresh();
+  void refresh() const;
   void apply_forces();
   void apply_wrench(int body, const Vec3& force, const Vec3& point, const Vec3& torque);
 
@@ -224,7 +227,10 @@ class BulletEngine : public Engine {
   std::vector<BodyMap> bodies_;
   std::vector<JointMap> joints_;
   std::vector<std::array<double, 6>> pending_;
-  std::vector<BodyState> state_;
+  // every body's state, computed from the multibodies when read or needed for forces (not in the
+  // timed step: stale_ after it)
+  mutable std::vector<BodyState> state_;
+  mutable bool stale_ = true;
   // collision filter: per (body + 1) pair, n_nodes_ = bodies + 1
   int n_nodes_ = 0;
   std::vector<char> allowed_, forced_;
@@ -242,8 +248,8 @@ class BulletEngine : public Engine {
   std::unique_ptr<btMultiBodyConstraintSolver> solver_;
   std::unique_ptr<btMultiBodyDynamicsWorld> world_;
   // scratch of refresh()
-  std::vector<btQuaternion> w2l_;
-  std::vector<btVector3> origin_, omega_, vel_;
+  mutable std::vector<btQuaternion> w2l_;
+  mutable std::vector<btVector3> origin_, omega_, vel_;
 };
 
 bool PairFilter::needBroadphaseCollision(btBroadphaseProxy* p0, btBroadphaseProxy* p1) const {
@@ -802,7 +808,8 @@ void BulletEngine::place_start(const SceneSetup& setup) {
 
 // Every body's state from the multibodies (their own kinematics: the cached parent -> this
 // rotations and offsets, and compTreeLinkVelocities in each link's frame at its CoM).
-void BulletEngine::refresh() {
+void BulletEngine::refresh() const {
+  stale_ = false;
   const Model& m = *model_;
   state_.resize(m.bodies.size());
   for (int t = 0; t < static_cast<int>(multibodies_.size()); ++t) {
@@ -875,6 +882,7 @@ void BulletEngine::apply_forces() {
       f.fill(0);
       continue;
     }
+    if (stale_) refresh();  // the wrench rows act at the bodies' current poses
     const BodyState& P = jt.parent == kWorld ? world_state : state_[jt.parent];
     const BodyState& C = state_[jt.child];
     const Vec4 q_pj = quat_mul(P.q, jt.parent_frame), q_cj = quat_mul(C.q, jt.child_frame);
@@ -909,12 +917,11 @@ void BulletEngine::apply_forces() {
   }
 }
 
+// (Bullet reports no failed step; the driver counts a non-finite state)
 bool BulletEngine::step() {
   apply_forces();
   world_->stepSimulation(dt_, 0);
-  refresh();
-  for (const BodyState& s : state_)
-    if (!s.x.allFinite() || !s.q.allFinite() || !s.v.allFinite() || !s.w.allFinite()) return false;
+  stale_ = true;
   return true;
 }
 

@@ -211,8 +211,6 @@ dd::ShapePtr make_shape(const ds::Geom& g) {
   throw std::runtime_error("dart: unknown geom kind");
 }
 
-bool finite(const Eigen::VectorXd& v) { return v.allFinite(); }
-
 }  // namespace
 
 struct DartWorld::Impl {
@@ -448,7 +446,7 @@ void DartWorld::add_force(int joint, int dof, double force) {
   m.has_force[joint] = true;
 }
 
-bool DartWorld::step() {
+void DartWorld::step() {
   Impl& m = *impl_;
   for (std::size_t j = 0; j < m.joint.size(); ++j) {
     if (!m.has_force[j]) continue;
@@ -465,9 +463,6 @@ bool DartWorld::step() {
     m.has_force[j] = false;
   }
   m.world->step(true);  // true: the joint forces are cleared after the step
-  for (const auto& skel : m.skeletons)
-    if (!finite(skel->getPositions()) || !finite(skel->getVelocities())) return false;
-  return true;
 }
 
 void DartWorld::body_state(int body, double x[3], double q[4], double v[3], double w[3]) const {

@@ -152,7 +152,11 @@ class DartEngine : public Engine {
                                   " takes no force in this translation");
   }
 
-  bool step() override { return world_->step(); }
+  // (DART reports no failed step; the driver counts a non-finite state)
+  bool step() override {
+    world_->step();
+    return true;
+  }
 
   void read(std::vector<BodyState>* bodies) const override {
     const int nb = static_cast<int>(model_->bodies.size());

@@ -130,8 +130,8 @@ class __attribute__((visibility("default"))) DartWorld {
   // A revolute loop joint's generalized force (a torque on body_b about its axis, the opposite on
   // body_a) for the next step.
   void add_loop_torque(int loop, double torque);
-  // One step of scene.dt; clears the forces. False if the state is not finite.
-  bool step();
+  // One step of scene.dt; clears the forces.
+  void step();
   // Body `body`'s CoM position, orientation (w x y z), CoM velocity (world), ω (body frame).
   void body_state(int body, double x[3], double q[4], double v[3], double w[3]) const;
   int num_contacts() const;  // contacts found by the last step's collision detection
