@@ -110,4 +110,26 @@ Model make_loop_chain(int segments, double dt) {
   return m;
 }
 
+Model make_fourbar_chain(int n, double dt) {
+  Model m;
+  m.name = "fourbar_chain_" + std::to_string(n);
+  m.opt.timestep = dt;
+  // upright: crank i from A_i = (i, 0, 0) to B_i = (i, 0, 1); coupler i from B_{i-1} to B_i
+  int last_crank = -1;
+  for (int i = 0; i <= n; ++i) {
+    const std::string s = std::to_string(i);
+    const Vec3 A(i, 0, 0), B(i, 0, 1);
+    const int crank = add_link(m, "crank" + s, A, B, 1.0, 0.0);
+    m.add_joint(make_joint(m, JointType::Revolute, kWorld, crank, A, Vec3::UnitY(), "A" + s));
+    if (last_crank >= 0) {
+      const int coupler = add_link(m, "coupler" + s, B - Vec3::UnitX(), B, 1.0, 0.0);
+      m.add_joint(make_joint(m, JointType::Revolute, last_crank, coupler, B - Vec3::UnitX(), Vec3::UnitY(),
+                             "B" + std::to_string(i - 1) + "_coupler" + s));
+      m.add_joint(make_joint(m, JointType::Revolute, coupler, crank, B, Vec3::UnitY(), "coupler" + s + "_B" + s));
+    }
+    last_crank = crank;
+  }
+  return m;
+}
+
 }  // namespace maxsim

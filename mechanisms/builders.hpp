@@ -26,4 +26,10 @@ Model make_fourbar(double dt = 0.01);
 // l = 1, m = 1.
 Model make_loop_chain(int segments, double dt = 0.01);
 
+// IFToMM benchmark A02: n four-bars in a row, 2n + 1 thin rods of 1 m and 1 kg, upright at the zero
+// configuration. Cranks "crank0".."crankN" turn about y at A_i = (i, 0, 0) through joints "A0".."AN";
+// coupler i joins the tips B_{i-1}, B_i of cranks i − 1 and i. One degree of freedom, which becomes
+// n + 1 where the cranks lie flat (every loop's rows lose rank there).
+Model make_fourbar_chain(int n, double dt = 0.01);
+
 }  // namespace maxsim

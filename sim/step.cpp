@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "sim/actuation.hpp"
 #include "sim/constraints/equality.hpp"
@@ -116,13 +117,35 @@ void size_nodes(Data& d) {
 }
 
 // The unknowns' first guess: the previous velocities and row impulses (the inequalities' own
-// start is the interior point's).
+// start is the interior point's). On a model whose joints close loops, a step without
+// inequalities that follows one of the same length adds the change of velocity that one made
+// (docs/computation.md (106)): Newton's first iterate then misses the loop rows by O(Δt³)
+// instead of O(Δt²), a miss that near a singular position the rows' near-null direction (the
+// other branch) would take up. Trees have no such direction and keep the held velocities.
 void warm_start(const Model& model, Data& d) {
   Workspace& ws = workspace(d);
   const SystemLayout& layout = ws.layout;
   Eigen::VectorXd& s = ws.unknowns;
   const IntegratorScheme& scheme = integrator_scheme(model.opt.integrator);
+  if (ws.joints_close_loops < 0) {
+    const std::vector<bool> in_loop = loop_joints(model);
+    ws.joints_close_loops = std::find(in_loop.begin(), in_loop.end(), true) != in_loop.end();
+  }
+  bool extrapolate = ws.joints_close_loops == 1 && d.contacts.empty() && ws.dt == model.opt.timestep &&
+                     d.velocity_change_time == d.time;
+  const double k = extrapolate ? scheme.warm_extrapolation(ws) : 0.0;
+  // a body whose rotation per step the extrapolation changes by more than kMaxTurn is spinning
+  // too fast for a linear guess of its rates (a torque-free body at 1.5 rad per step: the
+  // held rates converge, the extrapolated ones need half steps)
+  constexpr double kMaxTurn = 0.05;  // rad
+  for (int i = 0; extrapolate && i < layout.bodies; ++i)
+    extrapolate = k * d.velocity_change[i].tail<3>().norm() * ws.dt <= kMaxTurn;
   for (int i = 0; i < layout.bodies; ++i) {
+    if (extrapolate) {
+      layout.velocity(s, i) = d.v[i] + k * d.velocity_change[i].head<3>();
+      layout.angular(s, i) = scheme.warm_angular(d.w[i] + k * d.velocity_change[i].tail<3>(), ws.dt);
+      continue;
+    }
     layout.velocity(s, i) = d.v[i];
     layout.angular(s, i) = scheme.warm_angular(d.w[i], ws.dt);
   }
@@ -326,6 +349,23 @@ std::string integrator_support(const Model& model, const Data& d) {
          "; use the variational integrator, or switch them off";
 }
 
+namespace {
+// Data::velocity_change after a step that started at ws.start: kept only for one solve of the
+// full Δt without inequalities (the next step's predictor, docs/computation.md (106)).
+void record_velocity_change(Data& d, const StepReport& rep) {
+  const Workspace& ws = workspace(d);
+  if (rep.status != StepStatus::Ok || rep.substeps || !d.contacts.empty()) {
+    d.velocity_change_time = std::numeric_limits<double>::quiet_NaN();
+    return;
+  }
+  for (size_t i = 0; i < d.v.size(); ++i) {
+    d.velocity_change[i].head<3>() = d.v[i] - ws.start.v[i];
+    d.velocity_change[i].tail<3>() = d.w[i] - ws.start.w[i];
+  }
+  d.velocity_change_time = d.time;
+}
+}  // namespace
+
 StepReport step(const Model& model, Data& d) {
   // the contact options as the model holds them now (a bad one throws here, before any change)
   if (d.contact_search) d.contact_search->update(model);
@@ -346,10 +386,14 @@ StepReport step(const Model& model, Data& d) {
   Attempt first;
   first.dt = model.opt.timestep;
   first.interior_point = model.opt.interior_point;
-  if (model.sensors.empty() || !model.opt.sensors) return step_with_retry(model, d, model.opt.solver.max_retry_depth, first);
-  const StepStart start{d.q, d.v, d.w};  // (the accelerations' change of velocity)
+  StepStart& start = workspace(d).start;  // (copy-assignments: no allocation after the first step)
+  start.v = d.v;
+  start.w = d.w;
+  const bool sensors = !model.sensors.empty() && model.opt.sensors;
+  if (sensors) start.q = d.q;  // (the accelerations' change of velocity)
   const StepReport rep = step_with_retry(model, d, model.opt.solver.max_retry_depth, first);
-  step_sensors(model, d, start);
+  record_velocity_change(d, rep);
+  if (sensors) step_sensors(model, d, start);
   return rep;
 }
 

@@ -191,7 +191,10 @@ TEST(ModelsSimulate, LoopsConvergeThroughSingularConfigurations) {
       worst_iterations = std::max(worst_iterations, r.iterations);
       violation = std::max(violation, max_constraint_violation(m, d));
     }
-    EXPECT_LE(worst_iterations, 5) << c.file << " at " << c.rate << " rad/s";  // measured 3-4
+    // measured 2 per step and 8 at the one step that lands on the double four-bar's singular
+    // position (a double root: Newton's residual quarters per iteration there); 3-4 at every step
+    // before the second-order start (docs/computation.md (106))
+    EXPECT_LE(worst_iterations, 8) << c.file << " at " << c.rate << " rad/s";
     EXPECT_LT(violation, 1e-8) << c.file;
   }
 }

@@ -20,6 +20,8 @@ class EnergyMomentumScheme final : public IntegratorScheme {
 
   // the knot velocities held over the step
   Vec3 warm_angular(const Vec3& w, double dt) const override { return em_omega_from_rate(w, dt); }
+  // the unknowns weight the knots (1 − θ, θ): v̄ = u2 + θ (u3 − u2)
+  double warm_extrapolation(const Workspace& ws) const override { return ws.knot_weight; }
 
   Vec6 body_residual(const Model& model, const Data& d, Workspace& ws, int i, const Vec3& v,
                      const Vec3& w) const override {

@@ -24,6 +24,9 @@ class IntegratorScheme {
   // ---- bodies ----
   // The first guess of body i's angular unknown from its angular velocity w at the knot.
   virtual Vec3 warm_angular(const Vec3& w, double dt) const = 0;
+  // The fraction of the last step's change of velocity that the first guess adds to the
+  // velocities (docs/computation.md (106)): how far past the knot the unknowns sit.
+  virtual double warm_extrapolation(const Workspace& ws) const = 0;
   // Body i's residual rows at its unknowns (v, ω), z3 = ws.x3/q3[i] already moved; also the body's
   // per-iterate scratch (the energy–momentum interval).
   virtual Vec6 body_residual(const Model& model, const Data& d, Workspace& ws, int i, const Vec3& v,

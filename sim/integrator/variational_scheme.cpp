@@ -12,6 +12,8 @@ class VariationalScheme final : public IntegratorScheme {
   Integrator kind() const override { return Integrator::Variational; }
 
   Vec3 warm_angular(const Vec3& w, double) const override { return w; }
+  // the unknowns are the next interval's velocities: one change on
+  double warm_extrapolation(const Workspace&) const override { return 1.0; }
 
   Vec6 body_residual(const Model& model, const Data& d, Workspace& ws, int i, const Vec3& v,
                      const Vec3& w) const override {

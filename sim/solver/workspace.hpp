@@ -13,6 +13,7 @@
 #include "sim/integrator/energy_momentum.hpp"
 #include "sim/constraints/joint.hpp"
 #include "sim/solver/ldu.hpp"
+#include "sim/sensor/sensors.hpp"
 #include "sim/model.hpp"
 #include "sim/constraints/nonholonomic.hpp"
 #include "sim/constraints/tendon.hpp"
@@ -82,6 +83,8 @@ struct Workspace {
   // the failure policy's compliant-loop attempt: ε per joint (0: rigid), see
   // SolverOptions::compliant_loop_fallback; empty otherwise
   std::vector<double> loop_compliance;
+  // whether the model's joints close a kinematic loop (loop_joints): -1 not yet asked
+  int joints_close_loops = -1;
   BlockLdu ldu;
   std::vector<std::pair<int, int>> edges;  // (joint node, body node)
   std::vector<int> parent_edge, child_edge;  // per joint: its edge ids (-1: world parent)
@@ -150,6 +153,9 @@ struct Workspace {
   // unconverged attempt of the shortest substep with the smallest residual so far (the one that
   // stands if no attempt converges)
   std::vector<SavedState> saved;
+  // the state at the start of the step being taken (its sensors' accelerations, the velocity
+  // change Data::velocity_change records)
+  StepStart start;
   SavedState best_end;
   std::vector<Contact> best_end_contacts;
 };
