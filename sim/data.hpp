@@ -93,10 +93,11 @@ struct Data {
   // (the servos' kv·gear², sim/actuation.hpp), added to the joint's own damping
   std::vector<Vec6> row_damping;
   std::vector<Contact> contacts;     // the active contacts of the last step (with their impulses)
-  // The change of every body's velocities (v, w) over the last step, when that step was one
-  // solve of the model's full Δt without inequalities, and the time that step ended at (NaN when
-  // it was not). On a model whose joints close a loop, a step without inequalities that starts at
-  // that time extrapolates its Newton start with it (docs/computation.md (106)).
+  // On a model whose joints close a loop: the change of every body's velocities (v, w) over the
+  // last step, when that step was one solve of the model's full Δt without inequalities, and the
+  // time that step ended at (NaN when it was not, and on every other model). A step without
+  // inequalities that starts at that time extrapolates its Newton start with it
+  // (docs/computation.md (106)).
   std::vector<Vec6> velocity_change;
   double velocity_change_time = std::numeric_limits<double>::quiet_NaN();
   // Per sensor (Model::sensors), its values at Sensor::adr (MuJoCo's layout): computed at the end

@@ -116,6 +116,16 @@ void size_nodes(Data& d) {
   }
 }
 
+// Whether the model's joints close a kinematic loop (loop_joints), asked once per workspace: the
+// models whose Newton start extrapolates (docs/computation.md (106)).
+bool joints_close_loops(const Model& model, Workspace& ws) {
+  if (ws.joints_close_loops < 0) {
+    const std::vector<bool> in_loop = loop_joints(model);
+    ws.joints_close_loops = std::find(in_loop.begin(), in_loop.end(), true) != in_loop.end();
+  }
+  return ws.joints_close_loops == 1;
+}
+
 // The unknowns' first guess: the previous velocities and row impulses (the inequalities' own
 // start is the interior point's). On a model whose joints close loops, a step without
 // inequalities that follows one of the same length adds the change of velocity that one made
@@ -127,11 +137,7 @@ void warm_start(const Model& model, Data& d) {
   const SystemLayout& layout = ws.layout;
   Eigen::VectorXd& s = ws.unknowns;
   const IntegratorScheme& scheme = integrator_scheme(model.opt.integrator);
-  if (ws.joints_close_loops < 0) {
-    const std::vector<bool> in_loop = loop_joints(model);
-    ws.joints_close_loops = std::find(in_loop.begin(), in_loop.end(), true) != in_loop.end();
-  }
-  bool extrapolate = ws.joints_close_loops == 1 && d.contacts.empty() && ws.dt == model.opt.timestep &&
+  bool extrapolate = joints_close_loops(model, ws) && d.contacts.empty() && ws.dt == model.opt.timestep &&
                      d.velocity_change_time == d.time;
   const double k = extrapolate ? scheme.warm_extrapolation(ws) : 0.0;
   // a body whose rotation per step the extrapolation changes by more than kMaxTurn is spinning
@@ -350,8 +356,9 @@ std::string integrator_support(const Model& model, const Data& d) {
 }
 
 namespace {
-// Data::velocity_change after a step that started at ws.start: kept only for one solve of the
-// full Δt without inequalities (the next step's predictor, docs/computation.md (106)).
+// Data::velocity_change after a step of a model with loops that started at ws.start: kept only
+// for one solve of the full Δt without inequalities (the next step's predictor,
+// docs/computation.md (106)).
 void record_velocity_change(Data& d, const StepReport& rep) {
   const Workspace& ws = workspace(d);
   if (rep.status != StepStatus::Ok || rep.substeps || !d.contacts.empty()) {
@@ -386,13 +393,19 @@ StepReport step(const Model& model, Data& d) {
   Attempt first;
   first.dt = model.opt.timestep;
   first.interior_point = model.opt.interior_point;
-  StepStart& start = workspace(d).start;  // (copy-assignments: no allocation after the first step)
-  start.v = d.v;
-  start.w = d.w;
+  // the start's velocities for the sensors' accelerations and the loops' predictor, its
+  // orientations for the sensors (copy-assignments: no allocation after the first step)
+  Workspace& ws = workspace(d);
+  StepStart& start = ws.start;
   const bool sensors = !model.sensors.empty() && model.opt.sensors;
-  if (sensors) start.q = d.q;  // (the accelerations' change of velocity)
+  const bool loops = joints_close_loops(model, ws);
+  if (sensors || loops) {
+    start.v = d.v;
+    start.w = d.w;
+  }
+  if (sensors) start.q = d.q;
   const StepReport rep = step_with_retry(model, d, model.opt.solver.max_retry_depth, first);
-  record_velocity_change(d, rep);
+  if (loops) record_velocity_change(d, rep);
   if (sensors) step_sensors(model, d, start);
   return rep;
 }

@@ -71,7 +71,7 @@ TEST(Loops, LoopChainSegments) {
 
 // IFToMM benchmark A02: 40 four-bars in a row (81 rods of 1 m, 1 kg), started upright with the
 // tip B0 of the first crank at 1 m/s. Every crank turns alike, θ̈ = c sin θ with
-// c = g (N+1)/2 + N) / ((N+1)/3 + N) (the cranks' and the translating couplers' energy); at every
+// c = g ((N+1)/2 + N) / ((N+1)/3 + N) (the cranks' and the translating couplers' energy); at every
 // horizontal pass each loop's rows lose rank and the chain could fold onto the other branch.
 namespace {
 struct ChainRun {
