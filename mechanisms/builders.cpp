@@ -123,9 +123,12 @@ Model make_fourbar_chain(int n, double dt) {
     m.add_joint(make_joint(m, JointType::Revolute, kWorld, crank, A, Vec3::UnitY(), "A" + s));
     if (last_crank >= 0) {
       const int coupler = add_link(m, "coupler" + s, B - Vec3::UnitX(), B, 1.0, 0.0);
-      m.add_joint(make_joint(m, JointType::Revolute, last_crank, coupler, B - Vec3::UnitX(), Vec3::UnitY(),
-                             "B" + std::to_string(i - 1) + "_coupler" + s));
-      m.add_joint(make_joint(m, JointType::Revolute, coupler, crank, B, Vec3::UnitY(), "coupler" + s + "_B" + s));
+      // (names built with append: GCC 12's -Wrestrict misfires on chained operator+ here)
+      std::string left = "B", right = "coupler";
+      left.append(std::to_string(i - 1)).append("_coupler").append(s);
+      right.append(s).append("_B").append(s);
+      m.add_joint(make_joint(m, JointType::Revolute, last_crank, coupler, B - Vec3::UnitX(), Vec3::UnitY(), left));
+      m.add_joint(make_joint(m, JointType::Revolute, coupler, crank, B, Vec3::UnitY(), right));
     }
     last_crank = crank;
   }

@@ -225,4 +225,20 @@ SeedExample make_suslov(double dt) {
   return ex;
 }
 
+void StiffPendulumReference::advance(double dt) {
+  constexpr double h = 1e-3;
+  const double t0 = t;
+  auto f = [this](double s, double a) { return (9 * std::sin(0.1 * s) - 9.8 * std::sin(a)) / inertia; };
+  const int n = static_cast<int>(std::lround(dt / h));
+  for (int i = 0; i < n; ++i) {
+    const double s = t0 + i * h;
+    const double k1t = rate, k1o = f(s, theta), k2t = rate + 0.5 * h * k1o, k2o = f(s + 0.5 * h, theta + 0.5 * h * k1t);
+    const double k3t = rate + 0.5 * h * k2o, k3o = f(s + 0.5 * h, theta + 0.5 * h * k2t), k4t = rate + h * k3o;
+    const double k4o = f(s + h, theta + h * k3t);
+    theta += h / 6 * (k1t + 2 * k2t + 2 * k3t + k4t);
+    rate += h / 6 * (k1o + 2 * k2o + 2 * k3o + k4o);
+  }
+  t = t0 + n * h;
+}
+
 }  // namespace maxsim

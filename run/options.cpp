@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <sstream>
 #include <string>
 #include <system_error>
 
@@ -65,9 +66,11 @@ const char* usage_text() {
          "                        refuses them: a misspelling), naming each in a warning\n"
          "  --tol EPS             Newton solver tolerance (default ") + g(SolverOptions().tolerance) + ")\n" +
          "  --cone nonlinear|linear|relaxed  friction cone model (default nonlinear)\n"
-         "  --integrator variational|energy-momentum  time stepping (default: the model's, else\n"
-         "                        variational); energy-momentum takes no contacts, joint limits or\n"
-         "                        joint friction (--contacts off)\n"
+         "  --integrator variational|energy-momentum|newmark  time stepping (default: the model's,\n"
+         "                        else variational); energy-momentum and newmark take no contacts,\n"
+         "                        joint limits or joint friction (--contacts off)\n"
+         "  --newmark \"BETA GAMMA\"  newmark only: its parameters, BETA in (0, 0.5], GAMMA in [0.5, 1]\n"
+         "                        (default \"0.25 0.5\": the trapezoidal rule; \"0.0833 0.5\": Fox-Goodwin)\n"
          "  --numerical-damping NU  energy-momentum only: the step's numerical damping in [0, 0.5]\n"
          "                        (default 0: energy kept; > 0 damps fast swings, for large steps)\n"
          "  --max-output-bytes N  stop the run before the CSV (or --view's recorded frames) would\n"
@@ -154,6 +157,7 @@ constexpr OptionSpec kOptions[] = {
     {"--limit", true, kAll},       {"--ctrl", true, kRun},       {"--ctrl-file", true, kRun},
     {"--integrator", true, kRun},  {"--lenient", false, kAll},
     {"--numerical-damping", true, kRun},
+    {"--newmark", true, kRun},
 };
 
 const char* command_name(Command c) {
@@ -341,8 +345,17 @@ Options parse_args(int argc, const char* const* argv) {
       if (!friction_cone_from_name(value, &o.cone)) fail("--cone: " + quoted(value) + " is not one of nonlinear, linear, relaxed");
     } else if (name == "--integrator") {
       Integrator i;
-      if (!integrator_from_name(value, &i)) fail("--integrator: " + quoted(value) + " is not one of variational, energy-momentum");
+      if (!integrator_from_name(value, &i)) fail("--integrator: " + quoted(value) + " is not one of variational, energy-momentum, newmark");
       o.integrator = i;
+    } else if (name == "--newmark") {
+      std::istringstream in(value);
+      double beta = 0, gamma = 0;
+      std::string rest;
+      if (!(in >> beta >> gamma) || (in >> rest) || !std::isfinite(beta) || !std::isfinite(gamma))
+        fail("--newmark: " + quoted(value) + " is not two numbers \"BETA GAMMA\"");
+      if (!newmark_parameters_valid(beta, gamma))
+        fail("--newmark: BETA must be in (0, 0.5] and GAMMA in [0.5, 1] (got " + value + ")");
+      o.newmark = std::pair{beta, gamma};
     } else if (name == "--numerical-damping") {
       double nu = 0;
       if (!parse_double(value, &nu)) fail("--numerical-damping: " + quoted(value) + " is not a finite number");

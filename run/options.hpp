@@ -4,6 +4,7 @@
 
 #include <array>
 #include <optional>
+#include <utility>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -70,6 +71,7 @@ struct Options {
   LoadLimits limits;      // --limit NAME=VALUE (repeatable): the loader's bounds
   std::optional<Integrator> integrator;  // --integrator; none: the model's (the file's, else variational)
   std::optional<double> numerical_damping;  // --numerical-damping (ModelOptions::numerical_damping)
+  std::optional<std::pair<double, double>> newmark;  // --newmark (ModelOptions::newmark_beta, newmark_gamma)
 };
 
 // Parses argv (argv[0] is the program). Throws InputError with a message naming the problem.

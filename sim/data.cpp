@@ -32,6 +32,9 @@ Data::Data(const Model& model) {
   row_damping.assign(nj, Vec6::Zero());
   joint_impulse.assign(nj, Vec6::Zero());
   velocity_change.assign(nb, Vec6::Zero());
+  acceleration.assign(nb, Vec6::Zero());
+  newmark_mean.assign(nb, Vec6::Zero());
+  row_acceleration.assign(nj, Vec6::Zero());
   joint_angle.assign(nj, Vec3::Zero());
   nonholonomic_impulse.assign(model.nonholonomic.size(), Vec6::Zero());
   tendon_force.assign(model.tendons.size(), 0.0);

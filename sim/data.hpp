@@ -54,12 +54,19 @@ struct Data {
   explicit Data(const Model& model);  // at the model's zero configuration, at rest
 
   // ---- state: the current knot z2 = (x, q) and the velocities (v, w) over [t1, t2] --------
-  // (Integrator::EnergyMomentum: v, w are the velocities at the knot z2 itself)
+  // (Integrator::EnergyMomentum and Newmark: v, w are the velocities at the knot z2 itself)
   double time = 0;
   std::vector<Vec3> x;   // CoM positions (world)
   std::vector<Vec4> q;   // orientations (body -> world)
   std::vector<Vec3> v;   // linear velocities (world)
   std::vector<Vec3> w;   // angular velocities (body frame)
+  // Integrator::Newmark: the accelerations at the knot (linear world, angular body frame) that the
+  // last step ended with, valid while acceleration_time == time (a state set by hand has none: the
+  // next step then starts with β = ½, γ = 1, which does not read them).
+  std::vector<Vec6> acceleration;
+  std::vector<Vec6> newmark_mean;  // and its mean rates (x2 − x1)/Δt (linear; angular the step's ω̄)
+  std::vector<Vec6> row_acceleration;  // per joint, its free rows' accelerations (their own Newmark record)
+  double acceleration_time = std::numeric_limits<double>::quiet_NaN();
 
   // ---- inputs, held until changed ---------------------------------------------------------
   std::vector<Vec3> body_force;   // external force at the CoM (world)

@@ -143,12 +143,17 @@ int Model::add_nonholonomic(const NonholonomicConstraint& constraint) {
 }
 
 const char* integrator_name(Integrator i) {
-  return i == Integrator::EnergyMomentum ? "energy-momentum" : "variational";
+  switch (i) {
+    case Integrator::EnergyMomentum: return "energy-momentum";
+    case Integrator::Newmark: return "newmark";
+    default: return "variational";
+  }
 }
 
 bool integrator_from_name(const std::string& name, Integrator* out) {
   if (name == "variational") *out = Integrator::Variational;
   else if (name == "energy-momentum") *out = Integrator::EnergyMomentum;
+  else if (name == "newmark") *out = Integrator::Newmark;
   else return false;
   return true;
 }

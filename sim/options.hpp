@@ -20,9 +20,17 @@ enum class Integrator {
   // their symmetries to solver tolerance. Equalities only: a model or Data with contacts, joint
   // limits or joint friction is refused (integrator_support).
   EnergyMomentum,
+  // Newmark's method in the constraints' tangent space (seed 004; docs/computation.md §18,
+  // sim/integrator/newmark_scheme.cpp): Data::v, Data::w are the velocities at the knot and
+  // Data::acceleration the accelerations; the step's equations of motion hold at its end with the
+  // joints' positions, and the knot velocities and accelerations are projected onto the joints'
+  // rows. β = ¼, γ = ½ (the trapezoidal rule) is unconditionally stable on stiff constrained
+  // systems. Joints with springs, dampers and actuation only: anything else is refused
+  // (integrator_support).
+  Newmark,
 };
 
-const char* integrator_name(Integrator i);  // "variational", "energy-momentum"
+const char* integrator_name(Integrator i);  // "variational", "energy-momentum", "newmark"
 // The integrator of that name (integrator_name's); false: no such integrator.
 bool integrator_from_name(const std::string& name, Integrator* out);
 
@@ -189,6 +197,13 @@ struct ModelOptions {
   // (Newmark's γ = ½ + ν). 0: the conservative scheme. Linear momentum is kept, angular momentum
   // only to O(ν Δt). The variational integrator does not read it.
   double numerical_damping = 0;
+  // The Newmark step's parameters (docs/computation.md (107)): x3 = x2 + Δt u2 + Δt²((½ − β) a2 +
+  // β a3), u3 = u2 + Δt((1 − γ) a2 + γ a3). β = ¼, γ = ½: the trapezoidal rule, second order and
+  // unconditionally stable; γ > ½ damps the fast oscillations (β = (γ + ½)²/4 keeps it
+  // unconditionally stable); β = 1/12, γ = ½ (Fox–Goodwin) is stable for ω Δt < √6 only. Only the
+  // Newmark integrator reads them.
+  double newmark_beta = 0.25;
+  double newmark_gamma = 0.5;
   SolverOptions solver;                    // Newton: tolerance, iterations, failure policy
   InteriorPointOptions interior_point;     // steps with inequalities
   ContactOptions contact;                  // the contact search (enable_contacts)
@@ -196,5 +211,9 @@ struct ModelOptions {
 
 // Whether ν is a numerical damping the energy–momentum step takes: in [0, ½] (NaN is not).
 inline bool numerical_damping_valid(double nu) { return nu >= 0 && nu <= 0.5; }
+// Whether (β, γ) are Newmark parameters the Newmark step takes: β in (0, ½], γ in [½, 1].
+inline bool newmark_parameters_valid(double beta, double gamma) {
+  return beta > 0 && beta <= 0.5 && gamma >= 0.5 && gamma <= 1;
+}
 
 }  // namespace maxsim

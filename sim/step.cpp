@@ -33,6 +33,9 @@ struct Attempt {
 constexpr const char* kEnergyMomentumRefusal =
     "the energy-momentum integrator handles equality constraints only: no contacts, joint limits, "
     "joint friction, tendons, joint couplings or hinges through different points (integrator_support names them)";
+constexpr const char* kNewmarkRefusal =
+    "the newmark integrator handles joints only: no contacts, joint limits, joint friction, armature, tendons, "
+    "joint couplings or nonholonomic constraints (integrator_support names them)";
 
 }  // namespace
 
@@ -44,11 +47,12 @@ void advance_knot(const Model& model, Data& d) {
   for (int i = 0; i < layout.bodies; ++i) {
     d.x[i] = ws.x3[i];
     d.q[i] = ws.q3[i];
-    scheme.advance(d.v[i], d.w[i], layout.velocity(s, i), layout.angular(s, i), ws, &d.v[i], &d.w[i]);
+    scheme.advance(model, d, ws, i, layout.velocity(s, i), layout.angular(s, i));
   }
   for (const EqualityKind* kind : equality_kinds())
     for (int k = 0; k < kind->count(model); ++k) kind->store(model, d, ws, s, k);
   d.time += ws.dt;
+  scheme.finish_knot(model, d);
 }
 
 void find_inequalities(const Model& model, Data& d, double dt) {
@@ -147,6 +151,12 @@ void warm_start(const Model& model, Data& d) {
   for (int i = 0; extrapolate && i < layout.bodies; ++i)
     extrapolate = k * d.velocity_change[i].tail<3>().norm() * ws.dt <= kMaxTurn;
   for (int i = 0; i < layout.bodies; ++i) {
+    Vec3 v, w;
+    if (scheme.recorded_start(d, ws, i, &v, &w)) {
+      layout.velocity(s, i) = v;
+      layout.angular(s, i) = w;
+      continue;
+    }
     if (extrapolate) {
       layout.velocity(s, i) = d.v[i] + k * d.velocity_change[i].head<3>();
       layout.angular(s, i) = scheme.warm_angular(d.w[i] + k * d.velocity_change[i].tail<3>(), ws.dt);
@@ -170,6 +180,10 @@ void save_state(const Data& d, SavedState* s) {  // copy-assignments: no allocat
   s->v = d.v;
   s->w = d.w;
   s->q = d.q;
+  s->acceleration = d.acceleration;
+  s->newmark_mean = d.newmark_mean;
+  s->row_acceleration = d.row_acceleration;
+  s->acceleration_time = d.acceleration_time;
   s->joint_impulse = d.joint_impulse;
   s->nonholonomic_impulse = d.nonholonomic_impulse;
   s->joint_angle = d.joint_angle;
@@ -185,6 +199,10 @@ void restore_state(const SavedState& s, Data& d) {
   d.v = s.v;
   d.w = s.w;
   d.q = s.q;
+  d.acceleration = s.acceleration;
+  d.newmark_mean = s.newmark_mean;
+  d.row_acceleration = s.row_acceleration;
+  d.acceleration_time = s.acceleration_time;
   d.joint_impulse = s.joint_impulse;
   d.nonholonomic_impulse = s.nonholonomic_impulse;
   d.joint_angle = s.joint_angle;
@@ -326,32 +344,46 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
 }  // namespace
 
 std::string integrator_support(const Model& model, const Data& d) {
-  if (model.opt.integrator != Integrator::EnergyMomentum) return "";
+  const Integrator integrator = model.opt.integrator;
+  if (integrator == Integrator::Variational) return "";
+  const bool newmark = integrator == Integrator::Newmark;
   std::string what;
+  auto add = [&what](const std::string& item) { what += (what.empty() ? "" : ", ") + item; };
   if (d.contact_search && d.contact_search->active()) {
     // only a pair of geoms that can ever touch makes contacts possible
     const auto [a, b] = d.contact_search->world()->first_possible_pair();
     auto name = [&model](int body) { return body == kWorld ? std::string("the world") : "body '" + model.bodies[body].name + "'"; };
-    if (a != -2) what = "contacts (" + name(a) + " and " + name(b) + " can touch)";
+    if (a != -2) add("contacts (" + name(a) + " and " + name(b) + " can touch)");
   }
   for (const Joint& jt : model.joints) {
     bool friction = false;
     for (double f : jt.friction) friction = friction || f != 0;
     if (jt.has_limits || friction) {
-      what += std::string(what.empty() ? "" : ", ") + "joint " + (jt.has_limits ? "limits" : "friction") +
-              " (joint '" + jt.name + "')";
+      add(std::string("joint ") + (jt.has_limits ? "limits" : "friction") + " (joint '" + jt.name + "')");
       break;
     }
   }
-  if (!model.tendons.empty() || !model.couplings.empty())
-    what += std::string(what.empty() ? "" : ", ") + "tendons or joint couplings";
-  for (const Joint& jt : model.joints)  // its translational rows have no offset chain (98)
-    if (jt.hinge_offsets()) {
-      what += std::string(what.empty() ? "" : ", ") + "hinges through different points (joint '" + jt.name + "')";
-      break;
+  if (!model.tendons.empty() || !model.couplings.empty()) add("tendons or joint couplings");
+  if (newmark) {
+    for (const Joint& jt : model.joints) {  // (a row's inertia: first order only, docs/computation.md §18)
+      bool armature = false;
+      for (double a : jt.armature) armature = armature || a != 0;
+      if (armature) {
+        add("armature (joint '" + jt.name + "')");
+        break;
+      }
     }
+    if (!model.nonholonomic.empty()) add("nonholonomic constraints");
+  } else {
+    for (const Joint& jt : model.joints)  // its translational rows have no offset chain (98)
+      if (jt.hinge_offsets()) {
+        add("hinges through different points (joint '" + jt.name + "')");
+        break;
+      }
+  }
   if (what.empty()) return "";
-  return "the energy-momentum integrator handles equality constraints only, not " + what +
+  return std::string("the ") + integrator_name(integrator) + " integrator handles " +
+         (newmark ? "joints only" : "equality constraints only") + ", not " + what +
          "; use the variational integrator, or switch them off";
 }
 
@@ -376,6 +408,10 @@ void record_velocity_change(Data& d, const StepReport& rep) {
 StepReport step(const Model& model, Data& d) {
   // the contact options as the model holds them now (a bad one throws here, before any change)
   if (d.contact_search) d.contact_search->update(model);
+  if (!newmark_parameters_valid(model.opt.newmark_beta, model.opt.newmark_gamma))
+    throw std::invalid_argument("newmark_beta must be in (0, 0.5] and newmark_gamma in [0.5, 1] (got " +
+                                std::to_string(model.opt.newmark_beta) + ", " +
+                                std::to_string(model.opt.newmark_gamma) + ")");
   if (!numerical_damping_valid(model.opt.numerical_damping))
     throw std::invalid_argument("numerical_damping must be in [0, 0.5] (got " +
                                 std::to_string(model.opt.numerical_damping) + ")");
@@ -383,10 +419,10 @@ StepReport step(const Model& model, Data& d) {
   // (once per step, also when the failure policy splits the step into substeps)
   if (d.controller) d.controller(model, d);
   apply_actuation(model, d);  // Data::ctrl → row forces, from the state at t like the controller's
-  if (model.opt.integrator == Integrator::EnergyMomentum && !integrator_support(model, d).empty()) {
+  if (model.opt.integrator != Integrator::Variational && !integrator_support(model, d).empty()) {
     StepReport refused;
     refused.status = StepStatus::Failed;
-    refused.reason = kEnergyMomentumRefusal;
+    refused.reason = model.opt.integrator == Integrator::Newmark ? kNewmarkRefusal : kEnergyMomentumRefusal;
     d.report = refused;
     return refused;
   }
@@ -415,6 +451,9 @@ namespace {
 StepReport step_once(const Model& model, Data& d, const Attempt& attempt) {
   workspace(d).dt = attempt.dt;
   workspace(d).knot_weight = 0.5 + model.opt.numerical_damping;
+  const bool accelerations = d.acceleration_time == d.time && d.acceleration.size() == d.v.size();
+  workspace(d).newmark_beta = accelerations ? model.opt.newmark_beta : 0.5;
+  workspace(d).newmark_gamma = accelerations ? model.opt.newmark_gamma : 1.0;
   collide(model, d, attempt);
   if (!graph_matches(model, d)) build_graph(model, d);  // the graph changes only with the set's shape
   size_nodes(d);

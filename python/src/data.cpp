@@ -296,7 +296,10 @@ void bind_data(py::module_& m) {
   view_property<Vec4>(data, "q", &Data::q, "(nbody, 4) orientations body -> world, quaternions w x y z (a view)");
   view_property<Vec3>(data, "v", &Data::v,
                       "(nbody, 3) linear velocities, world [m/s] (a view): over the last interval (variational "
-                      "integrator) or at the knot (energy-momentum)");
+                      "integrator) or at the knot (energy-momentum, newmark)");
+  view_property<Vec6>(data, "acceleration", &Data::acceleration,
+                      "(nbody, 6) the newmark integrator's knot accelerations: linear world [m/s^2], angular body "
+                      "frame [rad/s^2] (a view; valid after a newmark step)");
   view_property<Vec3>(data, "w", &Data::w, "(nbody, 3) angular velocities, body frame [rad/s] (a view), as v");
   view_property<Vec3>(data, "body_force", &Data::body_force, "(nbody, 3) external force at the CoM, world [N] (a view)");
   view_property<Vec3>(data, "body_torque", &Data::body_torque, "(nbody, 3) external torque, body frame [N m] (a view)");

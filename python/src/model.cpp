@@ -275,9 +275,10 @@ void bind_model(py::module_& m) {
 
   py::enum_<Integrator>(m, "Integrator", "How a step advances the state (sim/model.hpp).")
       .value("Variational", Integrator::Variational)
-      .value("EnergyMomentum", Integrator::EnergyMomentum);
+      .value("EnergyMomentum", Integrator::EnergyMomentum)
+      .value("Newmark", Integrator::Newmark);
   m.def("integrator_name", [](Integrator i) { return std::string(integrator_name(i)); }, py::arg("integrator"),
-        "\"variational\" or \"energy-momentum\" (the files' and the command's spelling)");
+        "\"variational\", \"energy-momentum\" or \"newmark\" (the files' and the command's spelling)");
 
   py::enum_<NonholonomicKind>(m, "NonholonomicKind", "Kinds of nonholonomic constraints (sim/model.hpp).")
       .value("RollingDisk", NonholonomicKind::RollingDisk)
@@ -439,11 +440,28 @@ void bind_model(py::module_& m) {
             if (py::isinstance<Integrator>(i)) {
               md.opt.integrator = i.cast<Integrator>();
             } else if (!py::isinstance<py::str>(i) || !integrator_from_name(i.cast<std::string>(), &md.opt.integrator)) {
-              throw std::invalid_argument("integrator: expected an Integrator or 'variational', 'energy-momentum' (got " +
+              throw std::invalid_argument("integrator: expected an Integrator or 'variational', 'energy-momentum', 'newmark' (got " +
                                           std::string(py::str(i)) + ")");
             }
           },
-          "Integrator.Variational or Integrator.EnergyMomentum (or its name); the file's, else Variational")
+          "Integrator.Variational, Integrator.EnergyMomentum or Integrator.Newmark (or its name); the file's, else "
+          "Variational")
+      .def_property(
+          "newmark_beta", [](const Model& md) { return md.opt.newmark_beta; },
+          [](Model& md, double beta) {
+            if (!newmark_parameters_valid(beta, md.opt.newmark_gamma))
+              throw std::invalid_argument("newmark_beta must be in (0, 0.5]");
+            md.opt.newmark_beta = beta;
+          },
+          "the Newmark step's beta in (0, 0.5] (0.25 with gamma 0.5: the trapezoidal rule; 1/12: Fox-Goodwin)")
+      .def_property(
+          "newmark_gamma", [](const Model& md) { return md.opt.newmark_gamma; },
+          [](Model& md, double gamma) {
+            if (!newmark_parameters_valid(md.opt.newmark_beta, gamma))
+              throw std::invalid_argument("newmark_gamma must be in [0.5, 1]");
+            md.opt.newmark_gamma = gamma;
+          },
+          "the Newmark step's gamma in [0.5, 1] (0.5: no numerical damping)")
       .def_property(
           "numerical_damping", [](const Model& md) { return md.opt.numerical_damping; },
           [](Model& md, double nu) {

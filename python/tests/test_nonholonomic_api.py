@@ -195,3 +195,29 @@ def test_rolling_disk_from_python(integrator):
     # on its circle of radius 2 about (2, 0)
     assert abs(np.linalg.norm(d.x[0][:2] - [2, 0]) - 2) < 2e-2
     assert np.any(d.nonholonomic_impulse[0][:4] != 0)
+
+
+def test_newmark_integrator_and_its_parameters():
+    """Model.integrator = "newmark" with Model.newmark_beta / newmark_gamma (0.25, 0.5: the
+    trapezoidal rule): the pendulum steps with its knots on the joint rows, Data.acceleration holds
+    the knot accelerations; parameters outside (0, 0.5] x [0.5, 1] raise."""
+    m = maxsim.load_string(PENDULUM_XML)
+    m.integrator = "newmark"
+    assert m.integrator == maxsim.Integrator.Newmark
+    assert maxsim.integrator_name(maxsim.Integrator.Newmark) == "newmark"
+    assert (m.newmark_beta, m.newmark_gamma) == (0.25, 0.5)
+    d = maxsim.Data(m, contacts=False)
+    assert maxsim.integrator_support(m, d) == ""
+    maxsim.set_qpos_qvel(m, d, [1.0], [0.0])
+    e0 = maxsim.total_energy(m, d)
+    for _ in range(200):
+        assert maxsim.step(m, d).ok
+    # the trapezoidal rule keeps a pendulum's energy to O(dt^2): bounded, no drift
+    assert abs(maxsim.total_energy(m, d) - e0) < 1e-2 * abs(e0)
+    a = np.asarray(d.acceleration)
+    assert a.shape == (m.nbody, 6) and np.abs(a).max() > 1  # (swinging under gravity)
+    m.newmark_beta = 1 / 12
+    assert m.newmark_beta == pytest.approx(1 / 12)
+    for name, bad in (("newmark_beta", 0.0), ("newmark_beta", 0.6), ("newmark_gamma", 0.4), ("newmark_gamma", 1.5)):
+        with pytest.raises(ValueError, match=name):
+            setattr(m, name, bad)

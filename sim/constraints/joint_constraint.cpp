@@ -72,9 +72,11 @@ class JointConstraint final : public EqualityKind {
           const double dc = r < 3 ? r3.c(r) - r2.c(r) : wrap_angle(r3.c(r) - r2.c(r));
           const double coord = r < 3 ? r2.c(r) : d.joint_angle[j](r - 3);
           // armature: reflected rotor inertia on the row times the change of its rate
-          const double arm = scheme.armature_term(dc, ws.joint_rate2[j](r), ws);
+          const double rate2 = ws.joint_rate2[j](r), accel2 = d.row_acceleration[j](r);
+          const double arm = scheme.armature_term(dc, rate2, accel2, ws);
+          const double damped = scheme.damper_term(dc, rate2, accel2, ws);
           const double spring = scheme.spring_coordinate(coord, dc);
-          layout.entry(*F, n, r) = u(r) + (jt.damping[r] + d.row_damping[j](r)) * dc + jt.armature[r] * arm +
+          layout.entry(*F, n, r) = u(r) + (jt.damping[r] + d.row_damping[j](r)) * damped + jt.armature[r] * arm +
                                    dt * jt.stiffness[r] * (spring - jt.spring_ref[r]) - dt * d.row_force[j](r);
         }
       }

@@ -92,7 +92,7 @@ class TendonConstraint final : public EqualityKind {
     const double spring = stretch(tendon, ws.tendon_zero_length[t], scheme.spring_coordinate(length2, dl));
     const TendonServo& servo = ws.tendon_servo[t];  // (88): at the new state
     row(0) = u(0) + (tendon.damping + servo.damping) * dl +
-             tendon.armature * scheme.armature_term(dl, ws.tendon_rate2[t], ws) + dt * tendon.stiffness * spring -
+             tendon.armature * scheme.armature_term(dl, ws.tendon_rate2[t], 0.0, ws) + dt * tendon.stiffness * spring -
              dt * (d.tendon_force[t] + servo.force - servo.stiffness * u(1));
     row(1) = u(1) - ws.tendon_length3[t];
     const std::vector<int>& bodies = ws.tendon_bodies[t];
@@ -108,7 +108,7 @@ class TendonConstraint final : public EqualityKind {
     const Tendon& tendon = model.tendons[t];
     const double dt = ws.dt, length2 = ws.tendon_length2[t], dl = s(6 * ws.layout.tendon_node(t) + 1) - length2;
     // ∂(row 0)/∂ℓ: the terms are linear in dl, the spring's slope 0 inside its dead band
-    const double arm = scheme.armature_term(1.0, 0.0, ws) - scheme.armature_term(0.0, 0.0, ws);
+    const double arm = scheme.armature_term(1.0, 0.0, 0.0, ws) - scheme.armature_term(0.0, 0.0, 0.0, ws);
     const double coordinate = scheme.spring_coordinate(length2, dl);
     const double spring_slope = scheme.spring_coordinate(0.0, 1.0) - scheme.spring_coordinate(0.0, 0.0);
     const double spring_active = stretch(tendon, ws.tendon_zero_length[t], coordinate) != 0 ? 1.0 : 0.0;

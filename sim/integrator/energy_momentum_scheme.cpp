@@ -37,17 +37,17 @@ class EnergyMomentumScheme final : public IntegratorScheme {
   }
 
   // the knot velocities at z3
-  void advance(const Vec3& v0, const Vec3& w0, const Vec3& v, const Vec3& w, const Workspace& ws, Vec3* v1,
-               Vec3* w1) const override {
-    *v1 = em_linear_velocity(v0, v, ws.knot_weight);
-    *w1 = em_angular_velocity(w0, w, ws.dt, ws.knot_weight);
+  void advance(const Model&, Data& d, const Workspace& ws, int i, const Vec3& v, const Vec3& w) const override {
+    d.v[i] = em_linear_velocity(d.v[i], v, ws.knot_weight);
+    d.w[i] = em_angular_velocity(d.w[i], w, ws.dt, ws.knot_weight);
   }
 
   bool bilinear_rows() const override { return true; }
 
   // a·(knot rate at t3 − at t2), the knot rate (Δc/Δt − (1 − θ) rate at t2)/θ (2Δc/Δt − rate at t2
   // for θ = ½); the spring at the midpoint (its discrete gradient)
-  double armature_term(double dc, double rate2, const Workspace& ws) const override {
+  double damper_term(double dc, double, double, const Workspace&) const override { return dc; }
+  double armature_term(double dc, double rate2, double, const Workspace& ws) const override {
     return em_knot_gain(ws.knot_weight) * (dc / ws.dt - rate2);
   }
   double spring_coordinate(double coord, double dc) const override { return coord + 0.5 * dc; }
@@ -83,14 +83,7 @@ class EnergyMomentumScheme final : public IntegratorScheme {
 
   bool couples_bodies() const override { return true; }
 
-  void begin_coupling(const Model& model, Workspace& ws) const override {
-    BlockLdu& A = ws.ldu;
-    for (size_t j = 0; j < model.joints.size(); ++j)
-      if (ws.body_edge[j] >= 0) {
-        A.block(A.upper_id(ws.body_edge[j])).setZero();
-        A.block(A.lower_id(ws.body_edge[j])).setZero();
-      }
-  }
+  void begin_coupling(const Model& model, Workspace& ws) const override { zero_body_edges(model, ws); }
 
   // The change of joint j's force maps with its bodies' unknowns at the iterate's impulses
   // (em_joint_force_jacobian): into the bodies' diagonal blocks and their edge.

@@ -25,16 +25,16 @@ class VariationalScheme final : public IntegratorScheme {
     return maxsim::body_jacobian(model.bodies[i], w, ws.dt);
   }
 
-  void advance(const Vec3&, const Vec3&, const Vec3& v, const Vec3& w, const Workspace&, Vec3* v1,
-               Vec3* w1) const override {
-    *v1 = v;
-    *w1 = w;
+  void advance(const Model&, Data& d, const Workspace&, int i, const Vec3& v, const Vec3& w) const override {
+    d.v[i] = v;
+    d.w[i] = w;
   }
 
   bool bilinear_rows() const override { return false; }
 
   // a·(rate over [t2, t3] − rate over [t1, t2]); the spring at z2 (a potential)
-  double armature_term(double dc, double rate2, const Workspace& ws) const override { return dc / ws.dt - rate2; }
+  double armature_term(double dc, double rate2, double, const Workspace& ws) const override { return dc / ws.dt - rate2; }
+  double damper_term(double dc, double, double, const Workspace&) const override { return dc; }
   double spring_coordinate(double coord, double) const override { return coord; }
   double free_row_gain(const Joint& jt, int r, double servo_damping, const Workspace& ws) const override {
     return jt.damping[r] + servo_damping + jt.armature[r] / ws.dt;

@@ -325,6 +325,7 @@ void build_graph(const Model& model, Data& d) {
   ws.q3.resize(nb);
   ws.em_interval.resize(nb);
   ws.em_row_torque.resize(nb);
+  ws.newmark_w3.resize(nb);
   ws.em_map_a.resize(nj);
   ws.em_map_b.resize(nj);
   ws.nonholonomic_rows.resize(nn);

@@ -6,6 +6,7 @@
 #include "sim/constraints/equality.hpp"
 #include "sim/solver/assemble.hpp"
 #include "sim/solver/solve.hpp"
+#include "sim/integrator/integrator.hpp"
 
 namespace maxsim {
 
@@ -80,6 +81,13 @@ StepReport solve_newton(const Model& model, Data& d) {
     }
     const double f0 = F.norm();
     double alpha = 1.0;
+    // a trust region on the bodies' rotation per iteration, where the integrator sets one
+    const double turn_limit = integrator_scheme(model.opt.integrator).newton_turn_limit();
+    if (std::isfinite(turn_limit)) {
+      double turn = 0;
+      for (int i = 0; i < nb; ++i) turn = std::max(turn, dt * SystemLayout::angular(ws.delta, i).norm());
+      if (turn > turn_limit) alpha = turn_limit / turn;
+    }
     bool accepted = false;
     for (int ls = 0; ls <= model.opt.solver.line_search_steps && !accepted; ++ls, alpha *= 0.5) {
       ws.trial = s + alpha * ws.delta;

@@ -26,8 +26,66 @@ void assemble_projection(const Model& model, Data& d, bool velocities) {
     for (int k = 0; k < kind->count(model); ++k) kind->projection_matrix(model, d, ws, k, velocities);
 }
 
+// The minimal mass-weighted change Δ of per-body 6-vectors with J Δ = rhs (rhs filled by
+// `fill` on the projection's rows at the current poses), added by `apply`.
+template <class Fill, class Apply>
+bool project(const Model& model, Data& d, Fill fill, Apply apply) {
+  Workspace& ws = workspace(model, d);
+  Eigen::VectorXd& rhs = ws.delta;
+  assemble_projection(model, d, true);
+  rhs.setZero();
+  fill(ws, rhs);
+  if (!ws.ldu.factor()) return false;
+  ws.ldu.solve(rhs);
+  for (int i = 0; i < ws.layout.bodies; ++i) apply(i, Vec6(ws.layout.body(rhs, i)));
+  return true;
+}
+
 }  // namespace
 
+Pose pose_along_motion(const Data& d, int body, double e) {
+  if (body == kWorld) return Pose{};
+  const Vec6& a = d.acceleration[body];
+  return Pose{d.x[body] + e * d.v[body] + 0.5 * e * e * a.head<3>(),
+              quat_mul(d.q[body], quat_exp(e * d.w[body] + 0.5 * e * e * a.tail<3>()))};
+}
+
+// velocities: onto J ν = 0 at the current poses, the nonholonomic rows included
+bool project_velocities(const Model& model, Data& d) {
+  return project(
+      model, d,
+      [&](const Workspace& ws, Eigen::VectorXd& rhs) {
+        for (const EqualityKind* kind : equality_kinds())
+          for (int k = 0; k < kind->count(model); ++k) kind->velocity_rhs(model, d, ws, k, &rhs);
+      },
+      [&](int i, const Vec6& dv) {
+        d.v[i] += dv.head<3>();
+        d.w[i] += dv.tail<3>();
+      });
+}
+
+// accelerations: onto the joints' rows at acceleration level, J a + J̇ ν = 0, the rows' second
+// derivative along the motion by central differences (docs/computation.md (109))
+bool project_accelerations(const Model& model, Data& d) {
+  return project(
+      model, d,
+      [&](const Workspace& ws, Eigen::VectorXd& rhs) {
+        constexpr double eps = 1e-4;
+        for (size_t j = 0; j < model.joints.size(); ++j) {
+          const Joint& jt = model.joints[j];
+          if (ws.passive[j]) continue;
+          JointRows plus, minus;
+          joint_rows(jt, pose_along_motion(d, jt.parent, eps), pose_along_motion(d, jt.child, eps), &plus);
+          joint_rows(jt, pose_along_motion(d, jt.parent, -eps), pose_along_motion(d, jt.child, -eps), &minus);
+          const Vec6& c0 = ws.rows2[j].c;  // (assemble_projection's rows at the poses)
+          for (int r = 0; r < 6; ++r)
+            if (jt.row_constrained(r))
+              ws.layout.entry(rhs, ws.layout.joint_node(static_cast<int>(j)), r) =
+                  -(plus.c(r) - 2 * c0(r) + minus.c(r)) / (eps * eps);
+        }
+      },
+      [&](int i, const Vec6& da) { d.acceleration[i] += da; });
+}
 
 ProjectionReport project_state(const Model& model, Data& d, double tolerance, int max_iterations) {
   const int nb = static_cast<int>(model.bodies.size());
@@ -76,20 +134,10 @@ ProjectionReport project_state(const Model& model, Data& d, double tolerance, in
   }
   if (!rep.converged) return rep;
 
-  // velocities: minimal mass-weighted change onto J ν = 0, the nonholonomic rows included
-  if (!model.nonholonomic.empty()) assemble_projection(model, d, true);
-  rhs.setZero();
-  for (const EqualityKind* kind : equality_kinds())
-    for (int k = 0; k < kind->count(model); ++k) kind->velocity_rhs(model, d, ws, k, &rhs);
-  if (!ws.ldu.factor()) {
+  if (!project_velocities(model, d)) {
     rep.converged = false;
     rep.failure = ProjectionReport::Failure::VelocitySingular;
     return rep;
-  }
-  ws.ldu.solve(rhs);
-  for (int i = 0; i < nb; ++i) {
-    d.v[i] += layout.velocity(rhs, i);
-    d.w[i] += layout.angular(rhs, i);
   }
   // the unwrapped angles follow the projected configuration
   for (size_t j = 0; j < model.joints.size(); ++j)

@@ -6,6 +6,7 @@
 // hold the mass matrix, joint blocks the constraint Jacobian).
 #pragma once
 
+#include "sim/constraints/joint.hpp"
 #include "sim/data.hpp"
 #include "sim/model.hpp"
 
@@ -27,6 +28,20 @@ struct ProjectionReport {
   int worst_joint = -1;  // the joint with the largest violation (-1: none violated)
   int worst_row = -1;    // its row: 0-2 translation, 3-5 rotation (joint frame)
 };
+
+// Makes the velocities consistent with the constraints at the current poses: the minimal
+// mass-weighted change onto J ν = 0 (docs/computation.md (80)). false: the system could not be
+// factored (the velocities are unchanged).
+bool project_velocities(const Model& model, Data& data);
+
+// A body's pose at time ε along its motion, x + εv + ε²a/2, q ⊗ exp(εω + ε²α/2) (velocities and
+// Data::acceleration at the knot; exact to ε²): the rows' second derivatives by central differences.
+Pose pose_along_motion(const Data& data, int body, double eps);
+
+// Makes Data::acceleration consistent with the joints' constrained rows at acceleration level
+// (J a + J̇ ν = 0 at the current poses and velocities): the minimal mass-weighted change. Joints
+// only (the Newmark step, which keeps accelerations, refuses every other constraint kind).
+bool project_accelerations(const Model& model, Data& data);
 
 // Moves the bodies onto the joints' constraints and makes their velocities consistent.
 ProjectionReport project_state(const Model& model, Data& data, double tolerance = 1e-12,

@@ -66,6 +66,8 @@ struct SavedState {
   double time = 0;
   std::vector<Vec3> x, v, w;
   std::vector<Vec4> q;
+  std::vector<Vec6> acceleration, newmark_mean, row_acceleration;
+  double acceleration_time = 0;
   std::vector<Vec6> joint_impulse, nonholonomic_impulse;
   std::vector<Vec3> joint_angle;
   std::vector<double> tendon_impulse, tendon_length, coupling_impulse;
@@ -80,6 +82,10 @@ struct Workspace {
   double dt = 0;
   // the energy–momentum step's knot weight θ = ½ + ModelOptions::numerical_damping, set with dt
   double knot_weight = 0.5;
+  // the Newmark step's (β, γ): the model's, or (½, 1) when the knot has no accelerations
+  // (Data::acceleration_time), set with dt
+  double newmark_beta = 0.25, newmark_gamma = 0.5;
+  std::vector<Vec3> newmark_w3;  // per body: the Newmark step's Ω3 at the iterate (its gyroscopic term)
   // the failure policy's compliant-loop attempt: ε per joint (0: rigid), see
   // SolverOptions::compliant_loop_fallback; empty otherwise
   std::vector<double> loop_compliance;

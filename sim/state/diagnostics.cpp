@@ -22,7 +22,7 @@ double potential_energy(const Model& model, const Data& d) {
   // gravity: the mean of the two knots of the last interval, (V(x2) + V(x3))/2 = V(x3 − Δt v/2),
   // as in the discrete Lagrangian; pairs with the kinetic energy of v over that interval
   // (energy–momentum: the knot's own)
-  const double lag = model.opt.integrator == Integrator::EnergyMomentum ? 0.0 : 0.5 * model.opt.timestep;
+  const double lag = model.opt.integrator != Integrator::Variational ? 0.0 : 0.5 * model.opt.timestep;
   for (size_t i = 0; i < model.bodies.size(); ++i)
     e -= model.bodies[i].mass * model.opt.gravity.dot(d.x[i] - lag * d.v[i]);
   for (size_t j = 0; j < model.joints.size(); ++j) {
@@ -63,7 +63,7 @@ Vec3 angular_momentum(const Model& model, const Data& d) {
   for (size_t i = 0; i < model.bodies.size(); ++i) {
     const Body& b = model.bodies[i];
     L += d.x[i].cross(b.mass * d.v[i]);
-    L += model.opt.integrator == Integrator::EnergyMomentum ? Vec3(quat_rotate(d.q[i], b.inertia * d.w[i]))
+    L += model.opt.integrator != Integrator::Variational ? Vec3(quat_rotate(d.q[i], b.inertia * d.w[i]))
                                                         : body_angular_momentum(b, d.q[i], d.w[i], model.opt.timestep);
   }
   return L;
