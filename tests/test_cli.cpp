@@ -621,6 +621,18 @@ TEST_F(Cli, IntegratorOption) {
     EXPECT_EQ(r.status, 2) << bad;
     EXPECT_NE(r.err.find("--numerical-damping"), std::string::npos) << r.err;
   }
+  // --integrator newmark with --newmark "BETA GAMMA" (ModelOptions::newmark_beta, newmark_gamma)
+  const Result nm = run("simulate " + quote(kFourbar) + " --steps 5 --contacts off --integrator newmark --newmark \"0.3 0.6\" --json");
+  ASSERT_EQ(nm.status, 0) << nm.err;
+  EXPECT_EQ(nm.json.at("integrator").text, "newmark");
+  for (const char* bad : {"\"0.6 0.5\"", "\"0.25 0.4\"", "\"0.25\"", "\"0.25 0.5 1\"", "x"}) {
+    const Result r = run("simulate " + quote(kFourbar) + " --steps 5 --contacts off --integrator newmark --newmark " + bad);
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_NE(r.err.find("--newmark"), std::string::npos) << r.err;
+  }
+  const Result refused = run("simulate " + quote(kA1Urdf) + " --steps 5 --integrator newmark");
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_NE(refused.err.find("the newmark integrator handles joints only, not contacts"), std::string::npos) << refused.err;
 }
 
 // ---- bench --------------------------------------------------------------------------------------
