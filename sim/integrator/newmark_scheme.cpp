@@ -171,8 +171,8 @@ class NewmarkScheme final : public IntegratorScheme {
   }
 
   // The maps at z3 turn with the bodies: ∂(J3ᵀ u)/∂(unknowns), the rows' second derivatives
-  // times the impulses (the geometric stiffness that a large step's Newton needs), by central
-  // differences of the rows at z3.
+  // times the impulses (the geometric stiffness that a large step's Newton needs), by forward
+  // differences of the rows at z3 (a Jacobian only: its error slows Newton, never moves the root).
   bool couples_bodies() const override { return true; }
 
   void begin_coupling(const Model& model, Workspace& ws) const override { zero_body_edges(model, ws); }
@@ -185,23 +185,20 @@ class NewmarkScheme final : public IntegratorScheme {
     const int bodies[2] = {jt.parent, jt.child};
     auto pose3 = [&](int body) { return body == kWorld ? Pose{} : Pose{ws.x3[body], ws.q3[body]}; };
     // K[x][y] = ∂(wrench Jᵀu on x)/∂(δx, δθ of y at z3), x, y ∈ {parent, child}
+    const JointRows& r3 = ws.rows3[j];
+    const Vec6 base[2] = {r3.Ja.transpose() * u, r3.Jb.transpose() * u};
     Mat6 K[2][2];
     for (int y = 0; y < 2; ++y) {
       if (bodies[y] == kWorld) continue;
       for (int k = 0; k < 6; ++k) {
-        const double eps = 1e-6;
-        Vec6 wrench[2][2];  // [sign][x]
-        for (int sgn = 0; sgn < 2; ++sgn) {
-          const double e = sgn == 0 ? eps : -eps;
-          Pose p[2] = {pose3(bodies[0]), pose3(bodies[1])};
-          if (k < 3) p[y].x(k) += e;
-          else p[y].q = quat_mul(p[y].q, quat_exp(e * Vec3::Unit(k - 3)));
-          JointRows rows;
-          joint_rows(jt, p[0], p[1], &rows, &ws.rows2[j].q_rel, false);
-          wrench[sgn][0] = rows.Ja.transpose() * u;
-          wrench[sgn][1] = rows.Jb.transpose() * u;
-        }
-        for (int x = 0; x < 2; ++x) K[x][y].col(k) = (wrench[0][x] - wrench[1][x]) / (2 * eps);
+        constexpr double eps = 1e-7;
+        Pose p[2] = {pose3(bodies[0]), pose3(bodies[1])};
+        if (k < 3) p[y].x(k) += eps;
+        else p[y].q = quat_mul(p[y].q, quat_exp(eps * Vec3::Unit(k - 3)));
+        JointRows rows;
+        joint_rows(jt, p[0], p[1], &rows, &ws.rows2[j].q_rel, false);
+        K[0][y].col(k) = (rows.Ja.transpose() * u - base[0]) / eps;
+        K[1][y].col(k) = (rows.Jb.transpose() * u - base[1]) / eps;
       }
       // onto the unknowns (v̄, ω̄) of y
       const Mat6 chain = joint_body_block_unscaled(Mat6::Identity(), SystemLayout::angular(s, bodies[y]), ws.dt);
