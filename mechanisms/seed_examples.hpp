@@ -73,11 +73,12 @@ SeedExample make_suslov(double dt = 0.05);
 
 // Seed 004's stiff pendulum (1 kg at 1 m on a massless truss, g = 9.8) under T = 9 sin(0.1 t) N·m
 // at the pivot: the reference θ̈ = (T(t) − m g L sin θ)/I by RK4 at 1 ms, from θ = θ̇ = 0 at t = 0.
-// `inertia` about the pivot (1 + the bob's own, 1e-6 in the tests' file).
 struct StiffPendulumReference {
-  double inertia = 1 + 1e-6;
-  double t = 0, theta = 0, rate = 0;
-  void advance(double dt);  // by dt, a multiple of 1 ms
+  double inertia = 1 + 1e-6;  // about the pivot: 1 + the bob's own (1e-6 in the tests' file)
+  double t = 0;               // the reference's time
+  double theta = 0;           // its angle at t
+  double rate = 0;            // its rate at t
+  void advance(double dt);    // by dt, a multiple of 1 ms
 };
 
 }  // namespace maxsim
