@@ -49,11 +49,11 @@ TEST(ModelsSimulate, CorpusRobotsRunTwoSeconds) {
   }
 }
 
-// The energy–momentum integrator on the same robots and on the loops of Cassie and the
-// exoskeleton, their joint limits, joint friction, tendons and couplings switched off (it takes
-// joints and nonholonomic equalities only),
-// every hinge started off zero and turning: no failed step, joints and loops hold.
-TEST(ModelsSimulate, CorpusRobotsRunWithTheEnergyMomentumIntegrator) {
+namespace {
+// The corpus robots and the loops of Cassie and the exoskeleton with `integrator`, their joint
+// limits, joint friction, tendons and couplings switched off (and armature for Newmark), every
+// hinge started off zero and turning, 2 s: no failed step, joints and loops hold.
+void corpus_robots_run_with(Integrator integrator) {
   for (const char* file : {"tests/data/models/mujoco_models/humanoid/humanoid.xml",
                            "tests/data/models/gym_mujoco/ant.xml", "tests/data/models/gym_mujoco/half_cheetah.xml",
                            "tests/data/models/gym_mujoco/hopper.xml", "robots/a1/urdf/a1.urdf",
@@ -61,17 +61,19 @@ TEST(ModelsSimulate, CorpusRobotsRunWithTheEnergyMomentumIntegrator) {
                            "tests/data/models/kuka_iiwa/model.urdf", "tests/data/models/agility_cassie/cassie.xml",
                            "robots/exoskeleton/original/model.urdf"}) {
     LoadOptions o;
-    o.merge_offset_hinges = false;  // (it refuses hinges through different points: the humanoid's ankles)
+    // (energy–momentum refuses hinges through different points: the humanoid's ankles)
+    o.merge_offset_hinges = integrator != Integrator::EnergyMomentum;
     Model m = load_model(repo(file), o);
     for (Joint& j : m.joints) {
       j.has_limits = false;
       j.friction.fill(0);
+      if (integrator == Integrator::Newmark) j.armature.fill(0);
     }
     // (nor tendons and couplings: the humanoid's hamstrings, the panda's finger <mimic>)
     m.tendons.clear();
     m.couplings.clear();
     std::erase_if(m.actuators, [](const Actuator& a) { return a.tendon >= 0; });
-    m.opt.integrator = Integrator::EnergyMomentum;
+    m.opt.integrator = integrator;
     Data d(m);
     ASSERT_EQ(integrator_support(m, d), "") << file;
     for (size_t j = 0; j < m.joints.size(); ++j)
@@ -82,6 +84,15 @@ TEST(ModelsSimulate, CorpusRobotsRunWithTheEnergyMomentumIntegrator) {
     EXPECT_LT(run.violation, 1e-8) << file;
   }
 }
+}  // namespace
+
+TEST(ModelsSimulate, CorpusRobotsRunWithTheEnergyMomentumIntegrator) {
+  corpus_robots_run_with(Integrator::EnergyMomentum);
+}
+
+// ... and with the Newmark step (floating bases, spherical joints, hinges through different
+// points, Cassie's and the exoskeleton's loops).
+TEST(ModelsSimulate, CorpusRobotsRunWithTheNewmarkIntegrator) { corpus_robots_run_with(Integrator::Newmark); }
 
 // Cassie: 4 <equality connect> loops (its achilles rods and plantar rods). From the "home"
 // keyframe, 2 s of contact-free motion keep the loops closed below 1e-6 (the required bound;
