@@ -4,10 +4,10 @@
 // (v̄, ω̄) of the step's displacement, x3 = x2 + Δt v̄:
 //   v̄ = u2 + Δt((½ − β) a2 + β a3),   u3 = u2 + Δt((1 − γ) a2 + γ a3),
 // and the equations of motion hold at z3 with the constraint impulses through the rows' maps at
-// z3 (index 3: the positions' rows); the knot velocities are then projected onto the rows'
-// velocity constraints (finish_knot). Those two choices make it the seed's null-space
-// integration of the tangential coordinates: at convergence the state satisfies the rows at
-// position and velocity level, and Newmark's relations hold on the tangential components.
+// z3 (index 3: the positions' rows); the knot velocities and accelerations are then projected
+// onto the rows' velocity and acceleration levels (finish_knot). Those choices make it the seed's
+// null-space integration of the tangential coordinates: at convergence the state satisfies the
+// rows at all three levels, and Newmark's relations hold on the tangential components.
 #include <cmath>
 
 #include "sim/integrator/body_dynamics.hpp"
