@@ -4,6 +4,7 @@
 //                 [--engine both|maxsim|mujoco] [--seed K] [--json FILE] [--verbose] [--list]
 //                 [--bodies-first]  (SolverOptions::bodies_first in maxsim)
 //                 [--open-gap M]    (SolverOptions::open_candidate_gap in maxsim, metres; < 0: off)
+//                 [--cone-weight W] (InteriorPointOptions::cone_weight in maxsim, seconds)
 //                 [--post-order]    (maxsim: open_candidate_gap < 0, closed_contacts_last off: the order before 2026-11-27)
 //
 // The benchmark users judge a simulator for control by: every MJCF file of the corpus
@@ -62,6 +63,7 @@ struct Options {
   bool bodies_first = false;  // SolverOptions::bodies_first
   double open_gap = SolverOptions{}.open_candidate_gap;  // SolverOptions::open_candidate_gap
   bool post_order = false;                               // neither open first nor closed last
+  double cone_weight = InteriorPointOptions{}.cone_weight;  // InteriorPointOptions::cone_weight
   bool list = false;  // print the robot files, run nothing
 };
 
@@ -103,11 +105,12 @@ struct Result {
 };
 
 Result run_maxsim(const std::string& file, const Schedule& schedule, long long steps, bool verbose, bool bodies_first,
-                  double open_gap, bool post_order) {
+                  double open_gap, bool post_order, double cone_weight) {
   Result r;
   Model m = load_model(file);
   m.opt.solver.bodies_first = bodies_first;
   m.opt.solver.open_candidate_gap = post_order ? -1.0 : open_gap;
+  m.opt.interior_point.cone_weight = cone_weight;
   if (post_order) m.opt.solver.closed_contacts_last = false;
   Data d(m);
   enable_contacts(m, d);
@@ -231,6 +234,11 @@ int run(int argc, char** argv) {
     else if (a == "--verbose") o.verbose = true;
     else if (a == "--bodies-first") o.bodies_first = true;
     else if (a == "--post-order") o.post_order = true;
+    else if (a == "--cone-weight") {
+      o.cone_weight = std::stod(value());
+      if (!(o.cone_weight > 0) || !std::isfinite(o.cone_weight))
+        throw std::invalid_argument("--cone-weight must be a finite number of seconds > 0");
+    }
     else if (a == "--open-gap") {
       o.open_gap = std::stod(value());
       if (!std::isfinite(o.open_gap)) throw std::invalid_argument("--open-gap must be a finite number of metres");
@@ -276,7 +284,7 @@ int run(int argc, char** argv) {
     Result a, b;
     if (o.engine != "mujoco") {
       try {
-        a = run_maxsim(path, schedule, steps, o.verbose, o.bodies_first, o.open_gap, o.post_order);
+        a = run_maxsim(path, schedule, steps, o.verbose, o.bodies_first, o.open_gap, o.post_order, o.cone_weight);
       } catch (const std::exception& e) {
         a.error = e.what();
       }

@@ -90,6 +90,13 @@ struct InteriorPointOptions {
   int max_iterations = 100;                 // iterations per attempt (impacts need more than 50)
   double fraction_to_boundary = 0.99;       // τ: a step keeps (1 − τ) of the distance to the boundary
   double initial_slack = 1e-3;              // cold-start slack and impulse scale
+  // Weight [s] of a surface contact's friction-cone product βᵀη (N·m: an impulse times a
+  // velocity) against the gap products γ s (N·s·m) in the complementarity mean μ and the
+  // central path (docs/computation.md (111)): the cone pairs are targeted at β∘η = σμ/w. With
+  // w = 1 the sliding cones' products set μ and the targets pull open candidates and gaps off
+  // their path (docs/performance.md, "the cone weight"). Convergence tests the products
+  // themselves, whatever w. Joint friction is not weighted.
+  double cone_weight = 0.1;
   bool warm_start = true;  // persisting contacts start from their last impulse (fewer iterations)
   // A persisting contact's slack and normal impulse start no lower than this (a new contact's:
   // initial_slack): closer to the solution, and a step that then fails is retried cold.

@@ -412,6 +412,9 @@ StepReport step(const Model& model, Data& d) {
     throw std::invalid_argument("newmark_beta must be in (0, 0.5] and newmark_gamma in [0.5, 1] (got " +
                                 std::to_string(model.opt.newmark_beta) + ", " +
                                 std::to_string(model.opt.newmark_gamma) + ")");
+  if (!(model.opt.interior_point.cone_weight > 0) || !std::isfinite(model.opt.interior_point.cone_weight))
+    throw std::invalid_argument("interior_point.cone_weight must be finite and positive (got " +
+                                std::to_string(model.opt.interior_point.cone_weight) + ")");
   if (!numerical_damping_valid(model.opt.numerical_damping))
     throw std::invalid_argument("numerical_damping must be in [0, 0.5] (got " +
                                 std::to_string(model.opt.numerical_damping) + ")");

@@ -357,7 +357,9 @@ TEST(HField, BallSlidesOverCellBoundariesAsOverAPlane) {
   }
   EXPECT_NEAR(d.x[0].x(), 0.63, 1e-6);
   EXPECT_LT(dz, 1e-6);
-  EXPECT_LT(dv, 2e-5);
+  // (the interior point stops at γ s < 1e-8 N·s·m: a gap of up to 1e-8 / (m g Δt) = 5.1e-7 m,
+  // 2.6e-4 m/s vertically over a step, while the other ball lands; measured 1.2e-4)
+  EXPECT_LT(dv, 3e-4);
 }
 
 // A box on the 20° ramp with μ = 0.5 > tan 20° = 0.364 holds: over 1 s it moves less than 1e-6 m.

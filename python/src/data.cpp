@@ -239,6 +239,7 @@ void bind_data(py::module_& m) {
   py::class_<InteriorPointOptions>(m, "InteriorPointOptions", "Interior-point settings for steps with contacts (sim/options.hpp): Model.interior_point.")
       .def_readwrite("complementarity_tolerance", &InteriorPointOptions::complementarity_tolerance)
       .def_readwrite("max_iterations", &InteriorPointOptions::max_iterations)
+      .def_readwrite("cone_weight", &InteriorPointOptions::cone_weight)
       .def_readwrite("warm_start", &InteriorPointOptions::warm_start)
       .def_readwrite("mehrotra_corrector", &InteriorPointOptions::mehrotra_corrector)
       .def_readwrite("relaxed_fallback", &InteriorPointOptions::relaxed_fallback);

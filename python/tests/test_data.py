@@ -120,6 +120,17 @@ def test_solver_options_are_the_models(pendulum):
     assert maxsim.Data(m, contacts=False).contact_options is None
 
 
+def test_interior_point_cone_weight_is_the_models(pendulum):
+    m, d = pendulum
+    assert m.interior_point.cone_weight == pytest.approx(0.1)  # seconds (docs/computation.md (111))
+    m.interior_point.cone_weight = 1.0
+    assert maxsim.Data(m).model.interior_point.cone_weight == 1.0
+    maxsim.step(m, d)
+    m.interior_point.cone_weight = 0.0
+    with pytest.raises(ValueError, match="cone_weight"):
+        maxsim.step(m, d)
+
+
 def test_contact_options_are_the_models(pendulum):
     m, d = pendulum
     assert not m.contact.ground  # MJCF: the file's geoms are its world

@@ -289,6 +289,7 @@ class ConvergedStep {
   ConvergedStep(const Model& model, Data& d, double kappa) : model_(&model), d_(d), ws_(workspace(d)), kappa_(kappa) {
     unknowns_ = ws_.unknowns;
     converged_ = d.contacts;
+    ws_.cone_weight = model.opt.interior_point.cone_weight;  // the step's own central path
   }
 
   // The start (x, u): kinematics, the actuators' forces, the inequalities' geometry at this knot
@@ -374,8 +375,9 @@ class ConvergedStep {
   }
 
   // The smoothed step (docs/computation.md §17): from the answer, Newton's method on the same
-  // equations with every complementarity pair on the central path γ s = κ, β∘η = κe, the
-  // fraction to the boundary 0.99 keeping the pairs inside. False if it does not get there.
+  // equations with every complementarity pair on the central path γ s = κ, w β∘η = κe
+  // (docs/computation.md (111)), the fraction to the boundary 0.99 keeping the pairs inside.
+  // False if it does not get there.
   bool centre() {
     const EqualityTest converged = equality_test(*model_, d_);
     const double tol = model_->opt.solver.tolerance;
@@ -386,7 +388,7 @@ class ConvergedStep {
       double distance = 0;
       bool rows_ok = converged(ws_.residual);
       for (size_t c = 0; c < d_.contacts.size(); ++c) {
-        ws_.kinds[c]->add_central_distance(d_.contacts[c], kappa_, &distance);
+        ws_.kinds[c]->add_central_distance(d_.contacts[c], kappa_, ws_.cone_weight, &distance);
         rows_ok = rows_ok && ws_.kinds[c]->converged(d_.contacts[c], ws_.contact_kin[c], tol, ws_.dt);
       }
       // on the path within 1e-3 κ, or within 0.1 κ where round-off stops the iteration

@@ -80,9 +80,10 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
 // is held (its gap's derivative is 0), a sliding one slides, an open one stays open — the
 // derivative within the present contact mode. A step that needed substeps or did not converge
 // falls back to transition_fd (`implicit` false). The Data is unchanged; the controller is not
-// called. `smoothing` is the κ [N·s·m] of the central path γ s = κ, β∘η = κe on which every
-// complementarity pair is held while differentiating: negative (the default), a thousandth of the
-// interior point's complementarity tolerance (1e-11) — the derivative of the converged answer, at
+// called. `smoothing` is the κ [N·s·m] of the central path γ s = κ, w β∘η = κe (w: the cone
+// weight, docs/computation.md (111)) on which every complementarity pair is held while
+// differentiating: negative (the default), a thousandth of the interior point's
+// complementarity tolerance (1e-11) — the derivative of the converged answer, at
 // a point the interior point accepts, where redundant contacts' load sharing stays determined (if
 // that point cannot be reached, κ = 0); 0, the limit of exactly held contact modes (singular
 // where contacts share a load); > 0, Dojo's smoothed derivatives, where contact forces

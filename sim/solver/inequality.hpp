@@ -63,8 +63,9 @@ class InequalityKind {
   // The node's rows: its linearized complementarity with the eliminated variables substituted
   // (diagonal block and its bodies' upper blocks). Stores what rhs() reuses.
   virtual void jacobian(const Model& model, Data& d, int c) const = 0;
-  // The node's right-hand side for the central-path target κ, with Mehrotra's second-order term
-  // from the affine step (a, e) when given.
+  // The node's right-hand side for the central-path target κ (a friction cone's: κ over
+  // workspace(d).cone_weight), with Mehrotra's second-order term from the affine step (a, e) when
+  // given.
   virtual void rhs(const Model& model, Data& d, int c, double kappa, const Vec6* affine_a,
                    const Vec6* affine_e, Eigen::VectorXd* rhs) const = 0;
   // The step of every variable from the solved direction (the eliminated ones recovered).
@@ -82,14 +83,15 @@ class InequalityKind {
   virtual void start(Data& d, int c, double floor, double initial_slack, Eigen::VectorXd* s) const = 0;
   // Moves the variables back inside by `push`, then stores the node's unknowns.
   virtual void recentre(Data& d, int c, double push, Eigen::VectorXd* s) const = 0;
-  // Complementarity: adds the pairs' products and their number (for the mean μ); the largest
+  // Complementarity: adds the pairs' products, a friction cone's weighted by `cone_weight`
+  // (InteriorPointOptions::cone_weight), and their number (for the mean μ); the largest
   // product's magnitude.
-  virtual void add_complementarity(const Contact& ct, double* sum, int* pairs) const = 0;
+  virtual void add_complementarity(const Contact& ct, double cone_weight, double* sum, int* pairs) const = 0;
   virtual double max_complementarity(const Contact& ct) const = 0;
   // Equality residuals (s − φ in m, friction duals × Δt) added to the line search's merit, and
-  // the distance from the central path γ s = κ, β∘η = κ e.
+  // the distance from the central path γ s = κ, w β∘η = κ e (w: `cone_weight`, as above).
   virtual void add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const = 0;
-  virtual void add_central_distance(const Contact& ct, double kappa, double* m) const = 0;
+  virtual void add_central_distance(const Contact& ct, double kappa, double cone_weight, double* m) const = 0;
   // Equality residuals within `tol` (gaps, m) and tol/Δt (velocities).
   virtual bool converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const = 0;
 };

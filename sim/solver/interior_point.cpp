@@ -14,11 +14,13 @@ namespace maxsim {
 
 namespace {
 
-// Average complementarity μ = (Σ γ s + Σ βᵀη) / ν over the orthant pairs and friction cones.
+// Average complementarity μ = (Σ γ s + w Σ βᵀη) / ν over the orthant pairs and friction cones
+// (w: InteriorPointOptions::cone_weight, docs/computation.md (111)).
 double complementarity_mean(const Data& d, const std::vector<Contact>& cs) {
   double sum = 0;
   int n = 0;
-  for (size_t c = 0; c < cs.size(); ++c) workspace(d).kinds[c]->add_complementarity(cs[c], &sum, &n);
+  const Workspace& ws = workspace(d);
+  for (size_t c = 0; c < cs.size(); ++c) ws.kinds[c]->add_complementarity(cs[c], ws.cone_weight, &sum, &n);
   return n > 0 ? sum / n : 0.0;
 }
 
@@ -86,6 +88,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
   std::vector<Vec6>& affine = ws.contact_affine;
   std::vector<Vec6>& steps = ws.contact_steps;  // (sized by recover_steps)
   const int nc = static_cast<int>(d.contacts.size());
+  ws.cone_weight = opt.cone_weight;
 
   // start of the inequality variables, strictly inside their cones, from the predicted gap; an
   // inequality that persists from the last step (same pair, same point) starts from its impulse
@@ -141,7 +144,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
   };
   auto merit = [&](double kappa) {
     double m = merit_eq();
-    for (int c = 0; c < nc; ++c) ws.kinds[c]->add_central_distance(d.contacts[c], kappa, &m);
+    for (int c = 0; c < nc; ++c) ws.kinds[c]->add_central_distance(d.contacts[c], kappa, ws.cone_weight, &m);
     return m;
   };
   // Moves every pair back inside its cone by √μ and lets the equality residuals absorb the

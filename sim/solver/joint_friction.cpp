@@ -140,7 +140,7 @@ void JointFriction::recentre(Data& d, int c, double push, Eigen::VectorXd*) cons
   if (ct.b.norm() > radius - push && radius > push) ct.b *= (radius - push) / ct.b.norm();
 }
 
-void JointFriction::add_complementarity(const Contact& ct, double* sum, int* pairs) const {
+void JointFriction::add_complementarity(const Contact& ct, double, double* sum, int* pairs) const {
   *sum += cone_pair_dot(ct);
   ++*pairs;
 }
@@ -151,7 +151,7 @@ void JointFriction::add_equality_merit(const Contact& ct, const ContactKinematic
   *m += dt * (ct.eta.tail<2>() - k.vt).norm();
 }
 
-void JointFriction::add_central_distance(const Contact& ct, double kappa, double* m) const {
+void JointFriction::add_central_distance(const Contact& ct, double kappa, double, double* m) const {
   *m += cone_pair_central_distance(ct, kappa);
 }
 

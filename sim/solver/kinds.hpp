@@ -26,10 +26,10 @@ class SurfaceContact : public InequalityKind {
   void start_impulse(Data& d, int c, const Contact* warm, double cold, Eigen::VectorXd* s) const override;
   void start(Data& d, int c, double floor, double initial_slack, Eigen::VectorXd* s) const override;
   void recentre(Data& d, int c, double push, Eigen::VectorXd* s) const override;
-  void add_complementarity(const Contact& ct, double* sum, int* pairs) const override;
+  void add_complementarity(const Contact& ct, double cone_weight, double* sum, int* pairs) const override;
   double max_complementarity(const Contact& ct) const override;
   void add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const override;
-  void add_central_distance(const Contact& ct, double kappa, double* m) const override;
+  void add_central_distance(const Contact& ct, double kappa, double cone_weight, double* m) const override;
   bool converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const override;
 
  protected:
@@ -80,10 +80,10 @@ class RelaxedContact : public SurfaceContact {
   void apply_step(Contact* ct, const Vec6& a, const Vec6& e, double alpha) const override;
   void start(Data& d, int c, double floor, double initial_slack, Eigen::VectorXd* s) const override;
   void recentre(Data& d, int c, double push, Eigen::VectorXd* s) const override;
-  void add_complementarity(const Contact& ct, double* sum, int* pairs) const override;
+  void add_complementarity(const Contact& ct, double cone_weight, double* sum, int* pairs) const override;
   double max_complementarity(const Contact& ct) const override;
   void add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const override;
-  void add_central_distance(const Contact& ct, double kappa, double* m) const override;
+  void add_central_distance(const Contact& ct, double kappa, double cone_weight, double* m) const override;
   bool converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const override;
 };
 
@@ -104,10 +104,10 @@ class PyramidContact : public SurfaceContact {
   void start_impulse(Data& d, int c, const Contact* warm, double cold, Eigen::VectorXd* s) const override;
   void start(Data& d, int c, double floor, double initial_slack, Eigen::VectorXd* s) const override;
   void recentre(Data& d, int c, double push, Eigen::VectorXd* s) const override;
-  void add_complementarity(const Contact& ct, double* sum, int* pairs) const override;
+  void add_complementarity(const Contact& ct, double cone_weight, double* sum, int* pairs) const override;
   double max_complementarity(const Contact& ct) const override;
   void add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const override;
-  void add_central_distance(const Contact& ct, double kappa, double* m) const override;
+  void add_central_distance(const Contact& ct, double kappa, double cone_weight, double* m) const override;
   bool converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const override;
 };
 
@@ -131,10 +131,10 @@ class JointFriction : public InequalityKind {
   void start_impulse(Data& d, int c, const Contact* warm, double cold, Eigen::VectorXd* s) const override;
   void start(Data& d, int c, double floor, double initial_slack, Eigen::VectorXd* s) const override;
   void recentre(Data& d, int c, double push, Eigen::VectorXd* s) const override;
-  void add_complementarity(const Contact& ct, double* sum, int* pairs) const override;
+  void add_complementarity(const Contact& ct, double cone_weight, double* sum, int* pairs) const override;
   double max_complementarity(const Contact& ct) const override;
   void add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const override;
-  void add_central_distance(const Contact& ct, double kappa, double* m) const override;
+  void add_central_distance(const Contact& ct, double kappa, double cone_weight, double* m) const override;
   bool converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const override;
 };
 

@@ -152,7 +152,7 @@ void PyramidContact::recentre(Data& d, int c, double push, Eigen::VectorXd* s) c
   inequality_unknowns(d, *s, c) << ct.gamma, ct.lin_beta, ct.lin_psi;
 }
 
-void PyramidContact::add_complementarity(const Contact& ct, double* sum, int* pairs) const {
+void PyramidContact::add_complementarity(const Contact& ct, double, double* sum, int* pairs) const {
   *sum += ct.gamma * ct.slack;
   ++*pairs;
   *sum += ct.lin_beta.dot(ct.lin_eta) + ct.lin_psi * pyramid_zeta(ct);
@@ -169,7 +169,7 @@ void PyramidContact::add_equality_merit(const Contact& ct, const ContactKinemati
   *m += std::abs(ct.slack - k.phi) + dt * pyramid_residuals(ct, k).norm();
 }
 
-void PyramidContact::add_central_distance(const Contact& ct, double kappa, double* m) const {
+void PyramidContact::add_central_distance(const Contact& ct, double kappa, double, double* m) const {
   *m += std::abs(ct.gamma * ct.slack - kappa);
   *m += (ct.lin_beta.cwiseProduct(ct.lin_eta).array() - kappa).matrix().norm() +
         std::abs(ct.lin_psi * pyramid_zeta(ct) - kappa);

@@ -118,7 +118,7 @@ void RelaxedContact::recentre(Data& d, int c, double push, Eigen::VectorXd* s) c
 }
 
 // x·w = γ s + Δt b·η_t (N·s·m, like the gap pair of the exact kind)
-void RelaxedContact::add_complementarity(const Contact& ct, double* sum, int* pairs) const {
+void RelaxedContact::add_complementarity(const Contact& ct, double, double* sum, int* pairs) const {
   *sum += cone_pair_dot(ct);
   ++*pairs;
 }
@@ -129,7 +129,7 @@ void RelaxedContact::add_equality_merit(const Contact& ct, const ContactKinemati
   *m += std::abs(ct.slack - k.phi) + scaled_dual_residual(ct, k, dt).norm();
 }
 
-void RelaxedContact::add_central_distance(const Contact& ct, double kappa, double* m) const {
+void RelaxedContact::add_central_distance(const Contact& ct, double kappa, double, double* m) const {
   *m += cone_pair_central_distance(ct, kappa);
 }
 

@@ -116,7 +116,8 @@ void SurfaceContact::rhs(const Model&, Data& d, int c, double kappa, const Vec6*
   }
   out(0) = -(ct.gamma * ct.slack + second_c1 - kappa) + ct.gamma * r_s;
   if (has_cone(ct))
-    out.segment<3>(1) = cone_rhs(ct, workspace(d).cone_lin[c], kappa, dbeta_aff, deta_aff, ct.eta.tail<2>() - k.vt);
+    out.segment<3>(1) = cone_rhs(ct, workspace(d).cone_lin[c], kappa / workspace(d).cone_weight, dbeta_aff, deta_aff,
+                                 ct.eta.tail<2>() - k.vt);
   inequality_unknowns(d, *rhs, c) = out;
 }
 
@@ -182,11 +183,11 @@ void SurfaceContact::recentre(Data& d, int c, double push, Eigen::VectorXd* s) c
   inequality_unknowns(d, *s, c).head<4>() << ct.gamma, ct.b, ct.eta(0);
 }
 
-void SurfaceContact::add_complementarity(const Contact& ct, double* sum, int* pairs) const {
+void SurfaceContact::add_complementarity(const Contact& ct, double cone_weight, double* sum, int* pairs) const {
   *sum += ct.gamma * ct.slack;
   ++*pairs;
   if (has_cone(ct)) {
-    *sum += cone_pair_dot(ct);
+    *sum += cone_weight * cone_pair_dot(ct);
     ++*pairs;
   }
 }
@@ -201,9 +202,9 @@ void SurfaceContact::add_equality_merit(const Contact& ct, const ContactKinemati
   *m += std::abs(ct.slack - k.phi) + (has_cone(ct) ? dt * (ct.eta.tail<2>() - k.vt).norm() : 0.0);
 }
 
-void SurfaceContact::add_central_distance(const Contact& ct, double kappa, double* m) const {
+void SurfaceContact::add_central_distance(const Contact& ct, double kappa, double cone_weight, double* m) const {
   *m += std::abs(ct.gamma * ct.slack - kappa);
-  if (has_cone(ct)) *m += cone_pair_central_distance(ct, kappa);
+  if (has_cone(ct)) *m += cone_weight * cone_pair_central_distance(ct, kappa / cone_weight);
 }
 
 bool SurfaceContact::converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const {
