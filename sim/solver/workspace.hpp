@@ -85,10 +85,10 @@ struct Workspace {
   // the Newmark step's (β, γ): the model's, or (½, 1) when the knot has no accelerations
   // (Data::acceleration_time), set with dt
   double newmark_beta = 0.25, newmark_gamma = 0.5;
-  std::vector<Vec3> newmark_w3;
+  std::vector<Vec3> newmark_w3;  // per body: the Newmark step's Ω3 at the iterate (its gyroscopic term)
   // the interior point's weight of the friction cones' products (InteriorPointOptions::cone_weight),
-  // set per solve; 1 on the derivatives' central path
-  double cone_weight = 1.0;  // per body: the Newmark step's Ω3 at the iterate (its gyroscopic term)
+  // set per solve and by the derivatives' central path (docs/computation.md (111))
+  double cone_weight = 1.0;
   // the failure policy's compliant-loop attempt: ε per joint (0: rigid), see
   // SolverOptions::compliant_loop_fallback; empty otherwise
   std::vector<double> loop_compliance;
