@@ -95,6 +95,9 @@ double cone_max_step(const Vec3& u, const Vec3& du) {
   const double a = du(0) * du(0) - du.tail<2>().squaredNorm();
   const double b = 2.0 * (u(0) * du(0) - u.tail<2>().dot(du.tail<2>()));
   const double c = u(0) * u(0) - u.tail<2>().squaredNorm();
+  // a step into the cone from strictly inside never leaves it (b ≥ 0 then, and both roots are
+  // ≤ 0): the common case, without the square root and divisions below
+  if (du(0) >= 0 && a >= 0 && b >= 0 && c > 0) return 1.0;
   double alpha = 1.0;
   if (du(0) < 0) alpha = std::min(alpha, -u(0) / du(0));
   // smallest positive root of a α² + b α + c

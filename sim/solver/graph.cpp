@@ -33,12 +33,7 @@ Workspace& SolverStateHandle::get() {
   return *state_;
 }
 
-Workspace& workspace(Data& data) { return data.solver_state.get(); }
-const Workspace& workspace(const Data& data) {
-  static const Workspace empty;
-  const Workspace* ws = data.solver_state.find();
-  return ws ? *ws : empty;
-}
+const Workspace kEmptyWorkspace;
 Workspace& workspace(const Model& model, Data& data) {
   if (!workspace(data).built) {  // (a step sets its own)
     workspace(data).dt = model.opt.timestep;

@@ -169,9 +169,17 @@ struct Workspace {
   std::vector<Contact> best_end_contacts;
 };
 
-// The solver state of a Data (created empty on first use; build_graph fills it).
-Workspace& workspace(Data& data);
-const Workspace& workspace(const Data& data);
+// The solver state of a Data (created empty on first use; build_graph fills it). Inline: the
+// interior point's loops over the inequalities ask for it per inequality and per iteration.
+extern const Workspace kEmptyWorkspace;  // a Data's before its first use
+inline Workspace& workspace(Data& data) {
+  const Workspace* ws = data.solver_state.find();
+  return ws != nullptr ? const_cast<Workspace&>(*ws) : data.solver_state.get();
+}
+inline const Workspace& workspace(const Data& data) {
+  const Workspace* ws = data.solver_state.find();
+  return ws != nullptr ? *ws : kEmptyWorkspace;
+}
 // ... with its graph built for the model and the Data's current contacts if it is not (and, the
 // first time, the step length the model's), for the assembly's functions called outside a step.
 Workspace& workspace(const Model& model, Data& data);
