@@ -5,6 +5,7 @@
 //                 [--bodies-first]  (SolverOptions::bodies_first in maxsim)
 //                 [--open-gap M]    (SolverOptions::open_candidate_gap in maxsim, metres; < 0: off)
 //                 [--cone-weight W] (InteriorPointOptions::cone_weight in maxsim, seconds)
+//                 [--jammed N]      (InteriorPointOptions::jammed_iterations in maxsim; 0: off)
 //                 [--post-order]    (maxsim: open_candidate_gap < 0, closed_contacts_last off: the order before 2026-11-27)
 //
 // The benchmark users judge a simulator for control by: every MJCF file of the corpus
@@ -64,6 +65,7 @@ struct Options {
   double open_gap = SolverOptions{}.open_candidate_gap;  // SolverOptions::open_candidate_gap
   bool post_order = false;                               // neither open first nor closed last
   double cone_weight = InteriorPointOptions{}.cone_weight;  // InteriorPointOptions::cone_weight
+  int jammed_iterations = InteriorPointOptions{}.jammed_iterations;
   bool list = false;  // print the robot files, run nothing
 };
 
@@ -105,12 +107,13 @@ struct Result {
 };
 
 Result run_maxsim(const std::string& file, const Schedule& schedule, long long steps, bool verbose, bool bodies_first,
-                  double open_gap, bool post_order, double cone_weight) {
+                  double open_gap, bool post_order, double cone_weight, int jammed_iterations) {
   Result r;
   Model m = load_model(file);
   m.opt.solver.bodies_first = bodies_first;
   m.opt.solver.open_candidate_gap = post_order ? -1.0 : open_gap;
   m.opt.interior_point.cone_weight = cone_weight;
+  m.opt.interior_point.jammed_iterations = jammed_iterations;
   if (post_order) m.opt.solver.closed_contacts_last = false;
   Data d(m);
   enable_contacts(m, d);
@@ -239,6 +242,10 @@ int run(int argc, char** argv) {
       if (!(o.cone_weight > 0) || !std::isfinite(o.cone_weight))
         throw std::invalid_argument("--cone-weight must be a finite number of seconds > 0");
     }
+    else if (a == "--jammed") {
+      o.jammed_iterations = std::stoi(value());
+      if (o.jammed_iterations < 0) throw std::invalid_argument("--jammed must be a number of iterations >= 0");
+    }
     else if (a == "--open-gap") {
       o.open_gap = std::stod(value());
       if (!std::isfinite(o.open_gap)) throw std::invalid_argument("--open-gap must be a finite number of metres");
@@ -284,7 +291,7 @@ int run(int argc, char** argv) {
     Result a, b;
     if (o.engine != "mujoco") {
       try {
-        a = run_maxsim(path, schedule, steps, o.verbose, o.bodies_first, o.open_gap, o.post_order, o.cone_weight);
+        a = run_maxsim(path, schedule, steps, o.verbose, o.bodies_first, o.open_gap, o.post_order, o.cone_weight, o.jammed_iterations);
       } catch (const std::exception& e) {
         a.error = e.what();
       }

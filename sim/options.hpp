@@ -121,6 +121,12 @@ struct InteriorPointOptions {
   bool mehrotra_corrector = true;
   double conservative_fraction_to_boundary = 0.95;  // τ of that retry
   double jam_step = 1e-6;                   // a step this short re-centres all contact pairs
+  // An attempt that takes jammed_iterations iterations in a row each shorter than jammed_alpha
+  // (or re-centred) ends unconverged at once, and the failure policy moves on to its next attempt
+  // (0: never). Not at the shortest substep, whose attempts are the last resort
+  // (docs/computation.md §12; docs/performance.md, "the jam rule").
+  int jammed_iterations = 20;
+  double jammed_alpha = 0.01;
   double short_step = 0.1;                  // a step length below this ...
   double sigma_after_short_step = 0.5;      // ... makes the next iteration centre at least this much
   // The failure policy's last resort: a substep of the shortest length that still does not

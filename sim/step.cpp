@@ -219,7 +219,12 @@ void restore_state(const SavedState& s, Data& d) {
 // contact-free step goes straight to the half steps: the rotation update (omega_step_quat) needs
 // |ω|Δt < 2, which a whipping chain tip can exceed; half steps double that bound. Each attempt is
 // an Attempt value: its length, whether it starts cold, its interior-point settings, its cone.
-StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt& first) {
+StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt& attempt) {
+  // The shortest substep's attempts are the last resort: each takes its whole iteration budget
+  // (InteriorPointOptions::jammed_iterations ends a jammed attempt early only where a shorter
+  // step can follow).
+  Attempt first = attempt;
+  if (depth <= 0) first.interior_point.jammed_iterations = 0;
   Workspace& ws = workspace(d);
   if (ws.saved.size() < static_cast<size_t>(depth + 1)) ws.saved.resize(depth + 1);  // once
   SavedState& saved = ws.saved[depth];
@@ -415,6 +420,12 @@ StepReport step(const Model& model, Data& d) {
   if (!(model.opt.interior_point.cone_weight > 0) || !std::isfinite(model.opt.interior_point.cone_weight))
     throw std::invalid_argument("interior_point.cone_weight must be finite and positive (got " +
                                 std::to_string(model.opt.interior_point.cone_weight) + ")");
+  if (model.opt.interior_point.jammed_iterations < 0)
+    throw std::invalid_argument("interior_point.jammed_iterations must be >= 0 (got " +
+                                std::to_string(model.opt.interior_point.jammed_iterations) + ")");
+  if (!(model.opt.interior_point.jammed_alpha > 0 && model.opt.interior_point.jammed_alpha <= 1))
+    throw std::invalid_argument("interior_point.jammed_alpha must be in (0, 1] (got " +
+                                std::to_string(model.opt.interior_point.jammed_alpha) + ")");
   if (!numerical_damping_valid(model.opt.numerical_damping))
     throw std::invalid_argument("numerical_damping must be in [0, 0.5] (got " +
                                 std::to_string(model.opt.numerical_damping) + ")");

@@ -131,6 +131,21 @@ def test_interior_point_cone_weight_is_the_models(pendulum):
         maxsim.step(m, d)
 
 
+def test_interior_point_jam_rule_is_the_models(pendulum):
+    m, d = pendulum
+    assert m.interior_point.jammed_iterations == 20  # (sim/options.hpp: 0 turns the rule off)
+    assert m.interior_point.jammed_alpha == pytest.approx(0.01)
+    m.interior_point.jammed_iterations = 0
+    maxsim.step(m, d)
+    m.interior_point.jammed_iterations = -1
+    with pytest.raises(ValueError, match="jammed_iterations"):
+        maxsim.step(m, d)
+    m.interior_point.jammed_iterations = 10
+    m.interior_point.jammed_alpha = 2.0
+    with pytest.raises(ValueError, match="jammed_alpha"):
+        maxsim.step(m, d)
+
+
 def test_contact_options_are_the_models(pendulum):
     m, d = pendulum
     assert not m.contact.ground  # MJCF: the file's geoms are its world

@@ -486,16 +486,27 @@ TransitionDerivatives transition_derivatives(const Model& model, const Data& dat
   out.implicit = true;
   out.regularized_pivots = converged->regularized();
   // the column of a perturbed start: (x'(+eps) − x'(−eps)) / 2 eps, (102)
+  std::vector<bool> changed;  // per column, in fill_columns' order: A's (qpos k, qvel k), B's, F's
   fill_columns(model, forces, [&](const Perturbation& perturb) {
     std::vector<double> q[2], v[2];
+    bool same = true;
     for (int k = 0; k < 2; ++k) {
       Start s = start0;
       perturb(k == 0 ? eps : -eps, &s);
-      if (!converged->set_start(s)) ++out.contact_set_changes;
+      if (!converged->set_start(s)) ++out.contact_set_changes, same = false;
       converged->next_state(&q[k], &v[k]);
     }
+    changed.push_back(!same);
     return state_difference(model, q[0], v[0], q[1], v[1], 2 * eps);
   }, &out);
+  const int nv = static_cast<int>(out.A.cols()) / 2;
+  out.A_set_changed.assign(2 * nv, false);
+  out.B_set_changed.assign(out.B.cols(), false);
+  for (int k = 0; k < nv; ++k) {
+    out.A_set_changed[k] = changed[2 * k];
+    out.A_set_changed[nv + k] = changed[2 * k + 1];
+  }
+  for (int k = 0; k < out.B.cols(); ++k) out.B_set_changed[k] = changed[2 * nv + k];
   // parameter columns: the same step, its start evaluated with a copy of the model whose
   // parameter is moved (the factorization stays the model's)
   fill_parameter_columns(model, parameters, eps, true,

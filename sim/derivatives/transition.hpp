@@ -59,6 +59,10 @@ struct TransitionDerivatives {
   StepReport report;
   int regularized_pivots = 0;
   int contact_set_changes = 0;
+  // transition_derivatives only: per column of A and of B, whether a perturbed start (±eps) found
+  // another set of inequalities — a contact mode change within the perturbation, which the
+  // column holds at the converged set and finite differences take.
+  std::vector<bool> A_set_changed, B_set_changed;
 };
 
 // A and B by finite differences of step(): each column perturbs the state (set_qpos_qvel, loops

@@ -157,6 +157,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
   };
 
   StepReport rep;
+  int jammed = 0;  // iterations in a row with a step shorter than opt.jammed_alpha
   for (rep.iterations = 0;; ++rep.iterations) {
     if (!residual_at_s) step_residual(model, d, s, &F);
     residual_at_s = true;
@@ -166,7 +167,9 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
       break;
     }
     if (converged(F) && inequalities_ok(1.0)) break;
-    if (rep.iterations == opt.max_iterations) {
+    // (a jammed attempt ends early: the failure policy's next attempt is cheaper than the rest of
+    // this one's budget, docs/computation.md §12)
+    if (rep.iterations == opt.max_iterations || (opt.jammed_iterations > 0 && jammed >= opt.jammed_iterations)) {
       rep.status = StepStatus::NotConverged;
       break;
     }
@@ -236,6 +239,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
       recentre(mu);
       residual_at_s = false;
       record.recentred = true;
+      ++jammed;
       trace.step(record);
       continue;
     }
@@ -277,6 +281,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
       last_alpha = 0;
       record.recentred = true;
     }
+    jammed = record.alpha < opt.jammed_alpha ? jammed + 1 : 0;
     trace.step(record);
   }
   trace.end(rep);

@@ -1,0 +1,85 @@
+// The failure policy's jam rule (InteriorPointOptions::jammed_iterations): an attempt whose
+// interior point takes that many iterations in a row with steps shorter than jammed_alpha ends
+// at once and the policy moves on to its next attempt; the shortest substep's attempts keep their
+// whole budget. The rule changes the work of a step, not its answer, where the step converges
+// after the jam in a later attempt.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "models/load.hpp"
+#include "sim/maxsim.hpp"
+
+using namespace maxsim;
+
+namespace {
+
+// The ANYmal C URDF on its ground under random commands (every actuator uniform within its
+// range, one draw, a fixed LCG seed): its third step jams at Δt = 0.01 s (a shank's contact
+// sliding, the Newton direction reversing from one iteration to the next) in every attempt at
+// full length, and converges as two half steps.
+struct Outcome {
+  std::vector<double> qpos, qvel;
+  int iterations = 0, substeps = 0;
+  bool all_ok = true;
+};
+
+Outcome run_anymal(int jammed_iterations, int steps) {
+  Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/tests/data/models/anybotics_anymal_c/urdf/anymal.urdf");
+  m.opt.interior_point.jammed_iterations = jammed_iterations;
+  Data d(m);
+  enable_contacts(m, d);
+  std::uint64_t state = 12345;
+  for (int a = 0; a < m.nu(); ++a) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    const double u = static_cast<double>(state >> 11) * (1.0 / 9007199254740992.0);
+    const Actuator& act = m.actuators[a];
+    const double lo = act.ctrl_limited ? act.ctrl_lower : act.force_limited ? act.force_lower : -1.0;
+    const double hi = act.ctrl_limited ? act.ctrl_upper : act.force_limited ? act.force_upper : 1.0;
+    d.ctrl[a] = lo + (hi - lo) * u;
+  }
+  Outcome r;
+  for (int k = 0; k < steps; ++k) {
+    const StepReport rep = step(m, d);
+    r.all_ok = r.all_ok && rep.status == StepStatus::Ok;
+    r.iterations += rep.iterations;
+    r.substeps += rep.substeps ? 1 : 0;
+  }
+  r.qpos = get_qpos(m, d);
+  r.qvel = get_qvel(m, d);
+  return r;
+}
+
+}  // namespace
+
+// Without the rule each of the four attempts at full length spends the interior point's 100
+// iterations before the half steps converge; with it each ends after its jam. The half steps
+// start from the same saved state either way, so the runs end in the same state (bitwise:
+// the same operations), with fewer iterations.
+TEST(FailurePolicy, JammedAttemptsEndEarlyAndTheStepEndsTheSame) {
+  const Outcome patient = run_anymal(0, 4);
+  const Outcome prompt = run_anymal(InteriorPointOptions{}.jammed_iterations, 4);
+  ASSERT_TRUE(patient.all_ok);
+  ASSERT_TRUE(prompt.all_ok);
+  ASSERT_GE(patient.substeps, 1) << "no step jammed: the test no longer tests the rule";
+  EXPECT_EQ(prompt.substeps, patient.substeps);
+  EXPECT_EQ(prompt.qpos, patient.qpos);
+  EXPECT_EQ(prompt.qvel, patient.qvel);
+  EXPECT_LT(prompt.iterations, patient.iterations - 200);  // (four attempts of ≥ 50 iterations saved)
+}
+
+TEST(FailurePolicy, BadJamSettingsAreRefused) {
+  Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/tests/data/models/anybotics_anymal_c/urdf/anymal.urdf");
+  Data d(m);
+  m.opt.interior_point.jammed_iterations = -1;
+  EXPECT_THROW(step(m, d), std::invalid_argument);
+  m.opt.interior_point.jammed_iterations = 10;
+  for (const double bad : {0.0, -0.1, 1.5, double(NAN)}) {
+    m.opt.interior_point.jammed_alpha = bad;
+    EXPECT_THROW(step(m, d), std::invalid_argument) << bad;
+  }
+}
