@@ -127,6 +127,12 @@ struct InteriorPointOptions {
   // (docs/computation.md §12; docs/performance.md, "the jam rule").
   int jammed_iterations = 20;
   double jammed_alpha = 0.01;
+  // Proximal weight ε of the interior point's gap rows: the Newton matrix's row of γ s = κ gets
+  // γ ε Δt / m (m the lighter body's mass) on its γ pivot, the residual unchanged, so an answer is
+  // exact; it bounds the impulse along a direction the step's equations leave nearly free (a
+  // wedge). 0 in the ordinary attempts; the shortest substep's last resort uses proximal_retry.
+  double proximal = 0.0;
+  double proximal_retry = 1e-6;  // (0: no such attempt)
   double short_step = 0.1;                  // a step length below this ...
   double sigma_after_short_step = 0.5;      // ... makes the next iteration centre at least this much
   // The failure policy's last resort: a substep of the shortest length that still does not

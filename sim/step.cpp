@@ -305,11 +305,19 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
         restore_state(saved, d);
       }
     }
-    // the shortest substep: a last attempt, warm from where the previous one stopped, then
-    // (InteriorPointOptions::relaxed_fallback) one cold with the relaxed cone; if none converges,
-    // the best unconverged end stands (keep_if_best)
+    // the shortest substep: a last attempt, warm from where the previous one stopped, then one
+    // cold with the proximal term on the gap rows (InteriorPointOptions::proximal_retry: exact if
+    // it converges), then (InteriorPointOptions::relaxed_fallback) one cold with the relaxed cone;
+    // if none converges, the best unconverged end stands (keep_if_best)
     if (depth <= 0) {
       attempt_again(warm);
+      if (rep.status != StepStatus::Ok && first.interior_point.proximal_retry > 0) {
+        restore_state(saved, d);
+        Attempt proximal = cold;
+        proximal.interior_point.proximal = first.interior_point.proximal_retry;
+        attempt_again(proximal);
+        if (rep.status == StepStatus::Ok) return rep;
+      }
       if (rep.status != StepStatus::Ok && first.interior_point.relaxed_fallback) {
         restore_state(saved, d);
         Attempt relaxed = cold;
@@ -426,6 +434,10 @@ StepReport step(const Model& model, Data& d) {
   if (!(model.opt.interior_point.jammed_alpha > 0 && model.opt.interior_point.jammed_alpha <= 1))
     throw std::invalid_argument("interior_point.jammed_alpha must be in (0, 1] (got " +
                                 std::to_string(model.opt.interior_point.jammed_alpha) + ")");
+  for (const double p : {model.opt.interior_point.proximal, model.opt.interior_point.proximal_retry})
+    if (!(p >= 0) || !std::isfinite(p))
+      throw std::invalid_argument("interior_point.proximal and proximal_retry must be finite and >= 0 (got " +
+                                  std::to_string(p) + ")");
   if (!numerical_damping_valid(model.opt.numerical_damping))
     throw std::invalid_argument("numerical_damping must be in [0, 0.5] (got " +
                                 std::to_string(model.opt.numerical_damping) + ")");

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -81,5 +82,51 @@ TEST(FailurePolicy, BadJamSettingsAreRefused) {
   for (const double bad : {0.0, -0.1, 1.5, double(NAN)}) {
     m.opt.interior_point.jammed_alpha = bad;
     EXPECT_THROW(step(m, d), std::invalid_argument) << bad;
+  }
+}
+
+// The proximal term (InteriorPointOptions::proximal) changes the Newton matrix of the gap rows,
+// not their residual: a box sliding down a 20° slope on its four corners (μ = 0.2), every step
+// solved with it, ends where the plain interior point ends it, within what the tolerances leave
+// (complementarity 1e-8 N·s·m over impulses ~1e-2 N·s: ~1e-6 in a velocity).
+TEST(FailurePolicy, ProximalTermChangesThePathNotTheAnswer) {
+  const std::string path = "/tmp/maxsim_failure_policy_slope.xml";
+  FILE* f = std::fopen(path.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs(R"(<mujoco model="slope"><option timestep="0.002"/>
+    <worldbody><geom type="plane" size="5 5 0.1" euler="0 20 0" friction="0.2"/>
+      <body name="b" pos="0 0 0.2" euler="0 20 0"><freejoint/><geom type="box" size="0.1 0.1 0.1" mass="1" friction="0.2"/></body></worldbody></mujoco>)",
+             f);
+  std::fclose(f);
+  std::vector<double> end[2];
+  int iterations[2] = {0, 0};
+  for (int k = 0; k < 2; ++k) {
+    Model m = load_model(path);
+    m.opt.interior_point.proximal = k == 0 ? 0.0 : 1e-2;  // (far above the retry's 1e-6: a path that differs)
+    Data d(m);
+    enable_contacts(m, d);
+    for (int i = 0; i < 300; ++i) {
+      const StepReport rep = step(m, d);
+      ASSERT_EQ(rep.status, StepStatus::Ok) << k << " " << i;
+      iterations[k] += rep.iterations;
+    }
+    end[k] = get_qpos(m, d);
+    ASSERT_GT(get_qvel(m, d)[0], 0.5);  // sliding
+  }
+  EXPECT_NE(end[0], end[1]);  // (the path differs: the term is in the matrix)
+  for (size_t i = 0; i < end[0].size(); ++i) EXPECT_NEAR(end[0][i], end[1][i], 1e-6) << i;
+  std::printf("iterations %d (plain) %d (proximal)\n", iterations[0], iterations[1]);
+}
+
+TEST(FailurePolicy, BadProximalWeightsAreRefused) {
+  Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/tests/data/models/anybotics_anymal_c/urdf/anymal.urdf");
+  Data d(m);
+  for (const double bad : {-1e-6, double(INFINITY), double(NAN)}) {
+    m.opt.interior_point.proximal = bad;
+    EXPECT_THROW(step(m, d), std::invalid_argument) << bad;
+    m.opt.interior_point.proximal = 0;
+    m.opt.interior_point.proximal_retry = bad;
+    EXPECT_THROW(step(m, d), std::invalid_argument) << bad;
+    m.opt.interior_point.proximal_retry = 1e-6;
   }
 }

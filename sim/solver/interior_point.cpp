@@ -89,6 +89,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
   std::vector<Vec6>& steps = ws.contact_steps;  // (sized by recover_steps)
   const int nc = static_cast<int>(d.contacts.size());
   ws.cone_weight = opt.cone_weight;
+  ws.proximal = opt.proximal;
 
   // start of the inequality variables, strictly inside their cones, from the predicted gap; an
   // inequality that persists from the last step (same pair, same point) starts from its impulse

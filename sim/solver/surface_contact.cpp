@@ -68,7 +68,7 @@ void SurfaceContact::impulse_jacobian(const Model&, Data& d, int c) const {
 
 // C1 (γ s = κ) and C2 (β∘η = κ e) linearized with Δs = Jφ Δν − r_s and Δη_t = J_vt Δν − r_η
 // substituted; unknowns (γ, b1, b2, η0). Without friction the rows of (b1, b2, η0) are identity.
-void SurfaceContact::jacobian(const Model&, Data& d, int c) const {
+void SurfaceContact::jacobian(const Model& model, Data& d, int c) const {
   const Contact& ct = d.contacts[c];
   Workspace& ws = workspace(d);
   const ContactKinematics& k = ws.contact_kin[c];
@@ -77,6 +77,11 @@ void SurfaceContact::jacobian(const Model&, Data& d, int c) const {
   D.setIdentity();
   Eigen::Matrix<double, 4, 6> rows_b = Eigen::Matrix<double, 4, 6>::Zero(), rows_a = rows_b;
   D(0, 0) = ct.slack;
+  if (ws.proximal > 0 && ct.tendon < 0) {  // (InteriorPointOptions::proximal; not on a tendon: no body)
+    double mass = model.bodies[ct.body_b].mass;
+    if (ct.body_a != kWorld) mass = std::min(mass, model.bodies[ct.body_a].mass);
+    D(0, 0) += ct.gamma * ws.proximal * ws.dt / mass;
+  }
   rows_b.row(0) = ct.gamma * k.Jphi_b;
   rows_a.row(0) = ct.gamma * k.Jphi_a;
   if (has_cone(ct)) {

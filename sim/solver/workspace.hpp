@@ -89,6 +89,7 @@ struct Workspace {
   // the interior point's weight of the friction cones' products (InteriorPointOptions::cone_weight),
   // set per solve and by the derivatives' central path (docs/computation.md (111))
   double cone_weight = 1.0;
+  double proximal = 0.0;  // InteriorPointOptions::proximal, set per solve
   // the failure policy's compliant-loop attempt: ε per joint (0: rigid), see
   // SolverOptions::compliant_loop_fallback; empty otherwise
   std::vector<double> loop_compliance;
