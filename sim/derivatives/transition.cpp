@@ -69,10 +69,17 @@ void place(const Model& model, const Start& s, Data& d) {
 // A column's perturbation of the start: moves it by h along the column.
 using Perturbation = std::function<void(double h, Start* start)>;
 
+// Where a column goes: its matrix ('A', 'B' or 'F') and its index there.
+struct ColumnId {
+  char matrix;
+  int index;
+};
+
 // A, B and F column by column (qpos tangent, qvel, ctrl, then the forces), `column` giving each
 // one's (2nv) values.
 void fill_columns(const Model& model, const std::vector<JointForceInput>& forces,
-                  const std::function<Eigen::VectorXd(const Perturbation&)>& column, TransitionDerivatives* out);
+                  const std::function<Eigen::VectorXd(const Perturbation&, ColumnId)>& column,
+                  TransitionDerivatives* out);
 
 // Throws std::invalid_argument unless every force row is a free row of an actuated joint.
 void check_forces(const Model& model, const std::vector<JointForceInput>& forces, const char* who) {
@@ -184,7 +191,8 @@ Eigen::VectorXd difference_qpos(const Model& model, const std::vector<double>& a
 
 namespace {
 void fill_columns(const Model& model, const std::vector<JointForceInput>& forces,
-                  const std::function<Eigen::VectorXd(const Perturbation&)>& column, TransitionDerivatives* out) {
+                  const std::function<Eigen::VectorXd(const Perturbation&, ColumnId)>& column,
+                  TransitionDerivatives* out) {
   const int nv = qvel_size(model), nu = model.nu();
   out->A.resize(2 * nv, 2 * nv);
   out->B.resize(2 * nv, nu);
@@ -192,13 +200,14 @@ void fill_columns(const Model& model, const std::vector<JointForceInput>& forces
   for (int k = 0; k < nv; ++k) {
     Eigen::VectorXd e = Eigen::VectorXd::Zero(nv);
     e(k) = 1;
-    out->A.col(k) = column([&](double h, Start* s) { s->qpos = integrate_qpos(model, s->qpos, e, h); });
-    out->A.col(nv + k) = column([&](double h, Start* s) { s->qvel[k] += h; });
+    out->A.col(k) = column([&](double h, Start* s) { s->qpos = integrate_qpos(model, s->qpos, e, h); }, {'A', k});
+    out->A.col(nv + k) = column([&](double h, Start* s) { s->qvel[k] += h; }, {'A', nv + k});
   }
-  for (int k = 0; k < nu; ++k) out->B.col(k) = column([&](double h, Start* s) { s->ctrl[k] += h; });
-  for (size_t k = 0; k < forces.size(); ++k)
-    out->F.col(static_cast<Eigen::Index>(k)) =
-        column([&](double h, Start* s) { s->joint_force[forces[k].joint](forces[k].row) += h; });
+  for (int k = 0; k < nu; ++k) out->B.col(k) = column([&](double h, Start* s) { s->ctrl[k] += h; }, {'B', k});
+  for (size_t k = 0; k < forces.size(); ++k) {
+    const int f = static_cast<int>(k);
+    out->F.col(f) = column([&](double h, Start* s) { s->joint_force[forces[k].joint](forces[k].row) += h; }, {'F', f});
+  }
 }
 }  // namespace
 
@@ -265,7 +274,7 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
   if (!centered) next(nullptr, 0.0, &qpos_ref, &qvel_ref);
   // the column of a perturbation: (x'(+) − x'(−)) / 2eps, or (x'(+) − x') / eps
   TransitionDerivatives out;
-  fill_columns(model, forces, [&](const Perturbation& perturb) {
+  fill_columns(model, forces, [&](const Perturbation& perturb, ColumnId) {
     std::vector<double> qp, vp, qm, vm;
     next(perturb, eps, &qp, &vp);
     if (centered) {
@@ -486,8 +495,9 @@ TransitionDerivatives transition_derivatives(const Model& model, const Data& dat
   out.implicit = true;
   out.regularized_pivots = converged->regularized();
   // the column of a perturbed start: (x'(+eps) − x'(−eps)) / 2 eps, (102)
-  std::vector<bool> changed;  // per column, in fill_columns' order: A's (qpos k, qvel k), B's, F's
-  fill_columns(model, forces, [&](const Perturbation& perturb) {
+  out.A_set_changed.assign(2 * qvel_size(model), false);
+  out.B_set_changed.assign(model.nu(), false);
+  fill_columns(model, forces, [&](const Perturbation& perturb, ColumnId where) {
     std::vector<double> q[2], v[2];
     bool same = true;
     for (int k = 0; k < 2; ++k) {
@@ -496,17 +506,10 @@ TransitionDerivatives transition_derivatives(const Model& model, const Data& dat
       if (!converged->set_start(s)) ++out.contact_set_changes, same = false;
       converged->next_state(&q[k], &v[k]);
     }
-    changed.push_back(!same);
+    if (where.matrix == 'A') out.A_set_changed[where.index] = !same;
+    if (where.matrix == 'B') out.B_set_changed[where.index] = !same;
     return state_difference(model, q[0], v[0], q[1], v[1], 2 * eps);
   }, &out);
-  const int nv = static_cast<int>(out.A.cols()) / 2;
-  out.A_set_changed.assign(2 * nv, false);
-  out.B_set_changed.assign(out.B.cols(), false);
-  for (int k = 0; k < nv; ++k) {
-    out.A_set_changed[k] = changed[2 * k];
-    out.A_set_changed[nv + k] = changed[2 * k + 1];
-  }
-  for (int k = 0; k < out.B.cols(); ++k) out.B_set_changed[k] = changed[2 * nv + k];
   // parameter columns: the same step, its start evaluated with a copy of the model whose
   // parameter is moved (the factorization stays the model's)
   fill_parameter_columns(model, parameters, eps, true,
