@@ -83,6 +83,10 @@ class InequalityKind {
   virtual void start(Data& d, int c, double floor, double initial_slack, Eigen::VectorXd* s) const = 0;
   // Moves the variables back inside by `push`, then stores the node's unknowns.
   virtual void recentre(Data& d, int c, double push, Eigen::VectorXd* s) const = 0;
+  // An open inequality (its slack clearly positive, its impulse below the central path's) moved
+  // onto the path γ s = κ, w β∘η = κe at its present slack and duals, then the node's unknowns
+  // stored; the others are left as they are (the derivatives' centring, docs/computation.md (112)).
+  virtual void place_open_on_path(Data&, int, double, double, Eigen::VectorXd*) const {}
   // Complementarity: adds the pairs' products, a friction cone's weighted by `cone_weight`
   // (InteriorPointOptions::cone_weight), and their number (for the mean μ); the largest
   // product's magnitude.

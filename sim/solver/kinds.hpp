@@ -26,6 +26,7 @@ class SurfaceContact : public InequalityKind {
   void start_impulse(Data& d, int c, const Contact* warm, double cold, Eigen::VectorXd* s) const override;
   void start(Data& d, int c, double floor, double initial_slack, Eigen::VectorXd* s) const override;
   void recentre(Data& d, int c, double push, Eigen::VectorXd* s) const override;
+  void place_open_on_path(Data& d, int c, double kappa, double cone_weight, Eigen::VectorXd* s) const override;
   void add_complementarity(const Contact& ct, double cone_weight, double* sum, int* pairs) const override;
   double max_complementarity(const Contact& ct) const override;
   void add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const override;
@@ -80,6 +81,8 @@ class RelaxedContact : public SurfaceContact {
   void apply_step(Contact* ct, const Vec6& a, const Vec6& e, double alpha) const override;
   void start(Data& d, int c, double floor, double initial_slack, Eigen::VectorXd* s) const override;
   void recentre(Data& d, int c, double push, Eigen::VectorXd* s) const override;
+  // (its cone is not the surface contact's: left to the centring's Newton steps)
+  void place_open_on_path(Data&, int, double, double, Eigen::VectorXd*) const override {}
   void add_complementarity(const Contact& ct, double cone_weight, double* sum, int* pairs) const override;
   double max_complementarity(const Contact& ct) const override;
   void add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const override;
@@ -104,6 +107,8 @@ class PyramidContact : public SurfaceContact {
   void start_impulse(Data& d, int c, const Contact* warm, double cold, Eigen::VectorXd* s) const override;
   void start(Data& d, int c, double floor, double initial_slack, Eigen::VectorXd* s) const override;
   void recentre(Data& d, int c, double push, Eigen::VectorXd* s) const override;
+  // (its cone is not the surface contact's: left to the centring's Newton steps)
+  void place_open_on_path(Data&, int, double, double, Eigen::VectorXd*) const override {}
   void add_complementarity(const Contact& ct, double cone_weight, double* sum, int* pairs) const override;
   double max_complementarity(const Contact& ct) const override;
   void add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const override;

@@ -188,6 +188,20 @@ void SurfaceContact::recentre(Data& d, int c, double push, Eigen::VectorXd* s) c
   inequality_unknowns(d, *s, c).head<4>() << ct.gamma, ct.b, ct.eta(0);
 }
 
+// γ = κ/s; with a cone β = (μγ, b) and η_t = v_t held, docs/computation.md (112).
+void SurfaceContact::place_open_on_path(Data& d, int c, double kappa, double cone_weight, Eigen::VectorXd* s) const {
+  Contact& ct = d.contacts[c];
+  if (!(ct.slack > 1e-6 && ct.gamma * ct.slack < kappa)) return;
+  ct.gamma = kappa / ct.slack;
+  if (has_cone(ct) && ct.dry_limit <= 0 && ct.friction > 0) {
+    const double k = kappa / (cone_weight * ct.friction * ct.gamma);
+    const Vec2 eta_t = ct.eta.tail<2>();
+    ct.eta(0) = 0.5 * (k + std::sqrt(k * k + 4 * eta_t.squaredNorm()));
+    ct.b = -ct.friction * ct.gamma * eta_t / ct.eta(0);
+  }
+  inequality_unknowns(d, *s, c).head<4>() << ct.gamma, ct.b, ct.eta(0);
+}
+
 void SurfaceContact::add_complementarity(const Contact& ct, double cone_weight, double* sum, int* pairs) const {
   *sum += ct.gamma * ct.slack;
   ++*pairs;
