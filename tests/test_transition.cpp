@@ -351,6 +351,43 @@ TEST(TransitionDerivatives, OpenCandidatesDoNotStopTheCentring) {
   EXPECT_GE(centred, 9);
 }
 
+// The same sliding run against finite differences of the answer the derivatives differentiate:
+// each perturbed step's answer put on the central path at the same κ (transition_fd's
+// `smoothing`), so that the interior point's stopping point (a joint held by dry friction creeps
+// at η = κ/slack at complementarity 1e-8) is not in the reference. At t = 0.2, 0.3, 0.4 and 0.5 s,
+// on the columns both resolve (as above), A and B within 1e-4 of their largest entry at three of
+// the four states at least (measured in the -O2 build: A 2e-10–8e-7, B 1e-6–7e-6 at all four; at
+// t = 0.1 s B is 2.2e-4 off and at t = 0.6 s two columns of A differ by a quarter where the
+// derivative moves with κ itself, a near-degenerate pair). Against the plain finite differences
+// the same states give 6e-7–5e-4 (A) and 4e-5–1.1e-3 (B).
+TEST(TransitionDerivatives, A1SlidingMatchesFiniteDifferencesOnThePath) {
+  const Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/robots/a1/xml/a1.xml");
+  Data d(m);
+  enable_contacts(m, d);
+  std::vector<double> qvel = get_qvel(m, d);
+  qvel[0] = 1.5;
+  set_qpos_qvel(m, d, get_qpos(m, d), qvel);
+  int compared = 0, within = 0;
+  for (int i = 1; i <= 250; ++i) {
+    ASSERT_EQ(step(m, d).status, StepStatus::Ok) << i;
+    if (i < 100 || i % 50) continue;
+    const TransitionDerivatives D = transition_derivatives(m, d);
+    const TransitionDerivatives F = transition_fd(m, d, 1e-6, true, {}, {}, -1.0);
+    const TransitionDerivatives W = transition_fd(m, d, 1e-6, false, {}, {}, -1.0);
+    ASSERT_TRUE(D.implicit);
+    EXPECT_EQ(F.smoothing, D.smoothing);
+    if (D.smoothing == 0 || F.uncentred + W.uncentred > 0) continue;
+    int kept_a = 0, kept_b = 0;
+    const double a = worst_resolved_column(F.A, W.A, D.A, &kept_a, D.A_set_changed) / F.A.cwiseAbs().maxCoeff();
+    const double b = worst_resolved_column(F.B, W.B, D.B, &kept_b, D.B_set_changed) / F.B.cwiseAbs().maxCoeff();
+    EXPECT_GE(kept_a, 10) << "t = " << d.time;
+    ++compared;
+    within += a < 1e-4 && b < 1e-4;
+  }
+  EXPECT_GE(compared, 3);
+  EXPECT_GE(within, 3);
+}
+
 // A box resting on the floor: its height's effect on the next vertical velocity has a kink (raised
 // by eps it falls back within the step, ∂v'_z/∂z = −1/Δt; pressed in by eps it is pushed out).
 // The derivative of the answer holds the contact: −1/Δt. The smoothed derivatives (every pair on

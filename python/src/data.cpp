@@ -407,16 +407,19 @@ void bind_data(py::module_& m) {
   m.def(
       "transition_fd",
       [](const Model& model, const PyData& d, double eps, bool centered, const py::object& parameters,
-         const py::object& forces) {
+         const py::object& forces, double smoothing) {
         const TransitionDerivatives D = transition_fd(model, checked(model, d).data, eps, centered,
-                                                      model_parameters(model, parameters), force_inputs(model, forces));
+                                                      model_parameters(model, parameters), force_inputs(model, forces),
+                                                      smoothing);
         return derivative_tuple(D, parameters, forces);
       },
       py::arg("model"), py::arg("data"), py::arg("eps") = 1e-6, py::arg("centered") = true,
-      py::arg("parameters") = py::none(), py::arg("forces") = py::none(),
+      py::arg("parameters") = py::none(), py::arg("forces") = py::none(), py::arg("smoothing") = 0.0,
       "(A, B): the Jacobians of one step, A = dx'/dx (2nv, 2nv), B = dx'/du (2nv, nu), x = (qpos tangent, qvel), "
       "by finite differences of step() on copies of the Data (MuJoCo's mjd_transitionFD); parameters and forces as "
-      "transition_derivatives' (then P and F follow); the Data is unchanged");
+      "transition_derivatives' (then P and F follow). smoothing: 0 (default) each step's answer as the interior "
+      "point leaves it; otherwise put on the central path at that κ first (negative: 1e-11, transition_derivatives' "
+      "default), the finite differences of what transition_derivatives differentiates. The Data is unchanged");
   m.def(
       "transition_derivatives",
       [](const Model& model, const PyData& d, double eps, double smoothing, const py::object& parameters,

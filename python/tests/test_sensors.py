@@ -176,6 +176,33 @@ def test_transition_fd_of_a_pendulum():
         maxsim.transition_derivatives(m, d, eps=-1.0)
 
 
+def test_finite_differences_on_the_central_path():
+    # an arm sliding in its dry friction beside a box resting on the floor: finite differences of
+    # the answers put on the central path (smoothing=-1) are those of what transition_derivatives
+    # differentiates; the plain ones carry the interior point's stopping point
+    # (measured: A 3e-8 on the path, 8e-5 plain)
+    xml = """<mujoco model="hold"><option timestep="0.002"/>
+      <worldbody><geom type="plane" size="5 5 0.1"/>
+        <body name="arm" pos="0 0 1"><joint name="hinge" type="hinge" axis="0 1 0" frictionloss="2"/>
+          <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.03" mass="1"/></body>
+        <body name="box" pos="0.3 0.5 0.1"><freejoint/><geom type="box" size="0.1 0.1 0.1" mass="1"/></body>
+      </worldbody><actuator><motor name="m" joint="hinge"/></actuator></mujoco>"""
+    with pytest.warns(UserWarning, match="frictionloss"):
+        m = maxsim.load_string(xml)
+    d = maxsim.Data(m)
+    for _ in range(200):
+        maxsim.step(m, d)
+    A, B = maxsim.transition_derivatives(m, d)
+    Af, Bf = maxsim.transition_fd(m, d)
+    Ap, Bp = maxsim.transition_fd(m, d, smoothing=-1.0)
+    assert B[7, 0] > 0.02  # the arm slides: the motor moves it
+    assert np.abs(A - Ap).max() < 1e-6 * np.abs(Ap).max()
+    assert np.abs(B - Bp).max() < 1e-5 * np.abs(Bp).max()
+    assert np.abs(A - Af).max() > 10 * np.abs(A - Ap).max()
+    with pytest.raises(ValueError, match="smoothing"):
+        maxsim.transition_fd(m, d, smoothing=float("nan"))
+
+
 def test_parameter_columns_of_a_servo_pendulum():
     xml = """<mujoco model="sp"><option timestep="0.002"><flag contact="disable"/></option>
       <worldbody><body name="bob" pos="0 0 1"><joint name="hinge" type="hinge" axis="0 1 0" damping="0.3"/>

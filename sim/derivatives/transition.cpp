@@ -246,50 +246,6 @@ void fill_parameter_columns(
 }
 }  // namespace
 
-TransitionDerivatives transition_fd(const Model& model, const Data& data, double eps, bool centered,
-                                    const std::vector<ModelParameter>& parameters,
-                                    const std::vector<JointForceInput>& forces) {
-  if (!(eps > 0) || !std::isfinite(eps)) throw std::invalid_argument("transition_fd: eps must be finite and > 0");
-  for (const ModelParameter& p : parameters) parameter_step(model, p, eps);  // (throws for a bad one)
-  check_forces(model, forces, "transition_fd");
-  const Start start0 = start_of(model, data);
-  Data base = data;
-  base.controller = nullptr;  // (the inputs are the ones held now)
-  // the next state of a copy started at the start moved by h (with a collision world of mp's)
-  auto next_with = [&](const Model& mp, bool rebuild, const Perturbation& perturb, double h,
-                       std::vector<double>* qpos1, std::vector<double>* qvel1) {
-    Start s = start0;
-    if (perturb) perturb(h, &s);
-    Data d = base;
-    if (rebuild && d.contact_search) d.contact_search->rebuild(mp);
-    place(mp, s, d);
-    step(mp, d);
-    *qpos1 = get_qpos(mp, d);
-    *qvel1 = get_qvel(mp, d);
-  };
-  auto next = [&](const Perturbation& perturb, double h, std::vector<double>* qpos1, std::vector<double>* qvel1) {
-    next_with(model, false, perturb, h, qpos1, qvel1);
-  };
-  std::vector<double> qpos_ref, qvel_ref;  // (the unperturbed step, for forward differences)
-  if (!centered) next(nullptr, 0.0, &qpos_ref, &qvel_ref);
-  // the column of a perturbation: (x'(+) − x'(−)) / 2eps, or (x'(+) − x') / eps
-  TransitionDerivatives out;
-  fill_columns(model, forces, [&](const Perturbation& perturb, ColumnId) {
-    std::vector<double> qp, vp, qm, vm;
-    next(perturb, eps, &qp, &vp);
-    if (centered) {
-      next(perturb, -eps, &qm, &vm);
-      return state_difference(model, qp, vp, qm, vm, 2 * eps);
-    }
-    return state_difference(model, qp, vp, qpos_ref, qvel_ref, eps);
-  }, &out);
-  fill_parameter_columns(model, parameters, eps, centered,
-                         [&](const Model& mp, const ModelParameter& p, std::vector<double>* q, std::vector<double>* v) {
-                           next_with(mp, in_collision_world(p), nullptr, 0.0, q, v);
-                         }, &out);
-  return out;
-}
-
 namespace {
 
 // The converged step, replayed at perturbed starts (transition_derivatives).
@@ -457,6 +413,67 @@ class ConvergedStep {
 };
 
 }  // namespace
+
+TransitionDerivatives transition_fd(const Model& model, const Data& data, double eps, bool centered,
+                                    const std::vector<ModelParameter>& parameters,
+                                    const std::vector<JointForceInput>& forces, double smoothing) {
+  if (!(eps > 0) || !std::isfinite(eps)) throw std::invalid_argument("transition_fd: eps must be finite and > 0");
+  if (!std::isfinite(smoothing)) throw std::invalid_argument("transition_fd: smoothing must be finite");
+  const double kappa = smoothing < 0 ? 1e-3 * model.opt.interior_point.complementarity_tolerance : smoothing;
+  int uncentred = 0;
+  for (const ModelParameter& p : parameters) parameter_step(model, p, eps);  // (throws for a bad one)
+  check_forces(model, forces, "transition_fd");
+  const Start start0 = start_of(model, data);
+  Data base = data;
+  base.controller = nullptr;  // (the inputs are the ones held now)
+  // the next state of a copy started at the start moved by h (with a collision world of mp's)
+  auto next_with = [&](const Model& mp, bool rebuild, const Perturbation& perturb, double h,
+                       std::vector<double>* qpos1, std::vector<double>* qvel1) {
+    Start s = start0;
+    if (perturb) perturb(h, &s);
+    Data d = base;
+    if (rebuild && d.contact_search) d.contact_search->rebuild(mp);
+    place(mp, s, d);
+    const StepReport report = step(mp, d);
+    // (smoothing ≠ 0: the answer put on the central path at κ, as transition_derivatives holds it)
+    if (smoothing != 0 && !d.contacts.empty()) {
+      if (report.status == StepStatus::Ok && !report.substeps) {
+        ConvergedStep centred(mp, d, kappa);
+        if (centred.factor(s)) {
+          centred.set_start(s);
+          centred.next_state(qpos1, qvel1);
+          return;
+        }
+      }
+      ++uncentred;
+    }
+    *qpos1 = get_qpos(mp, d);
+    *qvel1 = get_qvel(mp, d);
+  };
+  auto next = [&](const Perturbation& perturb, double h, std::vector<double>* qpos1, std::vector<double>* qvel1) {
+    next_with(model, false, perturb, h, qpos1, qvel1);
+  };
+  std::vector<double> qpos_ref, qvel_ref;  // (the unperturbed step, for forward differences)
+  if (!centered) next(nullptr, 0.0, &qpos_ref, &qvel_ref);
+  // the column of a perturbation: (x'(+) − x'(−)) / 2eps, or (x'(+) − x') / eps
+  TransitionDerivatives out;
+  fill_columns(model, forces, [&](const Perturbation& perturb, ColumnId) {
+    std::vector<double> qp, vp, qm, vm;
+    next(perturb, eps, &qp, &vp);
+    if (centered) {
+      next(perturb, -eps, &qm, &vm);
+      return state_difference(model, qp, vp, qm, vm, 2 * eps);
+    }
+    return state_difference(model, qp, vp, qpos_ref, qvel_ref, eps);
+  }, &out);
+  fill_parameter_columns(model, parameters, eps, centered,
+                         [&](const Model& mp, const ModelParameter& p, std::vector<double>* q, std::vector<double>* v) {
+                           next_with(mp, in_collision_world(p), nullptr, 0.0, q, v);
+                         }, &out);
+  out.smoothing = smoothing == 0 ? 0.0 : kappa;
+  out.uncentred = uncentred;
+  return out;
+}
 
 TransitionDerivatives transition_derivatives(const Model& model, const Data& data, double eps, double smoothing,
                                              const std::vector<ModelParameter>& parameters,

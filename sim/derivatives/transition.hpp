@@ -63,6 +63,8 @@ struct TransitionDerivatives {
   // another set of inequalities — a contact mode change within the perturbation, which the
   // column holds at the converged set and finite differences take.
   std::vector<bool> A_set_changed, B_set_changed;
+  // transition_fd with smoothing only: perturbed steps whose answer was not put on the path
+  int uncentred = 0;
 };
 
 // A and B by finite differences of step(): each column perturbs the state (set_qpos_qvel, loops
@@ -70,10 +72,17 @@ struct TransitionDerivatives {
 // contact search, warm starts and controller-free inputs as they are; the controller is not
 // called). The Data is unchanged. A step across a contact mode change within ±eps differentiates
 // the jump. Throws std::invalid_argument for eps not finite and > 0.
-// `parameters` and `forces` add the columns P and F (as transition_derivatives).
+// `parameters` and `forces` add the columns P and F (as transition_derivatives). `smoothing` ≠ 0:
+// each perturbed step's answer is put on the central path at κ (as transition_derivatives'
+// `smoothing`: negative, a thousandth of the complementarity tolerance) before x' is read — the
+// finite differences of the answer transition_derivatives differentiates, without the interior
+// point's stopping point in them (a joint held by dry friction creeps at η = κ/slack, so at the
+// stopping complementarity 1e-8 it moves with the perturbation over a few 1e-6); a step that cannot
+// be put there keeps its own answer (`uncentred` counts them). Throws std::invalid_argument for
+// smoothing not finite.
 TransitionDerivatives transition_fd(const Model& model, const Data& data, double eps = 1e-6, bool centered = true,
                                     const std::vector<ModelParameter>& parameters = {},
-                                    const std::vector<JointForceInput>& forces = {});
+                                    const std::vector<JointForceInput>& forces = {}, double smoothing = 0.0);
 
 // A and B by the implicit function theorem on the converged step (docs/computation.md §17): the
 // step at (x, u) is solved once; its equations F(s; p) = 0 (unknowns s, start and commands p) are
