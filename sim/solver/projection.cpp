@@ -28,13 +28,15 @@ void assemble_projection(const Model& model, Data& d, bool velocities) {
 
 // The minimal mass-weighted change Δ of per-body 6-vectors with J Δ = rhs (rhs filled by
 // `fill` on the projection's rows at the current poses), added by `apply`.
+// `below` > 0: a rhs within it is left unprojected (no factorization).
 template <class Fill, class Apply>
-bool project(const Model& model, Data& d, Fill fill, Apply apply) {
+bool project(const Model& model, Data& d, Fill fill, Apply apply, double below = 0) {
   Workspace& ws = workspace(model, d);
   Eigen::VectorXd& rhs = ws.delta;
   assemble_projection(model, d, true);
   rhs.setZero();
   fill(ws, rhs);
+  if (below > 0 && rhs.lpNorm<Eigen::Infinity>() <= below) return true;
   if (!ws.ldu.factor()) return false;
   ws.ldu.solve(rhs);
   for (int i = 0; i < ws.layout.bodies; ++i) apply(i, Vec6(ws.layout.body(rhs, i)));
@@ -51,7 +53,7 @@ Pose pose_along_motion(const Data& d, int body, double e) {
 }
 
 // velocities: onto J ν = 0 at the current poses, the nonholonomic rows included
-bool project_velocities(const Model& model, Data& d) {
+bool project_velocities(const Model& model, Data& d, double below) {
   return project(
       model, d,
       [&](const Workspace& ws, Eigen::VectorXd& rhs) {
@@ -61,7 +63,8 @@ bool project_velocities(const Model& model, Data& d) {
       [&](int i, const Vec6& dv) {
         d.v[i] += dv.head<3>();
         d.w[i] += dv.tail<3>();
-      });
+      },
+      below);
 }
 
 // accelerations: onto the joints' rows at acceleration level, J a + J̇ ν = 0, the rows' second
@@ -87,7 +90,7 @@ bool project_accelerations(const Model& model, Data& d) {
       [&](int i, const Vec6& da) { d.acceleration[i] += da; });
 }
 
-ProjectionReport project_state(const Model& model, Data& d, double tolerance, int max_iterations) {
+ProjectionReport project_state(const Model& model, Data& d, double tolerance, int max_iterations, double velocity_below) {
   const int nb = static_cast<int>(model.bodies.size());
   Workspace& ws = workspace(model, d);  // the graph of the last step (built if there is none)
   const SystemLayout& layout = ws.layout;
@@ -134,7 +137,7 @@ ProjectionReport project_state(const Model& model, Data& d, double tolerance, in
   }
   if (!rep.converged) return rep;
 
-  if (!project_velocities(model, d)) {
+  if (!project_velocities(model, d, velocity_below)) {
     rep.converged = false;
     rep.failure = ProjectionReport::Failure::VelocitySingular;
     return rep;

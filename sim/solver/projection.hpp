@@ -30,9 +30,10 @@ struct ProjectionReport {
 };
 
 // Makes the velocities consistent with the constraints at the current poses: the minimal
-// mass-weighted change onto J ν = 0 (docs/computation.md (80)). false: the system could not be
-// factored (the velocities are unchanged).
-bool project_velocities(const Model& model, Data& data);
+// mass-weighted change onto J ν = 0 (docs/computation.md (80)). Velocities whose every residual is
+// at most `below` (> 0; m/s, rad/s) are left as they are, without a factorization. false: the
+// system could not be factored (the velocities are unchanged).
+bool project_velocities(const Model& model, Data& data, double below = 0);
 
 // A body's pose at time ε along its motion, x + εv + ε²a/2, q ⊗ exp(εω + ε²α/2) (velocities and
 // Data::acceleration at the knot; exact to ε²): the rows' second derivatives by central differences.
@@ -43,8 +44,9 @@ Pose pose_along_motion(const Data& data, int body, double eps);
 // only (the Newmark step, which keeps accelerations, refuses every other constraint kind).
 bool project_accelerations(const Model& model, Data& data);
 
-// Moves the bodies onto the joints' constraints and makes their velocities consistent.
+// Moves the bodies onto the joints' constraints and makes their velocities consistent
+// (project_velocities with `velocity_below`).
 ProjectionReport project_state(const Model& model, Data& data, double tolerance = 1e-12,
-                               int max_iterations = 50);
+                               int max_iterations = 50, double velocity_below = 0);
 
 }  // namespace maxsim

@@ -191,8 +191,24 @@ std::vector<bool> grow_from_world(const Model& model, const std::vector<bool>& u
 void joint_coordinates_by_row(const Model& model, const Data& d, int j, double* q, double* qd);
 
 std::vector<bool> spanning_tree_joints(const Model& model) {
-  std::vector<bool> tree(model.joints.size(), false);
-  grow_from_world(model, std::vector<bool>(model.joints.size(), true), [&](int j, int) { tree[j] = true; });
+  // (asked by every qpos and qvel read and size: the thread's last tree is reused while the
+  // model has the same bodies and joint ends, all the tree depends on)
+  thread_local struct {
+    int bodies = -1;
+    std::vector<std::pair<int, int>> ends;
+    std::vector<bool> tree;
+  } last;
+  const size_t nj = model.joints.size();
+  bool same = last.bodies == static_cast<int>(model.bodies.size()) && last.ends.size() == nj;
+  for (size_t j = 0; same && j < nj; ++j)
+    same = last.ends[j].first == model.joints[j].parent && last.ends[j].second == model.joints[j].child;
+  if (same) return last.tree;
+  std::vector<bool> tree(nj, false);
+  grow_from_world(model, std::vector<bool>(nj, true), [&](int j, int) { tree[j] = true; });
+  last.bodies = static_cast<int>(model.bodies.size());
+  last.ends.resize(nj);
+  for (size_t j = 0; j < nj; ++j) last.ends[j] = {model.joints[j].parent, model.joints[j].child};
+  last.tree = tree;
   return tree;
 }
 
