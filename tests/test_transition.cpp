@@ -362,7 +362,8 @@ TEST(TransitionDerivatives, OpenCandidatesDoNotStopTheCentring) {
 // at η = κ/slack at complementarity 1e-8) is not in the reference. At t = 0.2, 0.3, 0.4 and 0.5 s,
 // on the columns both resolve (as above), A and B within 1e-4 of their largest entry at three of
 // the four states at least (measured in the -O2 build: A 2e-10–8e-7, B 1e-6–7e-6 at all four; at
-// t = 0.1 s B is 2.2e-4 off and at t = 0.6 s two columns of A differ by a quarter where the
+// t = 0.1 s B is 2.2e-4 off, within the finite differences' own spread where B is ~1e-3, and at
+// t = 0.6 s two columns of A differ by a quarter where the
 // derivative moves with κ itself, a near-degenerate pair). Against the plain finite differences
 // the same states give 6e-7–5e-4 (A) and 4e-5–1.1e-3 (B).
 TEST(TransitionDerivatives, A1SlidingMatchesFiniteDifferencesOnThePath) {
