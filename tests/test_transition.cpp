@@ -62,6 +62,25 @@ double worst_resolved_column(const Eigen::MatrixXd& C, const Eigen::MatrixXd& W,
   return worst;
 }
 
+// The A1 file with contacts, at its initial pose pushed forward at 1.5 m/s.
+Data pushed_forward(const Model& m) {
+  Data d(m);
+  enable_contacts(m, d);
+  std::vector<double> qvel = get_qvel(m, d);
+  qvel[0] = 1.5;
+  set_qpos_qvel(m, d, get_qpos(m, d), qvel);
+  return d;
+}
+
+// Every actuator's command drawn uniformly within its control range ([-1, 1] without one).
+void draw_commands(const Model& m, Data& d, std::mt19937& rng) {
+  for (int a = 0; a < m.nu(); ++a) {
+    const Actuator& act = m.actuators[a];
+    d.ctrl[a] = std::uniform_real_distribution<double>(act.ctrl_limited ? act.ctrl_lower : -1.0,
+                                                       act.ctrl_limited ? act.ctrl_upper : 1.0)(rng);
+  }
+}
+
 // Derivatives against central differences on the columns finite differences resolve (the
 // forward differences and the backward ones agree to 1e-3 of the column): A and B within `tol` of
 // their largest entry, at least `min_columns` columns of A compared. `smoothing`: transition_fd's
@@ -289,12 +308,7 @@ TEST(TransitionDerivatives, A1UnderRandomCommandsMatchesFiniteDifferences) {
   enable_contacts(m, d);
   std::mt19937 rng(1);
   for (int i = 0; i < 750; ++i) {
-    if (i % 50 == 0)
-      for (int a = 0; a < m.nu(); ++a) {
-        const Actuator& act = m.actuators[a];
-        d.ctrl[a] = std::uniform_real_distribution<double>(act.ctrl_limited ? act.ctrl_lower : -1.0,
-                                                           act.ctrl_limited ? act.ctrl_upper : 1.0)(rng);
-      }
+    if (i % 50 == 0) draw_commands(m, d, rng);
     ASSERT_EQ(step(m, d).status, StepStatus::Ok) << i;
   }
   ASSERT_GT(d.contacts.size(), 20u);
@@ -314,11 +328,7 @@ TEST(TransitionDerivatives, A1UnderRandomCommandsMatchesFiniteDifferences) {
 // difference fell from 1.3e-4 to 4.5e-6.
 TEST(TransitionDerivatives, A1SlidingMatchesFiniteDifferences) {
   const Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/robots/a1/xml/a1.xml");
-  Data d(m);
-  enable_contacts(m, d);
-  std::vector<double> qvel = get_qvel(m, d);
-  qvel[0] = 1.5;
-  set_qpos_qvel(m, d, get_qpos(m, d), qvel);
+  Data d = pushed_forward(m);
   for (int i = 0; i < 200; ++i) ASSERT_EQ(step(m, d).status, StepStatus::Ok) << i;
   ASSERT_GT(d.contacts.size(), 20u);
   expect_resolved_columns_match(m, d, 1e-3, 10);
@@ -338,12 +348,7 @@ TEST(TransitionDerivatives, OpenCandidatesDoNotStopTheCentring) {
   std::mt19937 rng(1);
   int centred = 0, states = 0;
   for (int i = 0; i < 300; ++i) {
-    if (i % 50 == 0)
-      for (int a = 0; a < m.nu(); ++a) {
-        const Actuator& act = m.actuators[a];
-        d.ctrl[a] = std::uniform_real_distribution<double>(act.ctrl_limited ? act.ctrl_lower : -1.0,
-                                                           act.ctrl_limited ? act.ctrl_upper : 1.0)(rng);
-      }
+    if (i % 50 == 0) draw_commands(m, d, rng);
     ASSERT_EQ(step(m, d).status, StepStatus::Ok) << i;
     if ((i + 1) % 30) continue;
     ASSERT_FALSE(d.contacts.empty());
@@ -363,16 +368,12 @@ TEST(TransitionDerivatives, OpenCandidatesDoNotStopTheCentring) {
 // on the columns both resolve (as above), A and B within 1e-4 of their largest entry at three of
 // the four states at least (measured in the -O2 build: A 2e-10–8e-7, B 1e-6–7e-6 at all four; at
 // t = 0.1 s B is 2.2e-4 off, within the finite differences' own spread where B is ~1e-3, and at
-// t = 0.6 s two columns of A differ by a quarter where the
-// derivative moves with κ itself, a near-degenerate pair). Against the plain finite differences
+// t = 0.6 s two columns of A differ by a quarter where the derivative moves with κ itself, a
+// near-degenerate pair). Against the plain finite differences
 // the same states give 6e-7–5e-4 (A) and 4e-5–1.1e-3 (B).
 TEST(TransitionDerivatives, A1SlidingMatchesFiniteDifferencesOnThePath) {
   const Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/robots/a1/xml/a1.xml");
-  Data d(m);
-  enable_contacts(m, d);
-  std::vector<double> qvel = get_qvel(m, d);
-  qvel[0] = 1.5;
-  set_qpos_qvel(m, d, get_qpos(m, d), qvel);
+  Data d = pushed_forward(m);
   int compared = 0, within = 0;
   for (int i = 1; i <= 250; ++i) {
     ASSERT_EQ(step(m, d).status, StepStatus::Ok) << i;
