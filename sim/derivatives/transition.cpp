@@ -3,6 +3,7 @@
 // docs/computation.md §17), with the model parameters' columns of both.
 #include "sim/derivatives/transition.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -61,12 +62,21 @@ struct Start {
 Start start_of(const Model& model, const Data& data) {
   return {get_qpos(model, data), get_qvel(model, data), data.ctrl, data.joint_force};
 }
-// Places the start in d (loops closed by set_qpos_qvel) with its commands and applied forces.
-void place(const Model& model, const Start& s, Data& d) {
-  // (set_qpos_qvel, but velocities the spanning tree already makes tangent to the joints, to
-  // round-off, are not projected: on a tree that factorization was a quarter of a column's cost)
+// Whether the spanning tree's placement meets every equality: joints alone, none closing a loop
+// (no coupling, tendon or nonholonomic row), where project_state would only confirm it.
+bool tree_only(const Model& model) {
+  if (!model.couplings.empty() || !model.tendons.empty() || !model.nonholonomic.empty()) return false;
+  const std::vector<bool> loops = loop_joints(model);
+  return std::none_of(loops.begin(), loops.end(), [](bool b) { return b; });
+}
+
+// Places the start in d with its commands and applied forces: set_qpos_qvel, without its
+// projection where the tree places exactly (`tree`) and without projecting velocities the tree
+// already makes tangent to round-off (the projection's assemblies and factorization were a third
+// of a column's cost on the A1 and the humanoid).
+void place(const Model& model, const Start& s, Data& d, bool tree) {
   set_coordinates(model, d, split_qpos(model, s.qpos), split_qvel(model, s.qvel));
-  project_state(model, d, 1e-12, 50, 1e-12);
+  if (!tree) project_state(model, d, 1e-12, 50, 1e-12);
   d.ctrl = s.ctrl;
   d.joint_force = s.joint_force;
 }
@@ -256,7 +266,8 @@ namespace {
 // The converged step, replayed at perturbed starts (transition_derivatives).
 class ConvergedStep {
  public:
-  ConvergedStep(const Model& model, Data& d, double kappa) : model_(&model), d_(d), ws_(workspace(d)), kappa_(kappa) {
+  ConvergedStep(const Model& model, Data& d, double kappa)
+      : model_(&model), d_(d), ws_(workspace(d)), kappa_(kappa), tree_(tree_only(model)) {
     unknowns_ = ws_.unknowns;
     converged_ = d.contacts;
     ws_.cone_weight = model.opt.interior_point.cone_weight;  // the step's own central path
@@ -266,7 +277,7 @@ class ConvergedStep {
   // on the converged set, and the knot quantities. Returns false when the contact search found
   // another set here (the converged geometry is then kept).
   bool set_start(const Start& s) {
-    place(*model_, s, d_);
+    place(*model_, s, d_, tree_);
     apply_actuation(*model_, d_);
     found_.clear();
     found_.swap(d_.contacts);
@@ -408,6 +419,7 @@ class ConvergedStep {
   Data& d_;
   Workspace& ws_;
   double kappa_;  // the central path's target (0: the step's own answer)
+  bool tree_;     // the start is placed without projection (tree_only)
   Eigen::VectorXd unknowns_;
   std::vector<Contact> converged_, found_;
   std::vector<int> match_;  // per converged inequality, its index in found_ (match_found)
@@ -429,6 +441,7 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
   for (const ModelParameter& p : parameters) parameter_step(model, p, eps);  // (throws for a bad one)
   check_forces(model, forces, "transition_fd");
   const Start start0 = start_of(model, data);
+  const bool tree = tree_only(model);
   Data base = data;
   base.controller = nullptr;  // (the inputs are the ones held now)
   // the next state of a copy started at the start moved by h (with a collision world of mp's)
@@ -438,7 +451,7 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
     if (perturb) perturb(h, &s);
     Data d = base;
     if (rebuild && d.contact_search) d.contact_search->rebuild(mp);
-    place(mp, s, d);
+    place(mp, s, d, tree);
     const StepReport report = step(mp, d);
     // (smoothing ≠ 0: the answer put on the central path at κ, as transition_derivatives holds it)
     if (smoothing != 0 && !d.contacts.empty()) {
