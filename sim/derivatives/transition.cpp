@@ -365,7 +365,8 @@ class ConvergedStep {
     double last = INFINITY;
     // open candidates onto the path first: from the answer their Newton direction leaves the cone
     // at once (docs/computation.md (112))
-    for (size_t c = 0; c < d_.contacts.size(); ++c) ws_.kinds[c]->place_open_on_path(d_, static_cast<int>(c), kappa_, ws_.cone_weight, &unknowns_);
+    for (size_t c = 0; c < d_.contacts.size(); ++c)
+      ws_.kinds[c]->place_open_on_path(d_, static_cast<int>(c), kappa_, ws_.cone_weight, &unknowns_);
     for (int it = 0; it < 100; ++it) {
       step_residual(*model_, d_, unknowns_, &ws_.residual);
       if (!ws_.residual.allFinite()) return false;
