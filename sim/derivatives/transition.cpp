@@ -70,6 +70,12 @@ bool tree_only(const Model& model) {
   return std::none_of(loops.begin(), loops.end(), [](bool b) { return b; });
 }
 
+// The central path's κ of a `smoothing` argument: negative, a thousandth of the complementarity
+// tolerance the step met (transition_derivatives says why).
+double path_kappa(const Model& model, double smoothing) {
+  return smoothing < 0 ? 1e-3 * model.opt.interior_point.complementarity_tolerance : smoothing;
+}
+
 // Places the start in d with its commands and applied forces: set_qpos_qvel, without its
 // projection where the tree places exactly (`tree`) and without projecting velocities the tree
 // already makes tangent to round-off (the projection's assemblies and factorization were a third
@@ -266,8 +272,9 @@ namespace {
 // The converged step, replayed at perturbed starts (transition_derivatives).
 class ConvergedStep {
  public:
-  ConvergedStep(const Model& model, Data& d, double kappa)
-      : model_(&model), d_(d), ws_(workspace(d)), kappa_(kappa), tree_(tree_only(model)) {
+  // (`tree`: tree_only(model), asked once by the caller)
+  ConvergedStep(const Model& model, Data& d, double kappa, bool tree)
+      : model_(&model), d_(d), ws_(workspace(d)), kappa_(kappa), tree_(tree) {
     unknowns_ = ws_.unknowns;
     converged_ = d.contacts;
     ws_.cone_weight = model.opt.interior_point.cone_weight;  // the step's own central path
@@ -437,7 +444,7 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
                                     const std::vector<JointForceInput>& forces, double smoothing) {
   if (!(eps > 0) || !std::isfinite(eps)) throw std::invalid_argument("transition_fd: eps must be finite and > 0");
   if (!std::isfinite(smoothing)) throw std::invalid_argument("transition_fd: smoothing must be finite");
-  const double kappa = smoothing < 0 ? 1e-3 * model.opt.interior_point.complementarity_tolerance : smoothing;
+  const double kappa = path_kappa(model, smoothing);
   int uncentred = 0;
   for (const ModelParameter& p : parameters) parameter_step(model, p, eps);  // (throws for a bad one)
   check_forces(model, forces, "transition_fd");
@@ -457,7 +464,7 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
     // (smoothing ≠ 0: the answer put on the central path at κ, as transition_derivatives holds it)
     if (smoothing != 0 && !d.contacts.empty()) {
       if (report.status == StepStatus::Ok && !report.substeps) {
-        ConvergedStep centred(mp, d, kappa);
+        ConvergedStep centred(mp, d, kappa, tree);
         if (centred.factor(s)) {
           centred.set_start(s);
           centred.next_state(qpos1, qvel1);
@@ -503,22 +510,22 @@ TransitionDerivatives transition_derivatives(const Model& model, const Data& dat
   for (const ModelParameter& p : parameters) parameter_step(model, p, eps);  // (throws for a bad one)
   check_forces(model, forces, "transition_derivatives");
   const Start start0 = start_of(model, data);
+  const bool tree = tree_only(model);
   Data d = data;
   d.controller = nullptr;  // (the inputs are the ones held now)
-  set_qpos_qvel(model, d, start0.qpos, start0.qvel);  // (as transition_fd starts each of its steps)
+  place(model, start0, d, tree);  // (as transition_fd starts each of its steps)
   TransitionDerivatives out;
   out.report = step(model, d);
   // κ < 0: the converged answer, held on the central path at a thousandth of the complementarity
   // tolerance it met — a point the interior point accepts as converged, where redundant contacts'
   // load sharing stays determined (at κ = 0 the matrix is singular along it); its softening of a
   // contact, compliance κ/γ², is below 1e-5 of a step's mobility for impulses above ~1e-3 N·s
-  double kappa = d.contacts.empty() ? 0.0 : smoothing;
-  if (kappa < 0) kappa = 1e-3 * model.opt.interior_point.complementarity_tolerance;
+  double kappa = d.contacts.empty() ? 0.0 : path_kappa(model, smoothing);
   const bool solved = out.report.status == StepStatus::Ok && !out.report.substeps;
   const std::vector<Contact> answer = d.contacts;
   auto differentiate = [&](double k) {
     d.contacts = answer;
-    auto step = std::make_unique<ConvergedStep>(model, d, k);
+    auto step = std::make_unique<ConvergedStep>(model, d, k, tree);
     if (!step->factor(start0)) step.reset();
     return step;
   };

@@ -90,7 +90,8 @@ bool project_accelerations(const Model& model, Data& d) {
       [&](int i, const Vec6& da) { d.acceleration[i] += da; });
 }
 
-ProjectionReport project_state(const Model& model, Data& d, double tolerance, int max_iterations, double velocity_below) {
+ProjectionReport project_state(const Model& model, Data& d, double tolerance, int max_iterations,
+                               double velocity_below) {
   const int nb = static_cast<int>(model.bodies.size());
   Workspace& ws = workspace(model, d);  // the graph of the last step (built if there is none)
   const SystemLayout& layout = ws.layout;
