@@ -247,6 +247,16 @@ Eigen::VectorXd state_difference(const Model& model, const std::vector<double>& 
 // rebuilt from the moved model's copy for that column).
 bool in_collision_world(const ModelParameter& p) { return p.kind == ModelParameter::Kind::GeomFriction; }
 
+// Throws std::invalid_argument, naming `who`, for eps not finite and > 0, smoothing not finite, a
+// bad parameter or a bad force row.
+void check_arguments(const Model& model, double eps, double smoothing, const std::vector<ModelParameter>& parameters,
+                     const std::vector<JointForceInput>& forces, const char* who) {
+  if (!(eps > 0) || !std::isfinite(eps)) throw std::invalid_argument(std::string(who) + ": eps must be finite and > 0");
+  if (!std::isfinite(smoothing)) throw std::invalid_argument(std::string(who) + ": smoothing must be finite");
+  for (const ModelParameter& p : parameters) parameter_step(model, p, eps);  // (throws for a bad one)
+  check_forces(model, forces, who);
+}
+
 // P's columns: `next(mp, p, q, v)` gives the next state with a copy mp of the model whose parameter p is
 // moved by +h and −h (by +h and 0 when not centered).
 void fill_parameter_columns(
@@ -442,12 +452,9 @@ class ConvergedStep {
 TransitionDerivatives transition_fd(const Model& model, const Data& data, double eps, bool centered,
                                     const std::vector<ModelParameter>& parameters,
                                     const std::vector<JointForceInput>& forces, double smoothing) {
-  if (!(eps > 0) || !std::isfinite(eps)) throw std::invalid_argument("transition_fd: eps must be finite and > 0");
-  if (!std::isfinite(smoothing)) throw std::invalid_argument("transition_fd: smoothing must be finite");
+  check_arguments(model, eps, smoothing, parameters, forces, "transition_fd");
   const double kappa = path_kappa(model, smoothing);
   int uncentred = 0;
-  for (const ModelParameter& p : parameters) parameter_step(model, p, eps);  // (throws for a bad one)
-  check_forces(model, forces, "transition_fd");
   const Start start0 = start_of(model, data);
   const bool tree = tree_only(model);
   Data base = data;
@@ -504,11 +511,7 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
 TransitionDerivatives transition_derivatives(const Model& model, const Data& data, double eps, double smoothing,
                                              const std::vector<ModelParameter>& parameters,
                                              const std::vector<JointForceInput>& forces) {
-  if (!(eps > 0) || !std::isfinite(eps))
-    throw std::invalid_argument("transition_derivatives: eps must be finite and > 0");
-  if (!std::isfinite(smoothing)) throw std::invalid_argument("transition_derivatives: smoothing must be finite");
-  for (const ModelParameter& p : parameters) parameter_step(model, p, eps);  // (throws for a bad one)
-  check_forces(model, forces, "transition_derivatives");
+  check_arguments(model, eps, smoothing, parameters, forces, "transition_derivatives");
   const Start start0 = start_of(model, data);
   const bool tree = tree_only(model);
   Data d = data;
