@@ -211,6 +211,31 @@ TEST(TransitionDerivatives, SmoothModelMatchesFiniteDifferences) {
   EXPECT_THROW(transition_derivatives(m, d, INFINITY), std::invalid_argument);
 }
 
+// A fixed tendon (a spring and damper on h1 − 0.5 h2, and a motor on it) is an identity row of the
+// state projection, so its model's perturbed starts are placed by the tree alone: the columns still
+// match central differences, the tendon's force and actuator included (measured 2e-8 for A and 1e-7
+// for B; asserted 1e-6).
+TEST(TransitionDerivatives, FixedTendonModelMatchesFiniteDifferences) {
+  std::string xml = kCartDoublePendulum;
+  xml.replace(xml.find("<actuator>"), std::string("<actuator>").size(),
+              R"(<tendon><fixed name="t" stiffness="20" springlength="0.1" damping="0.3">
+                   <joint joint="h1" coef="1"/><joint joint="h2" coef="-0.5"/></fixed></tendon>
+                 <actuator><motor tendon="t" gear="2"/>)");
+  const Model m = load_xml("cart2_tendon", xml);
+  ASSERT_EQ(m.tendons.size(), 1u);
+  ASSERT_EQ(m.nu(), 3);
+  Data d(m);
+  set_qpos_qvel(m, d, std::vector<double>{0.1, 0.4, -0.7}, std::vector<double>{0.3, -1.2, 2.0});
+  d.ctrl = {0.5, 0.8, -0.3};
+  const TransitionDerivatives D = transition_derivatives(m, d);
+  const TransitionDerivatives F = transition_fd(m, d);
+  EXPECT_TRUE(D.implicit);
+  EXPECT_LT(relative_difference(D.A, F.A), 1e-6);
+  EXPECT_LT(relative_difference(D.B, F.B), 1e-6);
+  // the tendon's motor moves both hinges, in the ratio of its coefficients to first order
+  EXPECT_GT(D.B.col(0).cwiseAbs().maxCoeff(), 1e-4);
+}
+
 // A sphere sliding and spinning on a plane (μ = 0.3): one frictional contact that stays closed
 // and sliding under every perturbation, the step map smooth; measured 5e-6 relative to central
 // differences (their error: the interior point's tolerance over eps), asserted 1e-4.

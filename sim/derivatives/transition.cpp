@@ -63,9 +63,10 @@ Start start_of(const Model& model, const Data& data) {
   return {get_qpos(model, data), get_qvel(model, data), data.ctrl, data.joint_force};
 }
 // Whether the spanning tree's placement meets every equality: joints alone, none closing a loop
-// (no coupling, tendon or nonholonomic row), where project_state would only confirm it.
+// (no coupling or nonholonomic row), where project_state would only confirm it. A tendon's node is
+// an identity row of the projection (its length follows the poses), so tendons do not count.
 bool tree_only(const Model& model) {
-  if (!model.couplings.empty() || !model.tendons.empty() || !model.nonholonomic.empty()) return false;
+  if (!model.couplings.empty() || !model.nonholonomic.empty()) return false;
   const std::vector<bool> loops = loop_joints(model);
   return std::none_of(loops.begin(), loops.end(), [](bool b) { return b; });
 }
@@ -292,14 +293,21 @@ class ConvergedStep {
 
   // The start (x, u): kinematics, the actuators' forces, the inequalities' geometry at this knot
   // on the converged set, and the knot quantities. Returns false when the contact search found
-  // another set here (the converged geometry is then kept).
-  bool set_start(const Start& s) {
+  // another set here (the converged geometry is then kept). `same_poses`: s has the unperturbed
+  // start's qpos, whose geometry the first call found (the search is skipped: a velocity or a
+  // command moves no contact point).
+  bool set_start(const Start& s, bool same_poses = false) {
     place(*model_, s, d_, tree_);
     apply_actuation(*model_, d_);
-    found_.clear();
-    found_.swap(d_.contacts);
-    find_inequalities(*model_, d_, ws_.dt);
-    found_.swap(d_.contacts);  // (d_.contacts empty again)
+    if (same_poses && !found_at_start_.empty()) {
+      found_ = found_at_start_;
+    } else {
+      found_.clear();
+      found_.swap(d_.contacts);
+      find_inequalities(*model_, d_, ws_.dt);
+      found_.swap(d_.contacts);  // (d_.contacts empty again)
+      if (offset_shift_.empty()) found_at_start_ = found_;
+    }
     d_.contacts = converged_;
     const bool same = match_found();
     // (the first call, at the unperturbed start, keeps the step's own geometry and sets the shifts)
@@ -426,10 +434,11 @@ class ConvergedStep {
     recover_steps(d_, ws_.delta, &steps_);
     ws_.unknowns = unknowns_ + ws_.delta;
     apply_steps(d_, &d_.contacts, steps_, 1.0);
-    step_residual(*model_, d_, ws_.unknowns, &ws_.residual);  // (z3 of these unknowns)
+    step_residual(*model_, d_, ws_.unknowns, &ws_.residual);  // (z3 and its joint rows, which advance_knot reads)
     advance_knot(*model_, d_);
-    *qpos = get_qpos(*model_, d_);
-    *qvel = get_qvel(*model_, d_);
+    qpos->resize(qpos_size(*model_));
+    qvel->resize(qvel_size(*model_));
+    get_qpos_qvel(*model_, d_, *qpos, *qvel);
   }
 
  private:
@@ -440,6 +449,7 @@ class ConvergedStep {
   bool tree_;     // the start is placed without projection (tree_only)
   Eigen::VectorXd unknowns_;
   std::vector<Contact> converged_, found_;
+  std::vector<Contact> found_at_start_;  // what the search found at the unperturbed start
   std::vector<int> match_;  // per converged inequality, its index in found_ (match_found)
   std::vector<char> used_;
   std::vector<double> offset_shift_;
@@ -546,13 +556,15 @@ TransitionDerivatives transition_derivatives(const Model& model, const Data& dat
   // the column of a perturbed start: (x'(+eps) − x'(−eps)) / 2 eps, (102)
   out.A_set_changed.assign(2 * qvel_size(model), false);
   out.B_set_changed.assign(model.nu(), false);
+  const int nv = qvel_size(model);
   fill_columns(model, forces, [&](const Perturbation& perturb, ColumnId where) {
     std::vector<double> q[2], v[2];
     bool same = true;
+    const bool same_poses = !(where.matrix == 'A' && where.index < nv);  // (qvel, ctrl, force columns)
     for (int k = 0; k < 2; ++k) {
       Start s = start0;
       perturb(k == 0 ? eps : -eps, &s);
-      if (!converged->set_start(s)) ++out.contact_set_changes, same = false;
+      if (!converged->set_start(s, same_poses)) ++out.contact_set_changes, same = false;
       converged->next_state(&q[k], &v[k]);
     }
     if (where.matrix == 'A') out.A_set_changed[where.index] = !same;

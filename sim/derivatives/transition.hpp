@@ -61,7 +61,9 @@ struct TransitionDerivatives {
   int contact_set_changes = 0;
   // transition_derivatives only: per column of A and of B, whether a perturbed start (±eps) found
   // another set of inequalities — a contact mode change within the perturbation, which the
-  // column holds at the converged set and finite differences take.
+  // column holds at the converged set and finite differences take. Only the qpos columns search
+  // again: a velocity or a command moves no contact point (its columns reuse the start's geometry
+  // and are never flagged).
   std::vector<bool> A_set_changed, B_set_changed;
   // transition_fd with smoothing only: perturbed steps whose answer was not put on the path
   int uncentred = 0;

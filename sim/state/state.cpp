@@ -57,22 +57,38 @@ std::vector<int> qvel_addresses(const Model& model) {
   return out;
 }
 
+namespace {
+
+// qpos and/or qvel (a null span is not written): one pass over the coordinate joints.
+void read_coordinates(const Model& model, const Data& data, std::span<double> qpos, std::span<double> qvel) {
+  double q[7], qd[6];
+  for_each_coordinate_joint(model, [&](int j, int iq, int iv) {
+    double* qj = qpos.empty() ? q : qpos.data() + iq;
+    joint_coordinates(model, data, j, qj, qvel.empty() ? qd : qvel.data() + iv);
+    if (qpos.empty()) return;
+    const Joint& jt = model.joints[j];
+    if (jt.nq() == 1) qj[0] += jt.ref;
+    for (int r = 0; r < 6; ++r)  // the refs of a merged joint's rows
+      if (!jt.row_names[r].empty()) qj[row_coordinate_index(jt, r)] += jt.row_ref[r];
+  });
+}
+
+}  // namespace
+
 void get_qpos(const Model& model, const Data& data, std::span<double> qpos) {
   check_size("qpos", qpos.size(), qpos_size(model));
-  double qd[6];
-  for_each_coordinate_joint(model, [&](int j, int iq, int) {
-    joint_coordinates(model, data, j, qpos.data() + iq, qd);
-    const Joint& jt = model.joints[j];
-    if (jt.nq() == 1) qpos[iq] += jt.ref;
-    for (int r = 0; r < 6; ++r)  // the refs of a merged joint's rows
-      if (!jt.row_names[r].empty()) qpos[iq + row_coordinate_index(jt, r)] += jt.row_ref[r];
-  });
+  read_coordinates(model, data, qpos, {});
 }
 
 void get_qvel(const Model& model, const Data& data, std::span<double> qvel) {
   check_size("qvel", qvel.size(), qvel_size(model));
-  double q[7];
-  for_each_coordinate_joint(model, [&](int j, int, int iv) { joint_coordinates(model, data, j, q, qvel.data() + iv); });
+  read_coordinates(model, data, {}, qvel);
+}
+
+void get_qpos_qvel(const Model& model, const Data& data, std::span<double> qpos, std::span<double> qvel) {
+  check_size("qpos", qpos.size(), qpos_size(model));
+  check_size("qvel", qvel.size(), qvel_size(model));
+  read_coordinates(model, data, qpos, qvel);
 }
 
 std::vector<double> get_qpos(const Model& model, const Data& data) {

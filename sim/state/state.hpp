@@ -32,6 +32,8 @@ void get_qpos(const Model& model, const Data& data, std::span<double> qpos);
 void get_qvel(const Model& model, const Data& data, std::span<double> qvel);
 std::vector<double> get_qpos(const Model& model, const Data& data);
 std::vector<double> get_qvel(const Model& model, const Data& data);
+// Both in one pass (each joint's coordinates and rates are read once).
+void get_qpos_qvel(const Model& model, const Data& data, std::span<double> qpos, std::span<double> qvel);
 
 // qpos split into per-joint coordinate vectors as set_coordinates takes them (Joint::ref taken
 // off; loop joints get empty vectors); the same for qvel with split_qvel. Throws
