@@ -232,7 +232,7 @@ TEST(TransitionDerivatives, FixedTendonModelMatchesFiniteDifferences) {
   EXPECT_TRUE(D.implicit);
   EXPECT_LT(relative_difference(D.A, F.A), 1e-6);
   EXPECT_LT(relative_difference(D.B, F.B), 1e-6);
-  // the tendon's motor moves both hinges, in the ratio of its coefficients to first order
+  // the tendon's motor acts through the tendon (its column of B is not empty)
   EXPECT_GT(D.B.col(0).cwiseAbs().maxCoeff(), 1e-4);
 }
 

@@ -293,20 +293,19 @@ class ConvergedStep {
 
   // The start (x, u): kinematics, the actuators' forces, the inequalities' geometry at this knot
   // on the converged set, and the knot quantities. Returns false when the contact search found
-  // another set here (the converged geometry is then kept). `same_poses`: s has the unperturbed
-  // start's qpos, whose geometry the first call found (the search is skipped: a velocity or a
+  // another set here (the converged geometry is then kept). `same_poses` (after factor): s has the
+  // unperturbed start's qpos, whose geometry factor found (the search is skipped: a velocity or a
   // command moves no contact point).
   bool set_start(const Start& s, bool same_poses = false) {
     place(*model_, s, d_, tree_);
     apply_actuation(*model_, d_);
-    if (same_poses && !found_at_start_.empty()) {
+    if (same_poses) {
       found_ = found_at_start_;
     } else {
       found_.clear();
       found_.swap(d_.contacts);
       find_inequalities(*model_, d_, ws_.dt);
       found_.swap(d_.contacts);  // (d_.contacts empty again)
-      if (offset_shift_.empty()) found_at_start_ = found_;
     }
     d_.contacts = converged_;
     const bool same = match_found();
@@ -359,6 +358,7 @@ class ConvergedStep {
   // Newton matrix at the answer, factored. False if it cannot be factored.
   bool factor(const Start& s) {
     set_start(s);
+    found_at_start_ = found_;
     offset_shift_.assign(converged_.size(), 0.0);
     for (size_t c = 0; c < converged_.size(); ++c)
       if (match_[c] >= 0) offset_shift_[c] = converged_[c].offset - found_[match_[c]].offset;
@@ -449,7 +449,7 @@ class ConvergedStep {
   bool tree_;     // the start is placed without projection (tree_only)
   Eigen::VectorXd unknowns_;
   std::vector<Contact> converged_, found_;
-  std::vector<Contact> found_at_start_;  // what the search found at the unperturbed start
+  std::vector<Contact> found_at_start_;  // what the search found at the unperturbed start (factor)
   std::vector<int> match_;  // per converged inequality, its index in found_ (match_found)
   std::vector<char> used_;
   std::vector<double> offset_shift_;
@@ -554,9 +554,9 @@ TransitionDerivatives transition_derivatives(const Model& model, const Data& dat
   out.implicit = true;
   out.regularized_pivots = converged->regularized();
   // the column of a perturbed start: (x'(+eps) − x'(−eps)) / 2 eps, (102)
-  out.A_set_changed.assign(2 * qvel_size(model), false);
-  out.B_set_changed.assign(model.nu(), false);
   const int nv = qvel_size(model);
+  out.A_set_changed.assign(2 * nv, false);
+  out.B_set_changed.assign(model.nu(), false);
   fill_columns(model, forces, [&](const Perturbation& perturb, ColumnId where) {
     std::vector<double> q[2], v[2];
     bool same = true;
