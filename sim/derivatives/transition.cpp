@@ -258,22 +258,19 @@ void check_arguments(const Model& model, double eps, double smoothing, const std
   check_forces(model, forces, who);
 }
 
-// P's columns: `next(mp, p, q, v)` gives the next state with a copy mp of the model whose parameter p is
-// moved by +h and −h (by +h and 0 when not centered).
+// P's columns: `column(plus, minus, p, span)` gives (x'(plus) − x'(minus)) / span for copies of the
+// model whose parameter p is moved by +h and −h (by +h and 0 when not centered).
 void fill_parameter_columns(
     const Model& model, const std::vector<ModelParameter>& parameters, double eps, bool centered,
-    const std::function<void(const Model&, const ModelParameter&, std::vector<double>*, std::vector<double>*)>& next,
+    const std::function<Eigen::VectorXd(const Model&, const Model&, const ModelParameter&, double)>& column,
     TransitionDerivatives* out) {
   out->P.resize(2 * qvel_size(model), static_cast<Eigen::Index>(parameters.size()));
   for (size_t k = 0; k < parameters.size(); ++k) {
     const double h = parameter_step(model, parameters[k], eps);
-    std::vector<double> q[2], v[2];
-    for (int side = 0; side < 2; ++side) {
-      Model mp = model;
-      parameter_value(mp, parameters[k]) += side == 0 ? h : (centered ? -h : 0.0);
-      next(mp, parameters[k], &q[side], &v[side]);
-    }
-    out->P.col(static_cast<Eigen::Index>(k)) = state_difference(model, q[0], v[0], q[1], v[1], centered ? 2 * h : h);
+    Model plus = model, minus = model;
+    parameter_value(plus, parameters[k]) += h;
+    if (centered) parameter_value(minus, parameters[k]) -= h;
+    out->P.col(static_cast<Eigen::Index>(k)) = column(plus, minus, parameters[k], centered ? 2 * h : h);
   }
 }
 }  // namespace
@@ -401,8 +398,10 @@ class ConvergedStep {
         ws_.kinds[c]->add_central_distance(d_.contacts[c], kappa_, ws_.cone_weight, &distance);
         rows_ok = rows_ok && ws_.kinds[c]->converged(d_.contacts[c], ws_.contact_kin[c], tol, ws_.dt);
       }
-      // on the path within 1e-3 κ, or within 0.1 κ where round-off stops the iteration
-      if (rows_ok && (distance < 1e-3 * kappa_ || (distance < 0.1 * kappa_ && distance > 0.5 * last))) {
+      // on the path within 1e-3 κ, or within 0.1 κ per inequality where the distance stalls
+      // (round-off; held joints' load sharing, which only the barrier fixes: docs/computation.md §17)
+      const double n = static_cast<double>(d_.contacts.size());
+      if (rows_ok && (distance < 1e-3 * kappa_ || (distance < 0.1 * n * kappa_ && distance > 0.5 * last))) {
         converged_ = d_.contacts;
         return true;
       }
@@ -469,49 +468,57 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
   const bool tree = tree_only(model);
   Data base = data;
   base.controller = nullptr;  // (the inputs are the ones held now)
+  // a perturbed step's x': its own answer, and (smoothing ≠ 0) that answer put on the central path
+  // at κ, as transition_derivatives holds it
+  struct Answer {
+    std::vector<double> qpos, qvel, path_qpos, path_qvel;
+    bool on_path = true;
+  };
   // the next state of a copy started at the start moved by h (with a collision world of mp's)
-  auto next_with = [&](const Model& mp, bool rebuild, const Perturbation& perturb, double h,
-                       std::vector<double>* qpos1, std::vector<double>* qvel1) {
+  auto next_with = [&](const Model& mp, bool rebuild, const Perturbation& perturb, double h) {
     Start s = start0;
     if (perturb) perturb(h, &s);
     Data d = base;
     if (rebuild && d.contact_search) d.contact_search->rebuild(mp);
     place(mp, s, d, tree);
     const StepReport report = step(mp, d);
-    // (smoothing ≠ 0: the answer put on the central path at κ, as transition_derivatives holds it)
-    if (smoothing != 0 && !d.contacts.empty()) {
-      if (report.status == StepStatus::Ok && !report.substeps) {
-        ConvergedStep centred(mp, d, kappa, tree);
-        if (centred.factor(s)) {
-          centred.set_start(s);
-          centred.next_state(qpos1, qvel1);
-          return;
-        }
+    Answer a;
+    a.qpos.resize(qpos_size(mp));
+    a.qvel.resize(qvel_size(mp));
+    get_qpos_qvel(mp, d, a.qpos, a.qvel);
+    if (smoothing == 0 || d.contacts.empty()) return a;
+    a.on_path = false;
+    if (report.status == StepStatus::Ok && !report.substeps) {
+      ConvergedStep centred(mp, d, kappa, tree);
+      if (centred.factor(s)) {
+        centred.set_start(s);
+        centred.next_state(&a.path_qpos, &a.path_qvel);
+        a.on_path = true;
       }
-      ++uncentred;
     }
-    *qpos1 = get_qpos(mp, d);
-    *qvel1 = get_qvel(mp, d);
+    return a;
   };
-  auto next = [&](const Perturbation& perturb, double h, std::vector<double>* qpos1, std::vector<double>* qvel1) {
-    next_with(model, false, perturb, h, qpos1, qvel1);
+  auto next = [&](const Perturbation& perturb, double h) { return next_with(model, false, perturb, h); };
+  // (x'(+) − x'(−)) / span on the path when both answers are there, else of both plain answers: a
+  // column mixing the two differences their stopping points (a held joint's creep), ~1e-6 / eps
+  auto difference = [&](const Answer& p, const Answer& m, double span) {
+    if (smoothing == 0) return state_difference(model, p.qpos, p.qvel, m.qpos, m.qvel, span);
+    if (p.on_path && m.on_path) return state_difference(model, p.path_qpos, p.path_qvel, m.path_qpos, m.path_qvel, span);
+    ++uncentred;
+    return state_difference(model, p.qpos, p.qvel, m.qpos, m.qvel, span);
   };
-  std::vector<double> qpos_ref, qvel_ref;  // (the unperturbed step, for forward differences)
-  if (!centered) next(nullptr, 0.0, &qpos_ref, &qvel_ref);
+  Answer reference;  // (the unperturbed step, for forward differences)
+  if (!centered) reference = next(nullptr, 0.0);
   // the column of a perturbation: (x'(+) − x'(−)) / 2eps, or (x'(+) − x') / eps
   TransitionDerivatives out;
   fill_columns(model, forces, [&](const Perturbation& perturb, ColumnId) {
-    std::vector<double> qp, vp, qm, vm;
-    next(perturb, eps, &qp, &vp);
-    if (centered) {
-      next(perturb, -eps, &qm, &vm);
-      return state_difference(model, qp, vp, qm, vm, 2 * eps);
-    }
-    return state_difference(model, qp, vp, qpos_ref, qvel_ref, eps);
+    const Answer plus = next(perturb, eps);
+    return centered ? difference(plus, next(perturb, -eps), 2 * eps) : difference(plus, reference, eps);
   }, &out);
   fill_parameter_columns(model, parameters, eps, centered,
-                         [&](const Model& mp, const ModelParameter& p, std::vector<double>* q, std::vector<double>* v) {
-                           next_with(mp, in_collision_world(p), nullptr, 0.0, q, v);
+                         [&](const Model& plus, const Model& minus, const ModelParameter& p, double span) {
+                           const Answer a = next_with(plus, in_collision_world(p), nullptr, 0.0);
+                           return difference(a, next_with(minus, in_collision_world(p), nullptr, 0.0), span);
                          }, &out);
   out.smoothing = smoothing == 0 ? 0.0 : kappa;
   out.uncentred = uncentred;
@@ -574,11 +581,15 @@ TransitionDerivatives transition_derivatives(const Model& model, const Data& dat
   // parameter columns: the same step, its start evaluated with a copy of the model whose
   // parameter is moved (the factorization stays the model's)
   fill_parameter_columns(model, parameters, eps, true,
-                         [&](const Model& mp, const ModelParameter& p, std::vector<double>* q, std::vector<double>* v) {
-                           converged->use_model(mp, in_collision_world(p));
-                           if (!converged->set_start(start0)) ++out.contact_set_changes;
-                           converged->next_state(q, v);
+                         [&](const Model& plus, const Model& minus, const ModelParameter& p, double span) {
+                           std::vector<double> q[2], v[2];
+                           for (int k = 0; k < 2; ++k) {
+                             converged->use_model(k == 0 ? plus : minus, in_collision_world(p));
+                             if (!converged->set_start(start0)) ++out.contact_set_changes;
+                             converged->next_state(&q[k], &v[k]);
+                           }
                            converged->use_model(model, in_collision_world(p));
+                           return state_difference(model, q[0], v[0], q[1], v[1], span);
                          }, &out);
   return out;
 }

@@ -65,7 +65,8 @@ struct TransitionDerivatives {
   // again: a velocity or a command moves no contact point (its columns reuse the start's geometry
   // and are never flagged).
   std::vector<bool> A_set_changed, B_set_changed;
-  // transition_fd with smoothing only: perturbed steps whose answer was not put on the path
+  // transition_fd with smoothing only: columns (of A, B, F and P) taken from the steps' plain
+  // answers because one of their perturbed steps could not be put on the path
   int uncentred = 0;
 };
 
@@ -79,9 +80,10 @@ struct TransitionDerivatives {
 // `smoothing`: negative, a thousandth of the complementarity tolerance) before x' is read — the
 // finite differences of the answer transition_derivatives differentiates, without the interior
 // point's stopping point in them (a joint held by dry friction creeps at η = κ/slack, so at the
-// stopping complementarity 1e-8 it moves with the perturbation over a few 1e-6); a step that cannot
-// be put there keeps its own answer (`uncentred` counts them). Throws std::invalid_argument for
-// smoothing not finite.
+// stopping complementarity 1e-8 it moves with the perturbation over a few 1e-6); a column one of
+// whose steps cannot be put there is the difference of the plain answers of both (`uncentred`
+// counts them: never one answer on the path and one off it, whose stopping points differ by
+// ~1e-6 over eps). Throws std::invalid_argument for smoothing not finite.
 TransitionDerivatives transition_fd(const Model& model, const Data& data, double eps = 1e-6, bool centered = true,
                                     const std::vector<ModelParameter>& parameters = {},
                                     const std::vector<JointForceInput>& forces = {}, double smoothing = 0.0);
