@@ -231,6 +231,33 @@ TEST(MjcfMultiJoint, ActuatorsDriveTheirOwnRow) {
   }
 }
 
+// A hinge then a slide along its axis (a cylindrical joint written hinge first: the two motions
+// commute) is one body whose rows keep MuJoCo's order; it moves as the virtual chain does (an
+// axis off the coordinate axes, the anchor off the body's origin, a sprung slide swinging and
+// sliding under gravity). A slide across the hinge's axis after it keeps the virtual body.
+TEST(MjcfMultiJoint, SlideAlongTheHingeAfterItIsOneBody) {
+  const std::string path = write_temp(
+      "cylindrical", hanging(R"(<joint name="turn" type="hinge" axis="1 0 1" pos="0.02 0 0.1" damping="0.01"/>
+         <joint name="push" type="slide" axis="1 0 1" stiffness="300" damping="0.5"/>)",
+                             R"(<keyframe><key name="k" qpos="0.3 0.05" qvel="2 -0.5"/></keyframe>)"));
+  LoadReport rm, rv;
+  const Model m = load_file(path, true, &rm), v = load_file(path, false, &rv);
+  EXPECT_TRUE(rm.virtual_bodies.empty());
+  EXPECT_EQ(rv.virtual_bodies.size(), 1u);
+  EXPECT_EQ(m.bodies.size(), 1u);
+  Data dm(m), dv(v);
+  reset_data(m, dm, m.keyframe_index("k"));
+  reset_data(v, dv, v.keyframe_index("k"));
+  EXPECT_NEAR(get_qpos(m, dm)[0], 0.3, 1e-12);  // (MuJoCo's order: the hinge's angle first)
+  EXPECT_NEAR(get_qpos(m, dm)[1], 0.05, 1e-12);
+  EXPECT_LT(max_qpos_difference(m, dm, v, dv, 500), 1e-4);
+  EXPECT_LT(max_constraint_violation(m, dm), 1e-8);
+  LoadReport across;
+  load_file(write_temp("polar", hanging(R"(<joint name="turn" axis="0 0 1"/><joint name="push" type="slide" axis="1 0 0"/>)")),
+            true, &across);
+  EXPECT_EQ(across.virtual_bodies.size(), 1u);
+}
+
 // Three hinges whose middle range reaches ±90° (or has none) keep the virtual bodies, and run.
 TEST(MjcfMultiJoint, SingularMiddleHingeFallsBack) {
   const std::string path = write_temp(

@@ -264,14 +264,16 @@ std::optional<MjcfReader::MergedJoint> MjcfReader::merge_joints(const Parts& jpa
                                                                 const std::vector<char>& kinds, int parent,
                                                                 const Pose& world) {
   const int k = static_cast<int>(kinds.size());
-  // the pattern: slides first, at most three of each kind
+  // the pattern: slides first, at most three of each kind; or a hinge then a slide along its axis
+  // (a cylindrical joint written hinge first: the two motions commute), checked below
   int ns = 0, nh = 0;
+  bool slide_after_hinge = false;
   for (int i = 0; i < k; ++i) {
     if (kinds[i] != 'h' && kinds[i] != 's') return std::nullopt;
-    if (kinds[i] == 's' && nh > 0) return std::nullopt;
+    if (kinds[i] == 's' && nh > 0) slide_after_hinge = true;
     (kinds[i] == 's' ? ns : nh) += 1;
   }
-  if (ns > 3 || nh > 3) return std::nullopt;
+  if (ns > 3 || nh > 3 || (slide_after_hinge && k != 2)) return std::nullopt;
   // a dry run of the joints (anchors, axes, refs, ranges), undone
   const size_t first_spec = specs_.size(), first_mj = mj_joints_.size();
   const int frictionloss = frictionloss_count_;
@@ -296,6 +298,7 @@ std::optional<MjcfReader::MergedJoint> MjcfReader::merge_joints(const Parts& jpa
     anchors.push_back(s.anchor);
   }
   if (offset && !options_.merge_offset_hinges) return std::nullopt;
+  if (slide_after_hinge && std::abs(axes[0].dot(axes[1])) < 1 - 1e-9) return std::nullopt;
   m.anchor = anchors.empty() ? specs[0].anchor : anchors[0];
   // three hinges: the middle angle must stay 10° away from ±90° (Davenport angles' singularity)
   if (nh == 3) {
