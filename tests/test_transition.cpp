@@ -141,6 +141,14 @@ TEST(Transition, FreeBodyFliesFreely) {
   Eigen::MatrixXd expected = Eigen::MatrixXd::Identity(12, 12);
   expected.topRightCorner(6, 6) = 0.01 * Eigen::MatrixXd::Identity(6, 6);
   EXPECT_LT((D.A - expected).cwiseAbs().maxCoeff(), 1e-6);
+  // with contacts searched but none near, the answers on the central path are the plain ones
+  Data dc(m);
+  enable_contacts(m, dc);
+  const TransitionDerivatives S = transition_fd(m, dc, 1e-6, true, {}, {}, -1.0);
+  const TransitionDerivatives W = transition_fd(m, dc, 1e-6, false, {}, {}, -1.0);
+  EXPECT_EQ(S.uncentred + W.uncentred, 0);
+  EXPECT_LT((S.A - expected).cwiseAbs().maxCoeff(), 1e-6);
+  EXPECT_LT((W.A - expected).cwiseAbs().maxCoeff(), 1e-6);
 }
 
 TEST(Transition, BadInputIsRefused) {

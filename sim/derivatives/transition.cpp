@@ -486,7 +486,12 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
     a.qpos.resize(qpos_size(mp));
     a.qvel.resize(qvel_size(mp));
     get_qpos_qvel(mp, d, a.qpos, a.qvel);
-    if (smoothing == 0 || d.contacts.empty()) return a;
+    if (smoothing == 0) return a;
+    if (d.contacts.empty()) {  // (nothing to centre: the answer is on the path)
+      a.path_qpos = a.qpos;
+      a.path_qvel = a.qvel;
+      return a;
+    }
     a.on_path = false;
     if (report.status == StepStatus::Ok && !report.substeps) {
       ConvergedStep centred(mp, d, kappa, tree);
