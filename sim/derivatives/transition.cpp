@@ -385,6 +385,7 @@ class ConvergedStep {
     const EqualityTest converged = equality_test(*model_, d_);
     const double tol = model_->opt.solver.tolerance;
     double last = INFINITY;
+    const double n = static_cast<double>(d_.contacts.size());
     // open candidates onto the path first: from the answer their Newton direction leaves the cone
     // at once (docs/computation.md (112))
     for (size_t c = 0; c < d_.contacts.size(); ++c)
@@ -400,7 +401,6 @@ class ConvergedStep {
       }
       // on the path within 1e-3 κ, or within 0.1 κ per inequality where the distance stalls
       // (round-off; held joints' load sharing, which only the barrier fixes: docs/computation.md §17)
-      const double n = static_cast<double>(d_.contacts.size());
       if (rows_ok && (distance < 1e-3 * kappa_ || (distance < 0.1 * n * kappa_ && distance > 0.5 * last))) {
         converged_ = d_.contacts;
         return true;
@@ -471,8 +471,10 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
   // a perturbed step's x': its own answer, and (smoothing ≠ 0) that answer put on the central path
   // at κ, as transition_derivatives holds it
   struct Answer {
-    std::vector<double> qpos, qvel, path_qpos, path_qvel;
-    bool on_path = true;
+    std::vector<double> qpos, qvel;            // the step's own answer
+    std::vector<double> path_qpos, path_qvel;  // that answer put on the path (when `centred`)
+    bool centred = false;
+    bool uncentred = false;  // it had inequalities to centre and could not be put there
   };
   // the next state of a copy started at the start moved by h (with a collision world of mp's)
   auto next_with = [&](const Model& mp, bool rebuild, const Perturbation& perturb, double h) {
@@ -486,31 +488,27 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
     a.qpos.resize(qpos_size(mp));
     a.qvel.resize(qvel_size(mp));
     get_qpos_qvel(mp, d, a.qpos, a.qvel);
-    if (smoothing == 0) return a;
-    if (d.contacts.empty()) {  // (nothing to centre: the answer is on the path)
-      a.path_qpos = a.qpos;
-      a.path_qvel = a.qvel;
-      return a;
-    }
-    a.on_path = false;
+    if (smoothing == 0 || d.contacts.empty()) return a;  // (nothing to centre: on the path as it is)
     if (report.status == StepStatus::Ok && !report.substeps) {
       ConvergedStep centred(mp, d, kappa, tree);
       if (centred.factor(s)) {
         centred.set_start(s);
         centred.next_state(&a.path_qpos, &a.path_qvel);
-        a.on_path = true;
+        a.centred = true;
       }
     }
+    a.uncentred = !a.centred;
     return a;
   };
   auto next = [&](const Perturbation& perturb, double h) { return next_with(model, false, perturb, h); };
   // (x'(+) − x'(−)) / span on the path when both answers are there, else of both plain answers: a
   // column mixing the two differences their stopping points (a held joint's creep), ~1e-6 / eps
   auto difference = [&](const Answer& p, const Answer& m, double span) {
-    if (smoothing == 0) return state_difference(model, p.qpos, p.qvel, m.qpos, m.qvel, span);
-    if (p.on_path && m.on_path) return state_difference(model, p.path_qpos, p.path_qvel, m.path_qpos, m.path_qvel, span);
-    ++uncentred;
-    return state_difference(model, p.qpos, p.qvel, m.qpos, m.qvel, span);
+    const bool plain = p.uncentred || m.uncentred;
+    uncentred += plain;
+    auto qpos = [&](const Answer& a) -> const std::vector<double>& { return a.centred && !plain ? a.path_qpos : a.qpos; };
+    auto qvel = [&](const Answer& a) -> const std::vector<double>& { return a.centred && !plain ? a.path_qvel : a.qvel; };
+    return state_difference(model, qpos(p), qvel(p), qpos(m), qvel(m), span);
   };
   Answer reference;  // (the unperturbed step, for forward differences)
   if (!centered) reference = next(nullptr, 0.0);
