@@ -6,6 +6,7 @@
 //                 [--open-gap M]    (SolverOptions::open_candidate_gap in maxsim, metres; < 0: off)
 //                 [--cone-weight W] (InteriorPointOptions::cone_weight in maxsim, seconds)
 //                 [--jammed N]      (InteriorPointOptions::jammed_iterations in maxsim; 0: off)
+//                 [--paired]        (maxsim only: the options above against the defaults on the same states)
 //                 [--post-order]    (maxsim: open_candidate_gap < 0, closed_contacts_last off: the order before 2026-11-27)
 //
 // The benchmark users judge a simulator for control by: every MJCF file of the corpus
@@ -67,7 +68,17 @@ struct Options {
   double cone_weight = InteriorPointOptions{}.cone_weight;  // InteriorPointOptions::cone_weight
   int jammed_iterations = InteriorPointOptions{}.jammed_iterations;
   bool list = false;  // print the robot files, run nothing
+  bool paired = false;  // the options above judged on the default solver's own states
 };
+
+// The solver options the command line sets (their defaults leave the model's).
+void configure(Model* m, const Options& o) {
+  m->opt.solver.bodies_first = o.bodies_first;
+  m->opt.solver.open_candidate_gap = o.post_order ? -1.0 : o.open_gap;
+  m->opt.interior_point.cone_weight = o.cone_weight;
+  m->opt.interior_point.jammed_iterations = o.jammed_iterations;
+  if (o.post_order) m->opt.solver.closed_contacts_last = false;
+}
 
 // The command schedule: row k holds every actuator's command over [k·0.5 s, (k+1)·0.5 s).
 struct Schedule {
@@ -106,15 +117,22 @@ struct Result {
   long long failed = 0, unconverged = 0, relaxed = 0, substepped = 0;
 };
 
-Result run_maxsim(const std::string& file, const Schedule& schedule, long long steps, bool verbose, bool bodies_first,
-                  double open_gap, bool post_order, double cone_weight, int jammed_iterations) {
+// Iterations per step: mean, 99th percentile, maximum (sorts `its`).
+void iteration_stats(std::vector<int>* its, double* mean, int* p99, int* max) {
+  if (its->empty()) return;
+  double sum = 0;
+  for (int i : *its) sum += i;
+  *mean = sum / static_cast<double>(its->size());
+  std::sort(its->begin(), its->end());
+  *max = its->back();
+  *p99 = (*its)[static_cast<size_t>(0.99 * static_cast<double>(its->size() - 1))];
+}
+
+Result run_maxsim(const std::string& file, const Schedule& schedule, long long steps, const Options& o) {
+  const bool verbose = o.verbose;
   Result r;
   Model m = load_model(file);
-  m.opt.solver.bodies_first = bodies_first;
-  m.opt.solver.open_candidate_gap = post_order ? -1.0 : open_gap;
-  m.opt.interior_point.cone_weight = cone_weight;
-  m.opt.interior_point.jammed_iterations = jammed_iterations;
-  if (post_order) m.opt.solver.closed_contacts_last = false;
+  configure(&m, o);
   Data d(m);
   enable_contacts(m, d);
   std::vector<int> iterations;
@@ -142,15 +160,51 @@ Result run_maxsim(const std::string& file, const Schedule& schedule, long long s
   r.relaxed = summary.relaxed_steps;
   r.substepped = summary.substepped_steps;
   r.steps_per_s = wall > 0 ? static_cast<double>(r.steps) / wall : 0;
-  if (!iterations.empty()) {
-    double sum = 0;
-    for (int i : iterations) sum += i;
-    r.iterations_mean = sum / static_cast<double>(iterations.size());
-    std::sort(iterations.begin(), iterations.end());
-    r.iterations_max = iterations.back();
-    r.iterations_p99 = iterations[static_cast<size_t>(0.99 * static_cast<double>(iterations.size() - 1))];
-  }
+  iteration_stats(&iterations, &r.iterations_mean, &r.iterations_p99, &r.iterations_max);
   return r;
+}
+
+// --paired: a change of the solver judged on the same states. The run follows the default
+// solver; every step is also solved from a copy of the same state with the options given, so the
+// two columns of iterations see the same problems (two runs of their own part after the first
+// hard step — the robots are chaotic under random commands — and then compare trajectories, not
+// solvers). The largest difference of the two answers' velocities says whether the change moved
+// the answer beyond the tolerances.
+void run_paired(const std::string& f, const std::string& file, const Schedule& schedule, long long steps,
+                const Options& o) {
+  const Model base = load_model(file);
+  Model alt = base;
+  configure(&alt, o);
+  Data d(base);
+  enable_contacts(base, d);
+  std::vector<int> its[2];
+  long long not_ok[2] = {0, 0};
+  double diff = 0, at = 0;
+  for (long long k = 0; k < steps; ++k) {
+    d.ctrl = schedule.at(d.time);
+    Data copy = d;
+    const StepReport b = step(alt, copy);
+    const StepReport a = step(base, d);
+    its[0].push_back(a.iterations);
+    its[1].push_back(b.iterations);
+    not_ok[0] += a.status != StepStatus::Ok || a.relaxed;
+    not_ok[1] += b.status != StepStatus::Ok || b.relaxed;
+    const std::vector<double> va = get_qvel(base, d), vb = get_qvel(alt, copy);
+    double e = 0;
+    for (size_t j = 0; j < va.size(); ++j) e = std::max(e, std::abs(va[j] - vb[j]));
+    if (e > diff) diff = e, at = d.time;
+    if (o.verbose && e > 1e-3)
+      std::fprintf(stderr, "  t = %.4f s: velocities %.2e apart; default %s, %d iterations%s; options %s, %d iterations%s\n",
+                   d.time, e, step_status_name(a.status), a.iterations, a.substeps ? ", substeps" : "",
+                   step_status_name(b.status), b.iterations, b.substeps ? ", substeps" : "");
+    if (a.status == StepStatus::Failed) break;
+  }
+  double mean[2] = {0, 0};
+  int p99[2] = {0, 0}, max[2] = {0, 0};
+  for (int k = 0; k < 2; ++k) iteration_stats(&its[k], &mean[k], &p99[k], &max[k]);
+  std::printf("| %s | %zu | %.1f / %d / %d | %.1f / %d / %d | %lld / %lld | %.1e (t = %.3f s) |\n", f.c_str(),
+              its[0].size(), mean[0], p99[0], max[0], mean[1], p99[1], max[1], not_ok[0], not_ok[1], diff, at);
+  std::fflush(stdout);
 }
 
 #ifdef MAXSIM_WITH_MUJOCO
@@ -237,6 +291,7 @@ int run(int argc, char** argv) {
     else if (a == "--verbose") o.verbose = true;
     else if (a == "--bodies-first") o.bodies_first = true;
     else if (a == "--post-order") o.post_order = true;
+    else if (a == "--paired") o.paired = true;
     else if (a == "--cone-weight") {
       o.cone_weight = std::stod(value());
       if (!(o.cone_weight > 0) || !std::isfinite(o.cone_weight))
@@ -274,8 +329,12 @@ int run(int argc, char** argv) {
   }
   std::ostringstream json;
   json << "{\"seconds\":" << o.seconds << ",\"seed\":" << o.seed << ",\"robots\":[";
-  std::printf("| file | Δt | nu | maxsim steps/s | MuJoCo steps/s | ratio | iterations mean / p99 / max | "
-              "failed / unconverged / relaxed | penetration maxsim / MuJoCo [m] |\n|---|---|---|---|---|---|---|---|---|\n");
+  if (o.paired)
+    std::printf("| file | steps | iterations, default solver: mean / p99 / max | the options given, same states | "
+                "steps not ok or relaxed: default / options | largest velocity difference |\n|---|---|---|---|---|---|\n");
+  else
+    std::printf("| file | Δt | nu | maxsim steps/s | MuJoCo steps/s | ratio | iterations mean / p99 / max | "
+                "failed / unconverged / relaxed | penetration maxsim / MuJoCo [m] |\n|---|---|---|---|---|---|---|---|---|\n");
   int listed = 0;
   for (const std::string& f : files) {
     const std::string path = (fs::path(root) / f).string();
@@ -288,10 +347,19 @@ int run(int argc, char** argv) {
     if (m.nu() == 0) continue;
     const long long steps = o.steps > 0 ? o.steps : static_cast<long long>(std::llround(o.seconds / m.opt.timestep));
     const Schedule schedule = make_schedule(m, static_cast<double>(steps) * m.opt.timestep, o.seed);
+    if (o.paired) {
+      try {
+        run_paired(f, path, schedule, steps, o);
+        ++listed;
+      } catch (const std::exception& e) {
+        std::printf("| %s | %s |\n", f.c_str(), e.what());
+      }
+      continue;
+    }
     Result a, b;
     if (o.engine != "mujoco") {
       try {
-        a = run_maxsim(path, schedule, steps, o.verbose, o.bodies_first, o.open_gap, o.post_order, o.cone_weight, o.jammed_iterations);
+        a = run_maxsim(path, schedule, steps, o);
       } catch (const std::exception& e) {
         a.error = e.what();
       }
