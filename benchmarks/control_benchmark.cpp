@@ -6,6 +6,10 @@
 //                 [--open-gap M]    (SolverOptions::open_candidate_gap in maxsim, metres; < 0: off)
 //                 [--cone-weight W] (InteriorPointOptions::cone_weight in maxsim, seconds)
 //                 [--jammed N]      (InteriorPointOptions::jammed_iterations in maxsim; 0: off)
+//                 [--sigma-short S] (InteriorPointOptions::sigma_after_short_step in maxsim)
+//                 [--fraction-to-boundary T] (InteriorPointOptions::fraction_to_boundary in maxsim)
+//                 [--warm-slack W]  (InteriorPointOptions::warm_slack in maxsim)
+//                 [--no-corrector]  (InteriorPointOptions::mehrotra_corrector off in maxsim)
 //                 [--paired]        (maxsim only: the options above against the defaults on the same states)
 //                 [--post-order]    (maxsim: open_candidate_gap < 0, closed_contacts_last off: the order before 2026-11-27)
 //
@@ -68,6 +72,7 @@ struct Options {
   double cone_weight = InteriorPointOptions{}.cone_weight;  // InteriorPointOptions::cone_weight
   int jammed_iterations = InteriorPointOptions{}.jammed_iterations;
   bool list = false;  // print the robot files, run nothing
+  InteriorPointOptions ip;  // sigma_after_short_step, fraction_to_boundary, warm_slack, mehrotra_corrector
   bool paired = false;  // the options above judged on the default solver's own states
 };
 
@@ -78,6 +83,10 @@ void configure(Model* m, const Options& o) {
   m->opt.interior_point.cone_weight = o.cone_weight;
   m->opt.interior_point.jammed_iterations = o.jammed_iterations;
   if (o.post_order) m->opt.solver.closed_contacts_last = false;
+  m->opt.interior_point.sigma_after_short_step = o.ip.sigma_after_short_step;
+  m->opt.interior_point.fraction_to_boundary = o.ip.fraction_to_boundary;
+  m->opt.interior_point.warm_slack = o.ip.warm_slack;
+  m->opt.interior_point.mehrotra_corrector = o.ip.mehrotra_corrector;
 }
 
 // The command schedule: row k holds every actuator's command over [k·0.5 s, (k+1)·0.5 s).
@@ -292,6 +301,14 @@ int run(int argc, char** argv) {
     else if (a == "--bodies-first") o.bodies_first = true;
     else if (a == "--post-order") o.post_order = true;
     else if (a == "--paired") o.paired = true;
+    else if (a == "--no-corrector") o.ip.mehrotra_corrector = false;
+    else if (a == "--sigma-short" || a == "--fraction-to-boundary" || a == "--warm-slack") {
+      const double v = std::stod(value());
+      const bool unit = a != "--warm-slack";  // (σ and τ lie in (0, 1]; the slack is > 0)
+      if (!std::isfinite(v) || !(v > 0) || (unit && v > 1))
+        throw std::invalid_argument(a + (unit ? " must be in (0, 1]" : " must be a finite number > 0"));
+      (a == "--sigma-short" ? o.ip.sigma_after_short_step : a == "--fraction-to-boundary" ? o.ip.fraction_to_boundary : o.ip.warm_slack) = v;
+    }
     else if (a == "--cone-weight") {
       o.cone_weight = std::stod(value());
       if (!(o.cone_weight > 0) || !std::isfinite(o.cone_weight))
