@@ -69,10 +69,10 @@ struct Options {
   bool bodies_first = false;  // SolverOptions::bodies_first
   double open_gap = SolverOptions{}.open_candidate_gap;  // SolverOptions::open_candidate_gap
   bool post_order = false;                               // neither open first nor closed last
-  double cone_weight = InteriorPointOptions{}.cone_weight;  // InteriorPointOptions::cone_weight
-  int jammed_iterations = InteriorPointOptions{}.jammed_iterations;
   bool list = false;  // print the robot files, run nothing
-  InteriorPointOptions ip;  // sigma_after_short_step, fraction_to_boundary, warm_slack, mehrotra_corrector
+  // the interior-point settings the command line sets: cone_weight, jammed_iterations,
+  // sigma_after_short_step, fraction_to_boundary, warm_slack, mehrotra_corrector
+  InteriorPointOptions ip;
   bool paired = false;  // the options above judged on the default solver's own states
 };
 
@@ -80,9 +80,9 @@ struct Options {
 void configure(Model* m, const Options& o) {
   m->opt.solver.bodies_first = o.bodies_first;
   m->opt.solver.open_candidate_gap = o.post_order ? -1.0 : o.open_gap;
-  m->opt.interior_point.cone_weight = o.cone_weight;
-  m->opt.interior_point.jammed_iterations = o.jammed_iterations;
   if (o.post_order) m->opt.solver.closed_contacts_last = false;
+  m->opt.interior_point.cone_weight = o.ip.cone_weight;
+  m->opt.interior_point.jammed_iterations = o.ip.jammed_iterations;
   m->opt.interior_point.sigma_after_short_step = o.ip.sigma_after_short_step;
   m->opt.interior_point.fraction_to_boundary = o.ip.fraction_to_boundary;
   m->opt.interior_point.warm_slack = o.ip.warm_slack;
@@ -310,13 +310,13 @@ int run(int argc, char** argv) {
       (a == "--sigma-short" ? o.ip.sigma_after_short_step : a == "--fraction-to-boundary" ? o.ip.fraction_to_boundary : o.ip.warm_slack) = v;
     }
     else if (a == "--cone-weight") {
-      o.cone_weight = std::stod(value());
-      if (!(o.cone_weight > 0) || !std::isfinite(o.cone_weight))
+      o.ip.cone_weight = std::stod(value());
+      if (!(o.ip.cone_weight > 0) || !std::isfinite(o.ip.cone_weight))
         throw std::invalid_argument("--cone-weight must be a finite number of seconds > 0");
     }
     else if (a == "--jammed") {
-      o.jammed_iterations = std::stoi(value());
-      if (o.jammed_iterations < 0) throw std::invalid_argument("--jammed must be a number of iterations >= 0");
+      o.ip.jammed_iterations = std::stoi(value());
+      if (o.ip.jammed_iterations < 0) throw std::invalid_argument("--jammed must be a number of iterations >= 0");
     }
     else if (a == "--open-gap") {
       o.open_gap = std::stod(value());
@@ -324,6 +324,7 @@ int run(int argc, char** argv) {
     }
     else throw std::invalid_argument("unknown option '" + a + "'");
   }
+  if (o.paired && !o.json.empty()) throw std::invalid_argument("--paired prints its table only: no --json");
   if (o.engine != "both" && o.engine != "maxsim" && o.engine != "mujoco")
     throw std::invalid_argument("--engine must be both, maxsim or mujoco");
   if (!(o.seconds > 0) || o.steps < 0) throw std::invalid_argument("--seconds must be > 0 and --steps >= 0");
@@ -367,10 +368,10 @@ int run(int argc, char** argv) {
     if (o.paired) {
       try {
         run_paired(f, path, schedule, steps, o);
-        ++listed;
       } catch (const std::exception& e) {
         std::printf("| %s | %s |\n", f.c_str(), e.what());
       }
+      ++listed;  // (a row either way, as below)
       continue;
     }
     Result a, b;
