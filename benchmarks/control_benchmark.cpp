@@ -10,6 +10,7 @@
 //                 [--fraction-to-boundary T] (InteriorPointOptions::fraction_to_boundary in maxsim)
 //                 [--warm-slack W]  (InteriorPointOptions::warm_slack in maxsim)
 //                 [--no-corrector]  (InteriorPointOptions::mehrotra_corrector off in maxsim)
+//                 [--joint-friction-rate R] (InteriorPointOptions::joint_friction_rate in maxsim; 0: off)
 //                 [--paired]        (maxsim only: the options above against the defaults on the same states)
 //                 [--post-order]    (maxsim: open_candidate_gap < 0, closed_contacts_last off: the order before 2026-11-27)
 //
@@ -71,7 +72,7 @@ struct Options {
   bool post_order = false;                               // neither open first nor closed last
   bool list = false;  // print the robot files, run nothing
   // the interior-point settings the command line sets: cone_weight, jammed_iterations,
-  // sigma_after_short_step, fraction_to_boundary, warm_slack, mehrotra_corrector
+  // sigma_after_short_step, fraction_to_boundary, warm_slack, mehrotra_corrector, joint_friction_rate
   InteriorPointOptions ip;
   bool paired = false;  // the options above judged on the default solver's own states
 };
@@ -87,6 +88,7 @@ void configure(Model* m, const Options& o) {
   m->opt.interior_point.fraction_to_boundary = o.ip.fraction_to_boundary;
   m->opt.interior_point.warm_slack = o.ip.warm_slack;
   m->opt.interior_point.mehrotra_corrector = o.ip.mehrotra_corrector;
+  m->opt.interior_point.joint_friction_rate = o.ip.joint_friction_rate;
 }
 
 // The command schedule: row k holds every actuator's command over [k·0.5 s, (k+1)·0.5 s).
@@ -313,6 +315,11 @@ int run(int argc, char** argv) {
       o.ip.cone_weight = std::stod(value());
       if (!(o.ip.cone_weight > 0) || !std::isfinite(o.ip.cone_weight))
         throw std::invalid_argument("--cone-weight must be a finite number of seconds > 0");
+    }
+    else if (a == "--joint-friction-rate") {
+      o.ip.joint_friction_rate = std::stod(value());
+      if (!(o.ip.joint_friction_rate >= 0) || !std::isfinite(o.ip.joint_friction_rate))
+        throw std::invalid_argument("--joint-friction-rate must be a finite rate >= 0 (rad/s)");
     }
     else if (a == "--jammed") {
       o.ip.jammed_iterations = std::stoi(value());

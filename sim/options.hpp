@@ -133,6 +133,13 @@ struct InteriorPointOptions {
   // wedge). 0 in the ordinary attempts; the shortest substep's last resort uses proximal_retry.
   double proximal = 0.0;
   double proximal_retry = 1e-6;  // (0: no such attempt)
+  // Proximal rate ν [rad/s, m/s on slide rows] of dry joint friction: the Newton matrix's row of
+  // the friction's dual (the row rate, η_t = v_t) gets (ν/F)Δb₁, F the impulse bound, the
+  // residual unchanged, so an answer is exact (docs/computation.md (113)). A joint held by its
+  // friction inside a loop closed through the ground (a leg's joints while its foot sticks) has
+  // an impulse the step's equations leave free along the loop; without the term Newton's step
+  // there jumps from one end of |b₁| ≤ F to the other. 0: none.
+  double joint_friction_rate = 3e-6;
   double short_step = 0.1;                  // a step length below this ...
   double sigma_after_short_step = 0.5;      // ... makes the next iteration centre at least this much
   // The failure policy's last resort: a substep of the shortest length that still does not

@@ -438,6 +438,9 @@ StepReport step(const Model& model, Data& d) {
     if (!(p >= 0) || !std::isfinite(p))
       throw std::invalid_argument("interior_point.proximal and proximal_retry must be finite and >= 0 (got " +
                                   std::to_string(p) + ")");
+  if (!(model.opt.interior_point.joint_friction_rate >= 0) || !std::isfinite(model.opt.interior_point.joint_friction_rate))
+    throw std::invalid_argument("interior_point.joint_friction_rate must be finite and >= 0 (got " +
+                                std::to_string(model.opt.interior_point.joint_friction_rate) + ")");
   if (!numerical_damping_valid(model.opt.numerical_damping))
     throw std::invalid_argument("numerical_damping must be in [0, 0.5] (got " +
                                 std::to_string(model.opt.numerical_damping) + ")");

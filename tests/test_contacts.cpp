@@ -524,6 +524,41 @@ TEST(JointFriction, StaysPutOrDecaysLinearly) {
   }
 }
 
+// The proximal rate of joint friction (InteriorPointOptions::joint_friction_rate,
+// docs/computation.md (113)) is in the Newton matrix only: it changes the interior point's path,
+// never its answer. The pendulum above, held (f = 2 N·m) and swinging through its sticking
+// turns (f = 0.2 N·m), follows the same trajectory without the term, with the default and with
+// a rate 300 times larger, within what the tolerances allow (the row rates converge to 1e-8 /
+// Δt² at the sticking turns: 4e-4 rad/s over 0.005 s, so ~1e-6 rad over a few turns); a rate in
+// the residual would move the held pendulum by ν Δt per step. A rate that is not finite and
+// non-negative is refused.
+TEST(JointFriction, ProximalRateChangesThePathNotTheAnswer) {
+  for (const double f : {2.0, 0.2}) {
+    std::vector<double> q_end;
+    for (const double rate : {0.0, 3e-6, 1e-3}) {
+      Model m = make_pendulum_chain(1, JointType::Revolute, 1.0, 1.0, 0.0, 0.005);
+      m.joints[0].friction[5] = f;
+      m.opt.interior_point.joint_friction_rate = rate;
+      Data d(m);
+      set_joint_coordinates(m, d, 0, {0.3}, {});
+      for (int k = 0; k < 600; ++k) ASSERT_EQ(step(m, d).status, StepStatus::Ok) << "f " << f << " rate " << rate;
+      double q, qd;
+      joint_coordinates(m, d, 0, &q, &qd);
+      q_end.push_back(q);
+    }
+    if (f == 2.0) EXPECT_NEAR(q_end[0], 0.3, 1e-6);
+    else EXPECT_GT(std::abs(q_end[0] - 0.3), 0.1);  // it swung
+    EXPECT_NEAR(q_end[1], q_end[0], 1e-6) << "f " << f;
+    EXPECT_NEAR(q_end[2], q_end[0], 1e-6) << "f " << f;
+  }
+  for (const double bad : {-1e-6, std::numeric_limits<double>::infinity(), std::nan("")}) {
+    Model m = make_pendulum_chain(1, JointType::Revolute, 1.0, 1.0, 0.0, 0.005);
+    m.opt.interior_point.joint_friction_rate = bad;
+    Data d(m);
+    EXPECT_THROW(step(m, d), std::invalid_argument) << bad;
+  }
+}
+
 // A free body under dry friction and damping on its floating joint (MJCF <joint frictionloss>
 // defaults reach a free joint, as in ANYmal's menagerie file), yawed half a turn: its free
 // rotation rows are measured from the previous knot (sim/constraints/joint.hpp), so the half turn, where

@@ -402,9 +402,14 @@ TEST(TransitionDerivatives, OpenCandidatesDoNotStopTheCentring) {
 // finite differences on the path never mix an answer on it with one off it (a column of 1e7
 // before). On every column whose contact set does not change within ±eps (not only the
 // resolved ones), A within 1e-3 of its largest entry at 10 of 11 states (measured 1e-7–2e-4,
-// one 1.9e-3) and B within 1e-4 at all 11 (1.3e-6–9e-5), in the -O3 -march=native build.
+// one 1.9e-3) and B within 1e-4 at all 11 (1.3e-6–9e-5), in the -O3 -march=native build. The
+// states are those of the solve without joint friction's proximal rate (docs/computation.md
+// (113)): with it the run takes another path and reaches, at t = 2.9 s, a contact wedged against
+// a joint limit where either solve takes ~2 500 iterations per step in substeps (docs/roadmap.md,
+// "known bad steps"), and the derivatives there fall back to finite differences.
 TEST(TransitionDerivatives, HeldJointsDoNotStopTheCentring) {
-  const Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/robots/a1/xml/a1.xml");
+  Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/robots/a1/xml/a1.xml");
+  m.opt.interior_point.joint_friction_rate = 0.0;
   Data d(m);
   enable_contacts(m, d);
   std::mt19937 rng(1);

@@ -242,6 +242,7 @@ void bind_data(py::module_& m) {
       .def_readwrite("cone_weight", &InteriorPointOptions::cone_weight)
       .def_readwrite("jammed_iterations", &InteriorPointOptions::jammed_iterations)
       .def_readwrite("jammed_alpha", &InteriorPointOptions::jammed_alpha)
+      .def_readwrite("joint_friction_rate", &InteriorPointOptions::joint_friction_rate)
       .def_readwrite("proximal_retry", &InteriorPointOptions::proximal_retry)
       .def_readwrite("warm_start", &InteriorPointOptions::warm_start)
       .def_readwrite("mehrotra_corrector", &InteriorPointOptions::mehrotra_corrector)

@@ -146,6 +146,16 @@ def test_interior_point_jam_rule_is_the_models(pendulum):
         maxsim.step(m, d)
 
 
+def test_interior_point_joint_friction_rate_is_the_models(pendulum):
+    m, d = pendulum
+    assert m.interior_point.joint_friction_rate == pytest.approx(3e-6)  # rad/s (docs/computation.md (113))
+    m.interior_point.joint_friction_rate = 0.0
+    maxsim.step(m, d)
+    m.interior_point.joint_friction_rate = -1.0
+    with pytest.raises(ValueError, match="joint_friction_rate"):
+        maxsim.step(m, d)
+
+
 def test_contact_options_are_the_models(pendulum):
     m, d = pendulum
     assert not m.contact.ground  # MJCF: the file's geoms are its world

@@ -286,6 +286,9 @@ class ConvergedStep {
     unknowns_ = ws_.unknowns;
     converged_ = d.contacts;
     ws_.cone_weight = model.opt.interior_point.cone_weight;  // the step's own central path
+    // the implicit function theorem needs the exact matrix: no proximal term of the last attempt
+    ws_.proximal = 0.0;
+    ws_.joint_friction_rate = 0.0;
   }
 
   // The start (x, u): kinematics, the actuators' forces, the inequalities' geometry at this knot

@@ -90,6 +90,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
   const int nc = static_cast<int>(d.contacts.size());
   ws.cone_weight = opt.cone_weight;
   ws.proximal = opt.proximal;
+  ws.joint_friction_rate = opt.joint_friction_rate;
 
   // start of the inequality variables, strictly inside their cones, from the predicted gap; an
   // inequality that persists from the last step (same pair, same point) starts from its impulse

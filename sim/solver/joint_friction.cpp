@@ -10,6 +10,15 @@
 
 namespace maxsim {
 
+namespace {
+
+// ν/F of the proximal rate (InteriorPointOptions::joint_friction_rate); 0 without friction
+double proximal_rate(const Workspace& ws, const Contact& ct) {
+  return ws.joint_friction_rate > 0 && ct.dry_limit > 0 ? ws.joint_friction_rate / ct.dry_limit : 0.0;
+}
+
+}  // namespace
+
 void JointFriction::prepare(const Model&, Data&, int) const {}  // acts through its joint's row impulse
 
 // The joint's row unknown is the row's whole impulse, friction included, so the row balances the
@@ -56,6 +65,10 @@ void JointFriction::jacobian(const Model& model, Data& d, int c) const {
   cone_linearization(ct, &lin);
   Mat3 D3;
   D3 << lin.coef_beta.col(1), lin.coef_beta.col(2), lin.coef_eta.col(0);
+  // the proximal rate (InteriorPointOptions::joint_friction_rate): Δη_t carries (ν/F)Δb₁
+  // (docs/computation.md (113)), the matrix only
+  const double rate = proximal_rate(ws, ct);
+  D3.col(0) += rate * lin.coef_eta.col(1);
   // (the columns' scales differ by W²: column scaling, which the cofactor inverse carries
   // exactly into the rows of D3⁻¹)
   ws.fold_inverse[c] = D3.inverse();
@@ -103,6 +116,7 @@ void JointFriction::recover(const Data& d, int c, const Eigen::VectorXd& delta, 
   eliminated_steps(d, c, delta, r_eta, &ds, &deta);
   const double dvt = deta(0) + r_eta(0);
   *a << 0, workspace(d).fold_offset[c] - workspace(d).fold_gain[c] * dvt, ds, 0;
+  deta(0) += proximal_rate(workspace(d), d.contacts[c]) * (*a)(1);  // (see jacobian)
   set_friction_dual_step(deta, e);
 }
 

@@ -90,6 +90,7 @@ struct Workspace {
   // set per solve and by the derivatives' central path (docs/computation.md (111))
   double cone_weight = 1.0;
   double proximal = 0.0;  // InteriorPointOptions::proximal, set per solve
+  double joint_friction_rate = 0.0;  // InteriorPointOptions::joint_friction_rate, set per solve (0: exact matrix)
   // the failure policy's compliant-loop attempt: ε per joint (0: rigid), see
   // SolverOptions::compliant_loop_fallback; empty otherwise
   std::vector<double> loop_compliance;
