@@ -70,8 +70,9 @@ void apply_restitution(double dt, Data& d) {
   const auto& prev = workspace(d).previous_contacts;
   for (size_t c = 0; c < d.contacts.size(); ++c) {
     Contact& ct = d.contacts[c];
-    if (ct.restitution <= 0 || !persisting_contact(prev, c, ct)) continue;
-    const double bounce = ct.restitution * prev[c].impact_speed;
+    const int p = workspace(d).previous_match[c];
+    if (ct.restitution <= 0 || p < 0) continue;
+    const double bounce = ct.restitution * prev[p].impact_speed;
     if (bounce > ct.bounce_threshold) ct.offset += bounce * dt;
   }
 }
@@ -89,7 +90,8 @@ void record_impacts(Data& d) {
     Contact& ct = d.contacts[c];
     ct.impact_speed = 0;
     if (ct.restitution <= 0 || ct.joint >= 0 || ct.slack > 1e-5) continue;
-    if (persisting_contact(prev, c, ct) && prev[c].slack <= 1e-5) continue;  // already closed
+    const int p = workspace(d).previous_match[c];
+    if (p >= 0 && prev[p].slack <= 1e-5) continue;  // already closed
     const double vn = ct.normal.dot(point_velocity(ct.body_b, ct.point_b) - point_velocity(ct.body_a, ct.point_a));
     if (vn < 0) ct.impact_speed = -vn;
   }
@@ -104,6 +106,7 @@ void collide(const Model& model, Data& d, const Attempt& attempt) {
   if (attempt.cold) ws.previous_contacts.clear();
   d.contacts.clear();
   find_inequalities(model, d, attempt.dt);
+  match_inequalities(ws.previous_contacts, d.contacts, &ws.previous_match, &ws.previous_used);
   if (attempt.relaxed_cone)
     for (Contact& c : d.contacts) c.relaxed_cone = c.joint < 0 && c.tendon < 0;
   ws.kinds.resize(d.contacts.size());

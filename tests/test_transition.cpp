@@ -404,9 +404,8 @@ TEST(TransitionDerivatives, OpenCandidatesDoNotStopTheCentring) {
 // resolved ones), A within 1e-3 of its largest entry at 10 of 11 states (measured 1e-7–2e-4,
 // one 1.9e-3) and B within 1e-4 at all 11 (1.3e-6–9e-5), in the -O3 -march=native build. The
 // states are those of the solve without joint friction's proximal rate (docs/computation.md
-// (113)): with it the run takes another path and reaches, at t = 2.9 s, a contact wedged against
-// a joint limit where either solve takes ~2 500 iterations per step in substeps (docs/roadmap.md,
-// "known bad steps"), and the derivatives there fall back to finite differences.
+// (113)): with it the same schedule reaches other states, all centred, where A is within 1e-3 at
+// 8 of the 11 (measured 2026-12-02; not yet analysed, docs/roadmap.md "Derivatives").
 TEST(TransitionDerivatives, HeldJointsDoNotStopTheCentring) {
   Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/robots/a1/xml/a1.xml");
   m.opt.interior_point.joint_friction_rate = 0.0;

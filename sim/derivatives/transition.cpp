@@ -24,6 +24,20 @@ namespace maxsim {
 
 namespace {
 
+// A friction cone pair that the interior point left on its boundary to round-off — a sliding
+// joint's |b| = Δt f_dry and η0 = |η_t| in the last bits, which the proximal rate of
+// docs/computation.md (113) makes common — has no Nesterov–Todd scaling (NaN in the exact
+// matrix, and the centring cannot start): moved inside by a relative 1e-12, far below the
+// tolerances. Strictly interior pairs are untouched.
+void strictly_inside(Contact* ct) {
+  if (ct->linear_cone || !(ct->dry_limit > 0 || ct->friction > 0)) return;
+  constexpr double margin = 1e-12;
+  const double beta0 = friction_beta(*ct, ct->gamma, ct->b)(0);
+  if (beta0 > 0 && ct->b.norm() > (1 - margin) * beta0) ct->b *= (1 - margin) * beta0 / ct->b.norm();
+  const double eta_t = ct->eta.tail<2>().norm();
+  if (ct->eta(0) < (1 + margin) * eta_t) ct->eta(0) = (1 + margin) * eta_t;
+}
+
 // Per joint with qpos entries: where its quaternion is, in qpos and in qvel (-1: none).
 struct QuaternionBlock {
   int qpos = -1, qvel = -1;
@@ -284,6 +298,7 @@ class ConvergedStep {
   ConvergedStep(const Model& model, Data& d, double kappa, bool tree)
       : model_(&model), d_(d), ws_(workspace(d)), kappa_(kappa), tree_(tree) {
     unknowns_ = ws_.unknowns;
+    for (Contact& ct : d.contacts) strictly_inside(&ct);
     converged_ = d.contacts;
     ws_.cone_weight = model.opt.interior_point.cone_weight;  // the step's own central path
     // the implicit function theorem needs the exact matrix: no proximal term of the last attempt
@@ -334,24 +349,8 @@ class ConvergedStep {
   // may list them in another order at a perturbed start) — or −1. True if every one is matched and
   // none is new.
   bool match_found() {
-    match_.assign(converged_.size(), -1);
-    used_.assign(found_.size(), 0);
-    bool all = found_.size() == converged_.size();
-    for (size_t c = 0; c < converged_.size(); ++c) {
-      double best = 1e-3;
-      for (size_t j = 0; j < found_.size(); ++j) {
-        if (used_[j] || !same_inequality(found_[j], converged_[c]) || has_normal(found_[j]) != has_normal(converged_[c]))
-          continue;
-        const double distance = (found_[j].point_b - converged_[c].point_b).norm();
-        if (distance <= best) {
-          best = distance;
-          match_[c] = static_cast<int>(j);
-        }
-      }
-      if (match_[c] >= 0) used_[match_[c]] = 1;
-      all = all && match_[c] >= 0;
-    }
-    return all;
+    match_inequalities(found_, converged_, &match_, &used_);
+    return found_.size() == converged_.size() && std::find(match_.begin(), match_.end(), -1) == match_.end();
   }
 
   // At the unperturbed start: what the step added to the found geometry (restitution), then the

@@ -24,10 +24,23 @@ bool same_inequality(const Contact& a, const Contact& b) {
          a.tendon == b.tendon && a.side == b.side;
 }
 
-bool persisting_contact(const std::vector<Contact>& previous, size_t c, const Contact& now) {
-  if (c >= previous.size()) return false;
-  const Contact& p = previous[c];
-  return same_inequality(p, now) && (p.point_b - now.point_b).norm() < 1e-3;
+void match_inequalities(const std::vector<Contact>& previous, const std::vector<Contact>& now,
+                        std::vector<int>* match, std::vector<char>* used) {
+  match->assign(now.size(), -1);
+  used->assign(previous.size(), 0);
+  for (size_t c = 0; c < now.size(); ++c) {
+    double best = 1e-3;
+    int& m = (*match)[c];
+    for (size_t j = 0; j < previous.size(); ++j) {
+      if ((*used)[j] || !same_inequality(previous[j], now[c]) || has_normal(previous[j]) != has_normal(now[c])) continue;
+      const double distance = (previous[j].point_b - now[c].point_b).norm();
+      if (distance <= best) {
+        best = distance;
+        m = static_cast<int>(j);
+      }
+    }
+    if (m >= 0) (*used)[m] = 1;
+  }
 }
 
 double cone_pair_max(const Contact& ct) {

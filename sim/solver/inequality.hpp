@@ -110,12 +110,16 @@ auto inequality_unknowns(const Data& d, V&& s, int c) {
 const InequalityKind& inequality_kind(const Contact& c);
 
 // Whether two inequalities act on the same thing: the same pair of bodies, joint row or tendon,
-// and side. A pair's several contact points are told apart by their witness points
-// (persisting_contact), a joint row's friction and limit by has_normal.
+// and side. A pair's several contact points are told apart by their witness points, a joint
+// row's friction and limit by has_normal (match_inequalities).
 bool same_inequality(const Contact& a, const Contact& b);
-// Whether contact c of this step continues contact c of the last one (same pair, same joint row
-// or witness point within 1 mm), so its impulse is a good first guess.
-bool persisting_contact(const std::vector<Contact>& previous, size_t c, const Contact& now);
+// match[c]: the inequality of `previous` that inequality c of `now` continues — the same one
+// (same_inequality, friction and limit apart) and, among a pair's several points, the one whose
+// witness point is nearest and within 1 mm, each matched once — or −1. By identity, not by
+// position in the lists: a candidate that enters or leaves the search shifts every later index
+// (`used`: scratch, sized here).
+void match_inequalities(const std::vector<Contact>& previous, const std::vector<Contact>& now,
+                        std::vector<int>* match, std::vector<char>* used);
 
 // ---- pieces the kinds share (sim/solver/inequality.cpp) ----
 

@@ -97,8 +97,9 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
   const double cold = opt.initial_slack * std::max(1.0, model.opt.gravity.norm() * dt);
   ws.warm.resize(nc);
   for (int c = 0; c < nc; ++c) {
-    ws.warm[c] = opt.warm_start && persisting_contact(ws.previous_contacts, c, d.contacts[c]);
-    ws.kinds[c]->start_impulse(d, c, ws.warm[c] ? &ws.previous_contacts[c] : nullptr, cold, &s);
+    const int p = ws.previous_match[c];
+    ws.warm[c] = opt.warm_start && p >= 0;
+    ws.kinds[c]->start_impulse(d, c, ws.warm[c] ? &ws.previous_contacts[p] : nullptr, cold, &s);
   }
   step_residual(model, d, s, &F);
 

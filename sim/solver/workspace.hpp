@@ -156,6 +156,9 @@ struct Workspace {
   std::vector<Vec6> contact_affine, contact_steps;  // per contact: (Δγ, Δb, Δη0, Δs, ·), (Δη_t, ·)
   std::vector<Contact> trial_contacts, previous_contacts;
   std::vector<char> warm;  // per inequality: it continues one of the last step (warm-started)
+  // per inequality: the one of previous_contacts it continues, or −1 (match_inequalities, at collide)
+  std::vector<int> previous_match;
+  std::vector<char> previous_used;  // (match_inequalities' scratch)
   std::vector<Vec3> x3;
   std::vector<Vec4> q3;
   Eigen::VectorXd unknowns, trial, residual, trial_residual, delta;
