@@ -30,7 +30,7 @@ namespace {
 // matrix, and the centring cannot start): moved inside by a relative 1e-12, far below the
 // tolerances. Strictly interior pairs are untouched.
 void strictly_inside(Contact* ct) {
-  if (ct->linear_cone || !(ct->dry_limit > 0 || ct->friction > 0)) return;
+  if (ct->linear_cone || !has_cone(*ct)) return;
   constexpr double margin = 1e-12;
   const double beta0 = friction_beta(*ct, ct->gamma, ct->b)(0);
   if (beta0 > 0 && ct->b.norm() > (1 - margin) * beta0) ct->b *= (1 - margin) * beta0 / ct->b.norm();
