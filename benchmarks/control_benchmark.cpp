@@ -11,6 +11,9 @@
 //                 [--warm-slack W]  (InteriorPointOptions::warm_slack in maxsim)
 //                 [--no-corrector]  (InteriorPointOptions::mehrotra_corrector off in maxsim)
 //                 [--joint-friction-rate R] (InteriorPointOptions::joint_friction_rate in maxsim; 0: off)
+//                 [--limit-compliance E] (InteriorPointOptions::limit_compliance in maxsim, per Δt and child mass; 0: rigid)
+//                 [--compliant-limits] (SolverOptions::compliant_limit_fallback on in maxsim)
+//                 [--redraw P]      (seconds between two draws of the commands; 0.5)
 //                 [--paired]        (maxsim only: the options above against the defaults on the same states)
 //                 [--post-order]    (maxsim: open_candidate_gap < 0, closed_contacts_last off: the order before 2026-11-27)
 //
@@ -75,6 +78,8 @@ struct Options {
   // sigma_after_short_step, fraction_to_boundary, warm_slack, mehrotra_corrector, joint_friction_rate
   InteriorPointOptions ip;
   bool paired = false;  // the options above judged on the default solver's own states
+  double redraw = kRedrawPeriod;  // s between two draws of the commands
+  bool compliant_limits = false;  // SolverOptions::compliant_limit_fallback on
 };
 
 // The solver options the command line sets (their defaults leave the model's).
@@ -89,22 +94,27 @@ void configure(Model* m, const Options& o) {
   m->opt.interior_point.warm_slack = o.ip.warm_slack;
   m->opt.interior_point.mehrotra_corrector = o.ip.mehrotra_corrector;
   m->opt.interior_point.joint_friction_rate = o.ip.joint_friction_rate;
+  m->opt.interior_point.limit_compliance = o.ip.limit_compliance;
+  m->opt.solver.compliant_limit_fallback = o.compliant_limits;
 }
 
-// The command schedule: row k holds every actuator's command over [k·0.5 s, (k+1)·0.5 s).
+// The command schedule: row k holds every actuator's command over [k·P, (k+1)·P), P the period
+// (0.5 s; --redraw).
 struct Schedule {
   std::vector<std::vector<double>> rows;
+  double period = kRedrawPeriod;
   const std::vector<double>& at(double t) const {
-    const size_t k = std::min(rows.size() - 1, static_cast<size_t>(std::max(0.0, t) / kRedrawPeriod));
+    const size_t k = std::min(rows.size() - 1, static_cast<size_t>(std::max(0.0, t) / period));
     return rows[k];
   }
 };
 
-Schedule make_schedule(const Model& m, double duration, unsigned seed) {
+Schedule make_schedule(const Model& m, double duration, unsigned seed, double period) {
   Schedule s;
+  s.period = period;
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
-  const int periods = static_cast<int>(std::ceil(duration / kRedrawPeriod)) + 1;
+  const int periods = static_cast<int>(std::ceil(duration / period)) + 1;
   for (int k = 0; k < periods; ++k) {
     std::vector<double> u(m.actuators.size());
     for (size_t i = 0; i < u.size(); ++i) {
@@ -303,6 +313,7 @@ int run(int argc, char** argv) {
     else if (a == "--bodies-first") o.bodies_first = true;
     else if (a == "--post-order") o.post_order = true;
     else if (a == "--paired") o.paired = true;
+    else if (a == "--compliant-limits") o.compliant_limits = true;
     else if (a == "--no-corrector") o.ip.mehrotra_corrector = false;
     else if (a == "--sigma-short" || a == "--fraction-to-boundary" || a == "--warm-slack") {
       const double v = std::stod(value());
@@ -320,6 +331,15 @@ int run(int argc, char** argv) {
       o.ip.joint_friction_rate = std::stod(value());
       if (!(o.ip.joint_friction_rate >= 0) || !std::isfinite(o.ip.joint_friction_rate))
         throw std::invalid_argument("--joint-friction-rate must be a finite rate >= 0 (rad/s)");
+    }
+    else if (a == "--redraw") {
+      o.redraw = std::stod(value());
+      if (!(o.redraw > 0) || !std::isfinite(o.redraw)) throw std::invalid_argument("--redraw must be a finite period > 0 (s)");
+    }
+    else if (a == "--limit-compliance") {
+      o.ip.limit_compliance = std::stod(value());
+      if (!(o.ip.limit_compliance >= 0) || !std::isfinite(o.ip.limit_compliance))
+        throw std::invalid_argument("--limit-compliance must be a finite compliance >= 0 (per Δt and child mass)");
     }
     else if (a == "--jammed") {
       o.ip.jammed_iterations = std::stoi(value());
@@ -371,7 +391,7 @@ int run(int argc, char** argv) {
     }
     if (m.nu() == 0) continue;
     const long long steps = o.steps > 0 ? o.steps : static_cast<long long>(std::llround(o.seconds / m.opt.timestep));
-    const Schedule schedule = make_schedule(m, static_cast<double>(steps) * m.opt.timestep, o.seed);
+    const Schedule schedule = make_schedule(m, static_cast<double>(steps) * m.opt.timestep, o.seed, o.redraw);
     if (o.paired) {
       try {
         run_paired(f, path, schedule, steps, o);

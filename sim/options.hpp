@@ -60,6 +60,18 @@ struct SolverOptions {
   // body's mass) (StepReport::relaxed): a loop at a bifurcation has no exact solution.
   bool compliant_loop_fallback = true;
   double loop_compliance = 1e-6;  // ε of compliant_loop_fallback, per Δt and child mass
+  // The failure policy's attempt for a wedge: a step with joint limits whose first attempt and
+  // cold retry do not converge is solved again, cold, with its joint limits compliant
+  // (InteriorPointOptions::limit_compliance = limit_fallback_compliance, at most 40 iterations;
+  // StepReport::relaxed), and the next step's first two attempts get 40 iterations. A contact
+  // that self-locks against limits (a leg pressed on another while its joints sit on their
+  // stops) carries a squeeze the rigid equations leave free and unbounded; the compliance
+  // chooses the least (docs/computation.md (114)). Off by default: on the A1 file under fast
+  // commands it cuts the wedge stretches' iterations 1.3–3.7×, but it changes the servo arm's
+  // hard stretch into one where an unconverged step kicks a joint to 1 800 rad/s
+  // (docs/performance.md, "a compliant-limit attempt").
+  bool compliant_limit_fallback = false;
+  double limit_fallback_compliance = 1e-3;
   // The graph LDU's elimination order for steps with inequalities on models without a loop of
   // equality constraints (docs/computation.md §6): true eliminates every body first, so that no
   // joint or contact pivot is singular (far fewer iterations on robots whose contacts join two
@@ -140,6 +152,11 @@ struct InteriorPointOptions {
   // an impulse the step's equations leave free along the loop; without the term Newton's step
   // there jumps from one end of |b₁| ≤ F to the other. 0: none.
   double joint_friction_rate = 3e-6;
+  // Compliance of joint limits, per Δt and child mass: a limit's gap is φ + εγ ≥ 0 with
+  // ε = limit_compliance × Δt / (the child body's mass) (residual, matrix and slack step alike),
+  // so a limit gives way by ε times its impulse (docs/computation.md (114)). 0: rigid limits;
+  // the failure policy's compliant-limit attempt sets it (SolverOptions::compliant_limit_fallback).
+  double limit_compliance = 0.0;
   double short_step = 0.1;                  // a step length below this ...
   double sigma_after_short_step = 0.5;      // ... makes the next iteration centre at least this much
   // The failure policy's last resort: a substep of the shortest length that still does not

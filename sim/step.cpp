@@ -222,6 +222,19 @@ void restore_state(const SavedState& s, Data& d) {
 // contact-free step goes straight to the half steps: the rotation update (omega_step_quat) needs
 // |ω|Δt < 2, which a whipping chain tip can exceed; half steps double that bound. Each attempt is
 // an Attempt value: its length, whether it starts cold, its interior-point settings, its cone.
+// the first attempt's iterations in a step after one whose limits gave way: more than a rigid
+// step takes outside a wedge (the A1 file's 99th percentile under fast commands: ~50)
+constexpr int kAfterWedgeIterations = 40;
+// the compliant-limit attempt's iterations: a wedge converges in ~25 (the A1 file), a failure
+// the limits do not cause stops there
+constexpr int kWedgeIterations = 40;
+
+bool has_joint_limit(const std::vector<Contact>& contacts) {
+  for (const Contact& ct : contacts)
+    if (ct.joint >= 0 && ct.tendon < 0 && ct.dry_limit <= 0) return true;
+  return false;
+}
+
 StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt& attempt) {
   // The shortest substep's attempts are the last resort: each takes its whole iteration budget
   // (InteriorPointOptions::jammed_iterations ends a jammed attempt early only where a shorter
@@ -232,7 +245,14 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
   if (ws.saved.size() < static_cast<size_t>(depth + 1)) ws.saved.resize(depth + 1);  // once
   SavedState& saved = ws.saved[depth];
   save_state(d, &saved);
-  StepReport rep = step_once(model, d, first);
+  // after a step whose limits gave way (a wedge lasts many steps) the rigid first try is short
+  Attempt opening = first;
+  const bool top = depth == model.opt.solver.max_retry_depth;
+  const bool after_wedge = top && ws.limits_gave_way;
+  if (after_wedge)
+    opening.interior_point.max_iterations = std::min(opening.interior_point.max_iterations, kAfterWedgeIterations);
+  if (top) ws.limits_gave_way = false;
+  StepReport rep = step_once(model, d, opening);
   if (rep.status == StepStatus::Ok) return rep;
   // The retries below change only the interior point's start and settings: a step without
   // contacts (Newton's method) would repeat itself exactly, so it goes straight to the half steps,
@@ -287,8 +307,25 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
   if (interior_point) {
     if (first.interior_point.warm_start && !ws.previous_contacts.empty()) {
       // the warm start (last impulses, small floors) may have misled it: the same step cold first
-      attempt_again(cold);
+      Attempt retry = cold;
+      if (after_wedge) retry.interior_point.max_iterations = opening.interior_point.max_iterations;
+      attempt_again(retry);
       if (rep.status == StepStatus::Ok) return rep;
+      restore_state(saved, d);
+    }
+    if (model.opt.solver.compliant_limit_fallback && first.interior_point.limit_compliance <= 0 &&
+        has_joint_limit(d.contacts)) {
+      // a wedge (a contact self-locking against joint limits) has an unbounded squeeze: the same
+      // length, cold, with the limits compliant (docs/computation.md (114)), reported relaxed
+      Attempt compliant = cold;
+      compliant.interior_point.limit_compliance = model.opt.solver.limit_fallback_compliance;
+      compliant.interior_point.max_iterations = std::min(compliant.interior_point.max_iterations, kWedgeIterations);
+      attempt_again(compliant);
+      if (rep.status == StepStatus::Ok) {
+        rep.relaxed = true;
+        ws.limits_gave_way = true;
+        return rep;
+      }
       restore_state(saved, d);
     }
     if (first.interior_point.mehrotra_corrector) {
@@ -444,6 +481,12 @@ StepReport step(const Model& model, Data& d) {
   if (!(model.opt.interior_point.joint_friction_rate >= 0) || !std::isfinite(model.opt.interior_point.joint_friction_rate))
     throw std::invalid_argument("interior_point.joint_friction_rate must be finite and >= 0 (got " +
                                 std::to_string(model.opt.interior_point.joint_friction_rate) + ")");
+  if (!(model.opt.interior_point.limit_compliance >= 0) || !std::isfinite(model.opt.interior_point.limit_compliance))
+    throw std::invalid_argument("interior_point.limit_compliance must be finite and >= 0 (got " +
+                                std::to_string(model.opt.interior_point.limit_compliance) + ")");
+  if (!(model.opt.solver.limit_fallback_compliance > 0) || !std::isfinite(model.opt.solver.limit_fallback_compliance))
+    throw std::invalid_argument("solver.limit_fallback_compliance must be finite and > 0 (got " +
+                                std::to_string(model.opt.solver.limit_fallback_compliance) + ")");
   if (!numerical_damping_valid(model.opt.numerical_damping))
     throw std::invalid_argument("numerical_damping must be in [0, 0.5] (got " +
                                 std::to_string(model.opt.numerical_damping) + ")");

@@ -156,6 +156,20 @@ def test_interior_point_joint_friction_rate_is_the_models(pendulum):
         maxsim.step(m, d)
 
 
+def test_limit_compliance_is_the_models(pendulum):
+    m, d = pendulum
+    assert m.interior_point.limit_compliance == 0.0  # rigid limits (docs/computation.md (114))
+    assert not m.solver.compliant_limit_fallback  # (an option: docs/performance.md)
+    assert m.solver.limit_fallback_compliance == pytest.approx(1e-3)
+    m.interior_point.limit_compliance = -1.0
+    with pytest.raises(ValueError, match="limit_compliance"):
+        maxsim.step(m, d)
+    m.interior_point.limit_compliance = 0.0
+    m.solver.limit_fallback_compliance = 0.0
+    with pytest.raises(ValueError, match="limit_fallback_compliance"):
+        maxsim.step(m, d)
+
+
 def test_contact_options_are_the_models(pendulum):
     m, d = pendulum
     assert not m.contact.ground  # MJCF: the file's geoms are its world

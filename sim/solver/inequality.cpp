@@ -81,6 +81,11 @@ Vec3 cone_rhs(const Contact& ct, const ConeLinearization& lin, double kappa, con
   return -(product + second - kappa * e0) + lin.coef_eta.rightCols<2>() * r_eta;
 }
 
+double limit_epsilon(const Data& d, int c) {
+  const std::vector<double>& eps = workspace(d).limit_compliance;
+  return c < static_cast<int>(eps.size()) ? eps[c] : 0.0;
+}
+
 void eliminated_steps(const Data& d, int c, const Eigen::VectorXd& delta, const Vec2& r_eta, double* ds, Vec2* deta) {
   const Contact& ct = d.contacts[c];
   const ContactKinematics& k = workspace(d).contact_kin[c];

@@ -91,6 +91,15 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
   ws.cone_weight = opt.cone_weight;
   ws.proximal = opt.proximal;
   ws.joint_friction_rate = opt.joint_friction_rate;
+  ws.limit_compliance.clear();
+  if (opt.limit_compliance > 0) {  // docs/computation.md (114)
+    ws.limit_compliance.assign(nc, 0.0);
+    for (int c = 0; c < nc; ++c) {
+      const Contact& ct = d.contacts[c];
+      if (ct.joint >= 0 && ct.tendon < 0 && ct.dry_limit <= 0 && ct.body_b >= 0)
+        ws.limit_compliance[c] = opt.limit_compliance * dt / model.bodies[ct.body_b].mass;
+    }
+  }
 
   // start of the inequality variables, strictly inside their cones, from the predicted gap; an
   // inequality that persists from the last step (same pair, same point) starts from its impulse

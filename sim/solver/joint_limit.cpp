@@ -25,6 +25,8 @@ void JointLimit::residual(const Model&, Data& d, const Eigen::VectorXd& s, int c
   const double coord = r < 3 ? r3.c(r) : d.joint_angle[ct.joint](r - 3) + wrap_angle(r3.c(r) - r2.c(r));
   ContactKinematics& k = ws.contact_kin[c];
   k.phi = ct.side * (coord - ct.bound);
+  // a compliant limit gives way by ε γ (docs/computation.md (114))
+  if (const double eps = limit_epsilon(d, c); eps > 0) k.phi += eps * inequality_unknowns(d, s, c)(0);
   k.vt.setZero();
 }
 

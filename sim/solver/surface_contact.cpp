@@ -82,6 +82,7 @@ void SurfaceContact::jacobian(const Model& model, Data& d, int c) const {
     if (ct.body_a != kWorld) mass = std::min(mass, model.bodies[ct.body_a].mass);
     D(0, 0) += ct.gamma * ws.proximal * ws.dt / mass;
   }
+  if (const double eps = limit_epsilon(d, c); eps > 0) D(0, 0) += ct.gamma * eps;  // Δs carries ε Δγ (114)
   rows_b.row(0) = ct.gamma * k.Jphi_b;
   rows_a.row(0) = ct.gamma * k.Jphi_a;
   if (has_cone(ct)) {
@@ -133,6 +134,7 @@ void SurfaceContact::recover(const Data& d, int c, const Eigen::VectorXd& delta,
   Vec2 deta;
   eliminated_steps(d, c, delta, ct.eta.tail<2>() - workspace(d).contact_kin[c].vt, &ds, &deta);
   a->head<4>() = inequality_unknowns(d, delta, c).head<4>();
+  if (const double eps = limit_epsilon(d, c); eps > 0) ds += eps * (*a)(0);
   (*a)(4) = ds;
   (*a)(5) = 0;
   set_friction_dual_step(deta, e);

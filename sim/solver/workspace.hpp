@@ -91,6 +91,12 @@ struct Workspace {
   double cone_weight = 1.0;
   double proximal = 0.0;  // InteriorPointOptions::proximal, set per solve
   double joint_friction_rate = 0.0;  // InteriorPointOptions::joint_friction_rate, set per solve (0: exact matrix)
+  // per inequality: a compliant joint limit's ε (InteriorPointOptions::limit_compliance), set per
+  // solve; empty when the limits are rigid
+  std::vector<double> limit_compliance;
+  // whether the last step ended in the failure policy's compliant-limit attempt
+  // (SolverOptions::compliant_limit_fallback): the next step's rigid first attempt is short
+  bool limits_gave_way = false;
   // the failure policy's compliant-loop attempt: ε per joint (0: rigid), see
   // SolverOptions::compliant_loop_fallback; empty otherwise
   std::vector<double> loop_compliance;
