@@ -66,10 +66,10 @@ struct SolverOptions {
   // StepReport::relaxed), and the next step's first two attempts get 40 iterations. A contact
   // that self-locks against limits (a leg pressed on another while its joints sit on their
   // stops) carries a squeeze the rigid equations leave free and unbounded; the compliance
-  // chooses the least (docs/computation.md (114)). Off by default: on the A1 file under fast
-  // commands it cuts the wedge stretches' iterations 1.3–3.7×, but it changes the servo arm's
-  // hard stretch into one where an unconverged step kicks a joint to 1 800 rad/s
-  // (docs/performance.md, "a compliant-limit attempt").
+  // chooses the least (docs/computation.md (114)). An unconverged compliant end is never the
+  // one that stands. Off by default until judged across the benchmark: on the A1 file under fast
+  // commands it cuts the wedge stretches' iterations 1.3–3.7×; where it does not converge it
+  // costs 2–9 % (docs/performance.md, "a compliant-limit attempt").
   bool compliant_limit_fallback = false;
   double limit_fallback_compliance = 1e-3;
   // The graph LDU's elimination order for steps with inequalities on models without a loop of

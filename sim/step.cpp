@@ -263,8 +263,11 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
   // warm-started from another's unconverged end can run off to impulses of 1e4 N s).
   const bool shortest = depth <= 0 && interior_point;
   StepReport best;  // (status Ok: none kept yet)
+  // (not a compliant-limit attempt's end: its residual is of other equations, and such an end
+  // once kicked the servo arm's joint to 1 800 rad/s)
+  bool compliant_attempt = false;
   auto keep_if_best = [&]() {
-    if (!shortest || rep.status != StepStatus::NotConverged) return;
+    if (!shortest || rep.status != StepStatus::NotConverged || compliant_attempt) return;
     if (best.status == StepStatus::NotConverged && !(rep.residual < best.residual)) return;
     best = rep;
     save_state(d, &ws.best_end);
@@ -320,7 +323,9 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
       Attempt compliant = cold;
       compliant.interior_point.limit_compliance = model.opt.solver.limit_fallback_compliance;
       compliant.interior_point.max_iterations = std::min(compliant.interior_point.max_iterations, kWedgeIterations);
+      compliant_attempt = true;
       attempt_again(compliant);
+      compliant_attempt = false;
       if (rep.status == StepStatus::Ok) {
         rep.relaxed = true;
         ws.limits_gave_way = true;
