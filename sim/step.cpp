@@ -215,13 +215,6 @@ void restore_state(const SavedState& s, Data& d) {
   d.min_candidate_distance = s.min_candidate_distance;
 }
 
-// Failure policy: a step with contacts that does not converge is tried again cold (without its
-// warm start), then cold with the conservative interior point (no Mehrotra corrector), then once
-// more from where that stopped, and only then as two half steps, recursively to max_retry_depth
-// (the shortest substeps make the same attempts and a last warm one) before it is reported. A
-// contact-free step goes straight to the half steps: the rotation update (omega_step_quat) needs
-// |ω|Δt < 2, which a whipping chain tip can exceed; half steps double that bound. Each attempt is
-// an Attempt value: its length, whether it starts cold, its interior-point settings, its cone.
 // the first attempt's iterations in a step after one whose limits gave way: more than a rigid
 // step takes outside a wedge (the A1 file's 99th percentile under fast commands: ~50)
 constexpr int kAfterWedgeIterations = 40;
@@ -231,10 +224,18 @@ constexpr int kWedgeIterations = 40;
 
 bool has_joint_limit(const std::vector<Contact>& contacts) {
   for (const Contact& ct : contacts)
-    if (ct.joint >= 0 && ct.tendon < 0 && ct.dry_limit <= 0) return true;
+    if (is_joint_limit(ct)) return true;
   return false;
 }
 
+// Failure policy: a step with contacts that does not converge is tried again cold (without its
+// warm start), then (SolverOptions::compliant_limit_fallback) cold with compliant joint limits,
+// then cold with the conservative interior point (no Mehrotra corrector), then once
+// more from where that stopped, and only then as two half steps, recursively to max_retry_depth
+// (the shortest substeps make the same attempts and a last warm one) before it is reported. A
+// contact-free step goes straight to the half steps: the rotation update (omega_step_quat) needs
+// |ω|Δt < 2, which a whipping chain tip can exceed; half steps double that bound. Each attempt is
+// an Attempt value: its length, whether it starts cold, its interior-point settings, its cone.
 StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt& attempt) {
   // The shortest substep's attempts are the last resort: each takes its whole iteration budget
   // (InteriorPointOptions::jammed_iterations ends a jammed attempt early only where a shorter

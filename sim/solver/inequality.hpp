@@ -153,12 +153,15 @@ Mat6 joint_body_block_unscaled(const Mat6& J3, const Vec3& w, double dt);
 void joint_row_jacobian(const Model& model, const Data& d, const Eigen::VectorXd& s, const Contact& ct,
                         Row6* child, Row6* parent);
 
-// The eliminated variables' steps from the solved Δν: Δs = Jφ Δν − r_s and Δη_t = J_vt Δν − r_η
-// (r_η = 0 gives the tangential velocity step J_vt Δν).
+// A joint's limit row (JointLimit): not a tendon's limit, not dry joint friction.
+inline bool is_joint_limit(const Contact& c) { return c.joint >= 0 && c.tendon < 0 && has_normal(c); }
+
 // Inequality c's compliance ε (a compliant joint limit's gap is φ + εγ, docs/computation.md
 // (114)); 0 when the last solve's limits were rigid or c is not a joint limit.
 double limit_epsilon(const Data& d, int c);
 
+// The eliminated variables' steps from the solved Δν: Δs = Jφ Δν − r_s and Δη_t = J_vt Δν − r_η
+// (r_η = 0 gives the tangential velocity step J_vt Δν).
 void eliminated_steps(const Data& d, int c, const Eigen::VectorXd& delta, const Vec2& r_eta, double* ds, Vec2* deta);
 
 // (Δη_t, 0, 0, 0, 0). Not a comma initializer: GCC 12 with AVX reports a false out-of-bounds

@@ -96,7 +96,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     ws.limit_compliance.assign(nc, 0.0);
     for (int c = 0; c < nc; ++c) {
       const Contact& ct = d.contacts[c];
-      if (ct.joint >= 0 && ct.tendon < 0 && ct.dry_limit <= 0 && ct.body_b >= 0)
+      if (is_joint_limit(ct) && ct.body_b >= 0)
         ws.limit_compliance[c] = opt.limit_compliance * dt / model.bodies[ct.body_b].mass;
     }
   }
