@@ -13,6 +13,7 @@
 //                 [--joint-friction-rate R] (InteriorPointOptions::joint_friction_rate in maxsim; 0: off)
 //                 [--limit-compliance E] (InteriorPointOptions::limit_compliance in maxsim, per Δt and child mass; 0: rigid)
 //                 [--compliant-limits] (SolverOptions::compliant_limit_fallback on in maxsim)
+//                 [--no-compliant-last-resort] (SolverOptions::compliant_limit_last_resort off in maxsim)
 //                 [--redraw P]      (seconds between two draws of the commands; 0.5)
 //                 [--paired]        (maxsim only: the options above against the defaults on the same states)
 //                 [--post-order]    (maxsim: open_candidate_gap < 0, closed_contacts_last off: the order before 2026-11-27)
@@ -80,6 +81,7 @@ struct Options {
   bool paired = false;  // the options above judged on the default solver's own states
   double redraw = kRedrawPeriod;  // s between two draws of the commands
   bool compliant_limits = false;  // SolverOptions::compliant_limit_fallback on
+  bool rigid_last_resort = false;  // SolverOptions::compliant_limit_last_resort off
 };
 
 // The solver options the command line sets (their defaults leave the model's).
@@ -96,6 +98,7 @@ void configure(Model* m, const Options& o) {
   m->opt.interior_point.joint_friction_rate = o.ip.joint_friction_rate;
   m->opt.interior_point.limit_compliance = o.ip.limit_compliance;
   m->opt.solver.compliant_limit_fallback = o.compliant_limits;
+  if (o.rigid_last_resort) m->opt.solver.compliant_limit_last_resort = false;
 }
 
 // The command schedule: row k holds every actuator's command over [k·P, (k+1)·P), P the period
@@ -314,6 +317,7 @@ int run(int argc, char** argv) {
     else if (a == "--post-order") o.post_order = true;
     else if (a == "--paired") o.paired = true;
     else if (a == "--compliant-limits") o.compliant_limits = true;
+    else if (a == "--no-compliant-last-resort") o.rigid_last_resort = true;
     else if (a == "--no-corrector") o.ip.mehrotra_corrector = false;
     else if (a == "--sigma-short" || a == "--fraction-to-boundary" || a == "--warm-slack") {
       const double v = std::stod(value());

@@ -267,6 +267,7 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
   // (not a compliant-limit attempt's end: its residual is of other equations, and such an end
   // once kicked the servo arm's joint to 1 800 rad/s)
   bool compliant_attempt = false;
+  bool rep_compliant = false;  // rep is a compliant-limit attempt's
   auto keep_if_best = [&]() {
     if (!shortest || rep.status != StepStatus::NotConverged || compliant_attempt) return;
     if (best.status == StepStatus::NotConverged && !(rep.residual < best.residual)) return;
@@ -281,6 +282,7 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
     rep = step_once(model, d, attempt);
     rep.iterations += before;
     rep.relaxed = rep.relaxed || attempt.relaxed_cone;
+    rep_compliant = compliant_attempt;
     keep_if_best();
   };
   Attempt warm = first;  // (the same length, warm from where the last attempt stopped)
@@ -353,7 +355,8 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
     }
     // the shortest substep: a last attempt, warm from where the previous one stopped, then one
     // cold with the proximal term on the gap rows (InteriorPointOptions::proximal_retry: exact if
-    // it converges), then (InteriorPointOptions::relaxed_fallback) one cold with the relaxed cone;
+    // it converges), then (SolverOptions::compliant_limit_last_resort) one cold with compliant
+    // joint limits, then (InteriorPointOptions::relaxed_fallback) one cold with the relaxed cone;
     // if none converges, the best unconverged end stands (keep_if_best)
     if (depth <= 0) {
       attempt_again(warm);
@@ -364,13 +367,31 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
         attempt_again(proximal);
         if (rep.status == StepStatus::Ok) return rep;
       }
+      if (rep.status != StepStatus::Ok && model.opt.solver.compliant_limit_last_resort &&
+          first.interior_point.limit_compliance <= 0 && has_joint_limit(d.contacts)) {
+        // a wedge against joint limits that no rigid attempt resolved (computation.md (114))
+        restore_state(saved, d);
+        Attempt compliant = cold;
+        compliant.interior_point.limit_compliance = model.opt.solver.limit_fallback_compliance;
+        compliant.interior_point.max_iterations = std::min(compliant.interior_point.max_iterations, kWedgeIterations);
+        compliant_attempt = true;
+        attempt_again(compliant);
+        compliant_attempt = false;
+        if (rep.status == StepStatus::Ok) {
+          rep.relaxed = true;
+          d.report = rep;
+          return rep;
+        }
+      }
       if (rep.status != StepStatus::Ok && first.interior_point.relaxed_fallback) {
         restore_state(saved, d);
         Attempt relaxed = cold;
         relaxed.relaxed_cone = true;
         attempt_again(relaxed);
       }
-      const bool best_is_better = rep.status == StepStatus::Failed || best.residual < rep.residual;
+      // (a compliant attempt's unconverged end, when no relaxed-cone attempt followed it, is not
+      // comparable: its residual is of other equations)
+      const bool best_is_better = rep.status == StepStatus::Failed || rep_compliant || best.residual < rep.residual;
       if (rep.status != StepStatus::Ok && best.status == StepStatus::NotConverged && best_is_better) {
         const int iterations = rep.iterations;
         rep = best;

@@ -187,24 +187,23 @@ TEST(FailurePolicy, BadLimitCompliancesAreRefused) {
   }
 }
 
-// The compliant-limit attempt (SolverOptions::compliant_limit_fallback) on a wedge: the A1 file
-// under bench_control's schedule with commands redrawn every 0.1 s, seed 5 (`bench_control --only
-// a1/xml --redraw 0.1 --seed 5`): at t ≈ 0.58–0.60 s a leg's collision box presses on another's
-// while the joints of the loop sit on their limits. With rigid limits three of those steps end
-// unconverged after 1 498–3 417 iterations (substeps and every attempt; measured); with the
-// attempt they converge at full length in ~220 (the first attempt's and the cold retry's 100
-// each, then ~20 compliant), reported relaxed, their contacts closed to round-off.
-TEST(FailurePolicy, CompliantLimitsResolveAWedge) {
-  Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/robots/a1/xml/a1.xml");
-  m.opt.solver.compliant_limit_fallback = true;
+// A wedge: the A1 file under bench_control's schedule with commands redrawn every 0.1 s, seed 5
+// (`bench_control --only a1/xml --redraw 0.1 --seed 5`): at t ≈ 0.58–0.60 s a leg's collision box
+// presses on another's while the joints of the loop sit on their limits. With rigid limits three
+// of those steps end unconverged after 1 498–3 417 iterations (substeps and every attempt;
+// measured with compliant_limit_last_resort off).
+struct WedgeRun {
+  StepSummary summary;
+  int worst = 0;           // iterations of the largest step
+  double penetration = 0;  // at the relaxed steps (the file's start pose overlaps its floor)
+};
+WedgeRun run_a1_wedge(const Model& m) {
   Data d(m);
   enable_contacts(m, d);
   std::mt19937_64 rng(5);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   const int period = static_cast<int>(0.1 / m.opt.timestep + 0.5);
-  StepSummary summary;
-  int worst = 0;
-  double penetration = 0;  // (at the relaxed steps: the file's start pose overlaps its floor)
+  WedgeRun run;
   for (int k = 0; k < static_cast<int>(0.65 / m.opt.timestep + 0.5); ++k) {
     if (k % period == 0)
       for (int i = 0; i < m.nu(); ++i) {
@@ -213,15 +212,42 @@ TEST(FailurePolicy, CompliantLimitsResolveAWedge) {
         d.ctrl[i] = lo + (hi - lo) * unit(rng);
       }
     const StepReport rep = step(m, d);
-    summary.add(rep, d.time);
-    worst = std::max(worst, rep.iterations);
-    if (rep.relaxed) penetration = std::max(penetration, max_penetration(d));
+    run.summary.add(rep, d.time);
+    run.worst = std::max(run.worst, rep.iterations);
+    if (rep.relaxed) run.penetration = std::max(run.penetration, max_penetration(d));
   }
-  ASSERT_GT(summary.relaxed_steps, 0) << "no wedge reached: the test no longer tests the attempt";
-  EXPECT_EQ(summary.failed_steps, 0);
-  EXPECT_EQ(summary.not_converged_steps, 0);
-  EXPECT_LT(worst, 400);
-  EXPECT_LT(penetration, 1e-6);
-  std::printf("relaxed %lld, worst %d iterations, penetration at them %.1e m\n", summary.relaxed_steps, worst,
-              penetration);
+  std::printf("relaxed %lld, worst %d iterations, penetration at them %.1e m\n", run.summary.relaxed_steps,
+              run.worst, run.penetration);
+  return run;
+}
+
+// The compliant-limit attempt (SolverOptions::compliant_limit_fallback) on the wedge: its steps
+// converge at full length in ~220 iterations (the first attempt's and the cold retry's 100 each,
+// then ~20 compliant), reported relaxed, their contacts closed to round-off.
+TEST(FailurePolicy, CompliantLimitsResolveAWedge) {
+  Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/robots/a1/xml/a1.xml");
+  m.opt.solver.compliant_limit_fallback = true;
+  const WedgeRun run = run_a1_wedge(m);
+  ASSERT_GT(run.summary.relaxed_steps, 0) << "no wedge reached: the test no longer tests the attempt";
+  EXPECT_EQ(run.summary.failed_steps, 0);
+  EXPECT_EQ(run.summary.not_converged_steps, 0);
+  EXPECT_LT(run.worst, 400);
+  EXPECT_LT(run.penetration, 1e-6);
+}
+
+// The same attempt as the shortest substep's last resort only (SolverOptions::
+// compliant_limit_last_resort, the default): the wedge's steps go through the whole cascade but
+// end converged, relaxed, instead of unconverged; without it three end unconverged.
+TEST(FailurePolicy, CompliantLastResortEndsAWedgeConverged) {
+  Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/robots/a1/xml/a1.xml");
+  ASSERT_TRUE(m.opt.solver.compliant_limit_last_resort);
+  ASSERT_FALSE(m.opt.solver.compliant_limit_fallback);
+  const WedgeRun with = run_a1_wedge(m);
+  m.opt.solver.compliant_limit_last_resort = false;
+  const WedgeRun without = run_a1_wedge(m);
+  ASSERT_GT(without.summary.not_converged_steps, 0) << "no wedge reached: the test no longer tests the attempt";
+  EXPECT_GT(with.summary.relaxed_steps, 0);
+  EXPECT_EQ(with.summary.failed_steps, 0);
+  EXPECT_EQ(with.summary.not_converged_steps, 0);
+  EXPECT_LT(with.penetration, 1e-6);
 }

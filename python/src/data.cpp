@@ -234,6 +234,7 @@ void bind_data(py::module_& m) {
       .def_readwrite("compliant_loop_fallback", &SolverOptions::compliant_loop_fallback)
       .def_readwrite("compliant_limit_fallback", &SolverOptions::compliant_limit_fallback)
       .def_readwrite("limit_fallback_compliance", &SolverOptions::limit_fallback_compliance)
+      .def_readwrite("compliant_limit_last_resort", &SolverOptions::compliant_limit_last_resort)
       .def_readwrite("bodies_first", &SolverOptions::bodies_first)
       .def_readwrite("open_candidate_gap", &SolverOptions::open_candidate_gap)
       .def_readwrite("closed_contacts_last", &SolverOptions::closed_contacts_last);
