@@ -12,8 +12,10 @@
 //                 [--no-corrector]  (InteriorPointOptions::mehrotra_corrector off in maxsim)
 //                 [--joint-friction-rate R] (InteriorPointOptions::joint_friction_rate in maxsim; 0: off)
 //                 [--limit-compliance E] (InteriorPointOptions::limit_compliance in maxsim, per Δt and child mass; 0: rigid)
+//                 [--contact-compliance E] (InteriorPointOptions::contact_compliance in maxsim, per Δt and lighter mass; 0: rigid)
 //                 [--compliant-limits] (SolverOptions::compliant_limit_fallback on in maxsim)
-//                 [--no-compliant-last-resort] (SolverOptions::compliant_limit_last_resort off in maxsim)
+//                 [--no-compliant-last-resort] (SolverOptions::compliant_last_resort off in maxsim)
+//                 [--compliant-contacts] (SolverOptions::compliant_contacts_last_resort on in maxsim)
 //                 [--redraw P]      (seconds between two draws of the commands; 0.5)
 //                 [--paired]        (maxsim only: the options above against the defaults on the same states)
 //                 [--post-order]    (maxsim: open_candidate_gap < 0, closed_contacts_last off: the order before 2026-11-27)
@@ -81,7 +83,8 @@ struct Options {
   bool paired = false;  // the options above judged on the default solver's own states
   double redraw = kRedrawPeriod;  // s between two draws of the commands
   bool compliant_limits = false;  // SolverOptions::compliant_limit_fallback on
-  bool rigid_last_resort = false;  // SolverOptions::compliant_limit_last_resort off
+  bool rigid_last_resort = false;  // SolverOptions::compliant_last_resort off
+  bool compliant_contacts = false;  // SolverOptions::compliant_contacts_last_resort on
 };
 
 // The solver options the command line sets (their defaults leave the model's).
@@ -97,8 +100,10 @@ void configure(Model* m, const Options& o) {
   m->opt.interior_point.mehrotra_corrector = o.ip.mehrotra_corrector;
   m->opt.interior_point.joint_friction_rate = o.ip.joint_friction_rate;
   m->opt.interior_point.limit_compliance = o.ip.limit_compliance;
+  m->opt.interior_point.contact_compliance = o.ip.contact_compliance;
   m->opt.solver.compliant_limit_fallback = o.compliant_limits;
-  if (o.rigid_last_resort) m->opt.solver.compliant_limit_last_resort = false;
+  if (o.rigid_last_resort) m->opt.solver.compliant_last_resort = false;
+  if (o.compliant_contacts) m->opt.solver.compliant_contacts_last_resort = true;
 }
 
 // The command schedule: row k holds every actuator's command over [k·P, (k+1)·P), P the period
@@ -318,6 +323,7 @@ int run(int argc, char** argv) {
     else if (a == "--paired") o.paired = true;
     else if (a == "--compliant-limits") o.compliant_limits = true;
     else if (a == "--no-compliant-last-resort") o.rigid_last_resort = true;
+    else if (a == "--compliant-contacts") o.compliant_contacts = true;
     else if (a == "--no-corrector") o.ip.mehrotra_corrector = false;
     else if (a == "--sigma-short" || a == "--fraction-to-boundary" || a == "--warm-slack") {
       const double v = std::stod(value());
@@ -344,6 +350,11 @@ int run(int argc, char** argv) {
       o.ip.limit_compliance = std::stod(value());
       if (!(o.ip.limit_compliance >= 0) || !std::isfinite(o.ip.limit_compliance))
         throw std::invalid_argument("--limit-compliance must be a finite compliance >= 0 (per Δt and child mass)");
+    }
+    else if (a == "--contact-compliance") {
+      o.ip.contact_compliance = std::stod(value());
+      if (!(o.ip.contact_compliance >= 0) || !std::isfinite(o.ip.contact_compliance))
+        throw std::invalid_argument("--contact-compliance must be a finite compliance >= 0 (per Δt and lighter mass)");
     }
     else if (a == "--jammed") {
       o.ip.jammed_iterations = std::stoi(value());

@@ -63,22 +63,33 @@ struct SolverOptions {
   // The failure policy's attempt for a wedge: a step with joint limits whose first attempt and
   // cold retry do not converge is solved again, cold, with its joint limits compliant
   // (InteriorPointOptions::limit_compliance = limit_fallback_compliance, at most 40 iterations;
-  // StepReport::relaxed), and the next step's first two attempts get 40 iterations. A contact
+  // StepReport::relaxed), and the next step tries it again after its first two attempts. A contact
   // that self-locks against limits (a leg pressed on another while its joints sit on their
   // stops) carries a squeeze the rigid equations leave free and unbounded; the compliance
   // chooses the least (docs/computation.md (114)). An unconverged compliant end is never the
   // one that stands. Off by default: on the A1 file under fast commands it cuts the wedge
   // stretches' iterations 1.3–3.7×, but judged across the benchmark in pairs it pays nowhere else
   // and costs 0–8 % on the robots whose steps go through the failure policy (docs/performance.md,
-  // "a compliant-limit attempt"); compliant_limit_last_resort below is the default instead.
+  // "a compliant-limit attempt"); compliant_last_resort below is the default instead.
   bool compliant_limit_fallback = false;
   double limit_fallback_compliance = 1e-3;
-  // The same compliant-limit attempt as the shortest substep's last resort (before the relaxed
-  // cone): where no rigid attempt converges and the step has joint limits, a converged answer with
-  // limits that give by ε = limit_fallback_compliance × Δt / m (StepReport::relaxed) stands
-  // instead of an unconverged end. It costs only steps that would otherwise end unconverged or
-  // relaxed (docs/performance.md, "a compliant-limit attempt").
-  bool compliant_limit_last_resort = true;
+  // The shortest substep's last resort before the relaxed cone: where no rigid attempt converges
+  // and the step has joint limits, one cold attempt with the limits compliant (InteriorPointOptions::
+  // limit_compliance = limit_fallback_compliance, at most 40 iterations; StepReport::relaxed). A
+  // wedge — a contact self-locking against joint limits — leaves a squeeze the rigid equations do
+  // not fix; the compliance chooses the least (docs/computation.md (114)), and a converged answer
+  // with limits giving by ε γ stands instead of an unconverged end. The step after one that needed
+  // it tries the same attempt at full length after its first two attempts (a wedge lasts many
+  // steps). Steps that converge rigidly are untouched (docs/performance.md, "a compliant-limit
+  // attempt").
+  bool compliant_last_resort = true;
+  // With compliant_last_resort: if the limits alone do not converge, one more attempt with the
+  // surface contacts compliant too (InteriorPointOptions::contact_compliance, the same c), for a
+  // contact that self-locks against other contacts through the joints that carry it (the servo
+  // arm's link pressed onto its floor: 32 unconverged steps → 0). Off by default: it keeps a robot
+  // in a wedge that an unconverged step's kick used to end (the A1 URDF scene under random
+  // commands: 10× the iterations), not yet judged across the benchmark in pairs.
+  bool compliant_contacts_last_resort = false;
   // The graph LDU's elimination order for steps with inequalities on models without a loop of
   // equality constraints (docs/computation.md §6): true eliminates every body first, so that no
   // joint or contact pivot is singular (far fewer iterations on robots whose contacts join two
@@ -162,8 +173,14 @@ struct InteriorPointOptions {
   // Compliance of joint limits, per Δt and child mass: a limit's gap is φ + εγ ≥ 0 with
   // ε = limit_compliance × Δt / (the child body's mass) (residual, matrix and slack step alike),
   // so a limit gives way by ε times its impulse (docs/computation.md (114)). 0: rigid limits;
-  // the failure policy's compliant-limit attempt sets it (SolverOptions::compliant_limit_fallback).
+  // the failure policy's compliant attempts set it (SolverOptions::compliant_limit_fallback,
+  // compliant_last_resort).
   double limit_compliance = 0.0;
+  // Compliance of surface contacts, per Δt and the lighter body's mass: a contact's gap is
+  // φ + εγ ≥ 0 with ε = contact_compliance × Δt / m (the same (114)), so a pressed contact sinks
+  // by ε times its normal impulse. 0: rigid contacts; the failure policy's last resort sets it
+  // (SolverOptions::compliant_last_resort).
+  double contact_compliance = 0.0;
   double short_step = 0.1;                  // a step length below this ...
   double sigma_after_short_step = 0.5;      // ... makes the next iteration centre at least this much
   // The failure policy's last resort: a substep of the shortest length that still does not

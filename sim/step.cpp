@@ -215,11 +215,8 @@ void restore_state(const SavedState& s, Data& d) {
   d.min_candidate_distance = s.min_candidate_distance;
 }
 
-// the first attempt's iterations in a step after one whose limits gave way: more than a rigid
-// step takes outside a wedge (the A1 file's 99th percentile under fast commands: ~50)
-constexpr int kAfterWedgeIterations = 40;
-// the compliant-limit attempt's iterations: a wedge converges in ~25 (the A1 file), a failure
-// the limits do not cause stops there
+// a compliant attempt's iterations: a wedge converges in ~25 (the A1 file), a failure the
+// compliance does not resolve stops there
 constexpr int kWedgeIterations = 40;
 
 bool has_joint_limit(const std::vector<Contact>& contacts) {
@@ -229,7 +226,8 @@ bool has_joint_limit(const std::vector<Contact>& contacts) {
 }
 
 // Failure policy: a step with contacts that does not converge is tried again cold (without its
-// warm start), then (SolverOptions::compliant_limit_fallback) cold with compliant joint limits,
+// warm start), then (SolverOptions::compliant_limit_fallback, or after a step that a compliant
+// attempt ended) cold with compliant joint limits (and contacts),
 // then cold with the conservative interior point (no Mehrotra corrector), then once
 // more from where that stopped, and only then as two half steps, recursively to max_retry_depth
 // (the shortest substeps make the same attempts and a last warm one) before it is reported. A
@@ -246,14 +244,12 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
   if (ws.saved.size() < static_cast<size_t>(depth + 1)) ws.saved.resize(depth + 1);  // once
   SavedState& saved = ws.saved[depth];
   save_state(d, &saved);
-  // after a step whose limits gave way (a wedge lasts many steps) the rigid first try is short
-  Attempt opening = first;
+  // after a step that a compliant attempt ended (a wedge lasts many steps) a compliant attempt at
+  // full length follows the cold retry
   const bool top = depth == model.opt.solver.max_retry_depth;
-  const bool after_wedge = top && ws.limits_gave_way;
-  if (after_wedge)
-    opening.interior_point.max_iterations = std::min(opening.interior_point.max_iterations, kAfterWedgeIterations);
-  if (top) ws.limits_gave_way = false;
-  StepReport rep = step_once(model, d, opening);
+  const int after_wedge = top ? ws.gave_way : 0;  // (what gave way in the last step)
+  if (top) ws.gave_way = 0;
+  StepReport rep = step_once(model, d, first);
   if (rep.status == StepStatus::Ok) return rep;
   // The retries below change only the interior point's start and settings: a step without
   // contacts (Newton's method) would repeat itself exactly, so it goes straight to the half steps,
@@ -289,6 +285,23 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
   warm.cold = false;
   Attempt cold = warm;
   cold.cold = true;
+  // a compliant attempt (docs/computation.md (114)): cold, the joint limits compliant and, with
+  // `contacts`, the surface contacts too; reported relaxed, its unconverged end never kept
+  const bool rigid = first.interior_point.limit_compliance <= 0 && first.interior_point.contact_compliance <= 0;
+  auto attempt_compliant = [&](bool contacts) {
+    if (!contacts && !has_joint_limit(d.contacts)) return false;
+    Attempt compliant = cold;
+    compliant.interior_point.limit_compliance = model.opt.solver.limit_fallback_compliance;
+    if (contacts) compliant.interior_point.contact_compliance = model.opt.solver.limit_fallback_compliance;
+    compliant.interior_point.max_iterations = std::min(compliant.interior_point.max_iterations, kWedgeIterations);
+    compliant_attempt = true;
+    attempt_again(compliant);
+    compliant_attempt = false;
+    if (rep.status != StepStatus::Ok) return false;
+    rep.relaxed = true;
+    ws.gave_way = contacts ? 2 : 1;
+    return true;
+  };
   if (!interior_point && depth <= 0) {
     // the shortest substep of a step without contacts: its loops made compliant, once
     // (SolverOptions::compliant_loop_fallback), reported as it ends
@@ -314,26 +327,15 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
     if (first.interior_point.warm_start && !ws.previous_contacts.empty()) {
       // the warm start (last impulses, small floors) may have misled it: the same step cold first
       Attempt retry = cold;
-      if (after_wedge) retry.interior_point.max_iterations = opening.interior_point.max_iterations;
       attempt_again(retry);
       if (rep.status == StepStatus::Ok) return rep;
       restore_state(saved, d);
     }
-    if (model.opt.solver.compliant_limit_fallback && first.interior_point.limit_compliance <= 0 &&
-        has_joint_limit(d.contacts)) {
-      // a wedge (a contact self-locking against joint limits) has an unbounded squeeze: the same
-      // length, cold, with the limits compliant (docs/computation.md (114)), reported relaxed
-      Attempt compliant = cold;
-      compliant.interior_point.limit_compliance = model.opt.solver.limit_fallback_compliance;
-      compliant.interior_point.max_iterations = std::min(compliant.interior_point.max_iterations, kWedgeIterations);
-      compliant_attempt = true;
-      attempt_again(compliant);
-      compliant_attempt = false;
-      if (rep.status == StepStatus::Ok) {
-        rep.relaxed = true;
-        ws.limits_gave_way = true;
-        return rep;
-      }
+    const bool early_limits = model.opt.solver.compliant_limit_fallback && has_joint_limit(d.contacts);
+    if (rigid && (early_limits || after_wedge)) {
+      // a wedge (a contact self-locking against joint limits, or against other contacts through
+      // the joints that carry it) has an unbounded squeeze: the same length, compliant
+      if (attempt_compliant(after_wedge == 2)) return rep;
       restore_state(saved, d);
     }
     if (first.interior_point.mehrotra_corrector) {
@@ -355,8 +357,8 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
     }
     // the shortest substep: a last attempt, warm from where the previous one stopped, then one
     // cold with the proximal term on the gap rows (InteriorPointOptions::proximal_retry: exact if
-    // it converges), then (SolverOptions::compliant_limit_last_resort) one cold with compliant
-    // joint limits, then (InteriorPointOptions::relaxed_fallback) one cold with the relaxed cone;
+    // it converges), then (SolverOptions::compliant_last_resort) one cold with compliant joint
+    // limits and contacts, then (InteriorPointOptions::relaxed_fallback) one cold with the relaxed cone;
     // if none converges, the best unconverged end stands (keep_if_best)
     if (depth <= 0) {
       attempt_again(warm);
@@ -367,18 +369,16 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
         attempt_again(proximal);
         if (rep.status == StepStatus::Ok) return rep;
       }
-      if (rep.status != StepStatus::Ok && model.opt.solver.compliant_limit_last_resort &&
-          first.interior_point.limit_compliance <= 0 && has_joint_limit(d.contacts)) {
-        // a wedge against joint limits that no rigid attempt resolved (computation.md (114))
+      if (rep.status != StepStatus::Ok && model.opt.solver.compliant_last_resort && rigid) {
+        // a wedge that no rigid attempt resolved: the limits compliant first (the contacts stay
+        // exact), then the contacts too
         restore_state(saved, d);
-        Attempt compliant = cold;
-        compliant.interior_point.limit_compliance = model.opt.solver.limit_fallback_compliance;
-        compliant.interior_point.max_iterations = std::min(compliant.interior_point.max_iterations, kWedgeIterations);
-        compliant_attempt = true;
-        attempt_again(compliant);
-        compliant_attempt = false;
-        if (rep.status == StepStatus::Ok) {
-          rep.relaxed = true;
+        bool gave_way = attempt_compliant(false);
+        if (!gave_way && model.opt.solver.compliant_contacts_last_resort) {
+          restore_state(saved, d);
+          gave_way = attempt_compliant(true);
+        }
+        if (gave_way) {
           d.report = rep;
           return rep;
         }
@@ -511,6 +511,9 @@ StepReport step(const Model& model, Data& d) {
   if (!(model.opt.interior_point.limit_compliance >= 0) || !std::isfinite(model.opt.interior_point.limit_compliance))
     throw std::invalid_argument("interior_point.limit_compliance must be finite and >= 0 (got " +
                                 std::to_string(model.opt.interior_point.limit_compliance) + ")");
+  if (!(model.opt.interior_point.contact_compliance >= 0) || !std::isfinite(model.opt.interior_point.contact_compliance))
+    throw std::invalid_argument("interior_point.contact_compliance must be finite and >= 0 (got " +
+                                std::to_string(model.opt.interior_point.contact_compliance) + ")");
   if (!(model.opt.solver.limit_fallback_compliance > 0) || !std::isfinite(model.opt.solver.limit_fallback_compliance))
     throw std::invalid_argument("solver.limit_fallback_compliance must be finite and > 0 (got " +
                                 std::to_string(model.opt.solver.limit_fallback_compliance) + ")");

@@ -172,7 +172,45 @@ TEST(FailurePolicy, CompliantLimitGivesWayByItsComplianceTimesItsImpulse) {
   }
 }
 
-TEST(FailurePolicy, BadLimitCompliancesAreRefused) {
+// A compliant contact (InteriorPointOptions::contact_compliance, docs/computation.md (114)) sinks
+// by ε γ: a 1-kg sphere at rest on a plane (rigid: its gap closed to round-off), then one step
+// with its contact compliant, ε = c Δt / m, ends ε γ inside the plane (γ the contact's impulse of
+// that step), to the slack the interior point leaves (γ s ≤ 1e-8: s ≤ 2e-6). The sphere sinking
+// at ε γ / Δt takes momentum: m g Δt − γ = m ε γ / Δt, so γ = m g Δt / (1 + c).
+TEST(FailurePolicy, CompliantContactSinksByItsComplianceTimesItsImpulse) {
+  const std::string path = "/tmp/maxsim_failure_policy_contact.xml";
+  FILE* f = std::fopen(path.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs(R"(<mujoco model="ball"><option timestep="0.002"/>
+    <worldbody><geom type="plane" size="1 1 0.1"/>
+      <body name="ball" pos="0 0 0.1"><freejoint/><geom type="sphere" size="0.1" mass="1"/></body></worldbody></mujoco>)",
+             f);
+  std::fclose(f);
+  Model m = load_model(path);
+  Data d(m);
+  enable_contacts(m, d);
+  for (int i = 0; i < 500; ++i) ASSERT_EQ(step(m, d).status, StepStatus::Ok) << i;
+  ASSERT_NEAR(get_qpos(m, d)[2], 0.1, 1e-9);  // at rest on the plane
+  const double dt = m.opt.timestep;
+  for (const double c : {3.0, 30.0}) {
+    Model soft = m;
+    soft.opt.interior_point.contact_compliance = c;
+    Data e = d;
+    const StepReport rep = step(soft, e);
+    ASSERT_EQ(rep.status, StepStatus::Ok) << c;
+    ASSERT_FALSE(rep.relaxed) << c;  // (the model's own setting, not the failure policy's)
+    double gamma = 0;
+    for (const Contact& ct : e.contacts)
+      if (ct.joint < 0) gamma += ct.gamma;
+    // (the slack s the interior point leaves, γ s ≤ 1e-8, moves γ by up to m s / Δt: 2 % at c = 30)
+    EXPECT_NEAR(gamma, 9.81 * dt / (1 + c), 0.05 * 9.81 * dt / (1 + c)) << c;
+    const double sink = c * dt / 1.0 * gamma;
+    EXPECT_GT(sink, 2e-5) << c;
+    EXPECT_NEAR(0.1 - get_qpos(soft, e)[2], sink, 2e-6) << c;
+  }
+}
+
+TEST(FailurePolicy, BadCompliancesAreRefused) {
   Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/tests/data/models/anybotics_anymal_c/urdf/anymal.urdf");
   Data d(m);
   for (const double bad : {-1e-6, double(INFINITY), double(NAN)}) {
@@ -184,6 +222,9 @@ TEST(FailurePolicy, BadLimitCompliancesAreRefused) {
     m.opt.solver.limit_fallback_compliance = 0.0;
     EXPECT_THROW(step(m, d), std::invalid_argument);
     m.opt.solver.limit_fallback_compliance = 1e-3;
+    m.opt.interior_point.contact_compliance = bad;
+    EXPECT_THROW(step(m, d), std::invalid_argument) << bad;
+    m.opt.interior_point.contact_compliance = 0;
   }
 }
 
@@ -191,7 +232,7 @@ TEST(FailurePolicy, BadLimitCompliancesAreRefused) {
 // (`bench_control --only a1/xml --redraw 0.1 --seed 5`): at t ≈ 0.58–0.60 s a leg's collision box
 // presses on another's while the joints of the loop sit on their limits. With rigid limits three
 // of those steps end unconverged after 1 498–3 417 iterations (substeps and every attempt;
-// measured with compliant_limit_last_resort off).
+// measured with compliant_last_resort off).
 struct WedgeRun {
   StepSummary summary;
   int worst = 0;           // iterations of the largest step
@@ -236,14 +277,14 @@ TEST(FailurePolicy, CompliantLimitsResolveAWedge) {
 }
 
 // The same attempt as the shortest substep's last resort only (SolverOptions::
-// compliant_limit_last_resort, the default): the wedge's steps go through the whole cascade but
+// compliant_last_resort, the default): the wedge's steps go through the whole cascade but
 // end converged, relaxed, instead of unconverged; without it three end unconverged.
 TEST(FailurePolicy, CompliantLastResortEndsAWedgeConverged) {
   Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/robots/a1/xml/a1.xml");
-  ASSERT_TRUE(m.opt.solver.compliant_limit_last_resort);
+  ASSERT_TRUE(m.opt.solver.compliant_last_resort);
   ASSERT_FALSE(m.opt.solver.compliant_limit_fallback);
   const WedgeRun with = run_a1_wedge(m);
-  m.opt.solver.compliant_limit_last_resort = false;
+  m.opt.solver.compliant_last_resort = false;
   const WedgeRun without = run_a1_wedge(m);
   ASSERT_GT(without.summary.not_converged_steps, 0) << "no wedge reached: the test no longer tests the attempt";
   EXPECT_GT(with.summary.relaxed_steps, 0);

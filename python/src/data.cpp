@@ -234,7 +234,8 @@ void bind_data(py::module_& m) {
       .def_readwrite("compliant_loop_fallback", &SolverOptions::compliant_loop_fallback)
       .def_readwrite("compliant_limit_fallback", &SolverOptions::compliant_limit_fallback)
       .def_readwrite("limit_fallback_compliance", &SolverOptions::limit_fallback_compliance)
-      .def_readwrite("compliant_limit_last_resort", &SolverOptions::compliant_limit_last_resort)
+      .def_readwrite("compliant_last_resort", &SolverOptions::compliant_last_resort)
+      .def_readwrite("compliant_contacts_last_resort", &SolverOptions::compliant_contacts_last_resort)
       .def_readwrite("bodies_first", &SolverOptions::bodies_first)
       .def_readwrite("open_candidate_gap", &SolverOptions::open_candidate_gap)
       .def_readwrite("closed_contacts_last", &SolverOptions::closed_contacts_last);
@@ -247,6 +248,7 @@ void bind_data(py::module_& m) {
       .def_readwrite("jammed_alpha", &InteriorPointOptions::jammed_alpha)
       .def_readwrite("joint_friction_rate", &InteriorPointOptions::joint_friction_rate)
       .def_readwrite("limit_compliance", &InteriorPointOptions::limit_compliance)
+      .def_readwrite("contact_compliance", &InteriorPointOptions::contact_compliance)
       .def_readwrite("proximal_retry", &InteriorPointOptions::proximal_retry)
       .def_readwrite("warm_start", &InteriorPointOptions::warm_start)
       .def_readwrite("mehrotra_corrector", &InteriorPointOptions::mehrotra_corrector)

@@ -160,7 +160,9 @@ def test_limit_compliance_is_the_models(pendulum):
     m, d = pendulum
     assert m.interior_point.limit_compliance == 0.0  # rigid limits (docs/computation.md (114))
     assert not m.solver.compliant_limit_fallback  # (an option: docs/performance.md)
-    assert m.solver.compliant_limit_last_resort  # (the shortest substep's last resort)
+    assert m.solver.compliant_last_resort  # (the shortest substep's last resort)
+    assert not m.solver.compliant_contacts_last_resort
+    assert m.interior_point.contact_compliance == 0.0  # rigid contacts
     assert m.solver.limit_fallback_compliance == pytest.approx(1e-3)
     m.interior_point.limit_compliance = -1.0
     with pytest.raises(ValueError, match="limit_compliance"):
@@ -168,6 +170,10 @@ def test_limit_compliance_is_the_models(pendulum):
     m.interior_point.limit_compliance = 0.0
     m.solver.limit_fallback_compliance = 0.0
     with pytest.raises(ValueError, match="limit_fallback_compliance"):
+        maxsim.step(m, d)
+    m.solver.limit_fallback_compliance = 1e-3
+    m.interior_point.contact_compliance = float("nan")
+    with pytest.raises(ValueError, match="contact_compliance"):
         maxsim.step(m, d)
 
 

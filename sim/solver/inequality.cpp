@@ -1,6 +1,8 @@
 // The inequality kinds' dispatch and the pieces they share (sim/solver/inequality.hpp).
 #include "sim/solver/inequality.hpp"
 
+#include <typeinfo>
+
 #include "sim/integrator/body_dynamics.hpp"
 #include "sim/solver/kinds.hpp"
 
@@ -17,6 +19,11 @@ const InequalityKind& inequality_kind(const Contact& c) {
   if (c.joint >= 0) return c.dry_limit > 0 ? static_cast<const InequalityKind&>(friction) : limit;
   if (c.relaxed_cone && c.friction > 0) return relaxed;
   return c.linear_cone ? static_cast<const InequalityKind&>(pyramid) : surface;
+}
+
+bool plain_surface_contact(const Contact& c) {
+  const InequalityKind& kind = inequality_kind(c);
+  return typeid(kind) == typeid(SurfaceContact);
 }
 
 bool same_inequality(const Contact& a, const Contact& b) {
@@ -81,8 +88,8 @@ Vec3 cone_rhs(const Contact& ct, const ConeLinearization& lin, double kappa, con
   return -(product + second - kappa * e0) + lin.coef_eta.rightCols<2>() * r_eta;
 }
 
-double limit_epsilon(const Data& d, int c) {
-  const std::vector<double>& eps = workspace(d).limit_compliance;
+double compliance_epsilon(const Data& d, int c) {
+  const std::vector<double>& eps = workspace(d).compliance;
   return c < static_cast<int>(eps.size()) ? eps[c] : 0.0;
 }
 

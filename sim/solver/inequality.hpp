@@ -156,9 +156,13 @@ void joint_row_jacobian(const Model& model, const Data& d, const Eigen::VectorXd
 // A joint's limit row (JointLimit): not a tendon's limit, not dry joint friction.
 inline bool is_joint_limit(const Contact& c) { return c.joint >= 0 && c.tendon < 0 && has_normal(c); }
 
-// Inequality c's compliance ε (a compliant joint limit's gap is φ + εγ, docs/computation.md
-// (114)); 0 when the last solve's limits were rigid or c is not a joint limit.
-double limit_epsilon(const Data& d, int c);
+// Whether c is solved as a plain surface contact (not a pyramid, a relaxed cone, a limit or
+// joint friction): the kind whose residual, matrix and slack step carry a compliance (114).
+bool plain_surface_contact(const Contact& c);
+
+// Inequality c's compliance ε (a compliant joint limit's or contact's gap is φ + εγ,
+// docs/computation.md (114)); 0 when the last solve's inequality c was rigid.
+double compliance_epsilon(const Data& d, int c);
 
 // The eliminated variables' steps from the solved Δν: Δs = Jφ Δν − r_s and Δη_t = J_vt Δν − r_η
 // (r_η = 0 gives the tangential velocity step J_vt Δν).

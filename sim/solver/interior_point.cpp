@@ -91,13 +91,19 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
   ws.cone_weight = opt.cone_weight;
   ws.proximal = opt.proximal;
   ws.joint_friction_rate = opt.joint_friction_rate;
-  ws.limit_compliance.clear();
-  if (opt.limit_compliance > 0) {  // docs/computation.md (114)
-    ws.limit_compliance.assign(nc, 0.0);
+  ws.compliance.clear();
+  if (opt.limit_compliance > 0 || opt.contact_compliance > 0) {  // docs/computation.md (114)
+    ws.compliance.assign(nc, 0.0);
     for (int c = 0; c < nc; ++c) {
       const Contact& ct = d.contacts[c];
-      if (is_joint_limit(ct) && ct.body_b >= 0)
-        ws.limit_compliance[c] = opt.limit_compliance * dt / model.bodies[ct.body_b].mass;
+      if (ct.body_b < 0) continue;
+      if (is_joint_limit(ct)) {
+        ws.compliance[c] = opt.limit_compliance * dt / model.bodies[ct.body_b].mass;
+      } else if (plain_surface_contact(ct)) {
+        double mass = model.bodies[ct.body_b].mass;
+        if (ct.body_a != kWorld) mass = std::min(mass, model.bodies[ct.body_a].mass);
+        ws.compliance[c] = opt.contact_compliance * dt / mass;
+      }
     }
   }
 

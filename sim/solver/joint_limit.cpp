@@ -26,7 +26,7 @@ void JointLimit::residual(const Model&, Data& d, const Eigen::VectorXd& s, int c
   ContactKinematics& k = ws.contact_kin[c];
   k.phi = ct.side * (coord - ct.bound);
   // a compliant limit gives way by ε γ (docs/computation.md (114))
-  if (const double eps = limit_epsilon(d, c); eps > 0) k.phi += eps * inequality_unknowns(d, s, c)(0);
+  if (const double eps = compliance_epsilon(d, c); eps > 0) k.phi += eps * inequality_unknowns(d, s, c)(0);
   k.vt.setZero();
 }
 

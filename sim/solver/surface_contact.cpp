@@ -25,6 +25,9 @@ void SurfaceContact::add_impulse(Data& d, int c, const Vec3& impulse, Eigen::Vec
 void SurfaceContact::residual(const Model&, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const {
   add_impulse(d, c, inequality_unknowns(d, s, c).head<3>(), F);  // (γ, b1, b2)
   kinematics(d, c);
+  // a compliant contact sinks by ε γ (docs/computation.md (114))
+  if (const double eps = compliance_epsilon(d, c); eps > 0)
+    workspace(d).contact_kin[c].phi += eps * inequality_unknowns(d, s, c)(0);
 }
 
 void SurfaceContact::kinematics(Data& d, int c) const {
@@ -82,7 +85,7 @@ void SurfaceContact::jacobian(const Model& model, Data& d, int c) const {
     if (ct.body_a != kWorld) mass = std::min(mass, model.bodies[ct.body_a].mass);
     D(0, 0) += ct.gamma * ws.proximal * ws.dt / mass;
   }
-  if (const double eps = limit_epsilon(d, c); eps > 0) D(0, 0) += ct.gamma * eps;  // Δs carries ε Δγ (114)
+  if (const double eps = compliance_epsilon(d, c); eps > 0) D(0, 0) += ct.gamma * eps;  // Δs carries ε Δγ (114)
   rows_b.row(0) = ct.gamma * k.Jphi_b;
   rows_a.row(0) = ct.gamma * k.Jphi_a;
   if (has_cone(ct)) {
@@ -134,7 +137,7 @@ void SurfaceContact::recover(const Data& d, int c, const Eigen::VectorXd& delta,
   Vec2 deta;
   eliminated_steps(d, c, delta, ct.eta.tail<2>() - workspace(d).contact_kin[c].vt, &ds, &deta);
   a->head<4>() = inequality_unknowns(d, delta, c).head<4>();
-  if (const double eps = limit_epsilon(d, c); eps > 0) ds += eps * (*a)(0);
+  if (const double eps = compliance_epsilon(d, c); eps > 0) ds += eps * (*a)(0);
   (*a)(4) = ds;
   (*a)(5) = 0;
   set_friction_dual_step(deta, e);

@@ -91,12 +91,13 @@ struct Workspace {
   double cone_weight = 1.0;
   double proximal = 0.0;  // InteriorPointOptions::proximal, set per solve
   double joint_friction_rate = 0.0;  // InteriorPointOptions::joint_friction_rate, set per solve (0: exact matrix)
-  // per inequality: a compliant joint limit's ε (InteriorPointOptions::limit_compliance), set per
-  // solve; empty when the limits are rigid
-  std::vector<double> limit_compliance;
-  // whether the last step ended in the failure policy's compliant-limit attempt
-  // (SolverOptions::compliant_limit_fallback): the next step's rigid first attempt is short
-  bool limits_gave_way = false;
+  // per inequality: a compliant joint limit's or contact's ε (InteriorPointOptions::
+  // limit_compliance, contact_compliance), set per solve; empty when every inequality is rigid
+  std::vector<double> compliance;
+  // what gave way in the last step if one of the failure policy's compliant attempts ended it
+  // (SolverOptions::compliant_limit_fallback, compliant_last_resort): 0 nothing, 1 the joint
+  // limits, 2 the limits and contacts; the next step's rigid attempts are then short
+  int gave_way = 0;
   // the failure policy's compliant-loop attempt: ε per joint (0: rigid), see
   // SolverOptions::compliant_loop_fallback; empty otherwise
   std::vector<double> loop_compliance;
