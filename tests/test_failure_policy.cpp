@@ -132,6 +132,18 @@ TEST(FailurePolicy, BadProximalWeightsAreRefused) {
   }
 }
 
+// One step of `d` with one of the interior point's compliances (a member of InteriorPointOptions)
+// set to c: the model's own setting, so a converged step that is not reported relaxed.
+Data step_compliant(const Model& m, const Data& d, double InteriorPointOptions::*compliance, double c) {
+  Model soft = m;
+  soft.opt.interior_point.*compliance = c;
+  Data e = d;
+  const StepReport rep = step(soft, e);
+  EXPECT_EQ(rep.status, StepStatus::Ok) << c;
+  EXPECT_FALSE(rep.relaxed) << c;
+  return e;
+}
+
 // A compliant joint limit (InteriorPointOptions::limit_compliance, docs/computation.md (114))
 // gives way by ε γ: a horizontal rod (1 kg, 0.5 m, hinged at one end) falls onto its lower limit
 // and comes to rest on it (rigid limits: exactly on the bound). One step with its limit compliant,
@@ -154,12 +166,7 @@ TEST(FailurePolicy, CompliantLimitGivesWayByItsComplianceTimesItsImpulse) {
   ASSERT_NEAR(get_qpos(m, d)[0], -0.3, 1e-12);   // ... on its lower bound
   const double dt = m.opt.timestep, mass = m.bodies[m.joints[0].child].mass;
   for (const double c : {3.0, 30.0}) {
-    Model soft = m;
-    soft.opt.interior_point.limit_compliance = c;
-    Data e = d;
-    const StepReport rep = step(soft, e);
-    ASSERT_EQ(rep.status, StepStatus::Ok) << c;
-    ASSERT_FALSE(rep.relaxed) << c;  // (the model's own setting, not the failure policy's)
+    const Data e = step_compliant(m, d, &InteriorPointOptions::limit_compliance, c);
     const Contact* limit = nullptr;
     for (const Contact& ct : e.contacts)
       if (ct.joint == 0) limit = &ct;
@@ -168,7 +175,7 @@ TEST(FailurePolicy, CompliantLimitGivesWayByItsComplianceTimesItsImpulse) {
     ASSERT_GT(limit->gamma, 1e-3) << c;  // (m g (l/2) cos(0.3) Δt = 4.7e-3 N·m·s at rest)
     const double give = c * dt / mass * limit->gamma;
     EXPECT_GT(give, 1e-5) << c;
-    EXPECT_NEAR(-0.3 - get_qpos(soft, e)[0], give, 2e-6) << c;
+    EXPECT_NEAR(-0.3 - get_qpos(m, e)[0], give, 2e-6) << c;
   }
 }
 
@@ -193,12 +200,7 @@ TEST(FailurePolicy, CompliantContactSinksByItsComplianceTimesItsImpulse) {
   ASSERT_NEAR(get_qpos(m, d)[2], 0.1, 1e-9);  // at rest on the plane
   const double dt = m.opt.timestep;
   for (const double c : {3.0, 30.0}) {
-    Model soft = m;
-    soft.opt.interior_point.contact_compliance = c;
-    Data e = d;
-    const StepReport rep = step(soft, e);
-    ASSERT_EQ(rep.status, StepStatus::Ok) << c;
-    ASSERT_FALSE(rep.relaxed) << c;  // (the model's own setting, not the failure policy's)
+    const Data e = step_compliant(m, d, &InteriorPointOptions::contact_compliance, c);
     double gamma = 0;
     for (const Contact& ct : e.contacts)
       if (ct.joint < 0) gamma += ct.gamma;
@@ -206,7 +208,7 @@ TEST(FailurePolicy, CompliantContactSinksByItsComplianceTimesItsImpulse) {
     EXPECT_NEAR(gamma, 9.81 * dt / (1 + c), 0.05 * 9.81 * dt / (1 + c)) << c;
     const double sink = c * dt / 1.0 * gamma;
     EXPECT_GT(sink, 2e-5) << c;
-    EXPECT_NEAR(0.1 - get_qpos(soft, e)[2], sink, 2e-6) << c;
+    EXPECT_NEAR(0.1 - get_qpos(m, e)[2], sink, 2e-6) << c;
   }
 }
 
