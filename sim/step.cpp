@@ -260,12 +260,11 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
   // warm-started from another's unconverged end can run off to impulses of 1e4 N s).
   const bool shortest = depth <= 0 && interior_point;
   StepReport best;  // (status Ok: none kept yet)
-  // (not a compliant-limit attempt's end: its residual is of other equations, and such an end
-  // once kicked the servo arm's joint to 1 800 rad/s)
-  bool compliant_attempt = false;
-  bool rep_compliant = false;  // rep is a compliant-limit attempt's
+  // (not a compliant attempt's end: its residual is of other equations, and such an end once
+  // kicked the servo arm's joint to 1 800 rad/s)
+  bool rep_compliant = false;  // rep is a compliant attempt's
   auto keep_if_best = [&]() {
-    if (!shortest || rep.status != StepStatus::NotConverged || compliant_attempt) return;
+    if (!shortest || rep.status != StepStatus::NotConverged || rep_compliant) return;
     if (best.status == StepStatus::NotConverged && !(rep.residual < best.residual)) return;
     best = rep;
     save_state(d, &ws.best_end);
@@ -278,7 +277,8 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
     rep = step_once(model, d, attempt);
     rep.iterations += before;
     rep.relaxed = rep.relaxed || attempt.relaxed_cone;
-    rep_compliant = compliant_attempt;
+    rep_compliant = attempt.interior_point.limit_compliance > first.interior_point.limit_compliance ||
+                    attempt.interior_point.contact_compliance > first.interior_point.contact_compliance;
     keep_if_best();
   };
   Attempt warm = first;  // (the same length, warm from where the last attempt stopped)
@@ -294,9 +294,7 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
     compliant.interior_point.limit_compliance = model.opt.solver.limit_fallback_compliance;
     if (contacts) compliant.interior_point.contact_compliance = model.opt.solver.limit_fallback_compliance;
     compliant.interior_point.max_iterations = std::min(compliant.interior_point.max_iterations, kWedgeIterations);
-    compliant_attempt = true;
     attempt_again(compliant);
-    compliant_attempt = false;
     if (rep.status != StepStatus::Ok) return false;
     rep.relaxed = true;
     ws.gave_way = contacts ? 2 : 1;
@@ -358,7 +356,8 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
     // the shortest substep: a last attempt, warm from where the previous one stopped, then one
     // cold with the proximal term on the gap rows (InteriorPointOptions::proximal_retry: exact if
     // it converges), then (SolverOptions::compliant_last_resort) one cold with compliant joint
-    // limits and contacts, then (InteriorPointOptions::relaxed_fallback) one cold with the relaxed cone;
+    // limits (and compliant_contacts_last_resort: one with the contacts too), then
+    // (InteriorPointOptions::relaxed_fallback) one cold with the relaxed cone;
     // if none converges, the best unconverged end stands (keep_if_best)
     if (depth <= 0) {
       attempt_again(warm);
