@@ -256,6 +256,7 @@ void build_model(const std::vector<LinkSpec>& links, std::vector<JointSpec> join
     j.armature = s.proto.armature;
     j.ref = s.proto.ref;
     j.has_limits = s.proto.has_limits;
+    j.cone_limit = s.proto.cone_limit;
     j.actuated = s.proto.actuated;
     j.hinge_sequence = s.proto.hinge_sequence;
     j.hinge_offset = s.proto.hinge_offset;

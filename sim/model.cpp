@@ -381,6 +381,12 @@ std::string validate_model(const Model& model) {
         return err.str();
       }
     }
+    if (j.cone_limit != 0 && (!(j.cone_limit > 0 && j.cone_limit <= M_PI) || rot_kind(j.type) != RotKind::Free ||
+                              j.davenport() || !j.has_limits)) {
+      err << "joint '" << j.name << "': cone_limit must be an angle in (0, pi] on a joint whose three "
+          << "rotations are free (a ball, not Davenport angles), with has_limits";
+      return err.str();
+    }
     if (!finite3(j.hinge_offset[0]) || !finite3(j.hinge_offset[1]) ||
         (j.hinge_offsets() && (!j.davenport() || (j.hinge_sequence[2] < 0 && !j.hinge_offset[1].isZero(0))))) {
       err << "joint '" << j.name << "': hinge_offset must be finite and needs a Davenport joint, one "

@@ -141,7 +141,11 @@ struct Joint {
   // coordinates are measured from the pose the file defines, MuJoCo's from ref
   // (sim/state/state.hpp)
   double ref = 0;
-  bool has_limits = false;
+  bool has_limits = false;             // a row has lower < upper, or cone_limit > 0
+  // A joint whose three rotations are free (a ball): the largest angle of its relative rotation
+  // from the zero configuration, whatever the axis, in (0, π] (MuJoCo's ball `range`; with
+  // has_limits; docs/computation.md (115)); 0: none
+  double cone_limit = 0;
   bool actuated = true;                // free rows accept joint_force input
   // Rotation rows as Davenport angles (an MJCF body with several hinges through one anchor):
   // the joint-frame axes (0 x, 1 y, 2 z) of the successive hinges, R_rel = R(e_s0, θ_s0)

@@ -1,5 +1,8 @@
 // <joint> and <freejoint>: one engine joint each, its anchor and axis in the world at qpos0, its
-// coordinates relative to ref, springs, dampers, armature, friction loss and limits.
+// coordinates relative to ref, springs, dampers, armature, friction loss and limits (a ball's
+// range: the cone limit on its rotation angle).
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "models/mjcf/reader.hpp"
@@ -94,7 +97,13 @@ void MjcfReader::read_joint(const XMLElement* j, const Pose& offset, const std::
     if (!flags_.limit || !flags_.constraint) {
       // <flag limit="disable"/>: the range stays in the file, MuJoCo makes no limit rows
     } else if (kind == 'b') {
-      ignore("ball joint range (cone limit)");
+      // MuJoCo limits a ball's rotation angle by the larger of the two values (the first should be 0)
+      const double hi = angle(std::max((*range)[0], (*range)[1]));  // (conv converts hinges only)
+      if (!(hi > 0)) fail(j, "joint '" + name + "': a ball joint's range (its largest rotation angle) must be positive");
+      if (hi < M_PI) {  // (a rotation never turns farther than π)
+        s.proto.has_limits = true;
+        s.proto.cone_limit = hi;
+      }
     } else {
       const double lo = conv((*range)[0]), hi = conv((*range)[1]);
       if (lo > hi) fail(j, "joint '" + name + "': range lower bound above the upper bound");

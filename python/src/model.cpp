@@ -245,6 +245,7 @@ void bind_model(py::module_& m) {
                              "per row, the name of the MJCF hinge or slide merged into it ('' for none)")
       .def_readonly("ref", &Joint::ref, "MuJoCo's qpos of the zero configuration (MJCF ref)")
       .def_readonly("has_limits", &Joint::has_limits)
+      .def_readonly("cone_limit", &Joint::cone_limit)
       .def_readonly("actuated", &Joint::actuated)
       .def("__repr__", [](const Joint& j) { return "<maxsim.Joint '" + j.name + "' " + joint_type_name(j.type) + ">"; });
 

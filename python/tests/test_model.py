@@ -126,3 +126,16 @@ def test_merged_joint_rows_keep_their_names():
     assert m.actuators[0].joint != j  # the cheetah's motors drive its legs
     with pytest.raises(KeyError):
         m.joint_row("bthigh")  # a one-joint body's hinge is a joint of its own
+
+
+def test_a_ball_joints_range_is_a_cone_on_its_rotation_angle():
+    m = maxsim.load_string("""<mujoco><worldbody><body name="arm">
+      <joint name="shoulder" type="ball" range="0 45"/>
+      <geom type="capsule" fromto="0 0 0 0.4 0 0" size="0.04"/></body></worldbody></mujoco>""")
+    j = m.joints[0]
+    assert j.has_limits and j.cone_limit == pytest.approx(np.pi / 4)
+    d = maxsim.Data(m)
+    for _ in range(500):  # 1 s: the arm falls from horizontal onto its 45° cone and rests there
+        maxsim.step(m, d)
+    w, v = d.q[0][0], np.linalg.norm(d.q[0][1:])
+    assert 2 * np.arctan2(v, abs(w)) == pytest.approx(np.pi / 4, abs=1e-6)

@@ -30,6 +30,9 @@ using Mat32 = Eigen::Matrix<double, 3, 2>;     // a tangent basis (two world col
 using Row6 = Eigen::Matrix<double, 1, 6>;      // a gap's Jacobian row
 using Mat26 = Eigen::Matrix<double, 2, 6>;     // a tangential velocity's Jacobian
 
+// Contact::row of a ball joint's cone limit: the angle of its relative rotation, past the six rows
+constexpr int kJointConeRow = 6;
+
 // One inequality of a step: a contact between two bodies (or a body and the world), a joint
 // limit, or dry friction on a joint row; its geometry and its interior-point variables.
 struct Contact {
@@ -52,7 +55,8 @@ struct Contact {
   double impact_speed = 0;      // set by step() for a contact that closed in this step
   // A joint limit is the same inequality on a joint's free row r instead of two surfaces:
   // φ = side·(coordinate_r(z3) − bound) ≥ 0, impulse along the row (body_a = parent,
-  // body_b = child, frictionless). joint < 0 for a surface contact.
+  // body_b = child, frictionless). joint < 0 for a surface contact. Row kJointConeRow: a ball
+  // joint's cone limit, the coordinate being its rotation's angle (Joint::cone_limit).
   int joint = -1, row = -1;
   double bound = 0, side = 1;   // the limit's bound and side (+1 lower, −1 upper)
   // A tendon limit: the same on tendon t's length, φ = side·(ℓ − bound) with ℓ the tendon node's

@@ -122,6 +122,25 @@ RotationRowTerms rotation_row_terms(const Joint& joint, int k) {
   return t;
 }
 
+JointConeRow joint_cone_row(const Joint& joint, const Vec4& q_rel) {
+  JointConeRow out;
+  // q and −q are the same rotation: the one with w ≥ 0 turns by θ ≤ π about n
+  const double w = q_rel(0) < 0 ? -q_rel(0) : q_rel(0);
+  const Vec3 v = q_rel(0) < 0 ? Vec3(-q_rel.tail<3>()) : Vec3(q_rel.tail<3>());
+  const double sin_half = v.norm();
+  out.angle = 2.0 * std::atan2(sin_half, w);
+  if (!(sin_half > 0)) return out;
+  const Vec3 n = v / sin_half;
+  out.Jb.tail<3>() = n.transpose() * quat_to_rot(joint.child_frame).transpose();
+  out.Ja.tail<3>() = -n.transpose() * quat_to_rot(joint.parent_frame).transpose();
+  return out;
+}
+
+JointConeRow joint_cone_map_row(const Joint& joint, const Vec4& q_rel2, const Vec4& q_rel3) {
+  const Vec4 q3 = q_rel2.dot(q_rel3) < 0 ? Vec4(-q_rel3) : q_rel3;  // (the same rotation, on q2's side)
+  return joint_cone_row(joint, (q_rel2 + q3).normalized());
+}
+
 Vec4 joint_relative_rotation(const Joint& joint, const Vec4& qa, const Vec4& qb) {
   return quat_mul(quat_conj(quat_mul(qa, joint.parent_frame)), quat_mul(qb, joint.child_frame));
 }

@@ -61,6 +61,24 @@ struct JointRows {
 void joint_rows(const Joint& joint, const Pose& a, const Pose& b, JointRows* out,
                 const Vec4* free_reference = nullptr, bool energy_momentum = false);
 
+// A ball joint's cone-limit row (Joint::cone_limit, docs/computation.md (115)) at relative rotation
+// q_rel: the angle θ ∈ [0, π] of q_rel and its Jacobians with respect to right perturbations of
+// each body (δx, δθ), as JointRows'. A right perturbation of the child turns q_rel by Rcfᵀ δθb on
+// the right, one of the parent by −Rpfᵀ δθa on the left, and θ changes by the turn's component
+// along the rotation's unit axis n (R n = n: the same in both frames). At θ = 0 the axis is
+// undefined and the Jacobians are zero (a cone limit is never active there).
+struct JointConeRow {
+  double angle = 0;
+  Eigen::Matrix<double, 1, 6> Ja = Eigen::Matrix<double, 1, 6>::Zero();
+  Eigen::Matrix<double, 1, 6> Jb = Eigen::Matrix<double, 1, 6>::Zero();
+};
+JointConeRow joint_cone_row(const Joint& joint, const Vec4& q_rel);
+// The cone limit's impulse map over a step from q_rel2 (z2) to q_rel3 (z3): the gradient at the
+// chordal midpoint normalize(q_rel2 + q_rel3) (docs/computation.md (115)). The axis n turns
+// ~1/tan(θ/2) times faster than the joint: the gradient at z2 (the rows' limits' map) pumps energy
+// into a light body spinning on a tight cone, the gradient at z3 over-dissipates.
+JointConeRow joint_cone_map_row(const Joint& joint, const Vec4& q_rel2, const Vec4& q_rel3);
+
 // The energy–momentum form of constrained rotation row 3 + k: c = Σ sign·R_rel[p, q] over at most
 // two terms (count). A revolute joint (free about z) aligns the axes, c_x = R_rel[z, y],
 // c_y = −R_rel[z, x]: zero whenever the child's z axis is the parent's, whatever the angle about

@@ -1,11 +1,29 @@
 #include "sim/constraints/joint_limits.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
 #include "sim/state/kinematics.hpp"
 
 namespace maxsim {
+
+namespace {
+
+// A frictionless inequality on row `row` of joint j (a limit, or with dry_limit joint friction).
+Contact joint_inequality(const Joint& jt, size_t j, int row, double bound, double side) {
+  Contact c;
+  c.body_a = jt.parent;
+  c.body_b = jt.child;
+  c.friction = 0;
+  c.joint = static_cast<int>(j);
+  c.row = row;
+  c.bound = bound;
+  c.side = side;
+  return c;
+}
+
+}  // namespace
 
 void append_joint_limits(const Model& model, Data& d, double dt, double margin) {
   JointRows rows;
@@ -21,12 +39,7 @@ void append_joint_limits(const Model& model, Data& d, double dt, double margin) 
     // dry friction: a 1-D friction cone on every free row that has it, always active
     for (int r = 0; r < 6; ++r) {
       if (jt.row_constrained(r) || !(jt.friction[r] > 0)) continue;
-      Contact c;
-      c.body_a = jt.parent;
-      c.body_b = jt.child;
-      c.friction = 0;
-      c.joint = static_cast<int>(j);
-      c.row = r;
+      Contact c = joint_inequality(jt, j, r, 0, 1);
       c.dry_limit = jt.friction[r] * dt;
       d.contacts.push_back(c);
     }
@@ -54,16 +67,19 @@ void append_joint_limits(const Model& model, Data& d, double dt, double margin) 
         if (d.limits_released[j] & bit) continue;
         if (side * (coord - bound) > reach) continue;
         if (side * (coord - bound) < 0) bound = coord;
-        Contact c;
-        c.body_a = jt.parent;
-        c.body_b = jt.child;
-        c.friction = 0;
-        c.joint = static_cast<int>(j);
-        c.row = r;
-        c.bound = bound;
-        c.side = side;
-        d.contacts.push_back(c);
+        d.contacts.push_back(joint_inequality(jt, j, r, bound, side));
       }
+    }
+    if (jt.cone_limit > 0) {
+      // a ball joint's cone (docs/computation.md (115)): its rotation's angle θ ≤ cone_limit,
+      // within reach of the relative angular speed; beyond it (a pose that violates it), held
+      const double angle = joint_cone_row(jt, rows.q_rel).angle;
+      const Mat3 Rb = quat_to_rot(d.q[jt.child]);
+      Vec3 relative = Rb * d.w[jt.child];
+      if (jt.parent != kWorld) relative -= quat_to_rot(d.q[jt.parent]) * d.w[jt.parent];
+      const double reach = margin + 2.0 * relative.norm() * dt;
+      if (jt.cone_limit - angle <= reach)
+        d.contacts.push_back(joint_inequality(jt, j, kJointConeRow, std::max(jt.cone_limit, angle), -1));
     }
   }
 }

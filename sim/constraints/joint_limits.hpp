@@ -14,7 +14,9 @@ namespace maxsim {
 
 // Appends to data.contacts the dry friction of every free row that has it, and the limits of every
 // joint row within `margin` (plus the distance the row moved over the last step, twice) of a
-// bound, at the current knot, for a step of length dt.
+// bound, at the current knot, for a step of length dt; a ball joint's cone limit likewise
+// (Joint::cone_limit, the rotation's angle within margin plus twice the relative angular speed
+// times dt of it).
 void append_joint_limits(const Model& model, Data& data, double dt, double margin = 0.05);
 
 }  // namespace maxsim

@@ -194,10 +194,15 @@ void joint_wrench(const Model& model, const Data& d, int j, Vec3* force, Vec3* t
       d.joint_impulse.size() != model.joints.size())
     return;
   Vec6 u = d.joint_impulse[j];
-  for (const Contact& c : d.contacts)
-    if (c.joint == j && c.row >= 0 && c.dry_limit == 0) u(c.row) += c.side * c.gamma;
+  Vec6 cone = Vec6::Zero();  // a ball joint's cone limit: its impulse along the angle's gradient
+  for (const Contact& c : d.contacts) {
+    if (c.joint != j || c.dry_limit != 0) continue;
+    if (c.row == kJointConeRow)  // (its map over the step that ended at the knot rows3 holds)
+      cone += c.side * c.gamma * joint_cone_map_row(model.joints[j], ws->rows2[j].q_rel, ws->rows3[j].q_rel).Jb.transpose();
+    else if (c.row >= 0 && c.row < 6) u(c.row) += c.side * c.gamma;
+  }
   // J_bᵀu is the wrench the row impulses apply to the child (sim/constraints/joint.hpp)
-  const Vec6 w = ws->rows2[j].Jb.transpose() * u / ws->dt;
+  const Vec6 w = (ws->rows2[j].Jb.transpose() * u + cone) / ws->dt;
   const int b = model.joints[j].child;
   *force = w.head<3>();
   *torque = quat_to_rot(d.q[b]) * w.tail<3>();

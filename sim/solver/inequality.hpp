@@ -23,6 +23,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <vector>
 
 #include "sim/constraints/contact.hpp"
@@ -152,6 +153,14 @@ Mat6 joint_body_block_unscaled(const Mat6& J3, const Vec3& w, double dt);
 // the joint's child and parent (zero for the world), from ws.rows3 at the iterate s.
 void joint_row_jacobian(const Model& model, const Data& d, const Eigen::VectorXd& s, const Contact& ct,
                         Row6* child, Row6* parent);
+
+// The mass of a contact's lighter body (body_b, or body_a when it is a lighter body): the scale
+// of the proximal term's and a compliant contact's ε (docs/computation.md (114)).
+inline double lighter_mass(const Model& model, const Contact& c) {
+  double mass = model.bodies[c.body_b].mass;
+  if (c.body_a != kWorld) mass = std::min(mass, model.bodies[c.body_a].mass);
+  return mass;
+}
 
 // A joint's limit row (JointLimit): not a tendon's limit, not dry joint friction.
 inline bool is_joint_limit(const Contact& c) { return c.joint >= 0 && c.tendon < 0 && has_normal(c); }

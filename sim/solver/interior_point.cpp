@@ -100,9 +100,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
       if (is_joint_limit(ct)) {
         ws.compliance[c] = opt.limit_compliance * dt / model.bodies[ct.body_b].mass;
       } else if (plain_surface_contact(ct)) {
-        double mass = model.bodies[ct.body_b].mass;
-        if (ct.body_a != kWorld) mass = std::min(mass, model.bodies[ct.body_a].mass);
-        ws.compliance[c] = opt.contact_compliance * dt / mass;
+        ws.compliance[c] = opt.contact_compliance * dt / lighter_mass(model, ct);
       }
     }
   }

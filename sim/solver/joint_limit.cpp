@@ -1,6 +1,9 @@
 // Joint limit (docs/computation.md (43)): the surface contact's frictionless rows on one free joint
-// row (the limits of a step are found by append_joint_limits, sim/constraints/joint_limits.hpp).
+// row, or on a ball joint's rotation angle ((115)) (the limits of a step are found by append_joint_limits, sim/constraints/joint_limits.hpp).
 #include "sim/solver/kinds.hpp"
+
+#include "sim/constraints/joint.hpp"
+#include "sim/math/quaternion.hpp"
 
 namespace maxsim {
 
@@ -38,6 +41,53 @@ void JointLimit::linearize(const Model& model, Data& d, const Eigen::VectorXd& s
   joint_row_jacobian(model, d, s, ct, &child, &parent);
   k.Jphi_b = ct.side * child;
   k.Jphi_a = ct.side * parent;
+  k.Jvt_a.setZero();
+  k.Jvt_b.setZero();
+}
+
+// The cone limit's impulse γ pushes along the angle's gradient over the step (joint_cone_map_row):
+// at the start, z3 = z2; each residual moves it with the iterate.
+void JointConeLimit::prepare(const Model& model, Data& d, int c) const {
+  const Contact& ct = d.contacts[c];
+  Workspace& ws = workspace(d);
+  const Vec4& q2 = ws.rows2[ct.joint].q_rel;
+  const JointConeRow map = joint_cone_map_row(model.joints[ct.joint], q2, q2);
+  ws.contact_map_b[c].setZero();
+  ws.contact_map_b[c].col(0) = -ct.side * map.Jb.transpose();
+  ws.contact_map_a[c].setZero();
+  ws.contact_map_a[c].col(0) = -ct.side * map.Ja.transpose();
+}
+
+// The gap to the bound: the relative rotation's angle at z3; the impulse's map at the iterate.
+void JointConeLimit::residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const {
+  const Contact& ct = d.contacts[c];
+  Workspace& ws = workspace(d);
+  const Joint& jt = model.joints[ct.joint];
+  const JointConeRow map = joint_cone_map_row(jt, ws.rows2[ct.joint].q_rel, ws.rows3[ct.joint].q_rel);
+  ws.contact_map_b[c].col(0) = -ct.side * map.Jb.transpose();
+  ws.contact_map_a[c].col(0) = -ct.side * map.Ja.transpose();
+  add_impulse(d, c, inequality_unknowns(d, s, c).head<3>(), F);
+  ContactKinematics& k = ws.contact_kin[c];
+  k.phi = ct.side * (joint_cone_row(jt, ws.rows3[ct.joint].q_rel).angle - ct.bound);
+  if (const double eps = compliance_epsilon(d, c); eps > 0) k.phi += eps * inequality_unknowns(d, s, c)(0);
+  k.vt.setZero();
+}
+
+// The angle's Jacobian at z3 with respect to the bodies' unknowns (joint_body_block_unscaled's map).
+void JointConeLimit::linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const {
+  const Contact& ct = d.contacts[c];
+  Workspace& ws = workspace(d);
+  const Joint& jt = model.joints[ct.joint];
+  const JointConeRow row = joint_cone_row(jt, ws.rows3[ct.joint].q_rel);
+  auto in_unknowns = [&](const Row6& J, int body) {
+    Row6 out;
+    out.head<3>() = ws.dt * J.head<3>();
+    out.tail<3>() = J.tail<3>() * dtheta3_domega(SystemLayout::angular(s, body), ws.dt);
+    return out;
+  };
+  ContactKinematics& k = ws.contact_kin[c];
+  k.Jphi_b = ct.side * in_unknowns(row.Jb, jt.child);
+  k.Jphi_a = jt.parent != kWorld ? Row6(ct.side * in_unknowns(row.Ja, jt.parent)) : Row6(Row6::Zero());
   k.Jvt_a.setZero();
   k.Jvt_b.setZero();
 }

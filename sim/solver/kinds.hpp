@@ -54,6 +54,17 @@ class JointLimit : public SurfaceContact {
   void linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const override;
 };
 
+// A ball joint's cone limit (Contact::row = kJointConeRow): the joint limit's rows on the angle θ
+// of the joint's relative rotation, φ = side·(θ(z3) − bound), the impulse along θ's gradient
+// (joint_cone_row, docs/computation.md (115)).
+class JointConeLimit : public JointLimit {
+ public:
+  const char* name() const override { return "joint cone limit"; }
+  void prepare(const Model& model, Data& d, int c) const override;
+  void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const override;
+  void linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const override;
+};
+
 // A tendon limit: the joint limit's rows on a tendon's length, φ = side·(ℓ − bound) with ℓ the
 // tendon node's length unknown (its row 1) and the impulse side·γ added to the tendon's impulse
 // row (its row 0), which carries it to the bodies along the length's gradient. The contact's

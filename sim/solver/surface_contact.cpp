@@ -80,11 +80,8 @@ void SurfaceContact::jacobian(const Model& model, Data& d, int c) const {
   D.setIdentity();
   Eigen::Matrix<double, 4, 6> rows_b = Eigen::Matrix<double, 4, 6>::Zero(), rows_a = rows_b;
   D(0, 0) = ct.slack;
-  if (ws.proximal > 0 && ct.tendon < 0) {  // (InteriorPointOptions::proximal; not on a tendon: no body)
-    double mass = model.bodies[ct.body_b].mass;
-    if (ct.body_a != kWorld) mass = std::min(mass, model.bodies[ct.body_a].mass);
-    D(0, 0) += ct.gamma * ws.proximal * ws.dt / mass;
-  }
+  if (ws.proximal > 0 && ct.tendon < 0)  // (InteriorPointOptions::proximal; not on a tendon: no body)
+    D(0, 0) += ct.gamma * ws.proximal * ws.dt / lighter_mass(model, ct);
   if (const double eps = compliance_epsilon(d, c); eps > 0) D(0, 0) += ct.gamma * eps;  // Δs carries ε Δγ (114)
   rows_b.row(0) = ct.gamma * k.Jphi_b;
   rows_a.row(0) = ct.gamma * k.Jphi_a;

@@ -1,0 +1,120 @@
+// A ball joint's cone limit (MJCF ball `range`, Joint::cone_limit, docs/computation.md (115)): the
+// angle of the joint's rotation from its zero pose stays within the bound, whatever the axis.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <string>
+
+#include "models/load.hpp"
+#include "models/load_error.hpp"
+#include "sim/maxsim.hpp"
+
+using namespace maxsim;
+
+namespace {
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const std::string path = std::string(MAXSIM_BINARY_DIR) + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+// A 1 kg sphere on a 0.5 m arm from a joint at the origin, the arm along +x at the zero pose
+// (gravity pulls it down about y); `joint` is the joint element.
+Model pendulum(const std::string& name, const std::string& joint) {
+  return load_model(write_temp(name, R"(<mujoco>
+  <option timestep="0.002"/>
+  <worldbody>
+    <body name="arm">
+      )" + joint + R"(
+      <geom type="sphere" size="0.05" pos="0.5 0 0" mass="1"/>
+    </body>
+  </worldbody>
+</mujoco>
+)"));
+}
+
+// The angle of the body's rotation from its zero pose (the joint's frames are the body's here).
+double rotation_angle(const Data& d) {
+  const Vec4& q = d.q[0];
+  return 2.0 * std::atan2(q.tail<3>().norm(), std::abs(q(0)));
+}
+
+}  // namespace
+
+TEST(BallJointCone, LoadsMuJoCosRangeAsTheLargestAngle) {
+  const Model m = pendulum("ball_cone_30.xml", R"(<joint name="j" type="ball" range="0 30"/>)");
+  ASSERT_EQ(m.joints.size(), 1u);
+  EXPECT_TRUE(m.joints[0].has_limits);
+  EXPECT_NEAR(m.joints[0].cone_limit, 30.0 * M_PI / 180.0, 1e-15);
+  // a cone of π or more never binds: no limit
+  const Model wide = pendulum("ball_cone_200.xml", R"(<joint name="j" type="ball" range="0 200"/>)");
+  EXPECT_FALSE(wide.joints[0].has_limits);
+  EXPECT_EQ(wide.joints[0].cone_limit, 0.0);
+  // a range whose larger value is not positive is refused, naming the joint
+  try {
+    pendulum("ball_cone_0.xml", R"(<joint name="shoulder" type="ball" range="0 0"/>)");
+    FAIL() << "a ball joint with range 0 0 loaded";
+  } catch (const LoadError& e) {
+    EXPECT_NE(std::string(e.what()).find("shoulder"), std::string::npos) << e.what();
+  }
+  // and a cone on a joint that is not a ball is refused by the model's validation
+  Model bad = m;
+  bad.joints[0].type = JointType::Revolute;
+  EXPECT_NE(validate_model(bad), "");
+  bad = m;
+  bad.joints[0].cone_limit = 4.0;
+  EXPECT_NE(validate_model(bad), "");
+}
+
+// A swing in a plane: the cone is the hinge's symmetric range in that plane, so the ball pendulum
+// follows the hinge pendulum (range ±30°) exactly — the swing down to the bound, the stop (an
+// inelastic limit) and the rest on it — to the solvers' tolerances.
+TEST(BallJointCone, APlanarSwingIsTheHingesWithTheSameRange) {
+  const Model ball = pendulum("ball_cone_planar.xml", R"(<joint name="j" type="ball" range="0 30"/>)");
+  const Model hinge = pendulum("hinge_planar.xml", R"(<joint name="j" type="hinge" axis="0 1 0" range="-30 30"/>)");
+  Data db(ball), dh(hinge);
+  double largest_gap = 0, largest_angle = 0;
+  for (int k = 0; k < 500; ++k) {  // 1 s: the arm reaches 30° at t ≈ 0.2 s and then rests there
+    const StepReport rb = step(ball, db), rh = step(hinge, dh);
+    ASSERT_EQ(rb.status, StepStatus::Ok) << "ball, step " << k;
+    ASSERT_EQ(rh.status, StepStatus::Ok) << "hinge, step " << k;
+    largest_gap = std::max(largest_gap, (db.x[0] - dh.x[0]).norm());
+    largest_angle = std::max(largest_angle, rotation_angle(db));
+  }
+  EXPECT_LT(largest_gap, 1e-6);
+  const double bound = 30.0 * M_PI / 180.0;
+  EXPECT_LT(largest_angle, bound + 1e-6);
+  EXPECT_NEAR(rotation_angle(db), bound, 1e-6);  // resting on the cone
+  EXPECT_LT(db.x[0].y(), 1e-9);                  // in its plane
+}
+
+// A swing and a spin about a skew axis: the rotation's angle reaches the cone and never passes it,
+// every step converges, and the inelastic limit takes energy out, never puts it in.
+TEST(BallJointCone, HoldsTheConeWhateverTheAxis) {
+  const Model m = pendulum("ball_cone_skew.xml", R"(<joint name="j" type="ball" range="0 20"/>)");
+  Data d(m);
+  const Vec3 omega(2.0, -3.0, 4.0);     // world, rad/s (the zero pose: body frame = world)
+  d.w[0] = omega;
+  d.v[0] = omega.cross(d.x[0]);         // the CoM's velocity about the joint at the origin
+  const double bound = 20.0 * M_PI / 180.0;
+  auto energy = [&] {
+    const Vec3 w = d.w[0];
+    return 0.5 * m.bodies[0].mass * d.v[0].squaredNorm() + 0.5 * w.dot(m.bodies[0].inertia * w) +
+           m.bodies[0].mass * 9.81 * d.x[0].z();
+  };
+  const double e0 = energy();
+  double largest = 0;
+  int at_bound = 0;
+  for (int k = 0; k < 1000; ++k) {
+    const StepReport r = step(m, d);
+    ASSERT_EQ(r.status, StepStatus::Ok) << "step " << k;
+    const double angle = rotation_angle(d);
+    largest = std::max(largest, angle);
+    if (angle > bound - 1e-6) ++at_bound;
+    EXPECT_LT(energy(), e0 + 5e-3) << "step " << k;
+  }
+  EXPECT_LT(largest, bound + 1e-6);
+  EXPECT_GT(at_bound, 10);  // the cone was reached, not avoided
+}
