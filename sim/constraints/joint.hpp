@@ -68,10 +68,11 @@ void joint_rows(const Joint& joint, const Pose& a, const Pose& b, JointRows* out
 // along the rotation's unit axis n (R n = n: the same in both frames). At θ = 0 the axis is
 // undefined and the Jacobians are zero (a cone limit is never active there).
 struct JointConeRow {
-  double angle = 0;
-  Eigen::Matrix<double, 1, 6> Ja = Eigen::Matrix<double, 1, 6>::Zero();
-  Eigen::Matrix<double, 1, 6> Jb = Eigen::Matrix<double, 1, 6>::Zero();
+  double angle = 0;                                                       // θ ∈ [0, π], rad
+  Eigen::Matrix<double, 1, 6> Ja = Eigen::Matrix<double, 1, 6>::Zero();  // ∂θ/∂(δxa, δθa)
+  Eigen::Matrix<double, 1, 6> Jb = Eigen::Matrix<double, 1, 6>::Zero();  // ∂θ/∂(δxb, δθb)
 };
+// The cone-limit row of `joint` at relative rotation q_rel (see JointConeRow).
 JointConeRow joint_cone_row(const Joint& joint, const Vec4& q_rel);
 // The cone limit's impulse map over a step from q_rel2 (z2) to q_rel3 (z3): the gradient at the
 // chordal midpoint normalize(q_rel2 + q_rel3) (docs/computation.md (115)). The axis n turns
