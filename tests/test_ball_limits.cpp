@@ -118,3 +118,32 @@ TEST(BallJointCone, HoldsTheConeWhateverTheAxis) {
   EXPECT_LT(largest, bound + 1e-6);
   EXPECT_GT(at_bound, 10);  // the cone was reached, not avoided
 }
+
+// jointlimitpos / vel / frc on a ball joint read its cone, as MuJoCo's: while the arm rests on its
+// 30° cone under gravity, the distance is 0 (within the solver's tolerance), the rate 0, and the
+// force balances gravity's moment about the joint, m g L cos 30° (the joint at the origin, the
+// 1 kg sphere 0.5 m out).
+TEST(BallJointCone, LimitSensorsReadTheCone) {
+  const Model m = load_model(write_temp("ball_cone_sensors.xml", R"(<mujoco>
+  <option timestep="0.002"/>
+  <worldbody>
+    <body name="arm">
+      <joint name="j" type="ball" range="0 30"/>
+      <geom type="sphere" size="0.05" pos="0.5 0 0" mass="1"/>
+    </body>
+  </worldbody>
+  <sensor>
+    <jointlimitpos name="pos" joint="j"/>
+    <jointlimitvel name="vel" joint="j"/>
+    <jointlimitfrc name="frc" joint="j"/>
+  </sensor>
+</mujoco>
+)"));
+  ASSERT_EQ(m.sensors.size(), 3u);
+  Data d(m);
+  for (int k = 0; k < 1000; ++k) ASSERT_EQ(step(m, d).status, StepStatus::Ok) << k;
+  EXPECT_NEAR(d.sensordata[0], 0.0, 1e-6);
+  EXPECT_NEAR(d.sensordata[1], 0.0, 1e-4);
+  const double moment = 1.0 * 9.81 * 0.5 * std::cos(30.0 * M_PI / 180.0);
+  EXPECT_NEAR(d.sensordata[2], moment, 1e-3 * moment);
+}

@@ -85,8 +85,20 @@ void MjcfReader::read_sensors(const XMLElement* e, const BuildResult& built, Mod
         s.object = *i;
         break;
       }
+      case SensorType::JointLimitPos: case SensorType::JointLimitVel: case SensorType::JointLimitFrc: {
+        // on a ball joint: its cone limit (MuJoCo's one limit row of a ball)
+        const std::string jn = need("joint");
+        auto it = joint_index_.find(jn);
+        if (it != joint_index_.end() && mj_joints_[it->second].kind == 'b') {
+          s.object = built.spec_joint[mj_joints_[it->second].spec];
+          if (s.object < 0) fail(c, "joint '" + jn + "' was merged away");
+          s.row = kJointConeRow;
+        } else {
+          s.object = scalar_joint(c, jn.c_str(), built, &s.row);
+        }
+        break;
+      }
       case SensorType::JointPos: case SensorType::JointVel: case SensorType::JointActuatorFrc:
-      case SensorType::JointLimitPos: case SensorType::JointLimitVel: case SensorType::JointLimitFrc:
         s.object = scalar_joint(c, need("joint").c_str(), built, &s.row);
         break;
       case SensorType::BallQuat: case SensorType::BallAngVel: {

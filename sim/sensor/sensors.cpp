@@ -293,7 +293,14 @@ void evaluate(const Model& model, Data& d, const Sensor& s, Context& ctx, double
       out[0] = 0;
       if (!c || !ws || !(ws->dt > 0)) return;
       double value, rate;
-      if (joint) {
+      if (joint && row == kJointConeRow) {  // a ball's cone: the rotation's angle and its rate
+        const Joint& jt = model.joints[s.object];
+        const JointConeRow cone =
+            joint_cone_row(jt, joint_relative_rotation(jt, body_pose(d, jt.parent).q, d.q[jt.child]));
+        value = cone.angle;
+        rate = cone.Jb * (Vec6() << d.v[jt.child], d.w[jt.child]).finished();
+        if (jt.parent != kWorld) rate += cone.Ja * (Vec6() << d.v[jt.parent], d.w[jt.parent]).finished();
+      } else if (joint) {
         const RowCoordinate rc = row_coordinate(model, d, s.object, row);
         value = rc.q;
         rate = rc.qd;
@@ -511,7 +518,12 @@ std::string validate_sensor(const Model& model, const Sensor& s) {
   if (reads_joint(s.type)) {
     if (!in_range(s.object, model.joints.size())) return missing("joint", model.joints.size());
     const Joint& jt = model.joints[s.object];
-    if (scalar_row_sensor(s.type)) {
+    const bool limit = s.type >= SensorType::JointLimitPos && s.type <= SensorType::JointLimitFrc;
+    if (limit && s.row == kJointConeRow) {  // a ball's cone limit
+      if (jt.type != JointType::Spherical || jt.davenport())
+        return who + ": joint '" + jt.name + "' is not a ball joint (row " + std::to_string(kJointConeRow) +
+               " reads a ball's cone limit)";
+    } else if (scalar_row_sensor(s.type)) {
       const int row = sensor_row(model, s);
       if (row < 0 || row > 5 || !row_has_coordinate(jt, row))
         return who + ": joint '" + jt.name + "' has no hinge or slide row with a scalar coordinate" +
