@@ -1,5 +1,6 @@
 // Joint limit (docs/computation.md (43)): the surface contact's frictionless rows on one free joint
-// row, or on a ball joint's rotation angle ((115)) (the limits of a step are found by append_joint_limits, sim/constraints/joint_limits.hpp).
+// row, or on a ball joint's rotation angle ((115)); the limits of a step are found by
+// append_joint_limits (sim/constraints/joint_limits.hpp).
 #include "sim/solver/kinds.hpp"
 
 #include "sim/constraints/joint.hpp"
