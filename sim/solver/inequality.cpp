@@ -115,6 +115,13 @@ Mat6 joint_body_block_unscaled(const Mat6& J3, const Vec3& w, double dt) {
   return M;
 }
 
+Row6 joint_row_unscaled(const Row6& J3, const Vec3& w, double dt) {
+  Row6 r;
+  r.head<3>() = dt * J3.head<3>();
+  r.tail<3>() = J3.tail<3>() * dtheta3_domega(w, dt);
+  return r;
+}
+
 // (rows of the whole blocks, so that they round exactly like the joint's own blocks in the matrix)
 void joint_row_jacobian(const Model& model, const Data& d, const Eigen::VectorXd& s, const Contact& ct,
                         Row6* child, Row6* parent) {

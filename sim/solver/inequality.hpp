@@ -148,6 +148,8 @@ Vec3 cone_rhs(const Contact& ct, const ConeLinearization& lin, double kappa, con
 // A joint's row Jacobian at z3 with respect to one body's unknowns: J3 times
 // ∂z3/∂(v, ω) = diag(Δt I, ∂θ3/∂ω).
 Mat6 joint_body_block_unscaled(const Mat6& J3, const Vec3& w, double dt);
+// The same map for one row J3 (a ball's cone-limit row, joint_cone_row).
+Row6 joint_row_unscaled(const Row6& J3, const Vec3& w, double dt);
 
 // The Jacobian at z3 of the joint row a limit or joint friction `ct` acts on, with respect to
 // the joint's child and parent (zero for the world), from ws.rows3 at the iterate s.

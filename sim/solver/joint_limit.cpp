@@ -4,7 +4,6 @@
 #include "sim/solver/kinds.hpp"
 
 #include "sim/constraints/joint.hpp"
-#include "sim/math/quaternion.hpp"
 
 namespace maxsim {
 
@@ -74,21 +73,16 @@ void JointConeLimit::residual(const Model& model, Data& d, const Eigen::VectorXd
   k.vt.setZero();
 }
 
-// The angle's Jacobian at z3 with respect to the bodies' unknowns (joint_body_block_unscaled's map).
+// The angle's Jacobian at z3 with respect to the bodies' unknowns (joint_row_unscaled).
 void JointConeLimit::linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const {
   const Contact& ct = d.contacts[c];
   Workspace& ws = workspace(d);
   const Joint& jt = model.joints[ct.joint];
   const JointConeRow row = joint_cone_row(jt, ws.rows3[ct.joint].q_rel);
-  auto in_unknowns = [&](const Row6& J, int body) {
-    Row6 out;
-    out.head<3>() = ws.dt * J.head<3>();
-    out.tail<3>() = J.tail<3>() * dtheta3_domega(SystemLayout::angular(s, body), ws.dt);
-    return out;
-  };
   ContactKinematics& k = ws.contact_kin[c];
-  k.Jphi_b = ct.side * in_unknowns(row.Jb, jt.child);
-  k.Jphi_a = jt.parent != kWorld ? Row6(ct.side * in_unknowns(row.Ja, jt.parent)) : Row6(Row6::Zero());
+  k.Jphi_b = ct.side * joint_row_unscaled(row.Jb, SystemLayout::angular(s, jt.child), ws.dt);
+  k.Jphi_a = jt.parent != kWorld ? Row6(ct.side * joint_row_unscaled(row.Ja, SystemLayout::angular(s, jt.parent), ws.dt))
+                                 : Row6(Row6::Zero());
   k.Jvt_a.setZero();
   k.Jvt_b.setZero();
 }
