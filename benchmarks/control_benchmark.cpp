@@ -3,6 +3,7 @@
 //   bench_control [--only SUBSTRING | --file PATH] [--seconds S] [--steps N]
 //                 [--engine both|maxsim|mujoco] [--seed K] [--json FILE] [--verbose] [--list]
 //                 [--bodies-first]  (SolverOptions::bodies_first in maxsim)
+//                 [--reuse N]       (SolverOptions::reuse_iterations in maxsim)
 //                 [--open-gap M]    (SolverOptions::open_candidate_gap in maxsim, metres; < 0: off)
 //                 [--cone-weight W] (InteriorPointOptions::cone_weight in maxsim, seconds)
 //                 [--jammed N]      (InteriorPointOptions::jammed_iterations in maxsim; 0: off)
@@ -74,6 +75,7 @@ struct Options {
   unsigned seed = 1;
   bool verbose = false;
   bool bodies_first = false;  // SolverOptions::bodies_first
+  int reuse = 0;              // SolverOptions::reuse_iterations
   double open_gap = SolverOptions{}.open_candidate_gap;  // SolverOptions::open_candidate_gap
   bool post_order = false;                               // neither open first nor closed last
   bool list = false;  // print the robot files, run nothing
@@ -90,6 +92,7 @@ struct Options {
 // The solver options the command line sets (their defaults leave the model's).
 void configure(Model* m, const Options& o) {
   m->opt.solver.bodies_first = o.bodies_first;
+  m->opt.solver.reuse_iterations = o.reuse;
   m->opt.solver.open_candidate_gap = o.post_order ? -1.0 : o.open_gap;
   if (o.post_order) m->opt.solver.closed_contacts_last = false;
   m->opt.interior_point.cone_weight = o.ip.cone_weight;
@@ -321,6 +324,10 @@ int run(int argc, char** argv) {
     else if (a == "--bodies-first") o.bodies_first = true;
     else if (a == "--post-order") o.post_order = true;
     else if (a == "--paired") o.paired = true;
+    else if (a == "--reuse") {
+      o.reuse = std::stoi(value());
+      if (o.reuse < 0) throw std::invalid_argument("--reuse must be an iteration count >= 0");
+    }
     else if (a == "--compliant-limits") o.compliant_limits = true;
     else if (a == "--no-compliant-last-resort") o.rigid_last_resort = true;
     else if (a == "--compliant-contacts") o.compliant_contacts = true;

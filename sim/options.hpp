@@ -112,6 +112,12 @@ struct SolverOptions {
   // degrees of freedom its body's joint then lacks (a singular, regularized joint pivot and a wrong
   // Newton direction), and a contact between two legs makes the order climb a leg from its foot.
   bool closed_contacts_last = true;
+  // (Prototype, docs/performance.md "reusing the smooth part's factors".) Up to this many
+  // interior-point iterations in a row keep the last full factorization of the bodies, joints and
+  // open candidates and refactor only the Schur complement onto the touching inequalities, which
+  // are then all eliminated last (sim/solver/schur_reuse.hpp). 0: every iteration factors the
+  // whole system.
+  int reuse_iterations = 0;
 };
 
 // Interior-point settings for steps with contacts, joint limits or joint friction.

@@ -1,7 +1,8 @@
 // The graph LDU's elimination order is a choice of the solve, not of the physics: the default
 // (candidates predicted open first, touching contacts last: SolverOptions::open_candidate_gap and
 // closed_contacts_last), the depth-first post-order without them, and the bodies first
-// (SolverOptions::bodies_first) take a humanoid falling under random commands through the same
+// (SolverOptions::bodies_first) — and the prototype that reuses the smooth part's factors
+// (SolverOptions::reuse_iterations, every touching inequality last) — take a humanoid falling under random commands through the same
 // steps to the solver's tolerance, with its contacts as exact.
 #include <gtest/gtest.h>
 
@@ -26,11 +27,12 @@ struct FallRun {
   std::vector<std::vector<double>> qpos;  // after every step
   double penetration = 0;
   int not_ok = 0, flagged_steps = 0;
+  int reusing_steps = 0;  // steps whose interior point reused the smooth part's factors
 };
 
 // MuJoCo's humanoid under commands redrawn every 0.05 s (seed 7): it falls from its pose and its
 // limbs hit the floor, so candidates open and close.
-enum class Order { PostOrder, Default, BodiesFirst };
+enum class Order { PostOrder, Default, BodiesFirst, Reuse };
 
 FallRun run_fall(Order order, int steps) {
   Model m = load_model(repo("tests/data/models/mujoco_models/humanoid/humanoid.xml"));
@@ -39,6 +41,7 @@ FallRun run_fall(Order order, int steps) {
     m.opt.solver.closed_contacts_last = false;
   }
   m.opt.solver.bodies_first = order == Order::BodiesFirst;
+  if (order == Order::Reuse) m.opt.solver.reuse_iterations = 4;
   Data d(m);
   enable_contacts(m, d);
   std::mt19937 rng(7);
@@ -53,6 +56,7 @@ FallRun run_fall(Order order, int steps) {
     r.qpos.push_back(get_qpos(m, d));
     const std::vector<char>& first = workspace(d).contact_first;
     if (std::find(first.begin(), first.end(), 1) != first.end()) ++r.flagged_steps;
+    if (workspace(d).reuse.active && workspace(d).reuse.size > 0) ++r.reusing_steps;
   }
   return r;
 }
@@ -64,11 +68,14 @@ TEST(EliminationOrder, EveryOrderTakesTheSameSteps) {
   const FallRun post = run_fall(Order::PostOrder, steps);
   ASSERT_EQ(post.not_ok, 0);
   EXPECT_EQ(post.flagged_steps, 0);
-  for (const Order order : {Order::Default, Order::BodiesFirst}) {
-    SCOPED_TRACE(order == Order::Default ? "open first, closed last" : "open first, bodies first");
+  for (const Order order : {Order::Default, Order::BodiesFirst, Order::Reuse}) {
+    SCOPED_TRACE(order == Order::Default       ? "open first, closed last"
+                 : order == Order::BodiesFirst ? "open first, bodies first"
+                                               : "reusing the smooth part's factors");
     const FallRun r = run_fall(order, steps);
     EXPECT_EQ(r.not_ok, 0);
     EXPECT_GT(r.flagged_steps, steps / 4);  // (the option acted on the steps after the first touch)
+    EXPECT_EQ(r.reusing_steps > steps / 4, order == Order::Reuse);
     // the contact contract: no deeper than the default order's run (whose deepest is the file's
     // own start pose inside the floor, pushed out at the recovery speed) plus the gap tolerance
     EXPECT_LT(r.penetration, post.penetration + 1e-9);

@@ -197,6 +197,64 @@ TEST(BlockLdu, DisconnectedComponents) {
   EXPECT_LE(relative_error_vs_dense(ldu, rng), kRelTol);
 }
 
+// The leading part alone (the interior point's reuse of the smooth part's factors,
+// sim/solver/schur_reuse.hpp): eliminating the tree first, the blocks among the nodes placed last
+// are the Schur complement S onto them; solving S densely between the leading forward and
+// backward sweeps is the whole matrix's solution.
+TEST(BlockLdu, LeadingFactorAndTrailingSchurComplementSolve) {
+  std::mt19937 rng(29);
+  tg::Graph g = tg::random_tree(40, rng);
+  const int tree = g.num_nodes, extra = 6;  // "contacts": each joins two tree nodes
+  std::uniform_int_distribution<int> pick(0, tree - 1);
+  for (int k = 0; k < extra; ++k) {
+    const int a = pick(rng);
+    int b = pick(rng);
+    while (b == a) b = pick(rng);
+    g.edges.emplace_back(tree + k, a);
+    g.edges.emplace_back(tree + k, b);
+  }
+  g.num_nodes = tree + extra;
+  std::vector<char> placement(g.num_nodes, kPlaceByOrder);
+  for (int k = 0; k < extra; ++k) placement[tree + k] = kPlaceLast;
+  BlockLdu ldu;
+  ldu.analyze(g.num_nodes, g.edges, -1, nullptr, false, &placement);
+  for (int k = 0; k < extra; ++k) EXPECT_GE(ldu.position(tree + k), tree);
+  tg::fill_random_dominant(ldu, g, rng);
+  const Eigen::MatrixXd dense = ldu.to_dense();
+  const Eigen::VectorXd b = tg::random_vector(dense.rows(), rng);
+  const Eigen::VectorXd x_dense = dense.partialPivLu().solve(b);
+
+  BlockLdu lead = ldu;
+  ASSERT_TRUE(lead.factor_leading(tree));
+  std::vector<std::array<int, 3>> blocks;
+  lead.blocks_among(tree, &blocks);
+  Eigen::MatrixXd S = Eigen::MatrixXd::Zero(6 * extra, 6 * extra);
+  for (const auto& [i, j, id] : blocks) S.block<6, 6>(6 * i, 6 * j) = lead.block(id);
+  // S against its definition D − C H⁻¹ B from the dense matrix (rows and columns by position)
+  std::vector<int> rows_h, rows_t;
+  for (int p = 0; p < g.num_nodes; ++p)
+    for (int r = 0; r < 6; ++r) (p < tree ? rows_h : rows_t).push_back(6 * ldu.order()[p] + r);
+  auto sub = [&](const std::vector<int>& r, const std::vector<int>& c) {
+    Eigen::MatrixXd m(r.size(), c.size());
+    for (size_t i = 0; i < r.size(); ++i)
+      for (size_t j = 0; j < c.size(); ++j) m(i, j) = dense(r[i], c[j]);
+    return m;
+  };
+  const Eigen::MatrixXd S_ref =
+      sub(rows_t, rows_t) - sub(rows_t, rows_h) * sub(rows_h, rows_h).partialPivLu().solve(sub(rows_h, rows_t));
+  EXPECT_LE((S - S_ref).norm(), 1e-10 * S_ref.norm());
+
+  Eigen::VectorXd x = b;
+  lead.forward_leading(x, tree);
+  Eigen::VectorXd y(6 * extra);
+  for (int p = tree; p < g.num_nodes; ++p) y.segment<6>(6 * (p - tree)) = x.segment<6>(6 * ldu.order()[p]);
+  y = S.partialPivLu().solve(y);
+  for (int p = tree; p < g.num_nodes; ++p) x.segment<6>(6 * ldu.order()[p]) = y.segment<6>(6 * (p - tree));
+  lead.backward_leading(x, tree);
+  EXPECT_LE((x - x_dense).norm(), kRelTol * x_dense.norm());
+  EXPECT_THROW(lead.factor_leading(g.num_nodes + 1), std::invalid_argument);
+}
+
 TEST(BlockLdu, EmptyAndReanalyze) {
   BlockLdu ldu;
   ldu.analyze(0, {});

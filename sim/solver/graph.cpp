@@ -114,6 +114,7 @@ bool graph_matches(const Model& model, const Data& d) {
   if (ws.graph_bodies_first != model.opt.solver.bodies_first) return false;
   if (ws.graph_open_gap != model.opt.solver.open_candidate_gap) return false;
   if (ws.graph_closed_last != model.opt.solver.closed_contacts_last) return false;
+  if (ws.graph_all_last != (model.opt.solver.reuse_iterations > 0)) return false;
   if (model.opt.solver.open_candidate_gap >= 0) {  // (the order changes when a candidate opens or closes)
     if (ws.contact_first.size() != d.contacts.size()) return false;
     for (size_t c = 0; c < d.contacts.size(); ++c)
@@ -282,12 +283,15 @@ void build_graph(const Model& model, Data& d) {
   ws.graph_bodies_first = model.opt.solver.bodies_first;
   ws.graph_open_gap = model.opt.solver.open_candidate_gap;
   ws.graph_closed_last = model.opt.solver.closed_contacts_last;
+  ws.graph_all_last = model.opt.solver.reuse_iterations > 0;
   ws.contact_first.assign(nc, 0);
   std::vector<char> placement(n, kPlaceByOrder);
   for (int c = 0; c < nc; ++c) {
     if (ws.contact_node[c] < 0) continue;
     ws.contact_first[c] = predicted_open(model, d, c);
-    const bool last = model.opt.solver.closed_contacts_last && is_surface_contact(d.contacts[c]);
+    // (reusing the smooth part's factors: every inequality node not predicted open goes last)
+    const bool last =
+        ws.graph_all_last || (model.opt.solver.closed_contacts_last && is_surface_contact(d.contacts[c]));
     placement[ws.contact_node[c]] = ws.contact_first[c] ? kPlaceFirst : last ? kPlaceLast : kPlaceByOrder;
   }
   ws.ldu.analyze(n, ws.edges, root, &multiplier,

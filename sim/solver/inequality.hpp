@@ -64,6 +64,11 @@ class InequalityKind {
   // The node's rows: its linearized complementarity with the eliminated variables substituted
   // (diagonal block and its bodies' upper blocks). Stores what rhs() reuses.
   virtual void jacobian(const Model& model, Data& d, int c) const = 0;
+  // The node's rows towards its bodies (its upper blocks) as R times rows that do not change with
+  // the interior point's variables, R over the node's real rows at the last jacobian(): what lets
+  // the interior point update the Schur complement onto the touching inequalities without
+  // refactoring (sim/solver/schur_reuse.hpp). False where the rows are not of that form.
+  virtual bool row_map(const Data&, int, Eigen::Matrix4d*) const { return false; }
   // The node's right-hand side for the central-path target κ (a friction cone's: κ over
   // workspace(d).cone_weight), with Mehrotra's second-order term from the affine step (a, e) when
   // given.

@@ -8,6 +8,7 @@
 #include "sim/solver/assemble.hpp"
 #include "sim/solver/inequality.hpp"
 #include "sim/solver/iteration_trace.hpp"
+#include "sim/solver/schur_reuse.hpp"
 #include "sim/solver/solve.hpp"
 
 namespace maxsim {
@@ -172,6 +173,18 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     for (int c = 0; c < nc; ++c) ws.kinds[c]->recentre(d, c, push, &s);
   };
 
+  // (SolverOptions::reuse_iterations: iterations after the last full factorization, and whether
+  // the next one must factor the whole system)
+  const bool reuse = schur_reuse_begin(model, d);
+  int reused = 0;
+  bool refactor = true;
+  auto newton_solve = [&](Eigen::VectorXd& b) {
+    if (reuse) {
+      schur_reuse_solve(d, b);
+    } else {
+      ws.ldu.solve(b);
+    }
+  };
   StepReport rep;
   int jammed = 0;  // iterations in a row with a step shorter than opt.jammed_alpha
   for (rep.iterations = 0;; ++rep.iterations) {
@@ -190,9 +203,16 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
       break;
     }
     // one factorization, two back-substitutions
-    step_jacobian(model, d, s);
+    const bool full = !reuse || refactor || reused >= model.opt.solver.reuse_iterations;
+    if (full) step_jacobian(model, d, s);
     inequality_jacobian(model, d);
-    if (!ws.ldu.factor()) {
+    if (reuse && !full && !schur_reuse_factor(model, d, false)) {
+      refactor = true;  // (an iteration without a step; the next factors the whole system)
+      continue;
+    }
+    reused = full ? 0 : reused + 1;
+    refactor = false;
+    if (reuse ? full && !schur_reuse_factor(model, d, true) : !ws.ldu.factor()) {
       // a Newton matrix too ill-conditioned to factor at an iterate already at the round-off
       // floor (see SolverOptions::stall_factor): that iterate is the answer
       if (stalled(F) && inequalities_ok(model.opt.solver.stall_factor)) break;
@@ -206,7 +226,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     // predictor (affine scaling, κ = 0)
     ws.delta = -F;
     inequality_rhs(model, d, 0.0, nullptr, &ws.delta);
-    ws.ldu.solve(ws.delta);
+    newton_solve(ws.delta);
     recover_steps(d, ws.delta, &affine);
     const double alpha_aff = max_feasible_step(d, affine);
     std::vector<Contact>& trial_contacts = ws.trial_contacts;
@@ -220,7 +240,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     // corrector (centering + second-order terms), same factorization
     ws.delta = -F;
     inequality_rhs(model, d, sigma * mu, opt.mehrotra_corrector ? &affine : nullptr, &ws.delta);
-    ws.ldu.solve(ws.delta);
+    newton_solve(ws.delta);
     if (!ws.delta.allFinite()) {
       rep.status = StepStatus::Failed;
       break;
@@ -236,7 +256,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
       // goes farther — the usual safeguard of Mehrotra-type codes.
       ws.trial = -F;
       inequality_rhs(model, d, sigma * mu, nullptr, &ws.trial);
-      ws.ldu.solve(ws.trial);
+      newton_solve(ws.trial);
       recover_steps(d, ws.trial, &affine);
       const double alpha_c = std::min(1.0, opt.fraction_to_boundary * max_feasible_step(d, affine));
       if (ws.trial.allFinite() && alpha_c > alpha) {
@@ -252,6 +272,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     record.alpha_max = alpha;
     trace.iteration(model, d, F, converged, record, steps);
     if (alpha < opt.jam_step) {
+      if (reused > 0) refactor = true;
       recentre(mu);
       residual_at_s = false;
       record.recentred = true;
@@ -297,6 +318,8 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
       last_alpha = 0;
       record.recentred = true;
     }
+    // a reused factorization whose step fell short: the next iteration factors anew
+    if (reused > 0 && (!accepted || record.alpha < 0.5)) refactor = true;
     jammed = record.alpha < opt.jammed_alpha ? jammed + 1 : 0;
     trace.step(record);
   }

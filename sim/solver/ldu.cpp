@@ -147,6 +147,16 @@ Pivot factor_pivot(Block& a, Block& dinv, unsigned mask, bool only_if_singular, 
   return result;
 }
 
+// factor_pivot with the kernel of a node's size class (0: 1 row, 1: 4, 2: 6).
+Pivot factor_pivot_of_class(int size_class, Block& a, Block& dinv, unsigned mask, bool only_if_singular,
+                            bool loops, double regularization, double rcond) {
+  switch (size_class) {
+    case 0: return factor_pivot<1>(a, dinv, mask, only_if_singular, loops, regularization, rcond);
+    case 1: return factor_pivot<4>(a, dinv, mask, only_if_singular, loops, regularization, rcond);
+    default: return factor_pivot<kBlockSize>(a, dinv, mask, only_if_singular, loops, regularization, rcond);
+  }
+}
+
 // U_kj = Dinv_k A_kj on the real rows of k and columns of j.
 template <int Mk, int Mj>
 void scale_upper(const Block& dinv, Block& akj) {
@@ -591,8 +601,11 @@ void BlockLdu::set_node_size(int node, int m) {
 // substitution applies Dinv_k to b_k once instead (which the backward pass then reuses):
 //   forward:  z_k = Dinv_k b_k;  b_i -= A_ik z_k     (= L_ik b_k)
 //   backward: x_k = z_k - sum_j U_kj x_j
-bool BlockLdu::factor() {
+bool BlockLdu::factor() { return factor_leading(num_nodes_); }
+
+bool BlockLdu::factor_leading(int stop) {
   const int n = num_nodes_;
+  if (stop < 0 || stop > n) throw std::invalid_argument("BlockLdu::factor_leading: stop out of range");
   Block* const blocks = blocks_.data();
   const Later* const later = later_.data();
   const Update* const updates = updates_.data();
@@ -611,25 +624,13 @@ bool BlockLdu::factor() {
   }
   const unsigned char* const update_kernel = update_kernel_.data();
   num_regularized_ = 0;
-  for (int p = 0; p < n; ++p) {
+  for (int p = 0; p < stop; ++p) {
     const int k = order_[p];
     const int ck = node_class[k];
     const unsigned mask = reg_mask_[k] & ((1u << node_size_[k]) - 1u);  // real rows only
     const bool only_singular = reg_only_singular_[k] != 0;
-    Pivot pivot;
-    switch (ck) {
-      case 0:
-        pivot = factor_pivot<1>(blocks[k], dinv_[k], mask, only_singular, loops, regularization,
-                                regularization_rcond);
-        break;
-      case 1:
-        pivot = factor_pivot<4>(blocks[k], dinv_[k], mask, only_singular, loops, regularization,
-                                regularization_rcond);
-        break;
-      default:
-        pivot = factor_pivot<kBlockSize>(blocks[k], dinv_[k], mask, only_singular, loops,
-                                         regularization, regularization_rcond);
-    }
+    const Pivot pivot = factor_pivot_of_class(ck, blocks[k], dinv_[k], mask, only_singular, loops,
+                                              regularization, regularization_rcond);
     reg_shift_[k] = pivot.shift;
     num_regularized_ += pivot.regularized;
     if (!pivot.ok) return false;
@@ -704,23 +705,61 @@ void BlockLdu::backward_node(int p, double* b) const {
 
 // Only the real rows of each node are read or written: the padding entries keep b's values.
 void BlockLdu::solve_factored(Eigen::Ref<Eigen::VectorXd> b_ref) const {
-  const int n = num_nodes_;
+  forward_leading(b_ref, num_nodes_);
+  backward_leading(b_ref, num_nodes_);
+}
+
+// forward and diagonal: z_k = Dinv_k b_k, b_i -= L_ik b_k = A_ik z_k
+void BlockLdu::forward_leading(Eigen::Ref<Eigen::VectorXd> b_ref, int stop) const {
   double* const b = b_ref.data();  // (a Ref<VectorXd> has unit inner stride)
-  // forward and diagonal: z_k = Dinv_k b_k, b_i -= L_ik b_k = A_ik z_k
-  for (int p = 0; p < n; ++p) {
+  for (int p = 0; p < stop; ++p) {
     switch (node_class_[order_[p]]) {
       case 0: forward_node<1>(p, b); break;
       case 1: forward_node<4>(p, b); break;
       default: forward_node<kBlockSize>(p, b);
     }
   }
-  // backward: x_k = z_k - sum_j U_kj x_j
-  for (int p = n - 1; p >= 0; --p) {
+}
+
+// backward: x_k = z_k - sum_j U_kj x_j
+void BlockLdu::backward_leading(Eigen::Ref<Eigen::VectorXd> b_ref, int stop) const {
+  double* const b = b_ref.data();
+  for (int p = stop - 1; p >= 0; --p) {
     switch (node_class_[order_[p]]) {
       case 0: backward_node<1>(p, b); break;
       case 1: backward_node<4>(p, b); break;
       default: backward_node<kBlockSize>(p, b);
     }
+  }
+}
+
+bool BlockLdu::refactor_node(int node, const BlockLdu& assembled) {
+  const int p = position_.at(node);
+  const int ck = node_class_[node];
+  blocks_[node] = assembled.blocks_[node];
+  const unsigned mask = reg_mask_[node] & ((1u << node_size_[node]) - 1u);
+  const bool only_singular = reg_only_singular_[node] != 0;
+  const bool loops = num_loops_ > 0;
+  const Pivot pivot = factor_pivot_of_class(ck, blocks_[node], dinv_[node], mask, only_singular, loops,
+                                            regularization, regularization_rcond);
+  reg_shift_[node] = pivot.shift;
+  if (!pivot.ok) return false;
+  for (int a = later_begin_[p]; a < later_begin_[p + 1]; ++a) {
+    const int id = later_[a].upper;
+    blocks_[id] = assembled.blocks_[id];
+    kScaleUpper[ck][node_class_[later_[a].node]](dinv_[node], blocks_[id]);
+  }
+  return true;
+}
+
+void BlockLdu::blocks_among(int stop, std::vector<std::array<int, 3>>* out) const {
+  out->clear();
+  const int n = num_nodes_;
+  for (int p = stop; p < n; ++p) out->push_back({p - stop, p - stop, order_[p]});
+  for (std::size_t off = 0; off < block_rc_.size(); ++off) {
+    const auto [i, j] = block_rc_[off];
+    if (position_[i] >= stop && position_[j] >= stop)
+      out->push_back({position_[i] - stop, position_[j] - stop, n + static_cast<int>(off)});
   }
 }
 

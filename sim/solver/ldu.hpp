@@ -24,6 +24,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <array>
 #include <utility>
 #include <vector>
 
@@ -127,6 +128,24 @@ class BlockLdu {
   // after equilibration: a block that is only badly scaled is inverted) or not finite; the
   // factorization is then unusable.
   bool factor();
+
+  // ---- the leading part alone (the interior point's reuse of the smooth part's factors) ----
+  // Eliminates only the nodes at positions [0, stop) of the order: the blocks among the nodes
+  // at positions >= stop then hold the Schur complement of the eliminated part onto them.
+  bool factor_leading(int stop);
+  // The forward (with the diagonal) and backward sweeps over positions [0, stop): forward
+  // leaves the right-hand side of the later nodes reduced by the leading part's, backward
+  // takes their solution from b and completes the leading nodes'.
+  void forward_leading(Eigen::Ref<Eigen::VectorXd> b, int stop) const;
+  void backward_leading(Eigen::Ref<Eigen::VectorXd> b, int stop) const;
+  // Re-factors one node that no earlier node updates (placed first) from `assembled`'s diagonal
+  // and upper blocks (same structure): its pivot and U blocks, not the updates it made to later
+  // nodes. False when the pivot is singular.
+  bool refactor_node(int node, const BlockLdu& assembled);
+  // (row position − stop, column position − stop, block id) of every block among the nodes at
+  // positions >= stop, their diagonals included.
+  void blocks_among(int stop, std::vector<std::array<int, 3>>* out) const;
+  int position(int node) const { return position_.at(node); }
 
   // Solves A x = b in place (b has 6 * num_nodes entries, node k at rows 6k..6k+5).
   //

@@ -104,6 +104,14 @@ void SurfaceContact::jacobian(const Model& model, Data& d, int c) const {
   }
 }
 
+bool SurfaceContact::row_map(const Data& d, int c, Eigen::Matrix4d* R) const {
+  const Contact& ct = d.contacts[c];
+  R->setIdentity();
+  (*R)(0, 0) = ct.gamma;
+  if (has_cone(ct)) R->bottomRightCorner<3, 3>() = workspace(d).cone_lin[c].coef_eta;
+  return true;
+}
+
 // affine steps (recover): a = (Δγ, Δb1, Δb2, Δη0, Δs, ·), e = (Δη_t, ·)
 void SurfaceContact::rhs(const Model&, Data& d, int c, double kappa, const Vec6* affine_a, const Vec6* affine_e,
                          Eigen::VectorXd* rhs) const {
