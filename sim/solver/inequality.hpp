@@ -64,11 +64,16 @@ class InequalityKind {
   // The node's rows: its linearized complementarity with the eliminated variables substituted
   // (diagonal block and its bodies' upper blocks). Stores what rhs() reuses.
   virtual void jacobian(const Model& model, Data& d, int c) const = 0;
-  // The node's rows towards its bodies (its upper blocks) as R times rows that do not change with
-  // the interior point's variables, R over the node's real rows at the last jacobian(): what lets
-  // the interior point update the Schur complement onto the touching inequalities without
-  // refactoring (sim/solver/schur_reuse.hpp). False where the rows are not of that form.
-  virtual bool row_map(const Data&, int, Eigen::Matrix4d*) const { return false; }
+  // The node's rows towards its bodies (its upper blocks, body b's and a's) as R (Kb, Ka): R the
+  // interior point's scaling at the last jacobian(), Kb and Ka rows that change only with the
+  // kinematics (their Jacobians at the last linearize()). What lets the interior point update the
+  // Schur complement onto the touching inequalities without refactoring
+  // (sim/solver/schur_reuse.hpp). Returns the rows coupled to the bodies (the first ones; the
+  // rest are the node's identity rows), 0 where the rows are not of that form.
+  virtual int row_map(const Data&, int, Eigen::Matrix4d*, Eigen::Matrix<double, 4, 6>*,
+                      Eigen::Matrix<double, 4, 6>*) const {
+    return 0;
+  }
   // The node's right-hand side for the central-path target κ (a friction cone's: κ over
   // workspace(d).cone_weight), with Mehrotra's second-order term from the affine step (a, e) when
   // given.

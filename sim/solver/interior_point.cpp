@@ -203,7 +203,8 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
       break;
     }
     // one factorization, two back-substitutions
-    const bool full = !reuse || refactor || reused >= model.opt.solver.reuse_iterations;
+    const bool full =
+        !reuse || refactor || reused >= model.opt.solver.reuse_iterations || schur_reuse_stale(model, d);
     if (full) step_jacobian(model, d, s);
     inequality_jacobian(model, d);
     if (reuse && !full && !schur_reuse_factor(model, d, false)) {

@@ -16,8 +16,9 @@ class SurfaceContact : public InequalityKind {
   void prepare(const Model& model, Data& d, int c) const override;
   void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const override;
   void linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const override;
-  // diag(γ, coef_eta): the gap row is γ Jφ, the cone's rows coef_eta (0; Jvt)
-  bool row_map(const Data& d, int c, Eigen::Matrix4d* R) const override;
+  // R = diag(γ, coef_eta), K = (Jφ; 0; Jvt): the gap row is γ Jφ, the cone's rows coef_eta (0; Jvt)
+  int row_map(const Data& d, int c, Eigen::Matrix4d* R, Eigen::Matrix<double, 4, 6>* Kb,
+              Eigen::Matrix<double, 4, 6>* Ka) const override;
   void impulse_jacobian(const Model& model, Data& d, int c) const override;
   void jacobian(const Model& model, Data& d, int c) const override;
   void rhs(const Model& model, Data& d, int c, double kappa, const Vec6* affine_a, const Vec6* affine_e,
@@ -86,7 +87,10 @@ class TendonLimit : public JointLimit {
 class RelaxedContact : public SurfaceContact {
  public:
   const char* name() const override { return "relaxed contact"; }
-  bool row_map(const Data&, int, Eigen::Matrix4d*) const override { return false; }
+  int row_map(const Data&, int, Eigen::Matrix4d*, Eigen::Matrix<double, 4, 6>*,
+              Eigen::Matrix<double, 4, 6>*) const override {
+    return 0;
+  }
   void jacobian(const Model& model, Data& d, int c) const override;
   void rhs(const Model& model, Data& d, int c, double kappa, const Vec6* affine_a, const Vec6* affine_e,
            Eigen::VectorXd* rhs) const override;
@@ -110,7 +114,10 @@ class PyramidContact : public SurfaceContact {
  public:
   const char* name() const override { return "pyramid contact"; }
   int node_rows(const Contact&) const override { return 6; }
-  bool row_map(const Data&, int, Eigen::Matrix4d*) const override { return false; }
+  int row_map(const Data&, int, Eigen::Matrix4d*, Eigen::Matrix<double, 4, 6>*,
+              Eigen::Matrix<double, 4, 6>*) const override {
+    return 0;
+  }
   void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const override;
   void impulse_jacobian(const Model& model, Data& d, int c) const override;
   void jacobian(const Model& model, Data& d, int c) const override;

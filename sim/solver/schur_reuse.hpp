@@ -10,9 +10,11 @@
 // (fixed over a step); C, D the inequalities' own rows. Each node's rows towards its bodies are
 // C_c = R_c K_c (InequalityKind::row_map: R_c the interior point's scaling, K_c the kinematic
 // Jacobians). Holding H and K at the last full factorization — a simplified Newton on the smooth
-// part; the interior point's own terms R and D exact — gives S = D − T G with G = D₀ − S₀ and
-// T = R R₀⁻¹ per node, and the reduced right-hand side g + T (b_T − g) from the leading forward
-// sweep's b_T. An iteration then costs a dense factorization of S (4 rows per inequality) and the
+// part; the interior point's own terms R and D exact — gives S = D − R G with G = K H⁻¹ B, which
+// the full factorization leaves among the trailing blocks when it factors the leading part with
+// the rows K in place of R K (R is not inverted: a sliding cone's is nearly singular), and the
+// reduced right-hand side g + R (b_T − g) from the leading forward sweep's b_T. An iteration then
+// costs a dense factorization of S (4 rows per inequality) and the
 // leading sweeps, not the graph's factorization and assembly.
 #pragma once
 
@@ -36,10 +38,12 @@ struct SchurReuse {
   std::vector<int> node, offset, rows;  // its graph node, first row and real rows in S
   int size = 0;                 // rows of S
   std::vector<std::array<int, 3>> blocks;  // BlockLdu::blocks_among(stop)
-  std::vector<Eigen::Matrix4d, Eigen::aligned_allocator<Eigen::Matrix4d>> r0_inverse, t;  // per trailing node
-  Eigen::MatrixXd G, S;
+  std::vector<Eigen::Matrix4d, Eigen::aligned_allocator<Eigen::Matrix4d>> t;  // per trailing node: R
+  Eigen::MatrixXd G, S;  // K H⁻¹ B at the last full factorization; D − R G
   Eigen::PartialPivLU<Eigen::MatrixXd> lu;
-  Eigen::VectorXd g, y;  // scratch of the solve
+  std::vector<double> open_weight;  // per inequality: an open candidate's γΔt/(s m) when factored
+  Eigen::VectorXd row_scale;  // S's rows are equilibrated by these before the LU
+  Eigen::VectorXd g, y;       // scratch of the solve
 };
 
 // Whether this solve can reuse: on (SolverOptions::reuse_iterations), every trailing node's kind
@@ -50,6 +54,9 @@ bool schur_reuse_begin(const Model& model, Data& d);
 // factors the leading part anew from the assembled matrix, otherwise the open candidates' pivots
 // and S are updated from the kept factors. False when a pivot or S is singular.
 bool schur_reuse_factor(const Model& model, Data& d, bool full);
+// Whether the kept factors are stale: an open candidate's update of its bodies (γΔt/(s m)) has
+// grown past 1e-6 and doubled since they were factored (it is closing).
+bool schur_reuse_stale(const Model& model, const Data& d);
 // Solves the Newton system in place (as BlockLdu::solve).
 void schur_reuse_solve(Data& d, Eigen::VectorXd& b);
 

@@ -104,12 +104,23 @@ void SurfaceContact::jacobian(const Model& model, Data& d, int c) const {
   }
 }
 
-bool SurfaceContact::row_map(const Data& d, int c, Eigen::Matrix4d* R) const {
+int SurfaceContact::row_map(const Data& d, int c, Eigen::Matrix4d* R, Eigen::Matrix<double, 4, 6>* Kb,
+                            Eigen::Matrix<double, 4, 6>* Ka) const {
   const Contact& ct = d.contacts[c];
+  const ContactKinematics& k = workspace(d).contact_kin[c];
   R->setIdentity();
   (*R)(0, 0) = ct.gamma;
-  if (has_cone(ct)) R->bottomRightCorner<3, 3>() = workspace(d).cone_lin[c].coef_eta;
-  return true;
+  Kb->setZero();
+  Ka->setZero();
+  Kb->row(0) = k.Jphi_b;
+  Ka->row(0) = k.Jphi_a;
+  if (has_cone(ct)) {
+    R->bottomRightCorner<3, 3>() = workspace(d).cone_lin[c].coef_eta;
+    Kb->bottomRows<2>() = k.Jvt_b;
+    Ka->bottomRows<2>() = k.Jvt_a;
+    return 4;
+  }
+  return 1;  // (without a cone rows 1–3 are identity rows)
 }
 
 // affine steps (recover): a = (Δγ, Δb1, Δb2, Δη0, Δs, ·), e = (Δη_t, ·)
