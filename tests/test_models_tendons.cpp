@@ -6,6 +6,8 @@
 #include <cmath>
 #include <fstream>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "models/load.hpp"
 #include "sim/constraints/tendon.hpp"
@@ -135,6 +137,43 @@ TEST(TendonFiles, HumanoidTendonsLoadAndHoldTheirRange) {
   const Model gym = load_model(repo("tests/data/models/gym_mujoco/humanoid.xml"));
   EXPECT_EQ(gym.tendons.size(), 2u);
   EXPECT_EQ(gym.nu(), 17);
+}
+
+// MJCF tendon frictionloss (its class default too) is dry friction on the length: a 1 kg slider on
+// a vertical slide hung from a world site by a spatial tendon (L = 1 − z) is held by 12 N of
+// friction against its 9.81 N weight and falls at g − 5 N / 1 kg = 4.81 m/s² under 5 N; the
+// `frictionloss` flag turns it off (free fall) and a negative value is refused with file:line.
+TEST(TendonFiles, TendonFrictionlossHoldsOrSlowsAHangingSlider) {
+  auto file = [](const std::string& friction, const std::string& flag) {
+    return "<mujoco><option timestep='0.001'>" + flag + "</option>"
+           "<default><tendon frictionloss='12'/></default><worldbody><site name='top' pos='0 0 2'/>"
+           "<body name='slider' pos='0 0 1'><joint name='z' type='slide' axis='0 0 1'/>"
+           "<geom type='sphere' size='0.05' mass='1' contype='0' conaffinity='0'/><site name='s'/></body></worldbody>\n"
+           "<tendon><spatial name='rope'" + friction + "><site site='top'/><site site='s'/></spatial></tendon></mujoco>";
+  };
+  const std::string path = std::string(MAXSIM_BINARY_DIR) + "/rope.xml";
+  const double t_end = 0.2, g = 9.81;
+  for (const auto& [friction, flag, accel] :
+       std::vector<std::tuple<std::string, std::string, double>>{{"", "", 0.0},
+                                                                 {" frictionloss='5'", "", g - 5.0},
+                                                                 {"", "<flag frictionloss='disable'/>", g}}) {
+    std::ofstream(path) << file(friction, flag);
+    const Model m = load_model(path);
+    ASSERT_EQ(m.tendons.size(), 1u);
+    EXPECT_DOUBLE_EQ(m.tendons[0].frictionloss, flag.empty() ? (friction.empty() ? 12.0 : 5.0) : 0.0);
+    Data d(m);
+    const int steps = static_cast<int>(std::lround(t_end / m.opt.timestep));
+    for (int n = 0; n < steps; ++n) ASSERT_EQ(step(m, d).status, StepStatus::Ok) << friction << flag << " " << n;
+    // from rest under a constant force: the step's z_n = −a Δt² n(n+1)/2 (tolerance: the sliding
+    // impulse's shortfall within the complementarity tolerance, as Tendons.TendonFriction…)
+    const double expected = -accel * m.opt.timestep * m.opt.timestep * steps * (steps + 1) / 2.0;
+    EXPECT_NEAR(coordinate(m, d, joint(m, "z")), expected, 1e-4 * std::abs(expected) + 1e-7) << friction << flag;
+  }
+  EXPECT_NE(load_error("rope2.xml", "<mujoco><worldbody><site name='a'/><body><joint type='slide'/><geom size='.1'/>"
+                                    "<site name='b' pos='0 0 1'/></body></worldbody>\n<tendon><spatial frictionloss='-1'>"
+                                    "<site site='a'/><site site='b'/></spatial></tendon></mujoco>")
+                .find("rope2.xml:2"),
+            std::string::npos);
 }
 
 // MuJoCo's car: two motors on fixed tendons (forward = ½(left + right), turn = ½(right − left)):

@@ -9,6 +9,7 @@
 #include "sim/constraints/tendon.hpp"
 #include "sim/maxsim.hpp"
 #include "sim/solver/projection.hpp"
+#include "sim/solver/workspace.hpp"
 
 using namespace maxsim;
 
@@ -223,6 +224,89 @@ TEST(Tendons, TendonCouplingIsHeld) {
   for (int n = 0; n < 500; ++n) ASSERT_EQ(step(m, d).status, StepStatus::Ok);
   EXPECT_GT(angle(m, d, 0), 0.05);
   EXPECT_NEAR(angle(m, d, 1), 0.5 * angle(m, d, 0), 1e-9);
+}
+
+// Dry friction F on a tendon L = q1 + q2 (MJCF tendon frictionloss) with a torque τ on h1 alone:
+// while L sticks, h2 is dragged along by f = −τ I2/(I1 + I2), which the friction can hold while
+// |f| ≤ F, i.e. τ ≤ F (1 + I1/I2) = 0.7 N·m; above that L slides and each joint feels ∓F. From rest
+// both are constant accelerations, which the step follows exactly (q_n = a Δt² n(n+1)/2, as for
+// the motor above): sticking at τ = 0.6, q1 = −q2 = ½ τ (2/7)/I1 t²; sliding at τ = 0.9,
+// q1 = ½ (τ − F)/I1 t², q2 = −½ F/I2 t². A held tendon creeps at most by the interior point's
+// complementarity tolerance over the gap to its cone's edge: 1e-8 over 7e-5 N·m·s, 1e-4 rad/s,
+// so L stays within 1e-6 rad over the 0.2 s only if it converges better than that, which the
+// joints' dry friction does too (JointFriction.StaysPutOrDecaysLinearly). (At the end h1 turns
+// at 4 rad/s: the rotation per step is off by (ωΔt)²/24 < 1e-6 relative.)
+TEST(Tendons, TendonFrictionSticksBelowItsBreakawayAndSlidesAbove) {
+  const double dt = 1e-3, F = 0.5, I1 = 0.02, I2 = 0.05;
+  const int steps = 200;
+  const double shape = dt * dt * steps * (steps + 1) / 2.0;
+  for (const double tau : {0.6, 0.9}) {
+    Model m = two_hinges(dt);
+    Tendon t = fixed_tendon(1, 1);
+    t.frictionloss = F;
+    m.tendons.push_back(t);
+    ASSERT_EQ(validate_model(m), "");
+    Data d(m);
+    d.joint_force[0](5) = tau;
+    for (int n = 0; n < steps; ++n) ASSERT_EQ(step(m, d).status, StepStatus::Ok) << tau << " " << n;
+    // the friction is folded into the tendon's node: no node of its own
+    EXPECT_EQ(workspace(d).layout.nodes, 2 + 2 + 1);
+    const double q1 = angle(m, d, 0), q2 = angle(m, d, 1);
+    if (tau < F * (1 + I1 / I2)) {
+      const double a1 = tau * (1 - I2 / (I1 + I2)) / I1;
+      EXPECT_NEAR(q1, a1 * shape, 1e-6 * a1 * shape);
+      EXPECT_LT(std::abs(q1 + q2), 1e-6);
+      // the tendon's impulse over the last step is the drag on h2: I2 q̈2 Δt = −τ I2/(I1 + I2) Δt
+      EXPECT_NEAR(d.tendon_impulse[0], -tau * I2 / (I1 + I2) * dt, 1e-9);
+    } else {
+      // (the sliding impulse may fall short of F Δt by the complementarity tolerance over the slip
+      // rate, 1e-8 / (10 rad/s² · t): up to 2e-3 relative in the first step; the solves converge
+      // further, 1e-5 of the path measured: 1e-4)
+      EXPECT_NEAR(q1, (tau - F) / I1 * shape, 1e-4 * (tau - F) / I1 * shape);
+      EXPECT_NEAR(q2, -F / I2 * shape, 1e-4 * F / I2 * shape);
+      EXPECT_NEAR(std::abs(d.tendon_impulse[0]), F * dt, 1e-9);
+    }
+  }
+}
+
+// A tendon on one joint row with coefficient c and dry friction F acts on that row as the row's
+// own dry friction |c| F: a six-link pendulum swinging under gravity, whose third hinge sticks
+// and slips, runs the same with either. The two solves eliminate the cone into different rows and
+// stop at different iterates within the tolerances (a held row's rate converges to 1e-8/Δt²,
+// ~1e-6 rad per sticking turn, as JointFriction.ProximalRateChangesThePathNotTheAnswer says): 2e-5
+// rad over 2 s and ~40 held steps, against 0.4 rad between either and the frictionless chain.
+TEST(Tendons, SingleJointTendonFrictionEqualsJointFriction) {
+  const double c = -2.0, F = 0.05;
+  Model with_joint = make_pendulum_chain(6, JointType::Revolute, 0.3, 0.5, 0.0, 2e-3);
+  Model with_tendon = with_joint;
+  with_joint.joints[2].friction[5] = std::abs(c) * F;
+  Tendon t;
+  t.name.assign(1, 't');
+  t.joints = {TendonJointTerm{2, 5, c}};
+  t.frictionloss = F;
+  with_tendon.tendons.push_back(t);
+  const Model free_model = make_pendulum_chain(6, JointType::Revolute, 0.3, 0.5, 0.0, 2e-3);
+  Data a(with_joint), b(with_tendon), free(free_model);
+  const std::vector<std::vector<double>> q0 = {{0.4}, {-0.3}, {0.5}, {0.2}, {-0.6}, {0.1}};
+  set_coordinates(with_joint, a, q0, std::vector<std::vector<double>>(6));
+  set_coordinates(with_tendon, b, q0, std::vector<std::vector<double>>(6));
+  set_coordinates(free_model, free, q0, std::vector<std::vector<double>>(6));
+  double worst = 0, apart = 0;
+  int held = 0;
+  double previous = angle(with_tendon, b, 2);
+  for (int n = 0; n < 1000; ++n) {
+    ASSERT_EQ(step(with_joint, a).status, StepStatus::Ok) << n;
+    ASSERT_EQ(step(with_tendon, b).status, StepStatus::Ok) << n;
+    ASSERT_EQ(step(free_model, free).status, StepStatus::Ok) << n;
+    for (int j = 0; j < 6; ++j) worst = std::max(worst, std::abs(angle(with_joint, a, j) - angle(with_tendon, b, j)));
+    apart = std::max(apart, std::abs(angle(free_model, free, 2) - angle(with_tendon, b, 2)));
+    const double now = angle(with_tendon, b, 2);
+    if (std::abs(now - previous) < 1e-7) ++held;
+    previous = now;
+  }
+  EXPECT_LT(worst, 2e-5);
+  EXPECT_GT(held, 20);     // the friction held the hinge for a while …
+  EXPECT_GT(apart, 0.05);  // … and the run differs from the frictionless one
 }
 
 TEST(Tendons, BadTendonsAreRefusedByName) {

@@ -34,7 +34,7 @@ const parse::SchemaNode kNodes[] = {
     {"light", 14, Support::Ignored, "", "pos dir directional castshadow active attenuation cutoff exponent ambient diffuse specular mode bulbradius type intensity range softness", "", false, -1, ""},  // 22
     {"pair", 14, Support::Supported, "condim friction margin", "solref solimp gap solreffriction adhesion", "", false, -1, ""},  // 23
     {"equality", 14, Support::Supported, "active", "solref solimp", "", false, -1, ""},  // 24
-    {"tendon", 14, Support::Supported, "limited range springlength stiffness damping armature", "group solreflimit solimplimit solreffriction solimpfriction width material margin rgba user", "frictionloss", false, -1, ""},  // 25
+    {"tendon", 14, Support::Supported, "limited range springlength stiffness damping armature frictionloss", "group solreflimit solimplimit solreffriction solimpfriction width material margin rgba user", "", false, -1, ""},  // 25
     {"general", 14, Support::Supported, "ctrllimited forcelimited ctrlrange forcerange gear dyntype gaintype biastype gainprm biasprm", "actlimited actrange cranklength user group dynprm actdim actearly nsample interp delay damping armature input velrange ffrange", "", false, -1, ""},  // 26
     {"motor", 14, Support::Supported, "ctrllimited forcelimited ctrlrange forcerange gear", "cranklength user group nsample interp delay damping armature", "", false, -1, ""},  // 27
     {"position", 14, Support::Supported, "ctrllimited forcelimited ctrlrange forcerange gear kp kv", "cranklength user group inheritrange dampratio timeconst nsample interp delay damping armature", "", false, -1, ""},  // 28
@@ -114,11 +114,11 @@ const parse::SchemaNode kNodes[] = {
     {"flexvert", 95, Support::Refused, "", "name class active solref solimp flex", "", false, -1, "MuJoCo 3"},  // 102
     {"flexstrain", 95, Support::Refused, "", "name class active solref solimp flex cell", "", false, -1, "MuJoCo 3"},  // 103
     {"tendon", 0, Support::Supported, "", "", "", false, -1, ""},  // 104
-    {"spatial", 104, Support::Supported, "name class limited range springlength stiffness damping armature", "group solreflimit solimplimit solreffriction solimpfriction width material margin rgba user actuatorfrclimited actuatorfrcrange", "frictionloss", false, -1, ""},  // 105
+    {"spatial", 104, Support::Supported, "name class limited range springlength stiffness damping armature frictionloss", "group solreflimit solimplimit solreffriction solimpfriction width material margin rgba user actuatorfrclimited actuatorfrcrange", "", false, -1, ""},  // 105
     {"site", 105, Support::Supported, "site", "", "", false, -1, ""},  // 106
     {"geom", 105, Support::Supported, "geom sidesite", "", "", false, -1, ""},  // 107
     {"pulley", 105, Support::Supported, "divisor", "", "", false, -1, ""},  // 108
-    {"fixed", 104, Support::Supported, "name class limited range springlength stiffness damping armature", "group solreflimit solimplimit solreffriction solimpfriction margin user actuatorfrclimited actuatorfrcrange", "frictionloss", false, -1, ""},  // 109
+    {"fixed", 104, Support::Supported, "name class limited range springlength stiffness damping armature frictionloss", "group solreflimit solimplimit solreffriction solimpfriction margin user actuatorfrclimited actuatorfrcrange", "", false, -1, ""},  // 109
     {"joint", 109, Support::Supported, "joint coef", "", "", false, -1, ""},  // 110
     {"actuator", 0, Support::Supported, "", "", "", false, -1, ""},  // 111
     {"general", 111, Support::Supported, "name class ctrllimited forcelimited ctrlrange forcerange gear joint jointinparent dyntype gaintype biastype gainprm biasprm tendon", "group actlimited actrange lengthrange cranklength user slidersite cranksite site refsite body dynprm actdim actearly nsample interp delay damping armature input velrange ffrange", "", false, -1, ""},  // 112

@@ -39,9 +39,9 @@ void MjcfReader::read_tendons(const XMLElement* e, const BuildResult& built, Mod
     t.armature = num(attr(c, "tendon", cls, "armature")).value_or(0.0);
     if (t.stiffness < 0 || t.damping < 0 || t.armature < 0) fail(c, "tendon stiffness, damping and armature must be >= 0");
     if (!flags_.passive) t.stiffness = t.damping = 0;  // <flag passive="disable"/>: no springs or dampers
-    const double friction = num(attr(c, "tendon", cls, "frictionloss")).value_or(0.0);
-    if (friction != 0 && flags_.frictionloss && flags_.constraint)
-      fail(c, "tendon frictionloss is not supported (dry friction acts on joint rows only)");
+    t.frictionloss = num(attr(c, "tendon", cls, "frictionloss")).value_or(0.0);
+    if (!(t.frictionloss >= 0)) fail(c, "tendon frictionloss must be >= 0");
+    if (!flags_.frictionloss || !flags_.constraint) t.frictionloss = 0;  // <flag frictionloss="disable"/>
     if (auto len = nums(attr(c, "tendon", cls, "springlength"), 1, 2)) {
       const double lo = (*len)[0], hi = len->size() > 1 ? (*len)[1] : lo;
       if (lo >= 0) {  // (negative: the length at the reference configuration, MuJoCo's default)

@@ -97,7 +97,8 @@ std::vector<int> tendon_bodies(const Model& model, int t) {
 
 bool tendon_active(const Model& model, int t) {
   const Tendon& tendon = model.tendons[t];
-  if (tendon.stiffness != 0 || tendon.damping != 0 || tendon.armature != 0 || tendon.limited) return true;
+  if (tendon.stiffness != 0 || tendon.damping != 0 || tendon.armature != 0 || tendon.limited || tendon.frictionloss > 0)
+    return true;
   if (!model.actuation) return false;
   for (const Actuator& a : model.actuators)
     if (a.tendon == t) return true;
@@ -159,6 +160,16 @@ void append_tendon_limits(const Model& model, Data& d, double dt, double margin)
   BodyGradient& gradient = workspace(d).tendon_scratch;  // (its storage kept between steps)
   for (size_t t = 0; t < model.tendons.size(); ++t) {
     const Tendon& tendon = model.tendons[t];
+    if (tendon.frictionloss > 0) {
+      // dry friction on the length's rate: the 1-D cone |b1| ≤ frictionloss·Δt, always active
+      Contact c;
+      c.body_a = kWorld;
+      c.body_b = first_node + static_cast<int>(t);
+      c.friction = 0;
+      c.tendon = static_cast<int>(t);
+      c.dry_limit = tendon.frictionloss * dt;
+      d.contacts.push_back(c);
+    }
     if (!tendon.limited || !(tendon.range_lower < tendon.range_upper)) continue;
     const double length = tendon_length(model, d, static_cast<int>(t), &gradient);
     // the rate over the last interval bounds how far the length can move in one step
@@ -194,7 +205,7 @@ std::string validate_tendons(const Model& model) {
       return who + ": spring length range must be finite and ordered";
     if (tendon.limited && !(tendon.range_lower < tendon.range_upper))
       return who + ": limited with range lower >= upper";
-    if (tendon.frictionloss != 0) return who + ": frictionloss on tendons is not supported";
+    if (!finite(tendon.frictionloss) || tendon.frictionloss < 0) return who + ": frictionloss must be finite and >= 0";
     if (tendon.kind == Tendon::Kind::Fixed) {
       if (tendon.joints.empty()) return who + ": a fixed tendon needs at least one joint";
       for (const TendonJointTerm& term : tendon.joints) {

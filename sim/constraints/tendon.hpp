@@ -66,7 +66,8 @@ struct TendonServo {
 TendonServo tendon_servo(const Model& model, const Data& data, int t);
 
 // Appends the tendon limits near their bounds to Data::contacts (as append_joint_limits does for
-// joint rows): φ = side·(L(z3) − bound) ≥ 0 on the tendon node's length ℓ.
+// joint rows): φ = side·(L(z3) − bound) ≥ 0 on the tendon node's length ℓ; and each tendon's dry
+// friction (frictionloss), the 1-D cone on its length's rate (sim/solver/joint_friction.cpp).
 void append_tendon_limits(const Model& model, Data& data, double dt, double margin = 0.0);
 
 // Checks tendons, couplings and tendon actuators (indices, rows with a scalar coordinate, finite

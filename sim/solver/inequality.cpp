@@ -16,7 +16,8 @@ const InequalityKind& inequality_kind(const Contact& c) {
   static const JointFriction friction;
   static const RelaxedContact relaxed;
   static const TendonLimit tendon_limit;
-  if (c.tendon >= 0) return tendon_limit;
+  static const TendonFriction tendon_friction;
+  if (c.tendon >= 0) return c.dry_limit > 0 ? static_cast<const InequalityKind&>(tendon_friction) : tendon_limit;
   if (c.joint >= 0 && c.dry_limit > 0) return friction;
   if (c.joint >= 0) return c.row == kJointConeRow ? static_cast<const InequalityKind&>(cone_limit) : limit;
   if (c.relaxed_cone && c.friction > 0) return relaxed;

@@ -9,6 +9,8 @@
 //   joint limit       side·(coordinate(z3) − bound) ≥ 0 on one free joint row, frictionless
 //   joint friction    a 1-D friction cone |b| ≤ dry_limit on a free row, with the row rate as its
 //                     dual; not a graph node: eliminated into its joint's row
+//   tendon limit      the joint limit on a tendon node's length
+//   tendon friction   joint friction on a tendon's length rate, eliminated into the tendon's node
 //
 // The variables of each inequality live in its Contact (γ, s, b, η, and the pyramid's β, η, ψ);
 // the unknowns of its graph node (if it has one) in the step's unknown vector at 6 × node. The

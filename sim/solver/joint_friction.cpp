@@ -27,7 +27,7 @@ void JointFriction::prepare(const Model&, Data&, int) const {}  // acts through 
 void JointFriction::residual(const Model&, Data& d, const Eigen::VectorXd&, int c, Eigen::VectorXd* F) const {
   const Contact& ct = d.contacts[c];
   Workspace& ws = workspace(d);
-  ws.layout.joint(*F, ct.joint)(ct.row) -= ct.side * ct.b(0);
+  folded_row(ws, ct, *F) -= ct.side * ct.b(0);
   const JointRows& r2 = ws.rows2[ct.joint];
   const JointRows& r3 = ws.rows3[ct.joint];
   const int r = ct.row;
@@ -56,11 +56,7 @@ void JointFriction::impulse_jacobian(const Model&, Data&, int) const {}  // (in 
 // U − side·b1 + damper(Δc) = 0 then reads ΔU + side·gain₀ Δv_t + ... = −F + side·offset₀: the
 // friction is a damper of conductance gain₀ (> 0: for NT scaling it is a Schur complement of W²,
 // positive).
-void JointFriction::jacobian(const Model& model, Data& d, int c) const {
-  const Contact& ct = d.contacts[c];
-  Workspace& ws = workspace(d);
-  const ContactKinematics& k = ws.contact_kin[c];
-  BlockLdu& A = ws.ldu;
+double JointFriction::fold_cone(Workspace& ws, const Contact& ct, int c) const {
   ConeLinearization& lin = ws.cone_lin[c];
   cone_linearization(ct, &lin);
   Mat3 D3;
@@ -73,9 +69,21 @@ void JointFriction::jacobian(const Model& model, Data& d, int c) const {
   // exactly into the rows of D3⁻¹)
   ws.fold_inverse[c] = D3.inverse();
   ws.fold_gain[c] = ws.fold_inverse[c] * lin.coef_eta.col(1);
+  return ct.side * ws.fold_gain[c](0);
+}
+
+double& JointFriction::folded_row(const Workspace& ws, const Contact& ct, Eigen::VectorXd& v) const {
+  return v(6 * ws.layout.joint_node(ct.joint) + ct.row);
+}
+
+void JointFriction::jacobian(const Model& model, Data& d, int c) const {
+  const Contact& ct = d.contacts[c];
+  Workspace& ws = workspace(d);
+  const ContactKinematics& k = ws.contact_kin[c];
+  BlockLdu& A = ws.ldu;
+  const double g = fold_cone(ws, ct, c);
   const Joint& jt = model.joints[ct.joint];
   const int r = ct.row;
-  const double g = ct.side * ws.fold_gain[c](0);
   // A sticking joint has a huge conductance: the row is then divided by 1 + its damping,
   // becoming a constrained row with a small compliance on the diagonal (docs/computation.md (45):
   // the same solution with a well-scaled pivot).
@@ -104,7 +112,7 @@ void JointFriction::rhs(const Model&, Data& d, int c, double kappa, const Vec6* 
   }
   const Vec3 out = cone_rhs(ct, ws.cone_lin[c], kappa, dbeta_aff, deta_aff, ct.eta.tail<2>() - ws.contact_kin[c].vt);
   ws.fold_offset[c] = ws.fold_inverse[c] * out;
-  double& row = ws.layout.joint(*rhs, ct.joint)(ct.row);
+  double& row = folded_row(ws, ct, *rhs);
   row = ws.fold_row_scale[c] * (row + ct.side * ws.fold_offset[c](0));
 }
 
@@ -171,6 +179,43 @@ void JointFriction::add_central_distance(const Contact& ct, double kappa, double
 
 bool JointFriction::converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const {
   return (ct.eta.tail<2>() - k.vt).lpNorm<Eigen::Infinity>() < tol / dt;
+}
+
+// ---- dry friction on a tendon's length (docs/computation.md (116)) -------------------------------
+
+// The tendon node's impulse u balances the friction impulse b1 (row 0: u − side·b1 + damper(Δℓ) +
+// … = 0, as a joint's row); the cone's dual is the length's rate over the step.
+void TendonFriction::residual(const Model&, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const {
+  const Contact& ct = d.contacts[c];
+  Workspace& ws = workspace(d);
+  folded_row(ws, ct, *F) -= ct.side * ct.b(0);
+  ContactKinematics& k = ws.contact_kin[c];
+  k.phi = 0;
+  k.vt = Vec2((SystemLayout::node(s, ct.body_b)(1) - ws.tendon_length2[ct.tendon]) / ws.dt, 0.0);
+}
+
+void TendonFriction::linearize(const Model&, Data& d, const Eigen::VectorXd&, int c) const {
+  ContactKinematics& k = workspace(d).contact_kin[c];
+  k.Jphi_a.setZero();
+  k.Jphi_b.setZero();
+  k.Jvt_a.setZero();
+  k.Jvt_b.setZero();
+  k.Jvt_b(0, 1) = 1.0 / workspace(d).dt;  // ∂(ℓ − L(z2))/Δt / ∂ℓ
+}
+
+// The rate depends on the node's own length ℓ only: the fold is within the node's diagonal block.
+// The row is not rescaled as a joint's (a tendon limit's impulse enters it through the limit's own
+// block, assembled apart); the pivots' equilibrated test sees through the row's scale.
+void TendonFriction::jacobian(const Model&, Data& d, int c) const {
+  const Contact& ct = d.contacts[c];
+  Workspace& ws = workspace(d);
+  const double g = fold_cone(ws, ct, c);
+  ws.fold_row_scale[c] = 1.0;
+  ws.ldu.diag(ct.body_b).row(0) += g * ws.contact_kin[c].Jvt_b.row(0);
+}
+
+double& TendonFriction::folded_row(const Workspace&, const Contact& ct, Eigen::VectorXd& v) const {
+  return v(6 * ct.body_b);  // the tendon node's impulse row
 }
 
 }  // namespace maxsim

@@ -163,6 +163,26 @@ class JointFriction : public InequalityKind {
   void add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const override;
   void add_central_distance(const Contact& ct, double kappa, double cone_weight, double* m) const override;
   bool converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const override;
+
+ protected:
+  // The cone block's inverse and gain (Workspace::fold_inverse, fold_gain) at this iterate; returns
+  // the row's conductance side·gain₀ (the damper the friction folds into its row).
+  double fold_cone(Workspace& ws, const Contact& ct, int c) const;
+  // The entry of a system vector (residual or right-hand side) of the row the cone folds into.
+  virtual double& folded_row(const Workspace& ws, const Contact& ct, Eigen::VectorXd& v) const;
+};
+
+// Dry friction on a tendon's length (MJCF tendon frictionloss, docs/computation.md (116)): joint
+// friction's 1-D cone on the tendon node's length rate (ℓ − L(z2))/Δt, eliminated into the node's impulse row (row 0).
+class TendonFriction final : public JointFriction {
+ public:
+  const char* name() const override { return "tendon friction"; }
+  void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const override;
+  void linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const override;
+  void jacobian(const Model& model, Data& d, int c) const override;
+
+ protected:
+  double& folded_row(const Workspace& ws, const Contact& ct, Eigen::VectorXd& v) const override;
 };
 
 }  // namespace maxsim
