@@ -45,6 +45,11 @@ struct Geom {
   std::vector<Eigen::Vector3i> faces;
   bool collision = true;            // false: visual only
   double friction = -1;             // sliding friction coefficient; < 0: the world default
+  // MJCF's contact dimensionality and priority (MuJoCo's rule, sim/geometry/collision.hpp): 1
+  // frictionless, 3 sliding friction, 4 and 6 also torsional friction (rolling is not modelled)
+  int condim = 3;
+  int priority = 0;
+  double torsional_friction = 0.005;  // torque per normal force [m] (MJCF friction's 2nd value)
   double restitution = -1;          // coefficient of restitution; < 0: the world default
   int contype = 1, conaffinity = 1; // MJCF collision filtering bits
   double margin = 0;                // contact candidate search margin [m]
@@ -336,9 +341,10 @@ struct ContactPair {
   int body2 = kWorld;     // the second geom's body
   int geom2 = -1;         // the second geom's index in its body's geoms
   double friction = -1;   // sliding friction coefficient; < 0: the geoms' combined (max) as for any contact
+  double torsional_friction = -1;  // torque per normal force [m] with condim 4 or 6; < 0: the geoms'
   double margin = -1;     // search margin [m]; < 0: the geoms' (max)
-  // 1: frictionless, 3: sliding friction (4 and 6 are read as 3: torsional and rolling friction
-  // are not modelled)
+  // 1: frictionless, 3: sliding friction, 4 and 6: and torsional friction (rolling friction, the
+  // rest of 6, is not modelled)
   int condim = 3;
 };
 

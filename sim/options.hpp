@@ -247,6 +247,12 @@ struct ContactOptions {
   // demanding their separation would make the step infeasible. Pairs that can separate are pushed
   // apart at recovery_speed instead.
   double start_overlap = 1e-6;
+  // Torsional friction (Contact::torsion, MJCF condim 4 and 6) acts on the contacts whose gap at
+  // the step's start is below this [m]: a contact that closes within the step gets it from the
+  // next one. An open candidate's torsional cone, of radius μ_τ γ with γ ~ 1e-4 N·s, pins the
+  // interior point's steps as its foot swings and spins (the Menagerie ANYmal C under random
+  // commands: 19–21 → 38 iterations per step with it on every candidate, docs/performance.md).
+  double torsion_gap = 1e-4;
 
   bool operator==(const ContactOptions&) const = default;  // every field equal
 };

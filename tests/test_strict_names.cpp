@@ -130,10 +130,10 @@ TEST(StrictNames, MjcfKnownButIgnoredNamesAreListed) {
   EXPECT_EQ(m.bodies.size(), 1u);
   const std::vector<std::string>& ig = r.ignored;
   for (const char* piece : {"<visual><global> (1)", "<geom solref> (1)", "<joint solreflimit> (1)", "<geom solimp> (1)",
-                            "<geom priority> (1)", "<sensor><user> (1)", "<jointpos user> (1)"})
+                            "<sensor><user> (1)", "<jointpos user> (1)"})
     EXPECT_TRUE(contains(ig, piece)) << piece;
   EXPECT_TRUE(contains(ig, "<light> (1)"));
-  for (const char* read : {"friction", "damping", "axis", "<geom size", "<joint name", "group", "<sensor><jointpos>"})  // (group: inertiagrouprange)
+  for (const char* read : {"friction", "damping", "axis", "<geom size", "<joint name", "group", "priority", "<sensor><jointpos>"})  // (group: inertiagrouprange)
     EXPECT_FALSE(contains(ig, read)) << read;
   EXPECT_TRUE(r.warnings.empty() || !contains(r.warnings, "unknown"));
 }

@@ -62,8 +62,10 @@ void MjcfReader::read_pair(const XMLElement* x, Model* model) {
       (g2.type == GeomType::Plane || g2.type == GeomType::HField))
     fail(x, "pair of two planes or height fields (MuJoCo has no collision for them)");
   if (auto f = nums(attr(x, "pair", cls, "friction"), 1, 5)) {
-    if (!((*f)[0] >= 0)) fail(x, "pair friction must not be negative");
+    for (double v : *f)
+      if (!(v >= 0)) fail(x, "pair friction must not be negative");
     p.friction = (*f)[0];
+    if (f->size() >= 3) p.torsional_friction = (*f)[2];  // (tangent 1, tangent 2, spin, roll 1, roll 2)
   }
   if (auto m = num(attr(x, "pair", cls, "margin"))) {
     if (!(*m >= 0)) fail(x, "pair margin must not be negative");
@@ -71,7 +73,7 @@ void MjcfReader::read_pair(const XMLElement* x, Model* model) {
   }
   if (auto c = integer(attr(x, "pair", cls, "condim"))) {
     if (*c != 1 && *c != 3 && *c != 4 && *c != 6) fail(x, "pair condim must be 1, 3, 4 or 6");
-    if (*c > 3) ignore("pair condim " + std::to_string(*c) + " (torsional/rolling friction)");
+    if (*c == 6) ignore("pair condim 6's rolling friction (read as 4: sliding and torsional)");
     p.condim = *c;
   }
   if (auto gap = num(attr(x, "pair", cls, "gap")); gap && *gap != 0) ignore("pair gap");

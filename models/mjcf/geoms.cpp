@@ -77,12 +77,15 @@ Geom MjcfReader::read_geom(const XMLElement* e, const std::string& cls, const Po
       break;
     }
   }
-  // friction "sliding torsional rolling": maxsim models the sliding coefficient; without one the
-  // geom keeps -1, the world default (MuJoCo's 1, set by the reader; `--friction` overrides it).
+  // friction "sliding torsional rolling": maxsim models sliding and torsional friction; without
+  // one the geom keeps -1, the world default (MuJoCo's 1, set by the reader; `--friction`
+  // overrides it), and MuJoCo's torsional 0.005.
   const Attr fa = attr(e, "geom", cls, "friction");
   if (auto f = nums(fa, 1, 3)) {
+    for (double v : *f)
+      if (!(v >= 0)) fail(e, "geom friction must not be negative");
     g.friction = (*f)[0];
-    if (g.friction < 0) fail(e, "geom friction must not be negative");
+    if (f->size() >= 2) g.torsional_friction = (*f)[1];
     ++(fa.e == e ? friction_own_ : friction_class_);
   } else {
     ++friction_default_;
@@ -91,8 +94,12 @@ Geom MjcfReader::read_geom(const XMLElement* e, const std::string& cls, const Po
   g.conaffinity = integer(attr(e, "geom", cls, "conaffinity")).value_or(1);
   g.collision = !(g.contype == 0 && g.conaffinity == 0);
   if (auto m = num(attr(e, "geom", cls, "margin"))) g.margin = *m;
-  if (auto c = integer(attr(e, "geom", cls, "condim")); c && *c > 3)
-    ignore("geom condim " + std::to_string(*c) + " (torsional/rolling friction)");
+  if (auto c = integer(attr(e, "geom", cls, "condim"))) {
+    if (*c != 1 && *c != 3 && *c != 4 && *c != 6) fail(e, "geom condim must be 1, 3, 4 or 6");
+    if (*c == 6) ignore("geom condim 6's rolling friction (read as 4: sliding and torsional)");
+    g.condim = *c;
+  }
+  if (auto p = integer(attr(e, "geom", cls, "priority"))) g.priority = *p;
   if (auto rgba = nums(attr(e, "geom", cls, "rgba"), 4, 4)) {
     g.rgba = Eigen::Vector4d((*rgba)[0], (*rgba)[1], (*rgba)[2], (*rgba)[3]);
   } else if (Attr m = attr(e, "geom", cls, "material")) {

@@ -28,7 +28,7 @@ const parse::SchemaNode kNodes[] = {
     {"material", 14, Support::Supported, "rgba", "texture emission specular shininess reflectance texrepeat texuniform metallic roughness", "", false, -1, ""},  // 16
     {"layer", 16, Support::Ignored, "", "texture role", "", false, -1, "MuJoCo 3"},  // 17
     {"joint", 14, Support::Supported, "type pos axis limited stiffness range ref springref armature damping frictionloss", "group springdamper solreflimit solimplimit solreffriction solimpfriction margin user actuatorfrclimited actuatorfrcrange actuatorgravcomp", "", false, -1, ""},  // 18
-    {"geom", 14, Support::Supported, "type pos quat contype conaffinity condim size material friction mass density margin fromto axisangle xyaxes zaxis euler mesh rgba group hfield", "priority shellinertia solmix solref solimp gap fitscale fluidshape fluidcoef user surfacevel adhesion", "", false, -1, ""},  // 19
+    {"geom", 14, Support::Supported, "type pos quat contype conaffinity condim priority size material friction mass density margin fromto axisangle xyaxes zaxis euler mesh rgba group hfield", "shellinertia solmix solref solimp gap fitscale fluidshape fluidcoef user surfacevel adhesion", "", false, -1, ""},  // 19
     {"site", 14, Support::Supported, "name class type pos quat size fromto axisangle xyaxes zaxis euler", "group material rgba user", "", false, -1, ""},  // 20
     {"camera", 14, Support::Ignored, "", "fovy ipd pos quat axisangle xyaxes zaxis euler mode user orthographic resolution focal focalpixel principal principalpixel sensorsize projection output", "", false, -1, ""},  // 21
     {"light", 14, Support::Ignored, "", "pos dir directional castshadow active attenuation cutoff exponent ambient diffuse specular mode bulbradius type intensity range softness", "", false, -1, ""},  // 22
@@ -76,7 +76,7 @@ const parse::SchemaNode kNodes[] = {
     {"inertial", 63, Support::Supported, "pos quat mass diaginertia axisangle xyaxes zaxis euler fullinertia", "", "", false, -1, ""},  // 64
     {"joint", 63, Support::Supported, "name class type pos axis limited stiffness range ref springref armature damping frictionloss", "group springdamper solreflimit solimplimit solreffriction solimpfriction margin user actuatorfrclimited actuatorfrcrange actuatorgravcomp", "", false, -1, ""},  // 65
     {"freejoint", 63, Support::Supported, "name", "group align", "", false, -1, ""},  // 66
-    {"geom", 63, Support::Supported, "name class type contype conaffinity condim size material friction mass density margin fromto pos quat axisangle xyaxes zaxis euler mesh rgba group hfield", "priority shellinertia solmix solref solimp gap fitscale fluidshape fluidcoef user surfacevel adhesion", "", false, -1, ""},  // 67
+    {"geom", 63, Support::Supported, "name class type contype conaffinity condim priority size material friction mass density margin fromto pos quat axisangle xyaxes zaxis euler mesh rgba group hfield", "shellinertia solmix solref solimp gap fitscale fluidshape fluidcoef user surfacevel adhesion", "", false, -1, ""},  // 67
     {"plugin", 67, Support::Ignored, "", "plugin instance", "", false, -1, "MuJoCo 3"},  // 68
     {"config", 68, Support::Ignored, "", "key value", "", false, -1, "MuJoCo 3"},  // 69
     {"site", 63, Support::Supported, "name class type pos quat size fromto axisangle xyaxes zaxis euler", "group material rgba user", "", false, -1, ""},  // 70

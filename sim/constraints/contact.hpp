@@ -66,10 +66,16 @@ struct Contact {
   // normal part; the friction impulse b1 along the row lies in the 1-D cone |b1| ≤ dry_limit
   // (= friction force × Δt) with the row rate as its dual — maximum dissipation again.
   double dry_limit = 0;
+  // Torsional friction (MJCF condim 4 and 6; docs/computation.md (117)): the impulse's moment
+  // about the normal, `spin`, in the 1-D cone |spin| ≤ torsion·γ whose dual is the bodies'
+  // relative spin rate about the normal, ω_n = nᵀ(R_b ω_b − R_a ω_a) — maximum dissipation again.
+  double torsion = 0;           // μ_τ [m]; 0: none
   // interior-point variables (impulses over the step, N·s; s in m; η in m/s)
   double gamma = 0, slack = 0;
   Vec2 b = Vec2::Zero();        // the friction impulse in the tangent basis
   Vec3 eta = Vec3::Zero();      // (η0, η_t)
+  double spin = 0;              // the torsional impulse [N·m·s]
+  Vec2 spin_eta = Vec2::Zero(); // its dual (η_τ0, ω_n) [rad/s]
   // Linearized friction cone (docs/computation.md (38)), the pyramid of n_f = 4 directions
   // d_i = ±t1, ±t2: b = Σ β_i d_i with β_i ≥ 0 and Σ β_i ≤ μ γ; the duals are
   // η_i = ψ + d_iᵀ v_t ≥ 0 (eliminated like s) and ζ = μγ − Σ β_i (explicit), ψ ≥ 0 the
@@ -111,6 +117,8 @@ struct ContactKinematics {
   Vec2 vt = Vec2::Zero();                                // tangential velocity v_t [m/s]
   Row6 Jphi_a = Row6::Zero(), Jphi_b = Row6::Zero();     // ∂φ/∂(v, ω) of body a, b
   Mat26 Jvt_a = Mat26::Zero(), Jvt_b = Mat26::Zero();    // ∂v_t/∂(v, ω) of body a, b
+  double wn = 0;  // with torsional friction: the relative spin rate ω_n [rad/s]
+  Row6 Jwn_a = Row6::Zero(), Jwn_b = Row6::Zero();  // ∂ω_n/∂(v, ω) of body a, b (constant)
 };
 
 // The gap and tangential velocity (a2/b2: poses at z2; a3/b3 at z3).

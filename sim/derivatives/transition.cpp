@@ -368,6 +368,7 @@ class ConvergedStep {
     if (!ws_.ldu.factor()) return false;
     factored_ = ws_.ldu;  // (step_prepare at the next start writes the impulse maps into ws.ldu)
     for (ConeLinearization& lin : ws_.cone_lin) lin.evaluated = true;  // (a friction column moves β)
+    for (ConeLinearization& lin : ws_.spin_lin) lin.evaluated = true;
     return true;
   }
   int regularized() const { return factored_.num_regularized(); }

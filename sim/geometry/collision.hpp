@@ -89,7 +89,10 @@
 // Friction and restitution: combined with max (MuJoCo's rule for friction; Bullet multiplies) —
 // a geom with friction (restitution) < 0 uses options.default_friction (default_restitution); so
 // does the ground. max keeps a rubber foot grippy on a default floor and lets one bouncy ball
-// bounce on a restitution-0 floor.
+// bounce on a restitution-0 floor. MuJoCo's priority and condim (Geom::priority, condim): when
+// the two priorities differ, the higher one's friction (sliding and torsional) and condim are the
+// contact's; otherwise each coefficient is the max and condim the larger. condim 1 makes the
+// contact frictionless, 4 and 6 give it torsional friction (ContactCandidate::torsion).
 //
 // Poses: quaternions are normalized before use; a non-finite pose throws std::invalid_argument
 // (never a NaN contact).
@@ -125,6 +128,9 @@ struct ContactCandidate {
   double distance = 0;   // signed distance at the configuration searched (negative = penetration):
                          // distance = nᵀ(world(point_b) − world(point_a))
   double friction = 0;   // combined coefficient: max of the two geoms' (MuJoCo's rule)
+  // torsional friction [m]: the combined coefficient when the contact's dimensionality (the
+  // geoms' larger condim, or the higher priority's, or the pair's) is 4 or 6; else 0
+  double torsion = 0;
   double restitution = 0;  // combined: max of the two geoms'
   // Rounded features: core = witness point moved inward by the radius along the normal (body
   // frames like the points). distance = nᵀ(world(core_b) − world(core_a)) − radius_a − radius_b.

@@ -41,8 +41,8 @@ struct CollisionWorld::Impl {
   // keys of their geom pairs, which the dynamic search then skips
   struct Pair {
     Task task;
-    double friction, margin;  // < 0: the geoms' (as a dynamic contact)
-    bool frictionless;        // condim 1
+    double friction, torsion, margin;  // < 0: the geoms' (as a dynamic contact)
+    int condim;                        // the pair's
   };
   std::vector<Pair> pairs;
   std::vector<std::uint64_t> pair_keys;        // geom id pairs (key of the two ids)
@@ -113,6 +113,25 @@ struct CollisionWorld::Impl {
     return std::max(a, b);
   }
 
+  // MuJoCo's mixing of two geoms' friction and condim (collision.hpp): the higher priority's,
+  // else max and the larger condim; returns the condim (its effect is applied by the caller)
+  template <class A, class B>
+  int mix(const A& a, const B& b, double* friction, double* torsion) const {
+    double fa = a.friction < 0 ? opt.default_friction : a.friction;
+    double fb = b.friction < 0 ? opt.default_friction : b.friction;
+    int condim = std::max(a.condim, b.condim);
+    if (a.priority != b.priority) {
+      const bool first = a.priority > b.priority;
+      *friction = first ? fa : fb;
+      *torsion = first ? a.torsion : b.torsion;
+      condim = first ? a.condim : b.condim;
+    } else {
+      *friction = std::max(fa, fb);
+      *torsion = std::max(a.torsion, b.torsion);
+    }
+    return condim;
+  }
+
   // ---- construction -----------------------------------------------------------------------
   Impl(const Model& model, const CollisionOptions& options) : opt(options) {
     nbodies = static_cast<int>(model.bodies.size());
@@ -153,6 +172,9 @@ struct CollisionWorld::Impl {
         p.restitution = g.restitution;
         p.contype = g.contype;
         p.conaffinity = g.conaffinity;
+        p.condim = g.condim;
+        p.priority = g.priority;
+        p.torsion = g.torsional_friction;
         planes.push_back(p);
         id_of[nbodies][i] = -2 - (static_cast<int>(planes.size()) - 1);
       } else if (add_geom(model, g, kWorld, i)) {
@@ -219,8 +241,9 @@ struct CollisionWorld::Impl {
       if (b <= -2) continue;             // two planes
       Pair p;
       p.friction = cp.friction;
+      p.torsion = cp.torsional_friction;
       p.margin = cp.margin;
-      p.frictionless = cp.condim == 1;
+      p.condim = cp.condim;
       if (a <= -2) {  // plane and geom
         const int pi = -2 - a;
         p.task = {kWorld, geoms[b].body, planes[pi].index, geoms[b].index, pi, b, true, 0};
@@ -283,6 +306,9 @@ struct CollisionWorld::Impl {
     g.restitution = src.restitution;
     g.contype = src.contype;
     g.conaffinity = src.conaffinity;
+    g.condim = src.condim;
+    g.priority = src.priority;
+    g.torsion = src.torsional_friction;
     if (src.type == GeomType::HField) {  // the heights are the model's (Model::hfields)
       if (src.hfield < 0 || src.hfield >= static_cast<int>(model.hfields.size()))
         throw std::invalid_argument("CollisionWorld: hfield geom '" + src.name + "' refers to height field " +
@@ -342,7 +368,8 @@ struct CollisionWorld::Impl {
 
   void run(const Task& t, const std::vector<Vec3>& x, std::vector<ContactCandidate>* out) {
     np.pts.clear();
-    double friction, restitution;
+    double friction, torsion, restitution;
+    int condim;
     const Pair* pair = t.pair >= 0 ? &pairs[t.pair] : nullptr;
     // an explicit pair's margin replaces the geoms' (combined with max otherwise)
     auto thr = [&](double ma, double mb) {
@@ -352,20 +379,25 @@ struct CollisionWorld::Impl {
       const CPlane& p = planes[t.ia];
       const CGeom& g = geoms[t.ib];
       if (const auto f = collision_shape(g.type).against_plane) f(p, g, thr(p.margin, g.margin), np);
-      friction = combine(p.friction, g.friction, opt.default_friction);
+      condim = mix(p, g, &friction, &torsion);
       restitution = combine(p.restitution, g.restitution, opt.default_restitution);
     } else {
       const CGeom& a = geoms[t.ia];
       const CGeom& b = geoms[t.ib];
       if (const PairFunction f = pair_function(a.type, b.type)) f(a, b, thr(a.margin, b.margin), np);
-      friction = combine(a.friction, b.friction, opt.default_friction);
+      condim = mix(a, b, &friction, &torsion);
       restitution = combine(a.restitution, b.restitution, opt.default_restitution);
     }
-    if (pair && pair->friction >= 0) friction = pair->friction;
-    if (pair && pair->frictionless) friction = 0;
+    if (pair) {  // the pair's own condim and coefficients replace the geoms' mix
+      if (pair->friction >= 0) friction = pair->friction;
+      if (pair->torsion >= 0) torsion = pair->torsion;
+      condim = pair->condim;
+    }
+    if (condim == 1) friction = 0;
+    if (condim < 4) torsion = 0;
     if (np.pts.empty()) return;
     reduce();
-    for (const PairPoint& p : np.pts) emit(t, p, friction, restitution, x, out);
+    for (const PairPoint& p : np.pts) emit(t, p, friction, torsion, restitution, x, out);
   }
 
   double threshold(double ma, double mb) const { return opt.margin + std::max(ma, mb); }
@@ -489,7 +521,7 @@ struct CollisionWorld::Impl {
       if (chosen[i]) np.pts.push_back(kept[i]);
   }
 
-  void emit(const Task& t, const PairPoint& p, double friction, double restitution,
+  void emit(const Task& t, const PairPoint& p, double friction, double torsion, double restitution,
             const std::vector<Vec3>& x, std::vector<ContactCandidate>* out) const {
     ContactCandidate c;
     c.body_a = t.body_a;
@@ -499,6 +531,7 @@ struct CollisionWorld::Impl {
     c.normal = p.n;
     c.distance = p.n.dot(p.pb - p.pa);
     c.friction = friction;
+    c.torsion = torsion;
     c.restitution = restitution;
     c.radius_a = p.ra;
     c.radius_b = p.rb;

@@ -57,6 +57,7 @@ void check_options(const ContactOptions& options) {
   if (!(options.recovery_speed > 0) || !std::isfinite(options.recovery_speed)) bad("recovery_speed", options.recovery_speed, "finite and > 0");
   if (!(options.restitution >= 0 && options.restitution <= 1)) bad("restitution", options.restitution, "in [0, 1]");
   if (!(options.bounce_threshold >= 0) || !std::isfinite(options.bounce_threshold)) bad("bounce_threshold", options.bounce_threshold, "finite and >= 0");
+  if (!std::isfinite(options.torsion_gap)) bad("torsion_gap", options.torsion_gap, "finite");
   if (!(options.min_margin >= 0) || !std::isfinite(options.min_margin)) bad("min_margin", options.min_margin, "finite and >= 0");
   if (!(options.start_overlap >= 0) || !std::isfinite(options.start_overlap)) bad("start_overlap", options.start_overlap, "finite and >= 0");
 }
@@ -199,6 +200,8 @@ void ContactSearch::collide(const Model& m, Data& d, double dt) {
     c.offset = k.radius_a + k.radius_b - std::max(0.0, recovery_depth(k, deep) - recover);
     contact_set_normal(&c, k.normal);
     c.friction = k.friction;
+    // (ContactOptions::torsion_gap; the pyramid and relaxed cones leave it out)
+    c.torsion = k.distance < options_.torsion_gap ? k.torsion : 0.0;
     c.restitution = k.restitution;
     c.bounce_threshold = options_.bounce_threshold;
     c.linear_cone = linear_cone && c.friction > 0;

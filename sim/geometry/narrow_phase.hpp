@@ -57,6 +57,8 @@ struct CGeomData {
   Vec3 size = Vec3::Zero();
   double margin = 0, friction = 0, restitution = 0;
   int contype = 1, conaffinity = 1;
+  int condim = 3, priority = 0;  // (Geom's)
+  double torsion = 0;            // Geom::torsional_friction
   double radius = 0;  // rounding radius around the core (sphere, capsule)
   std::vector<Vec3> verts;                    // box corners, mesh hull vertices (geom frame)
   Vec3 local_center = Vec3::Zero(), local_half = Vec3::Zero();  // mesh, hfield AABB (geom frame)
@@ -90,6 +92,8 @@ struct CPlane {
   Vec3 p0 = Vec3::Zero(), n = Vec3::UnitZ();
   double margin = 0, friction = 0, restitution = 0;
   int contype = 1, conaffinity = 1;
+  int condim = 3, priority = 0;  // (Geom's; the ground: 3, 0)
+  double torsion = 0.005;        // Geom::torsional_friction
 };
 
 struct PairPoint {  // world frame

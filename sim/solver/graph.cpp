@@ -332,6 +332,9 @@ void build_graph(const Model& model, Data& d) {
   ws.contact_map_b.resize(nc);
   ws.contact_kin.resize(nc);
   ws.cone_lin.resize(nc);
+  ws.spin_lin.resize(nc);
+  ws.spin_axis_a.resize(nc);
+  ws.spin_axis_b.resize(nc);
   ws.fold_inverse.resize(nc);
   ws.fold_gain.resize(nc);
   ws.fold_offset.resize(nc);

@@ -15,18 +15,20 @@ const InequalityKind& inequality_kind(const Contact& c) {
   static const JointConeLimit cone_limit;
   static const JointFriction friction;
   static const RelaxedContact relaxed;
+  static const TorsionalContact torsional;
   static const TendonLimit tendon_limit;
   static const TendonFriction tendon_friction;
   if (c.tendon >= 0) return c.dry_limit > 0 ? static_cast<const InequalityKind&>(tendon_friction) : tendon_limit;
   if (c.joint >= 0 && c.dry_limit > 0) return friction;
   if (c.joint >= 0) return c.row == kJointConeRow ? static_cast<const InequalityKind&>(cone_limit) : limit;
   if (c.relaxed_cone && c.friction > 0) return relaxed;
-  return c.linear_cone ? static_cast<const InequalityKind&>(pyramid) : surface;
+  if (c.linear_cone) return pyramid;
+  return c.torsion > 0 ? static_cast<const InequalityKind&>(torsional) : surface;
 }
 
 bool plain_surface_contact(const Contact& c) {
   const InequalityKind& kind = inequality_kind(c);
-  return typeid(kind) == typeid(SurfaceContact);
+  return typeid(kind) == typeid(SurfaceContact) || typeid(kind) == typeid(TorsionalContact);
 }
 
 bool same_inequality(const Contact& a, const Contact& b) {
@@ -64,27 +66,35 @@ double cone_pair_central_distance(const Contact& ct, double kappa) {
 }
 
 void cone_linearization(const Contact& ct, ConeLinearization* out) {
-  const Vec3 beta = friction_beta(ct, ct.gamma, ct.b);
-  out->scaled = cone_nt_scaling(beta, ct.eta, &out->nt);
+  cone_linearization(friction_beta(ct, ct.gamma, ct.b), ct.eta, out);
+}
+
+void cone_linearization(const Vec3& beta, const Vec3& eta, ConeLinearization* out) {
+  out->scaled = cone_nt_scaling(beta, eta, &out->nt);
   out->evaluated = false;
   if (out->scaled) {
     const Mat3 arrow = cone_arrow(out->nt.lambda);
     out->coef_beta = arrow * out->nt.W_inv;
     out->coef_eta = arrow * out->nt.W;
   } else {
-    out->coef_beta = cone_arrow(ct.eta);
+    out->coef_beta = cone_arrow(eta);
     out->coef_eta = cone_arrow(beta);
   }
 }
 
 Vec3 cone_rhs(const Contact& ct, const ConeLinearization& lin, double kappa, const Vec3& dbeta_aff,
               const Vec3& deta_aff, const Vec2& r_eta) {
+  return cone_rhs(friction_beta(ct, ct.gamma, ct.b), ct.eta, lin, kappa, dbeta_aff, deta_aff, r_eta);
+}
+
+Vec3 cone_rhs(const Vec3& beta, const Vec3& eta, const ConeLinearization& lin, double kappa, const Vec3& dbeta_aff,
+              const Vec3& deta_aff, const Vec2& r_eta) {
   const ConeScaling& nt = lin.nt;
   const Vec3 e0(1, 0, 0);
   // λ∘λ and the corrector (W⁻¹Δβ_aff)∘(WΔη_aff) in the scaled form; β∘η and Δβ_aff∘Δη_aff
   // in the unscaled one
-  const Vec3 product = !lin.scaled   ? cone_product(friction_beta(ct, ct.gamma, ct.b), ct.eta)
-                       : lin.evaluated ? cone_product(nt.W_inv * friction_beta(ct, ct.gamma, ct.b), nt.W * ct.eta)
+  const Vec3 product = !lin.scaled   ? cone_product(beta, eta)
+                       : lin.evaluated ? cone_product(nt.W_inv * beta, nt.W * eta)
                                        : cone_product(nt.lambda, nt.lambda);
   const Vec3 second = lin.scaled ? cone_product(nt.W_inv * dbeta_aff, nt.W * deta_aff)
                                  : cone_product(dbeta_aff, deta_aff);

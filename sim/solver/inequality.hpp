@@ -151,10 +151,15 @@ double cone_pair_central_distance(const Contact& ct, double kappa);
 // Nesterov–Todd form Arw(λ)W⁻¹, Arw(λ)W (docs/computation.md (56)–(57); see cone_nt_scaling),
 // or the unscaled Arw(η), Arw(β) if the pair is not strictly inside.
 void cone_linearization(const Contact& ct, ConeLinearization* out);
+// The same for any cone pair (β, η) (a torsional cone's, TorsionalContact).
+void cone_linearization(const Vec3& beta, const Vec3& eta, ConeLinearization* out);
 
 // Right-hand side of a cone's three complementarity rows for target κ: −(λ∘λ + corrector − κe)
 // in the scaled form (β∘η and Δβ_aff∘Δη_aff unscaled), plus the eliminated dual's residual term.
 Vec3 cone_rhs(const Contact& ct, const ConeLinearization& lin, double kappa, const Vec3& dbeta_aff,
+              const Vec3& deta_aff, const Vec2& r_eta);
+// The same for any cone pair (β, η).
+Vec3 cone_rhs(const Vec3& beta, const Vec3& eta, const ConeLinearization& lin, double kappa, const Vec3& dbeta_aff,
               const Vec3& deta_aff, const Vec2& r_eta);
 
 // A joint's row Jacobian at z3 with respect to one body's unknowns: J3 times

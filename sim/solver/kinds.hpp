@@ -43,6 +43,39 @@ class SurfaceContact : public InequalityKind {
   void kinematics(Data& d, int c) const;
 };
 
+// A surface contact with torsional friction (MJCF condim 4 and 6, docs/computation.md (117)): the
+// surface contact's rows and a second, 1-D cone β_τ = (μ_τ γ, spin) with dual η_τ = (η_τ0, ω_n),
+// ω_n the relative spin rate about the normal (eliminated as η_t is). Node unknowns (γ, b1, b2,
+// η0, spin, η_τ0); steps a = (Δγ, Δb1, Δb2, Δη0, Δs, Δspin), e = (Δη_t, Δη_τ0, Δω_n, ·).
+class TorsionalContact final : public SurfaceContact {
+ public:
+  const char* name() const override { return "torsional contact"; }
+  int node_rows(const Contact&) const override { return 6; }
+  void prepare(const Model& model, Data& d, int c) const override;
+  // (ω_n is linear in the unknowns: its Jacobian is set with the residual, linearize is the base's)
+  void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const override;
+  int row_map(const Data&, int, Eigen::Matrix4d*, Eigen::Matrix<double, 4, 6>*,
+              Eigen::Matrix<double, 4, 6>*) const override {
+    return 0;  // (six rows: not the reused Schur complement's form)
+  }
+  void impulse_jacobian(const Model& model, Data& d, int c) const override;
+  void jacobian(const Model& model, Data& d, int c) const override;
+  void rhs(const Model& model, Data& d, int c, double kappa, const Vec6* affine_a, const Vec6* affine_e,
+           Eigen::VectorXd* rhs) const override;
+  void recover(const Data& d, int c, const Eigen::VectorXd& delta, Vec6* a, Vec6* e) const override;
+  double max_step(const Contact& ct, const Vec6& a, const Vec6& e, double alpha) const override;
+  void apply_step(Contact* ct, const Vec6& a, const Vec6& e, double alpha) const override;
+  void start_impulse(Data& d, int c, const Contact* warm, double cold, Eigen::VectorXd* s) const override;
+  void start(Data& d, int c, double floor, double initial_slack, Eigen::VectorXd* s) const override;
+  void recentre(Data& d, int c, double push, Eigen::VectorXd* s) const override;
+  void place_open_on_path(Data& d, int c, double kappa, double cone_weight, Eigen::VectorXd* s) const override;
+  void add_complementarity(const Contact& ct, double cone_weight, double* sum, int* pairs) const override;
+  double max_complementarity(const Contact& ct) const override;
+  void add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const override;
+  void add_central_distance(const Contact& ct, double kappa, double cone_weight, double* m) const override;
+  bool converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const override;
+};
+
 // A joint limit: the surface contact's frictionless rows on one free joint row, with the gap
 // φ = side·(coordinate(z3) − bound) and the impulse along the row's own map.
 class JointLimit : public SurfaceContact {

@@ -163,6 +163,10 @@ struct Workspace {
   std::vector<Eigen::Matrix<double, 6, 3>, Eigen::aligned_allocator<Eigen::Matrix<double, 6, 3>>> contact_map_a, contact_map_b;
   std::vector<ContactKinematics, Eigen::aligned_allocator<ContactKinematics>> contact_kin;
   std::vector<ConeLinearization, Eigen::aligned_allocator<ConeLinearization>> cone_lin;  // per contact
+  // torsional friction (TorsionalContact): its cone's linearization, and the normal in each
+  // body's frame at z2 (the torque's map and the spin rate's Jacobian)
+  std::vector<ConeLinearization, Eigen::aligned_allocator<ConeLinearization>> spin_lin;
+  std::vector<Vec3> spin_axis_a, spin_axis_b;
   std::vector<Vec6> contact_affine, contact_steps;  // per contact: (Δγ, Δb, Δη0, Δs, ·), (Δη_t, ·)
   std::vector<Contact> trial_contacts, previous_contacts;
   std::vector<char> warm;  // per inequality: it continues one of the last step (warm-started)
