@@ -26,6 +26,24 @@ def test_a_resting_box_carries_its_weight_on_its_corners(drop):
     assert c["tangent"].shape == (n, 3, 2)
 
 
+SPIN_XML = """<mujoco><option timestep="0.001"/><worldbody>
+  <geom type="plane" size="1 1 0.1" condim="4" friction="1 0.02 0.0001"/>
+  <body name="ball" pos="0 0 0.1"><freejoint/><geom type="sphere" size="0.1" mass="1"/></body>
+</worldbody></mujoco>"""
+
+
+def test_torsional_friction_brakes_a_spinning_ball():
+    # condim 4: the moment about the normal, mu_t m g = 0.1962 N m on I = 0.004 kg m^2, brakes the
+    # spin linearly (49.05 rad/s^2); a torsion gap below the resting contact's 0 turns it off
+    for gap, expected in [(1e-4, 10 - 0.02 * 9.81 / 0.004 * 0.1), (-1.0, 10.0)]:
+        m = maxsim.load_string(SPIN_XML)
+        m.contact.torsion_gap = gap
+        d = maxsim.Data(m)
+        d.qvel = [0, 0, 0, 0, 0, 10]
+        maxsim.step(m, d, 100)
+        assert d.qvel[5] == pytest.approx(expected, abs=1e-3)
+
+
 def test_joint_rows_are_listed_on_request(drop):
     m, d = drop
     maxsim.step(m, d, 5)
