@@ -158,15 +158,21 @@ TendonServo tendon_servo(const Model& model, const Data& d, int t) {
 void append_tendon_limits(const Model& model, Data& d, double dt, double margin) {
   const int first_node = static_cast<int>(model.bodies.size() + model.joints.size() + model.nonholonomic.size());
   BodyGradient& gradient = workspace(d).tendon_scratch;  // (its storage kept between steps)
+  // a frictionless inequality on tendon t's node, acting on its length ℓ (a limit, or with
+  // dry_limit its friction)
+  auto on_node = [&](size_t t) {
+    Contact c;
+    c.body_a = kWorld;
+    c.body_b = first_node + static_cast<int>(t);
+    c.friction = 0;
+    c.tendon = static_cast<int>(t);
+    return c;
+  };
   for (size_t t = 0; t < model.tendons.size(); ++t) {
     const Tendon& tendon = model.tendons[t];
     if (tendon.frictionloss > 0) {
       // dry friction on the length's rate: the 1-D cone |b1| ≤ frictionloss·Δt, always active
-      Contact c;
-      c.body_a = kWorld;
-      c.body_b = first_node + static_cast<int>(t);
-      c.friction = 0;
-      c.tendon = static_cast<int>(t);
+      Contact c = on_node(t);
       c.dry_limit = tendon.frictionloss * dt;
       d.contacts.push_back(c);
     }
@@ -179,11 +185,7 @@ void append_tendon_limits(const Model& model, Data& d, double dt, double margin)
       double bound = side > 0 ? tendon.range_lower : tendon.range_upper;
       if (side * (length - bound) > reach) continue;
       if (side * (length - bound) < 0) bound = length;  // beyond it: held where it is (as joint limits)
-      Contact c;
-      c.body_a = kWorld;
-      c.body_b = first_node + static_cast<int>(t);  // the tendon's node: the limit acts on its length ℓ
-      c.friction = 0;
-      c.tendon = static_cast<int>(t);
+      Contact c = on_node(t);
       c.bound = bound;
       c.side = side;
       d.contacts.push_back(c);
