@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <system_error>
@@ -73,6 +74,9 @@ const char* usage_text() {
          "                        (default \"0.25 0.5\": the trapezoidal rule; \"0.0833 0.5\": Fox-Goodwin)\n"
          "  --numerical-damping NU  energy-momentum only: the step's numerical damping in [0, 0.5]\n"
          "                        (default 0: energy kept; > 0 damps fast swings, for large steps)\n"
+         "  --limit-recovery-time TAU  seconds in which a joint or tendon limit the state is beyond\n"
+         "                        is pulled back in (Δt/TAU of the violation per step; 'inf': held\n"
+         "                        where it is; default: MJCF files 0.04, others inf)\n"
          "  --max-output-bytes N  stop the run before the CSV (or --view's recorded frames) would\n"
          "                        grow beyond N bytes (default 2e9)\n"
          "  --limit NAME=VALUE    a bound of the model loader (info, simulate, bench; repeatable):\n" +
@@ -157,6 +161,7 @@ constexpr OptionSpec kOptions[] = {
     {"--limit", true, kAll},       {"--ctrl", true, kRun},       {"--ctrl-file", true, kRun},
     {"--integrator", true, kRun},  {"--lenient", false, kAll},
     {"--numerical-damping", true, kRun},
+    {"--limit-recovery-time", true, kRun},
     {"--newmark", true, kRun},
 };
 
@@ -361,6 +366,12 @@ Options parse_args(int argc, const char* const* argv) {
       if (!parse_double(value, &nu)) fail("--numerical-damping: " + quoted(value) + " is not a finite number");
       if (!numerical_damping_valid(nu)) fail("--numerical-damping must be in [0, 0.5] (got " + value + ")");
       o.numerical_damping = nu;
+    } else if (name == "--limit-recovery-time") {
+      double tau = std::numeric_limits<double>::infinity();
+      if (value != "inf" && !parse_double(value, &tau))
+        fail("--limit-recovery-time: " + quoted(value) + " is not a number of seconds or 'inf'");
+      if (!limit_recovery_time_valid(tau)) fail("--limit-recovery-time must be >= 0 (got " + value + ")");
+      o.limit_recovery_time = tau;
     } else if (name == "--contacts") {
       if (value == "on") o.contacts = true;
       else if (value == "off") o.contacts = false;

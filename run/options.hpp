@@ -71,6 +71,7 @@ struct Options {
   LoadLimits limits;      // --limit NAME=VALUE (repeatable): the loader's bounds
   std::optional<Integrator> integrator;  // --integrator; none: the model's (the file's, else variational)
   std::optional<double> numerical_damping;  // --numerical-damping (ModelOptions::numerical_damping)
+  std::optional<double> limit_recovery_time;  // --limit-recovery-time (ModelOptions::limit_recovery_time)
   std::optional<std::pair<double, double>> newmark;  // --newmark (ModelOptions::newmark_beta, newmark_gamma)
 };
 

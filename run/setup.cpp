@@ -276,6 +276,7 @@ RunSetup setup_model(const Options& o) {
   if (o.gravity) m.opt.gravity = Vec3((*o.gravity)[0], (*o.gravity)[1], (*o.gravity)[2]);
   if (o.integrator) m.opt.integrator = *o.integrator;
   if (o.numerical_damping) m.opt.numerical_damping = *o.numerical_damping;
+  if (o.limit_recovery_time) m.opt.limit_recovery_time = *o.limit_recovery_time;
   if (o.newmark) std::tie(m.opt.newmark_beta, m.opt.newmark_gamma) = *o.newmark;
   s.dt = o.dt ? *o.dt : m.opt.timestep;
   if (!(std::isfinite(s.dt) && s.dt > 0)) throw InputError(o.model_path + ": the model's time step is not positive");

@@ -40,13 +40,19 @@ enum class StepStatus { Ok, NotConverged, Failed };
 const char* step_status_name(StepStatus s);  // "ok", "not converged", "failed"
 
 // What the last step did (Data::report).
+// StepReport::reason of an unconverged step whose bodies were stopped where they started (sim/step.cpp).
+inline constexpr const char* kStoppedReason =
+    "not converged, and its end gained more energy than its inputs could give: the bodies were stopped";
+
 struct StepReport {
   StepStatus status = StepStatus::Ok;  // how it ended
   int iterations = 0;   // every Newton / interior-point iteration the step took: all attempts, all substeps
   double residual = 0;  // ‖residual‖∞ at the end of the solve
   bool substeps = false; // the step was retried as smaller substeps
   bool relaxed = false;  // (a substep of) it was solved with the relaxed cone (relaxed_fallback)
-  const char* reason = nullptr;  // a Failed step the integrator refused: why (integrator_support)
+  // a Failed step the integrator refused: why (integrator_support); an unconverged step whose
+  // end gained more energy than its inputs could give and was stopped instead: kStoppedReason
+  const char* reason = nullptr;
 };
 
 // The state, inputs and outputs of a simulation of one Model (the Model is not kept).

@@ -331,6 +331,7 @@ std::string validate_model(const Model& model) {
   if (!finite3(model.opt.gravity)) return "gravity must be finite";
   if (!numerical_damping_valid(model.opt.numerical_damping))
     return "numerical damping must be in [0, 0.5]";
+  if (!limit_recovery_time_valid(model.opt.limit_recovery_time)) return "limit recovery time must be >= 0";
   for (const auto& b : model.bodies) {
     if (!(b.mass > 0) || !std::isfinite(b.mass)) {
       err << "body '" << b.name << "': mass must be positive and finite (got " << b.mass << ")";

@@ -2,6 +2,7 @@
 // every stage of the step; the Data carries none. Loaders, the `maxsim` command and Python write it.
 #pragma once
 
+#include <limits>
 #include <string>
 
 #include "sim/math/quaternion.hpp"
@@ -283,6 +284,13 @@ struct ModelOptions {
   // Newmark integrator reads them.
   double newmark_beta = 0.25;
   double newmark_gamma = 0.5;
+  // τ [s]: a joint or tendon limit that a step starts beyond (a file whose zero pose violates its
+  // own ranges, or a compliant limit's give) is moved back by min(1, Δt/τ) of the violation per
+  // step (docs/computation.md (43)). Infinity (the default): held where it is, the row may only
+  // move inwards. An MJCF file gets 0.04 s, as MuJoCo's soft limits pull a pose back into range:
+  // its default solref (0.02 s, damping ratio 1) has closed all but 1/e of a violation by then.
+  // 0: back in one step.
+  double limit_recovery_time = std::numeric_limits<double>::infinity();
   SolverOptions solver;                    // Newton: tolerance, iterations, failure policy
   InteriorPointOptions interior_point;     // steps with inequalities
   ContactOptions contact;                  // the contact search (enable_contacts)
@@ -290,6 +298,8 @@ struct ModelOptions {
 
 // Whether ν is a numerical damping the energy–momentum step takes: in [0, ½] (NaN is not).
 inline bool numerical_damping_valid(double nu) { return nu >= 0 && nu <= 0.5; }
+// Whether τ is a limit recovery time the step takes: τ ≥ 0 (infinity holds; NaN is not).
+inline bool limit_recovery_time_valid(double tau) { return tau >= 0; }
 // Whether (β, γ) are Newmark parameters the Newmark step takes: β in (0, ½], γ in [½, 1].
 inline bool newmark_parameters_valid(double beta, double gamma) {
   return beta > 0 && beta <= 0.5 && gamma >= 0.5 && gamma <= 1;

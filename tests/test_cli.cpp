@@ -554,11 +554,12 @@ TEST_F(Cli, InitialJointCoordinates) {
 
 TEST_F(Cli, GravityToleranceAndModelOptions) {
   const Result r = run("simulate " + quote(kAnt) + " --steps 20 --json --gravity '0 0 0' --tol 1e-9 "
-                       "--friction 0.8 --cone linear --fixed-base --ground on");
+                       "--friction 0.8 --cone linear --fixed-base --ground on --limit-recovery-time inf");
   ASSERT_EQ(r.status, 0) << r.err;
   expect_summary(r);
-  // at rest without gravity; the ant's zero pose sits on its ankle limits, whose interior-point
-  // complementarity (γ·s ≤ 1e-8) leaves impulses of that order: 5e-7 J measured
+  // at rest without gravity; the ant's zero pose sits beyond its ankle limits, held there (not
+  // pulled in: --limit-recovery-time inf), whose interior-point complementarity (γ·s ≤ 1e-8) leaves
+  // impulses of that order: 5e-7 J measured
   EXPECT_NEAR(r.json.at("energy_max_drift").number, 0, 1e-6);
   EXPECT_EQ(r.json.at("tolerance").number, 1e-9);
   EXPECT_EQ(r.json.at("friction").number, 0.8);
@@ -620,6 +621,12 @@ TEST_F(Cli, IntegratorOption) {
     const Result r = run("simulate " + quote(kSleighXml) + " --steps 5 --contacts off --numerical-damping " + bad);
     EXPECT_EQ(r.status, 2) << bad;
     EXPECT_NE(r.err.find("--numerical-damping"), std::string::npos) << r.err;
+  }
+  // --limit-recovery-time TAU|inf >= 0 (ModelOptions::limit_recovery_time)
+  for (const char* bad : {"-1", "x", "nan"}) {
+    const Result r = run("simulate " + quote(kAnt) + " --steps 1 --limit-recovery-time " + bad);
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_NE(r.err.find("--limit-recovery-time"), std::string::npos) << r.err;
   }
   // --integrator newmark with --newmark "BETA GAMMA" (ModelOptions::newmark_beta, newmark_gamma)
   const Result nm = run("simulate " + quote(kFourbar) + " --steps 5 --contacts off --integrator newmark --newmark \"0.3 0.6\" --json");

@@ -375,6 +375,65 @@ TEST(JointLimits, TreeRowBeyondItsBoundAtTheStartIsHeld) {
   }
 }
 
+// With ModelOptions::limit_recovery_time τ the same row is moved back by Δt/τ of its violation per
+// step: pressed on the moving bound by a torque of 1 000 N·m outwards (10 rad/s per step on the
+// 1 kg·m² pendulum, more than the bound's motion gives it), q_k = 0.2 − 0.2 (1 − Δt/τ)^k to the
+// solver's tolerance, then it rests on the bound itself. (Unpressed, it moves on into its range
+// with the rate the first step gave it, v₀/τ = 5 rad/s, as a joint thrown in by a soft limit.)
+TEST(JointLimits, TreeRowBeyondItsBoundRecoversAtItsRate) {
+  Model m = make_pendulum_chain(1, JointType::Revolute, 1.0, 1.0, 0.0, 0.01);
+  m.joints[0].has_limits = true;
+  m.joints[0].lower[5] = 0.2;
+  m.joints[0].upper[5] = 1.0;
+  m.opt.limit_recovery_time = 0.04;
+  Data d(m);
+  set_joint_coordinates(m, d, 0, {0.0}, {-1.0});
+  d.joint_force[0](5) = -1000;
+  double q = 0, qd = 0;
+  for (int k = 1; k <= 100; ++k) {
+    ASSERT_EQ(step(m, d).status, StepStatus::Ok) << "step " << k;
+    joint_coordinates(m, d, 0, &q, &qd);
+    if (k <= 10) {
+      EXPECT_NEAR(q, 0.2 - 0.2 * std::pow(0.75, k), 1e-8) << "step " << k;
+    }
+  }
+  EXPECT_NEAR(q, 0.2, 1e-8);
+  // the option is checked
+  m.opt.limit_recovery_time = -1;
+  EXPECT_THROW(step(m, d), std::invalid_argument);
+  EXPECT_NE(validate_model(m), "");
+}
+
+// gym's ant.xml starts with its four ankles at 0, 30° outside their ranges (30°..70°): MuJoCo's soft
+// limits pull them in and it stands (torso at 0.55 m after 1 s, MuJoCo 2.2.2). As an MJCF file it
+// gets limit_recovery_time 0.04 s: it stands too (measured 0.61 m: its feet stick where MuJoCo's
+// soft contacts let them creep outwards), every ankle within its range; held where they start it
+// lies on its torso (0.25 m).
+TEST(JointLimits, MjcfFileStartingBeyondItsRangesIsPulledIn) {
+  for (const bool held : {false, true}) {
+    Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/tests/data/models/gym_mujoco/ant.xml");
+    EXPECT_EQ(m.opt.limit_recovery_time, 0.04);
+    if (held) m.opt.limit_recovery_time = std::numeric_limits<double>::infinity();
+    Data d(m);
+    enable_contacts(m, d);
+    const int n = static_cast<int>(std::lround(1.0 / m.opt.timestep));
+    for (int k = 0; k < n; ++k) ASSERT_EQ(step(m, d).status, StepStatus::Ok) << k;
+    const double z = get_qpos(m, d)[2];
+    if (held) {
+      EXPECT_LT(z, 0.3);
+      continue;
+    }
+    EXPECT_GT(z, 0.5);
+    for (const Joint& jt : m.joints)
+      if (jt.has_limits && jt.name.find("ankle") != std::string::npos) {
+        double q, qd;
+        joint_coordinates(m, d, m.joint_index(jt.name), &q, &qd);
+        EXPECT_GT(q, jt.lower[5] - 1e-6) << jt.name;
+        EXPECT_LT(q, jt.upper[5] + 1e-6) << jt.name;
+      }
+  }
+}
+
 // A row that starts beyond its bound on a joint of a closed loop has no limit until it is back in
 // its range: the loop's own rows may already hold it there. Cassie's zero pose has each foot
 // four-bar (foot crank, plantar rod, foot) nearly collinear, the foot at the loop's extreme, and

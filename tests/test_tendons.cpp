@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "mechanisms/builders.hpp"
@@ -170,6 +171,37 @@ TEST(Tendons, TendonLimitHolds) {
   EXPECT_GT(highest, upper - 1e-4);
   // pressed against the bound, the tendon carries the motor: h2 is pulled along (c2 < 0: forward)
   EXPECT_GT(angle(m, d, 1), 0.05);
+}
+
+// A tendon that starts below its range (L = q1 − 0.5 q2 = 0, lower bound 0.1) with a motor pulling it
+// further down (50 N·m on h1: 2 500 rad/s² against the bound's ~10 rad/s per step, so it stays pressed): with ModelOptions::limit_recovery_time τ each step closes the fraction f = Δt/τ of
+// the violation, L_k = 0.1 − 0.1 (1 − f)^k while it is pressed (the limit's row held to the solver's
+// tolerance); held (τ = ∞) it stays at 0 within the same tolerance.
+TEST(Tendons, TendonLimitBeyondItsBoundRecoversAtItsRate) {
+  for (const double tau : {0.02, std::numeric_limits<double>::infinity()}) {
+    const double dt = 2e-3, lower = 0.1;
+    Model m = two_hinges(dt);
+    m.opt.limit_recovery_time = tau;
+    Tendon t = fixed_tendon(1.0, -0.5);
+    t.limited = true;
+    t.range_lower = lower;
+    t.range_upper = 0.5;
+    m.tendons.push_back(t);
+    Actuator a;
+    a.name = "drive";
+    a.joint = 0;
+    a.row = 5;
+    m.actuators.push_back(a);
+    ASSERT_EQ(validate_model(m), "");
+    Data d(m);
+    d.ctrl[0] = -50;
+    const double f = dt / tau;
+    for (int k = 1; k <= 20; ++k) {
+      ASSERT_EQ(step(m, d).status, StepStatus::Ok) << k;
+      const double L = angle(m, d, 0) - 0.5 * angle(m, d, 1);
+      EXPECT_NEAR(L, lower - lower * std::pow(1 - f, k), 1e-8) << "tau " << tau << " step " << k;
+    }
+  }
 }
 
 // <equality joint> / <mimic>: h2 = 0.1 + 2 h1 − 0.5 h1², held exactly while h1 is driven: from a

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <string>
 
@@ -63,6 +64,14 @@ double worst_resolved_column(const Eigen::MatrixXd& C, const Eigen::MatrixXd& W,
 }
 
 // The A1 file with contacts, at its initial pose pushed forward at 1.5 m/s.
+// The A1 file as the tests below measured it: its zero pose held beyond its calves' ranges
+// (limit_recovery_time ∞; an MJCF file's default pulls them in, and the robot then lies otherwise).
+Model a1_file_held() {
+  Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/robots/a1/xml/a1.xml");
+  m.opt.limit_recovery_time = std::numeric_limits<double>::infinity();
+  return m;
+}
+
 Data pushed_forward(const Model& m) {
   Data d(m);
   enable_contacts(m, d);
@@ -219,6 +228,32 @@ TEST(TransitionDerivatives, SmoothModelMatchesFiniteDifferences) {
   EXPECT_THROW(transition_derivatives(m, d, INFINITY), std::invalid_argument);
 }
 
+// A hinge that starts 0.2 rad beyond its lower bound, pressed outwards by a motor, while its limit
+// pulls it back (MJCF: limit_recovery_time 0.04 s, the fraction f = Δt/τ = 0.05 per step): the
+// step's bound moves with the start, q' = q + f (0.2 − q), so ∂q'/∂q = 1 − f = 0.95, ∂q̇'/∂q =
+// −f/Δt = −25, and the velocity and the command change nothing (the row stays pressed).
+TEST(TransitionDerivatives, RecoveringLimitMovesWithTheStart) {
+  const Model m = load_xml("recovering", R"(<mujoco><compiler angle="radian"/><option timestep="0.002"/><worldbody>
+      <body name="rod"><joint name="h" type="hinge" axis="0 1 0" range="0.2 1" limited="true"/>
+        <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.02" mass="1"/></body></worldbody>
+      <actuator><motor joint="h"/></actuator></mujoco>)");
+  ASSERT_EQ(m.opt.limit_recovery_time, 0.04);
+  Data d(m);
+  set_qpos_qvel(m, d, std::vector<double>{0.0}, std::vector<double>{0.0});
+  d.ctrl = {-20};
+  const TransitionDerivatives D = transition_derivatives(m, d);
+  const TransitionDerivatives F = transition_fd(m, d);
+  ASSERT_TRUE(D.implicit);
+  EXPECT_NEAR(D.A(0, 0), 0.95, 1e-6);
+  EXPECT_NEAR(D.A(1, 0), -25, 1e-3);
+  EXPECT_NEAR(D.A(0, 1), 0, 1e-6);
+  EXPECT_NEAR(D.B(0, 0), 0, 1e-6);
+  // central differences agree to 4.7e-6 of A's largest entry: their own noise (the perturbed steps
+  // stop anywhere within the interior point's complementarity tolerance; the derivative is within
+  // 1.2e-8 of the closed form)
+  EXPECT_LT(relative_difference(D.A, F.A), 1e-5);
+}
+
 // A fixed tendon (a spring and damper on h1 − 0.5 h2, and a motor on it) is an identity row of the
 // state projection, so its model's perturbed starts are placed by the tree alone: the columns still
 // match central differences, the tendon's force and actuator included (measured 2e-8 for A and 1e-7
@@ -335,7 +370,7 @@ TEST(TransitionDerivatives, BoxSlidingDownASlope) {
 // tolerance, and at rest the unperturbed step's velocities sit ~5e-9 from the perturbed ones',
 // which over 1e-6 would be 5e-3 of a unit column (the forward differences, not the derivative).
 TEST(TransitionDerivatives, A1AtRestMatchesFiniteDifferences) {
-  const Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/robots/a1/xml/a1.xml");
+  const Model m = a1_file_held();
   Data d(m);
   enable_contacts(m, d);
   for (int i = 0; i < 500; ++i) step(m, d);
@@ -393,7 +428,7 @@ TEST(TransitionDerivatives, A1UnderRandomCommandsMatchesFiniteDifferences) {
 // η = κ/slack and follows the commands; with ten times tighter tolerances (t = 0.2 s, -O2) B's
 // difference fell from 1.3e-4 to 4.5e-6.
 TEST(TransitionDerivatives, A1SlidingMatchesFiniteDifferences) {
-  const Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/robots/a1/xml/a1.xml");
+  const Model m = a1_file_held();
   Data d = pushed_forward(m);
   for (int i = 0; i < 200; ++i) ASSERT_EQ(step(m, d).status, StepStatus::Ok) << i;
   ASSERT_GT(d.contacts.size(), 20u);

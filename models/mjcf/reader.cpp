@@ -23,6 +23,7 @@ Model MjcfReader::load() {
   model.opt.timestep = 0.002;
   model.opt.contact.friction = 1.0;  // geom friction "1 0.005 0.0001": sliding μ = 1
   model.opt.contact.ground = false;  // the file's geoms are its world (no half-space of our own)
+  model.opt.limit_recovery_time = 0.04;  // soft limits pull a pose back into range (ModelOptions)
 
   int include_height = 0;
   resolve_includes(root, 0, &include_height);

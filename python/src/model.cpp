@@ -471,6 +471,15 @@ void bind_model(py::module_& m) {
           },
           "the energy-momentum step's numerical damping in [0, 0.5] (0: energy kept; > 0: every step loses "
           "nu * sum(m |du|^2 + dW^T J dW), the fast swings most, for large steps)")
+      .def_property(
+          "limit_recovery_time", [](const Model& md) { return md.opt.limit_recovery_time; },
+          [](Model& md, double tau) {
+            if (!limit_recovery_time_valid(tau)) throw std::invalid_argument("limit_recovery_time must be >= 0");
+            md.opt.limit_recovery_time = tau;
+          },
+          "tau [s]: a joint or tendon limit a step starts beyond is moved back by min(1, dt/tau) of the "
+          "violation per step (math.inf, the default: held where it is; MJCF files 0.04, as MuJoCo's default soft "
+          "limits; 0: at once)")
       // (by value: the constraints' fields are writable, and def_readonly would hand out references)
       .def_property_readonly("nonholonomic", [](const Model& md) { return md.nonholonomic; },
                              "the nonholonomic constraints (copies; add one with add_nonholonomic)")

@@ -241,3 +241,26 @@ def test_a_negative_number_of_steps_is_a_value_error():
     with pytest.raises(ValueError, match="number of steps must be >= 0, not -2"):
         maxsim.step(m, d, -2)
     assert d.time == 0.0  # nothing stepped
+
+
+RECOVERING_XML = """<mujoco><compiler angle="radian"/><option timestep="0.002"/><worldbody>
+  <body name="rod"><joint name="h" type="hinge" axis="0 1 0" range="0.2 1" limited="true"/>
+    <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.02" mass="1"/></body></worldbody>
+  <actuator><motor joint="h"/></actuator></mujoco>"""
+
+
+def test_a_limit_the_state_is_beyond_is_pulled_back_at_its_rate():
+    # MJCF: 0.04 s, the fraction dt/tau = 0.05 of the violation per step while a motor presses the
+    # hinge outwards; math.inf holds it where it starts; a negative time is refused
+    import math
+    m = maxsim.load_string(RECOVERING_XML)
+    assert m.limit_recovery_time == 0.04
+    for tau, expected in [(0.04, 0.2 - 0.2 * 0.95 ** 10), (math.inf, 0.0)]:
+        m.limit_recovery_time = tau
+        d = maxsim.Data(m)
+        d.ctrl = [-20]
+        r = maxsim.step(m, d, 10)
+        assert r.ok and r.stopped_steps == 0
+        assert d.qpos[0] == pytest.approx(expected, abs=1e-8)
+    with pytest.raises(ValueError, match="limit_recovery_time"):
+        m.limit_recovery_time = -1

@@ -25,6 +25,11 @@ Contact joint_inequality(const Joint& jt, size_t j, int row, double bound, doubl
 
 }  // namespace
 
+double recovering_bound(double coord, double bound, double dt, double recovery_time) {
+  const double fraction = dt >= recovery_time ? 1.0 : dt / recovery_time;  // (τ = ∞: 0)
+  return coord + fraction * (bound - coord);
+}
+
 void append_joint_limits(const Model& model, Data& d, double dt, double margin) {
   JointRows rows;
   const bool start = !d.limits_started;
@@ -54,9 +59,10 @@ void append_joint_limits(const Model& model, Data& d, double dt, double margin) 
       const double reach = margin + 2.0 * std::abs(rate(r)) * dt;
       for (const double side : {1.0, -1.0}) {
         double bound = side > 0 ? jt.lower[r] : jt.upper[r];
-        // A row beyond its bound (a description whose zero pose violates its own limits, or one
-        // step's overshoot) is held where it is rather than thrown back in one step: it may only
-        // move inwards. Not so a row of a closed loop that starts beyond its bound: that limit
+        // A row beyond its bound (a description whose zero pose violates its own limits, or a
+        // compliant limit's give) is moved back by a fraction of the violation per step rather
+        // than thrown back in one: as MuJoCo's soft limits, over ModelOptions::limit_recovery_time.
+        // Not so a row of a closed loop that starts beyond its bound: that limit
         // has no row until the coordinate is back within its range. Held at zero gap it is an
         // active constraint the loop's own rows may already impose: two active constraints on one
         // direction leave an internal impulse free in their null space. On a tree joint the limit
@@ -66,7 +72,7 @@ void append_joint_limits(const Model& model, Data& d, double dt, double margin) 
         if ((d.limits_released[j] & bit) && side * (coord - bound) >= 0) d.limits_released[j] &= ~bit;
         if (d.limits_released[j] & bit) continue;
         if (side * (coord - bound) > reach) continue;
-        if (side * (coord - bound) < 0) bound = coord;
+        if (side * (coord - bound) < 0) bound = recovering_bound(coord, bound, dt, model.opt.limit_recovery_time);
         d.contacts.push_back(joint_inequality(jt, j, r, bound, side));
       }
     }
@@ -79,7 +85,11 @@ void append_joint_limits(const Model& model, Data& d, double dt, double margin) 
       if (jt.parent != kWorld) relative -= quat_to_rot(d.q[jt.parent]) * d.w[jt.parent];
       const double reach = margin + 2.0 * relative.norm() * dt;
       if (jt.cone_limit - angle <= reach)
-        d.contacts.push_back(joint_inequality(jt, j, kJointConeRow, std::max(jt.cone_limit, angle), -1));
+        d.contacts.push_back(joint_inequality(
+            jt, j, kJointConeRow,
+            angle > jt.cone_limit ? recovering_bound(angle, jt.cone_limit, dt, model.opt.limit_recovery_time)
+                                  : jt.cone_limit,
+            -1));
     }
   }
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "sim/constraints/joint_limits.hpp"
 #include "sim/solver/workspace.hpp"
 #include "sim/state/kinematics.hpp"
 #include "sim/tendon/spatial.hpp"
@@ -184,7 +185,8 @@ void append_tendon_limits(const Model& model, Data& d, double dt, double margin)
     for (const double side : {1.0, -1.0}) {
       double bound = side > 0 ? tendon.range_lower : tendon.range_upper;
       if (side * (length - bound) > reach) continue;
-      if (side * (length - bound) < 0) bound = length;  // beyond it: held where it is (as joint limits)
+      // beyond it: moved back by a fraction per step (as joint limits)
+      if (side * (length - bound) < 0) bound = recovering_bound(length, bound, dt, model.opt.limit_recovery_time);
       Contact c = on_node(t);
       c.bound = bound;
       c.side = side;
