@@ -17,6 +17,7 @@
 //                 [--compliant-limits] (SolverOptions::compliant_limit_fallback on in maxsim)
 //                 [--no-compliant-last-resort] (SolverOptions::compliant_last_resort off in maxsim)
 //                 [--compliant-contacts] (SolverOptions::compliant_contacts_last_resort on in maxsim)
+//                 [--limit-recovery-time TAU|inf] (ModelOptions::limit_recovery_time in maxsim; default: the file's)
 //                 [--redraw P]      (seconds between two draws of the commands; 0.5)
 //                 [--paired]        (maxsim only: the options above against the defaults on the same states)
 //                 [--post-order]    (maxsim: open_candidate_gap < 0, closed_contacts_last off: the order before 2026-11-27)
@@ -87,6 +88,7 @@ struct Options {
   bool compliant_limits = false;  // SolverOptions::compliant_limit_fallback on
   bool rigid_last_resort = false;  // SolverOptions::compliant_last_resort off
   bool compliant_contacts = false;  // SolverOptions::compliant_contacts_last_resort on
+  double limit_recovery_time = -1;  // ModelOptions::limit_recovery_time (< 0: the file's)
 };
 
 // The solver options the command line sets (their defaults leave the model's).
@@ -107,6 +109,7 @@ void configure(Model* m, const Options& o) {
   m->opt.solver.compliant_limit_fallback = o.compliant_limits;
   if (o.rigid_last_resort) m->opt.solver.compliant_last_resort = false;
   if (o.compliant_contacts) m->opt.solver.compliant_contacts_last_resort = true;
+  if (o.limit_recovery_time >= 0) m->opt.limit_recovery_time = o.limit_recovery_time;
 }
 
 // The command schedule: row k holds every actuator's command over [k·P, (k+1)·P), P the period
@@ -331,6 +334,12 @@ int run(int argc, char** argv) {
     else if (a == "--compliant-limits") o.compliant_limits = true;
     else if (a == "--no-compliant-last-resort") o.rigid_last_resort = true;
     else if (a == "--compliant-contacts") o.compliant_contacts = true;
+    else if (a == "--limit-recovery-time") {
+      const std::string v = value();
+      o.limit_recovery_time = v == "inf" ? std::numeric_limits<double>::infinity() : std::stod(v);
+      if (!limit_recovery_time_valid(o.limit_recovery_time))
+        throw std::invalid_argument("--limit-recovery-time must be seconds >= 0 or inf");
+    }
     else if (a == "--no-corrector") o.ip.mehrotra_corrector = false;
     else if (a == "--sigma-short" || a == "--fraction-to-boundary" || a == "--warm-slack") {
       const double v = std::stod(value());

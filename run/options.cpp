@@ -74,7 +74,7 @@ const char* usage_text() {
          "                        (default \"0.25 0.5\": the trapezoidal rule; \"0.0833 0.5\": Fox-Goodwin)\n"
          "  --numerical-damping NU  energy-momentum only: the step's numerical damping in [0, 0.5]\n"
          "                        (default 0: energy kept; > 0 damps fast swings, for large steps)\n"
-         "  --limit-recovery-time TAU  seconds in which a joint or tendon limit the state is beyond\n"
+         "  --limit-recovery-time TAU  seconds in which a joint or tendon limit the run starts beyond\n"
          "                        is pulled back in (Δt/TAU of the violation per step; 'inf': held\n"
          "                        where it is; default: MJCF files 0.04, others inf)\n"
          "  --max-output-bytes N  stop the run before the CSV (or --view's recorded frames) would\n"

@@ -40,19 +40,13 @@ enum class StepStatus { Ok, NotConverged, Failed };
 const char* step_status_name(StepStatus s);  // "ok", "not converged", "failed"
 
 // What the last step did (Data::report).
-// StepReport::reason of an unconverged step whose bodies were stopped where they started (sim/step.cpp).
-inline constexpr const char* kStoppedReason =
-    "not converged, and its end gained more energy than its inputs could give: the bodies were stopped";
-
 struct StepReport {
   StepStatus status = StepStatus::Ok;  // how it ended
   int iterations = 0;   // every Newton / interior-point iteration the step took: all attempts, all substeps
   double residual = 0;  // ‖residual‖∞ at the end of the solve
   bool substeps = false; // the step was retried as smaller substeps
   bool relaxed = false;  // (a substep of) it was solved with the relaxed cone (relaxed_fallback)
-  // a Failed step the integrator refused: why (integrator_support); an unconverged step whose
-  // end gained more energy than its inputs could give and was stopped instead: kStoppedReason
-  const char* reason = nullptr;
+  const char* reason = nullptr;  // a Failed step the integrator refused: why (integrator_support)
 };
 
 // The state, inputs and outputs of a simulation of one Model (the Model is not kept).
@@ -121,7 +115,15 @@ struct Data {
   // beyond at the start and has not come back within since: no inequality for them
   // (sim/constraints/joint_limits.cpp). Filled by the first step (limits_started).
   std::vector<std::uint16_t> limits_released;
+  // Per joint of a tree, the limit sides (the same bits; bit 12: a ball joint's cone) its coordinate
+  // was beyond at the start and has not come back within since: pulled back in over
+  // ModelOptions::limit_recovery_time. Filled by the first step (limits_started).
+  std::vector<std::uint16_t> limits_recovering;
   bool limits_started = false;
+  // Per tendon, the limit sides (bit 0 lower, 1 upper) its length was beyond at the start and has
+  // not come back within since (sim/constraints/tendon.cpp). Filled by the first step.
+  std::vector<std::uint8_t> tendon_limits_recovering;
+  bool tendon_limits_started = false;
   // The contact search of step()'s collide stage (enable_contacts sets it; empty: no surface
   // contacts). A copy of the Data gets its own, in the same state (sim/geometry/contact_search.hpp).
   std::optional<ContactSearch> contact_search;

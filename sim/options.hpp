@@ -284,10 +284,11 @@ struct ModelOptions {
   // Newmark integrator reads them.
   double newmark_beta = 0.25;
   double newmark_gamma = 0.5;
-  // τ [s]: a joint or tendon limit that a step starts beyond (a file whose zero pose violates its
-  // own ranges, or a compliant limit's give) is moved back by min(1, Δt/τ) of the violation per
-  // step (docs/computation.md (43)). Infinity (the default): held where it is, the row may only
-  // move inwards. An MJCF file gets 0.04 s, as MuJoCo's soft limits pull a pose back into range:
+  // τ [s]: a joint or tendon limit that the run starts beyond (a file whose zero pose violates its
+  // own ranges) is moved back by min(1, Δt/τ) of the violation per step until it is within
+  // (docs/computation.md (43)); one beyond it later (a step's tolerance, a compliant attempt's
+  // give) is held where it is. Infinity (the default): held where it is, the row may only move
+  // inwards. An MJCF file gets 0.04 s, as MuJoCo's soft limits pull a pose back into range:
   // its default solref (0.02 s, damping ratio 1) has closed all but 1/e of a violation by then.
   // 0: back in one step.
   double limit_recovery_time = std::numeric_limits<double>::infinity();

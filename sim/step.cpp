@@ -11,7 +11,6 @@
 #include "sim/constraints/joint_limits.hpp"
 #include "sim/constraints/tendon.hpp"
 #include "sim/sensor/sensors.hpp"
-#include "sim/state/diagnostics.hpp"
 #include "sim/state/kinematics.hpp"
 #include "sim/solver/assemble.hpp"
 #include "sim/solver/inequality.hpp"
@@ -250,30 +249,8 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
   const bool top = depth == model.opt.solver.max_retry_depth;
   const int after_wedge = top ? ws.gave_way : 0;  // (what gave way in the last step)
   if (top) ws.gave_way = 0;
-  // the start's energy, for the bound on an unconverged end (stop_if_energy_gained)
-  const double start_energy = depth <= 0 ? total_energy(model, d) : 0.0;
-  const double start_kinetic = depth <= 0 ? kinetic_energy(model, d) : 0.0;
   StepReport rep = step_once(model, d, first);
   if (rep.status == StepStatus::Ok) return rep;
-  // The unconverged end a step keeps stands unless it gained more energy than the start's kinetic
-  // energy and the inputs' work over the step could give it (energy_gain_within_inputs): such an
-  // end answers none of the step's equations (one of residual 6e3 launched the A1 URDF at 100 m/s).
-  // Then the bodies stop where they started (StepReport::reason = kStoppedReason).
-  auto stop_if_energy_gained = [&]() {
-    if (rep.status == StepStatus::Ok || energy_gain_within_inputs(model, d, start_energy, start_kinetic, first.dt))
-      return;
-    restore_state(saved, d);
-    for (Vec3& v : d.v) v.setZero();
-    for (Vec3& w : d.w) w.setZero();
-    d.time = saved.time + first.dt;
-    d.velocity_change_time = std::numeric_limits<double>::quiet_NaN();
-    for (Contact& c : d.contacts) {  // (the stopping impulses are not known)
-      c.gamma = 0;
-      c.b.setZero();
-      c.spin = 0;
-    }
-    rep.reason = kStoppedReason;
-  };
   // The retries below change only the interior point's start and settings: a step without
   // contacts (Newton's method) would repeat itself exactly, so it goes straight to the half steps,
   // and at the shortest substep it is reported as it ended.
@@ -326,15 +303,9 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
   if (!interior_point && depth <= 0) {
     // the shortest substep of a step without contacts: its loops made compliant, once
     // (SolverOptions::compliant_loop_fallback), reported as it ends
-    if (!model.opt.solver.compliant_loop_fallback) {
-      stop_if_energy_gained();
-      return rep;
-    }
+    if (!model.opt.solver.compliant_loop_fallback) return rep;
     const std::vector<bool> in_loop = loop_joints(model);
-    if (std::find(in_loop.begin(), in_loop.end(), true) == in_loop.end()) {
-      stop_if_energy_gained();
-      return rep;
-    }
+    if (std::find(in_loop.begin(), in_loop.end(), true) == in_loop.end()) return rep;
     restore_state(saved, d);
     ws.loop_compliance.assign(model.joints.size(), 0.0);
     for (size_t j = 0; j < model.joints.size(); ++j)
@@ -346,7 +317,6 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
     attempt_again(warm);
     ws.loop_compliance.clear();
     rep.relaxed = true;
-    stop_if_energy_gained();
     d.report = rep;
     return rep;
   }
@@ -428,7 +398,6 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
         restore_state(ws.best_end, d);
         d.contacts.swap(ws.best_end_contacts);
       }
-      stop_if_energy_gained();
       d.report = rep;
       return rep;
     }
@@ -444,7 +413,6 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
     total.iterations += r.iterations;
     total.residual = std::max(total.residual, r.residual);
     total.relaxed = total.relaxed || r.relaxed;
-    if (r.reason) total.reason = r.reason;
     if (r.status != StepStatus::Ok) total.status = r.status;
     if (r.status == StepStatus::Failed) break;
   }

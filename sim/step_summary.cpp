@@ -15,7 +15,6 @@ void StepSummary::add(const StepReport& r, double start_time) {
   if (r.status == StepStatus::NotConverged) ++not_converged_steps;
   if (r.relaxed) ++relaxed_steps;
   if (r.substeps) ++substepped_steps;
-  if (r.reason == kStoppedReason) ++stopped_steps;
   iterations_total += r.iterations;
   iterations_max = std::max(iterations_max, r.iterations);
   if (std::isfinite(r.residual)) residual_max = std::max(residual_max, r.residual);
@@ -31,7 +30,6 @@ void StepSummary::merge(const StepSummary& later) {
   not_converged_steps += later.not_converged_steps;
   relaxed_steps += later.relaxed_steps;
   substepped_steps += later.substepped_steps;
-  stopped_steps += later.stopped_steps;
   iterations_total += later.iterations_total;
   iterations_max = std::max(iterations_max, later.iterations_max);
   residual_max = std::max(residual_max, later.residual_max);

@@ -16,9 +16,6 @@ struct StepSummary {
   long long not_converged_steps = 0;  // StepStatus::NotConverged: the state advanced approximately
   long long relaxed_steps = 0;        // solved (in a substep) by a relaxed fallback (StepReport::relaxed)
   long long substepped_steps = 0;     // retried as smaller substeps (StepReport::substeps)
-  // NotConverged steps whose end gained more energy than their inputs could give: the bodies were
-  // stopped where they started instead (StepReport::reason == kStoppedReason)
-  long long stopped_steps = 0;
   long long iterations_total = 0;     // Newton / interior-point iterations of all steps, every attempt
   int iterations_max = 0;             // iterations of the step that took the most
   double residual_max = 0;            // largest ‖residual‖∞ a step ended with

@@ -131,24 +131,6 @@ TEST_F(StepSummaryTest, CountsTheUnconvergedRelaxedStepWhenTheLastIsOk) {
 // The aggregate of step(model, data, n) is exactly the n single steps' reports summed, and the
 // state is bitwise the one the single steps reach: an impact and resting contact on a plane, with
 // real interior-point work in every contact step.
-// A step whose unconverged end was stopped (StepReport::reason == kStoppedReason) is counted as
-// stopped and as not converged; another reason is not.
-TEST(StepSummary, CountsStoppedSteps) {
-  StepSummary s;
-  StepReport r;
-  r.status = StepStatus::NotConverged;
-  r.reason = kStoppedReason;
-  s.add(r, 0.0);
-  r.reason = nullptr;
-  s.add(r, 0.01);
-  EXPECT_EQ(s.stopped_steps, 1);
-  EXPECT_EQ(s.not_converged_steps, 2);
-  StepSummary t;
-  t.merge(s);
-  t.merge(s);
-  EXPECT_EQ(t.stopped_steps, 2);
-}
-
 TEST_F(StepSummaryTest, EqualsTheSumOfTheSingleSteps) {
   const Model m = load_model(write("box.xml", kBoxDrop));
   Data a(m), b(m);

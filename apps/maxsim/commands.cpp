@@ -242,7 +242,6 @@ int run_simulate(const Options& o) {
     // ones, all iterations, the largest final residual, when the first not-ok / relaxed step began
     j.add("relaxed_steps_all", r.summary.relaxed_steps)
         .add("substepped_steps", r.summary.substepped_steps)
-        .add("stopped_steps", r.summary.stopped_steps)
         .add("iterations_total", r.summary.iterations_total)
         .add("residual_max", r.summary.residual_max);
     for (const auto& [key, t] : {std::pair<const char*, double>{"first_not_ok_time", r.summary.first_not_ok_time},

@@ -477,7 +477,7 @@ void bind_model(py::module_& m) {
             if (!limit_recovery_time_valid(tau)) throw std::invalid_argument("limit_recovery_time must be >= 0");
             md.opt.limit_recovery_time = tau;
           },
-          "tau [s]: a joint or tendon limit a step starts beyond is moved back by min(1, dt/tau) of the "
+          "tau [s]: a joint or tendon limit the run starts beyond is moved back by min(1, dt/tau) of the "
           "violation per step (math.inf, the default: held where it is; MJCF files 0.04, as MuJoCo's default soft "
           "limits; 0: at once)")
       // (by value: the constraints' fields are writable, and def_readonly would hand out references)

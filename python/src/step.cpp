@@ -57,9 +57,6 @@ void bind_step(py::module_& m) {
       .def_readonly("relaxed_steps", &StepSummary::relaxed_steps,
                     "steps solved (in a substep) by a relaxed fallback: relaxed cone or compliant loops")
       .def_readonly("substepped_steps", &StepSummary::substepped_steps, "steps retried as smaller substeps")
-      .def_readonly("stopped_steps", &StepSummary::stopped_steps,
-                    "NotConverged steps whose end gained more energy than their inputs could give: the bodies "
-                    "were stopped where they started instead")
       .def_readonly("iterations_total", &StepSummary::iterations_total,
                     "Newton / interior-point iterations of all steps, every attempt of the failure policy")
       .def_readonly("iterations_max", &StepSummary::iterations_max, "iterations of the step that took the most")
@@ -84,8 +81,7 @@ void bind_step(py::module_& m) {
                              "whether the last step was relaxed (relaxed_steps: how many were)")
       .def_property_readonly(
           "reason", [](const StepSummary& s) { return s.last.reason ? py::object(py::str(s.last.reason)) : py::object(py::none()); },
-          "the last step's: a Failed step the integrator refused, or a NotConverged one whose bodies were "
-          "stopped: why (None otherwise)")
+          "the last step's: a Failed step the integrator refused: why (None otherwise)")
       .def("__repr__", [](const StepSummary& s) {
         char text[256];
         std::snprintf(text, sizeof text,

@@ -169,6 +169,11 @@ void append_tendon_limits(const Model& model, Data& d, double dt, double margin)
     c.tendon = static_cast<int>(t);
     return c;
   };
+  const bool start = !d.tendon_limits_started;
+  if (start) {
+    d.tendon_limits_started = true;
+    d.tendon_limits_recovering.assign(model.tendons.size(), 0);
+  }
   for (size_t t = 0; t < model.tendons.size(); ++t) {
     const Tendon& tendon = model.tendons[t];
     if (tendon.frictionloss > 0) {
@@ -184,9 +189,16 @@ void append_tendon_limits(const Model& model, Data& d, double dt, double margin)
     const double reach = margin + 2.0 * std::abs(rate) * dt;
     for (const double side : {1.0, -1.0}) {
       double bound = side > 0 ? tendon.range_lower : tendon.range_upper;
+      // beyond it at the start: moved back by a fraction per step; beyond it later: held where it
+      // is (as joint limits)
+      const std::uint8_t bit = side > 0 ? 1 : 2;
+      const bool beyond = side * (length - bound) < 0;
+      if (start && beyond) d.tendon_limits_recovering[t] |= bit;
+      if (!beyond) d.tendon_limits_recovering[t] &= static_cast<std::uint8_t>(~bit);
       if (side * (length - bound) > reach) continue;
-      // beyond it: moved back by a fraction per step (as joint limits)
-      if (side * (length - bound) < 0) bound = recovering_bound(length, bound, dt, model.opt.limit_recovery_time);
+      if (beyond)
+        bound = d.tendon_limits_recovering[t] & bit ? recovering_bound(length, bound, dt, model.opt.limit_recovery_time)
+                                                    : length;
       Contact c = on_node(t);
       c.bound = bound;
       c.side = side;

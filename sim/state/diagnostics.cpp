@@ -17,48 +17,6 @@ double kinetic_energy(const Model& model, const Data& d) {
   return e;
 }
 
-double input_power_bound(const Model& model, const Data& d) {
-  double p = 0;
-  for (size_t i = 0; i < model.bodies.size(); ++i) {
-    if (i < d.body_force.size()) p += std::abs(d.body_force[i].dot(d.v[i]));
-    if (i < d.body_torque.size()) p += std::abs(d.body_torque[i].dot(d.w[i]));
-  }
-  // the rows' rates, of the joints that some input drives
-  std::vector<Vec6> rate(model.joints.size(), Vec6::Zero());
-  std::vector<char> driven(model.joints.size(), 0);
-  for (size_t j = 0; j < model.joints.size() && j < d.joint_force.size(); ++j) driven[j] = d.joint_force[j].any();
-  for (const Actuator& a : model.actuators)
-    if (a.tendon < 0 && a.joint >= 0) driven[a.joint] = 1;
-  JointRows rows;
-  for (size_t j = 0; j < model.joints.size(); ++j) {
-    if (!driven[j]) continue;
-    const Joint& jt = model.joints[j];
-    joint_rows(jt, body_pose(d, jt.parent), body_pose(d, jt.child), &rows);
-    if (jt.child != kWorld) rate[j] += rows.Jb * (Vec6() << d.v[jt.child], d.w[jt.child]).finished();
-    if (jt.parent != kWorld) rate[j] += rows.Ja * (Vec6() << d.v[jt.parent], d.w[jt.parent]).finished();
-    if (j < d.joint_force.size()) p += d.joint_force[j].cwiseProduct(rate[j]).cwiseAbs().sum();
-  }
-  BodyGradient gradient;
-  for (size_t k = 0; k < model.actuators.size() && k < d.actuator_force.size(); ++k) {
-    const Actuator& a = model.actuators[k];
-    double speed = 0;
-    if (a.tendon >= 0) {
-      tendon_length(model, d, a.tendon, &gradient);
-      speed = gradient_rate(gradient, d);
-    } else if (a.joint >= 0 && a.row >= 0) {
-      speed = rate[a.joint](a.row);
-    }
-    p += std::abs(a.gear * d.actuator_force[k] * speed);
-  }
-  return p;
-}
-
-bool energy_gain_within_inputs(const Model& model, const Data& end, double start_energy, double start_kinetic,
-                               double dt) {
-  const double gained = total_energy(model, end) - start_energy;
-  return gained <= start_kinetic + dt * input_power_bound(model, end);
-}
-
 double potential_energy(const Model& model, const Data& d) {
   double e = 0;
   // gravity: the mean of the two knots of the last interval, (V(x2) + V(x3))/2 = V(x3 − Δt v/2),

@@ -20,17 +20,6 @@ double potential_energy(const Model& model, const Data& data);  // gravity + joi
 inline double total_energy(const Model& model, const Data& data) {
   return kinetic_energy(model, data) + potential_energy(model, data);
 }
-// An upper bound on the power the inputs deliver at the current velocities [W]: Σ |f·v| over the
-// bodies' external forces and torques, the joints' row forces (Data::joint_force) and every
-// actuator's force on its joint row or tendon (Data::actuator_force) — what a step can add to the
-// energy besides its constraints (a bound on an unconverged end's energy, sim/step.cpp).
-double input_power_bound(const Model& model, const Data& data);
-// Whether the state `end` of a step of length dt from a start of total energy start_energy and
-// kinetic energy start_kinetic gained at most start_kinetic + dt·input_power_bound(end): what the
-// inputs could do over the step, with the start's kinetic energy as slack for the constraints'
-// own work (recovery, restitution) and the bound's use of the end's rates. False for a NaN energy.
-bool energy_gain_within_inputs(const Model& model, const Data& end, double start_energy, double start_kinetic,
-                               double dt);
 Vec3 linear_momentum(const Model& model, const Data& data);  // [N s]
 Vec3 angular_momentum(const Model& model, const Data& data);  // about the world origin
 // Largest |c_r| over the constrained rows of all joints and the couplings' rows (m for
