@@ -46,6 +46,22 @@ Tendon fixed_tendon(double c1, double c2) {
 
 double angle(const Model& m, const Data& d, int j) { return row_coordinate(m, d, j, 5).q; }
 
+// two_hinges with the tendon L = q1 − 0.5 q2 limited to [lower, upper] and a motor "drive" on h1.
+Model limited_tendon(double dt, double lower, double upper) {
+  Model m = two_hinges(dt);
+  Tendon t = fixed_tendon(1.0, -0.5);
+  t.limited = true;
+  t.range_lower = lower;
+  t.range_upper = upper;
+  m.tendons.push_back(t);
+  Actuator a;
+  a.name = "drive";
+  a.joint = 0;
+  a.row = 5;
+  m.actuators.push_back(a);
+  return m;
+}
+
 // Angular frequency of L(t) from its zero crossings (linear interpolation) over the run.
 double measured_frequency(const std::vector<double>& L, double dt) {
   std::vector<double> crossings;
@@ -147,17 +163,7 @@ TEST(Tendons, StiffServoOnATendonIsStableAtALargeStep) {
 // exceeds the bound by more than the solver's tolerance, and reaches it.
 TEST(Tendons, TendonLimitHolds) {
   const double dt = 2e-3, upper = 0.15;
-  Model m = two_hinges(dt);
-  Tendon t = fixed_tendon(1.0, -0.5);
-  t.limited = true;
-  t.range_lower = -0.1;
-  t.range_upper = upper;
-  m.tendons.push_back(t);
-  Actuator a;
-  a.name = "drive";
-  a.joint = 0;
-  a.row = 5;
-  m.actuators.push_back(a);
+  const Model m = limited_tendon(dt, -0.1, upper);
   ASSERT_EQ(validate_model(m), "");
   Data d(m);
   d.ctrl[0] = 0.05;
@@ -174,24 +180,15 @@ TEST(Tendons, TendonLimitHolds) {
 }
 
 // A tendon that starts below its range (L = q1 − 0.5 q2 = 0, lower bound 0.1) with a motor pulling it
-// further down (50 N·m on h1: 2 500 rad/s² against the bound's ~10 rad/s per step, so it stays pressed): with ModelOptions::limit_recovery_time τ each step closes the fraction f = Δt/τ of
+// further down (50 N·m on h1: 2 500 rad/s² against the bound's ~10 rad/s per step, so it stays
+// pressed): with ModelOptions::limit_recovery_time τ each step closes the fraction f = Δt/τ of
 // the violation, L_k = 0.1 − 0.1 (1 − f)^k while it is pressed (the limit's row held to the solver's
 // tolerance); held (τ = ∞) it stays at 0 within the same tolerance.
 TEST(Tendons, TendonLimitBeyondItsBoundRecoversAtItsRate) {
   for (const double tau : {0.02, std::numeric_limits<double>::infinity()}) {
     const double dt = 2e-3, lower = 0.1;
-    Model m = two_hinges(dt);
+    Model m = limited_tendon(dt, lower, 0.5);
     m.opt.limit_recovery_time = tau;
-    Tendon t = fixed_tendon(1.0, -0.5);
-    t.limited = true;
-    t.range_lower = lower;
-    t.range_upper = 0.5;
-    m.tendons.push_back(t);
-    Actuator a;
-    a.name = "drive";
-    a.joint = 0;
-    a.row = 5;
-    m.actuators.push_back(a);
     ASSERT_EQ(validate_model(m), "");
     Data d(m);
     d.ctrl[0] = -50;
