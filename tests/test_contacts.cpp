@@ -398,6 +398,11 @@ TEST(JointLimits, TreeRowBeyondItsBoundRecoversAtItsRate) {
     }
   }
   EXPECT_NEAR(q, 0.2, 1e-8);
+  // a state set by hand mid-run is a start too: put back beyond the bound, the row is pulled in
+  set_qpos_qvel(m, d, std::vector<double>{0.0}, std::vector<double>{0.0});
+  ASSERT_EQ(step(m, d).status, StepStatus::Ok);
+  joint_coordinates(m, d, 0, &q, &qd);
+  EXPECT_NEAR(q, 0.05, 1e-8);
   // the option is checked
   m.opt.limit_recovery_time = -1;
   EXPECT_THROW(step(m, d), std::invalid_argument);
