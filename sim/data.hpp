@@ -115,15 +115,14 @@ struct Data {
   // beyond at the start and has not come back within since: no inequality for them
   // (sim/constraints/joint_limits.cpp). Filled by the first step (limits_started).
   std::vector<std::uint16_t> limits_released;
-  // Per joint of a tree, the limit sides (the same bits; bit 12: a ball joint's cone) its coordinate
-  // was beyond at the start and has not come back within since: pulled back in over
-  // ModelOptions::limit_recovery_time. Filled by the first step (limits_started).
-  std::vector<std::uint16_t> limits_recovering;
   bool limits_started = false;
-  // Per tendon, the limit sides (bit 0 lower, 1 upper) its length was beyond at the start and has
-  // not come back within since (sim/constraints/tendon.cpp). Filled by the first step.
+  // Per joint of a tree, the limit sides (the same bits; bit 12: a ball joint's cone) its coordinate
+  // was beyond when the state was set (a new Data, set_qpos_qvel) and has not come back within
+  // since: pulled back in over ModelOptions::limit_recovery_time; per tendon likewise (bit 0
+  // lower, 1 upper). Filled by the next step's find_inequalities while limits_recheck is set.
+  std::vector<std::uint16_t> limits_recovering;
   std::vector<std::uint8_t> tendon_limits_recovering;
-  bool tendon_limits_started = false;
+  bool limits_recheck = true;
   // The contact search of step()'s collide stage (enable_contacts sets it; empty: no surface
   // contacts). A copy of the Data gets its own, in the same state (sim/geometry/contact_search.hpp).
   std::optional<ContactSearch> contact_search;

@@ -59,6 +59,7 @@ void find_inequalities(const Model& model, Data& d, double dt) {
   if (d.contact_search) d.contact_search->collide(model, d, dt);
   append_joint_limits(model, d, dt);
   append_tendon_limits(model, d, dt);
+  d.limits_recheck = false;  // (both have read which limits the set state is beyond)
 }
 
 namespace {

@@ -37,9 +37,10 @@ void append_joint_limits(const Model& model, Data& d, double dt, double margin) 
   if (start) {
     d.limits_started = true;
     d.limits_released.assign(model.joints.size(), 0);
-    d.limits_recovering.assign(model.joints.size(), 0);
     in_loop = loop_joints(model);
   }
+  const bool recheck = d.limits_recheck;  // (cleared by find_inequalities)
+  if (recheck) d.limits_recovering.assign(model.joints.size(), 0);
   for (size_t j = 0; j < model.joints.size(); ++j) {
     const Joint& jt = model.joints[j];
     // dry friction: a 1-D friction cone on every free row that has it, always active
@@ -71,14 +72,16 @@ void append_joint_limits(const Model& model, Data& d, double dt, double margin) 
         // direction leave an internal impulse free in their null space. On a tree joint the limit
         // row is independent of every other row and holding it is kept (docs/computation.md (43)).
         const std::uint16_t bit = static_cast<std::uint16_t>(1u << (2 * r + (side < 0)));
-        const bool beyond = side * (coord - bound) < 0;
-        if (start && beyond) (in_loop[j] ? d.limits_released[j] : d.limits_recovering[j]) |= bit;
+        const double gap = side * (coord - bound);
+        const bool beyond = gap < 0;
+        if (start && beyond && in_loop[j]) d.limits_released[j] |= bit;
+        if (recheck && beyond && !(d.limits_released[j] & bit)) d.limits_recovering[j] |= bit;
         if (!beyond) {
           d.limits_released[j] &= ~bit;
           d.limits_recovering[j] &= ~bit;
         }
         if (d.limits_released[j] & bit) continue;
-        if (side * (coord - bound) > reach) continue;
+        if (gap > reach) continue;
         if (beyond)
           bound = d.limits_recovering[j] & bit ? recovering_bound(coord, bound, dt, model.opt.limit_recovery_time) : coord;
         d.contacts.push_back(joint_inequality(jt, j, r, bound, side));
@@ -90,7 +93,7 @@ void append_joint_limits(const Model& model, Data& d, double dt, double margin) 
       // it), moved back like a row's limit, and held where it is when beyond it later
       const double angle = joint_cone_row(jt, rows.q_rel).angle;
       constexpr std::uint16_t kConeBit = 1u << 12;
-      if (start && angle > jt.cone_limit) d.limits_recovering[j] |= kConeBit;
+      if (recheck && angle > jt.cone_limit) d.limits_recovering[j] |= kConeBit;
       if (angle <= jt.cone_limit) d.limits_recovering[j] &= static_cast<std::uint16_t>(~kConeBit);
       const Mat3 Rb = quat_to_rot(d.q[jt.child]);
       Vec3 relative = Rb * d.w[jt.child];

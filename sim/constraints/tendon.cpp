@@ -169,11 +169,8 @@ void append_tendon_limits(const Model& model, Data& d, double dt, double margin)
     c.tendon = static_cast<int>(t);
     return c;
   };
-  const bool start = !d.tendon_limits_started;
-  if (start) {
-    d.tendon_limits_started = true;
-    d.tendon_limits_recovering.assign(model.tendons.size(), 0);
-  }
+  const bool recheck = d.limits_recheck;  // (cleared by find_inequalities)
+  if (recheck) d.tendon_limits_recovering.assign(model.tendons.size(), 0);
   for (size_t t = 0; t < model.tendons.size(); ++t) {
     const Tendon& tendon = model.tendons[t];
     if (tendon.frictionloss > 0) {
@@ -192,10 +189,11 @@ void append_tendon_limits(const Model& model, Data& d, double dt, double margin)
       // beyond it at the start: moved back by a fraction per step; beyond it later: held where it
       // is (as joint limits)
       const std::uint8_t bit = side > 0 ? 1 : 2;
-      const bool beyond = side * (length - bound) < 0;
-      if (start && beyond) d.tendon_limits_recovering[t] |= bit;
+      const double gap = side * (length - bound);
+      const bool beyond = gap < 0;
+      if (recheck && beyond) d.tendon_limits_recovering[t] |= bit;
       if (!beyond) d.tendon_limits_recovering[t] &= static_cast<std::uint8_t>(~bit);
-      if (side * (length - bound) > reach) continue;
+      if (gap > reach) continue;
       if (beyond)
         bound = d.tendon_limits_recovering[t] & bit ? recovering_bound(length, bound, dt, model.opt.limit_recovery_time)
                                                     : length;

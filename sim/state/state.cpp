@@ -135,8 +135,7 @@ void set_qpos_qvel(const Model& model, Data& data, std::span<const double> qpos,
   const std::vector<std::vector<double>> q = split_qpos(model, qpos), qd = split_qvel(model, qvel);
   set_coordinates(model, data, q, qd);
   project_state(model, data);
-  data.limits_started = false;  // (a state set by hand starts a run: limits beyond it are pulled in)
-  data.tendon_limits_started = false;
+  data.limits_recheck = true;  // (a state set by hand: the limits it is beyond are pulled in)
 }
 
 void reset_data(const Model& model, Data& data) {

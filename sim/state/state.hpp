@@ -42,9 +42,9 @@ std::vector<std::vector<double>> split_qpos(const Model& model, std::span<const 
 std::vector<std::vector<double>> split_qvel(const Model& model, std::span<const double> qvel);
 
 // Places every body from qpos and qvel (forward kinematics through the spanning tree) and closes
-// the loops (project_state). The time, the inputs and the last step's contacts are kept; the
-// limits are looked at anew by the next step, as at a run's start (a limit the new state is
-// beyond is pulled in over ModelOptions::limit_recovery_time, sim/constraints/joint_limits.hpp). Throws
+// the loops (project_state). The time, the inputs and the last step's contacts are kept; a limit
+// the new state is beyond is pulled in over ModelOptions::limit_recovery_time, as at a run's start
+// (sim/constraints/joint_limits.hpp; a loop's limits released at the start stay so). Throws
 // std::invalid_argument on a wrong number of values or a non-finite value (the Data unchanged).
 void set_qpos_qvel(const Model& model, Data& data, std::span<const double> qpos, std::span<const double> qvel);
 
