@@ -1,6 +1,7 @@
 #include "sim/model.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -106,9 +107,7 @@ constexpr bool constrained_rows_match() {
 static_assert(constrained_rows_match(), "kJointConstrainedRows disagrees with the joint type table");
 
 int Joint::dof() const {
-  int n = 0;
-  for (int r = 0; r < 6; ++r) n += row_constrained(r) ? 0 : 1;
-  return n;
+  return 6 - std::popcount(static_cast<unsigned>(kJointConstrainedRows[static_cast<int>(type)]) & 0x3fu);
 }
 
 int Joint::nq() const {

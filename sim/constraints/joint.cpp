@@ -48,13 +48,13 @@ void davenport_angles(const Joint& jt, const Mat3& R, Vec3* theta, Mat3* dtheta)
   (*theta)(i) = std::atan2(-e * R(j, k), R(k, k));
   (*theta)(j) = std::asin(std::clamp(e * R(i, k), -1.0, 1.0));
   (*theta)(k) = std::atan2(-e * R(i, j), R(i, i));
+  // E's columns are davenport_rotation's ω for each unit rate, built in one pass over the hinges
   Mat3 E;
-  Vec3 omega;
+  Mat3 R_before = Mat3::Identity();
   for (int m = 0; m < 3; ++m) {
-    Vec3 rate = Vec3::Zero();
-    rate(jt.hinge_sequence[m]) = 1.0;
-    davenport_rotation(jt, *theta, rate, &omega);
-    E.col(m) = omega;
+    const int a = jt.hinge_sequence[m];
+    E.col(m) = R_before.col(a);
+    if (m < 2) R_before = R_before * quat_to_rot(quat_axis_angle(Vec3::Unit(a), (*theta)(a)));
   }
   const Mat3 Einv = E.inverse();  // rows by hinge order m
   for (int m = 0; m < 3; ++m) dtheta->row(jt.hinge_sequence[m]) = Einv.row(m);
@@ -164,11 +164,14 @@ void joint_rows(const Joint& j, const Pose& a, const Pose& b, JointRows* out, co
   // rotational rows: right perturbations of qb act on q_rel from the right, of qa from the left
   const Vec4 qr = joint_relative_rotation(j, a.q, b.q);
   out->q_rel = qr;
-  const Mat43 dq_dthb = 0.5 * Lmat(qr) * Hmat() * Rcf.transpose();
-  const Mat43 dq_dtha = -0.5 * Rmat(qr) * Hmat() * Rpf.transpose();
+  // a Davenport joint's rows use R_rel alone (its free rows are the hinges' angles, below)
+  const bool davenport = j.davenport();
+  const Mat3 R_rel = davenport || energy_momentum ? quat_to_rot(qr) : Mat3();
+  const Mat43 dq_dthb = davenport ? Mat43::Zero() : Mat43(0.5 * Lmat(qr) * Hmat() * Rcf.transpose());
+  const Mat43 dq_dtha = davenport ? Mat43::Zero() : Mat43(-0.5 * Rmat(qr) * Hmat() * Rpf.transpose());
   // three free rotations measured from a reference: q' = ref⁻¹ ⊗ q_rel; a left perturbation
   // exp(−u) ⊗ q_rel of the parent becomes exp(−Rot(ref)ᵀu) ⊗ q'
-  const bool referenced = free_reference != nullptr && rot_kind(j.type) == RotKind::Free && !j.davenport();
+  const bool referenced = free_reference != nullptr && rot_kind(j.type) == RotKind::Free && !davenport;
   const Vec4 qf = referenced ? quat_mul(quat_conj(*free_reference), qr) : qr;
   const Mat43 dqf_dthb = referenced ? Mat43(0.5 * Lmat(qf) * Hmat() * Rcf.transpose()) : dq_dthb;
   const Mat43 dqf_dtha = referenced
@@ -178,10 +181,10 @@ void joint_rows(const Joint& j, const Pose& a, const Pose& b, JointRows* out, co
   out->Jb.block<3, 3>(3, 0).setZero();
   for (int k = 0; k < 3; ++k) {
     Eigen::RowVector4d dc = Eigen::RowVector4d::Zero();
-    if (j.row_constrained(3 + k) && (energy_momentum || j.davenport())) {
+    if (davenport && !j.row_constrained(3 + k)) continue;  // (the angles' rows, below)
+    if (j.row_constrained(3 + k) && (energy_momentum || davenport)) {
       // c = Σ sign R_rel[p, q]; right perturbations: δR_rel = R_rel [Rcfᵀ δθb]× − [Rpfᵀ δθa]× R_rel
       const RotationRowTerms t = rotation_row_terms(j, k);
-      const Mat3 R_rel = quat_to_rot(qr);
       out->c(3 + k) = 0;
       out->Ja.block<1, 3>(3 + k, 3).setZero();
       out->Jb.block<1, 3>(3 + k, 3).setZero();
@@ -207,10 +210,9 @@ void joint_rows(const Joint& j, const Pose& a, const Pose& b, JointRows* out, co
       out->Jb.block<1, 3>(3 + k, 3) = dc * dqf_dthb;
     }
   }
-  if (j.davenport()) {
+  if (davenport) {
     // free rows: the hinges' angles; the relative rotation's left perturbation in the parent
     // joint frame is ω = R_rel Rcfᵀ δθb − Rpfᵀ δθa
-    const Mat3 R_rel = quat_to_rot(qr);
     Vec3 theta;
     Mat3 dtheta;
     davenport_angles(j, R_rel, &theta, &dtheta);
