@@ -46,6 +46,8 @@ class EqualityKind {
   // ws.q3 are z3 at s).
   virtual void residual(const Model& model, Data& d, Workspace& ws, const IntegratorScheme& scheme,
                         const Eigen::VectorXd& s, int k, Eigen::VectorXd* F) const = 0;
+  // What residual computes at z3 (ws.x3, ws.q3 set) that store reads, without its rows (step_knot).
+  virtual void knot(const Model&, Data&, Workspace&, const IntegratorScheme&, int) const {}
   // Its blocks of the Newton matrix at s (after the residual at s): its diagonal, its edges to its
   // bodies both ways.
   virtual void jacobian(const Model& model, Workspace& ws, const IntegratorScheme& scheme, const Eigen::VectorXd& s,

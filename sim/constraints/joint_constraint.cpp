@@ -151,6 +151,10 @@ class JointConstraint final : public EqualityKind {
   }
 
   // the impulses, and the unwrapped angles following the rows ((25))
+  void knot(const Model& model, Data&, Workspace& ws, const IntegratorScheme& scheme, int j) const override {
+    if (!ws.passive[j]) joint_rows_at_z3(model, ws, scheme, j);  // (store computes a passive joint's)
+  }
+
   void store(const Model& model, Data& d, Workspace& ws, const Eigen::VectorXd& s, int j) const override {
     d.joint_impulse[j] = ws.layout.joint(s, j);
     if (ws.passive[j]) joint_rows_at_z3(model, ws, integrator_scheme(model.opt.integrator), j);  // the solve did not need them

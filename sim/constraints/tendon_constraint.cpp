@@ -78,6 +78,10 @@ class TendonConstraint final : public EqualityKind {
     ws.tendon_servo[t] = tendon_servo(model, d, t);
   }
 
+  void knot(const Model& model, Data& d, Workspace& ws, const IntegratorScheme& scheme, int t) const override {
+    tendon_at_knot(model, d, ws, scheme, t, true);
+  }
+
   void residual(const Model& model, Data& d, Workspace& ws, const IntegratorScheme& scheme, const Eigen::VectorXd& s,
                 int t, Eigen::VectorXd* F) const override {
     tendon_at_knot(model, d, ws, scheme, t, true);

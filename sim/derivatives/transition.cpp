@@ -436,7 +436,7 @@ class ConvergedStep {
     recover_steps(d_, ws_.delta, &steps_);
     ws_.unknowns = unknowns_ + ws_.delta;
     apply_steps(d_, &d_.contacts, steps_, 1.0);
-    step_residual(*model_, d_, ws_.unknowns, &ws_.residual);  // (z3 and its joint rows, which advance_knot reads)
+    step_knot(*model_, d_, ws_.unknowns);  // (z3 and its joint rows, which advance_knot reads)
     advance_knot(*model_, d_);
     qpos->resize(qpos_size(*model_));
     qvel->resize(qvel_size(*model_));

@@ -33,6 +33,18 @@ void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen:
   for (size_t c = 0; c < d.contacts.size(); ++c) ws.kinds[c]->residual(model, d, s, static_cast<int>(c), F);
 }
 
+void step_knot(const Model& model, Data& d, const Eigen::VectorXd& s) {
+  Workspace& ws = workspace(d);
+  const SystemLayout& layout = ws.layout;
+  const IntegratorScheme& scheme = integrator_scheme(model.opt.integrator);
+  for (int i = 0; i < layout.bodies; ++i) {
+    const Vec3 v = layout.velocity(s, i), w = layout.angular(s, i);
+    next_pose(d.x[i], d.q[i], v, w, ws.dt, &ws.x3[i], &ws.q3[i]);
+  }
+  for (const EqualityKind* kind : equality_kinds())
+    for (int k = 0; k < kind->count(model); ++k) kind->knot(model, d, ws, scheme, k);
+}
+
 void step_jacobian(const Model& model, Data& d, const Eigen::VectorXd& s) {
   Workspace& ws = workspace(d);
   const SystemLayout& layout = ws.layout;

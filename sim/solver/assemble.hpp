@@ -21,6 +21,11 @@ void step_prepare(const Model& model, Data& data);
 void step_residual(const Model& model, Data& data, const Eigen::VectorXd& unknowns,
                    Eigen::VectorXd* residual);
 
+// The knot z3 of `unknowns` and what advance_knot stores from it (the joints' rows, the tendons'
+// lengths): step_residual's knot, without the rows and impulses (reading a replayed step's end,
+// sim/derivatives/transition.cpp).
+void step_knot(const Model& model, Data& data, const Eigen::VectorXd& unknowns);
+
 // Assembles the Newton matrix at `unknowns` into the workspace's LDU (after step_residual at the
 // same point): first the Jacobians of the inequalities' kinematics at z3, then the blocks of
 // bodies, joints and the inequalities' impulse columns. The interior point adds
