@@ -312,7 +312,11 @@ class ConvergedStep {
   // unperturbed start's qpos, whose geometry factor found (the search is skipped: a velocity or a
   // command moves no contact point).
   bool set_start(const Start& s, bool same_poses = false) {
-    place(*model_, s, d_, tree_);
+    if (!placed_.empty() && model_ == placed_model_ && s.qpos == placed_start_.qpos && s.qvel == placed_start_.qvel)
+      restore_placement(s);  // (a command's or a force's column: the unperturbed start's state)
+    else
+      place(*model_, s, d_, tree_);
+    if (placed_.empty()) keep_placement(s);
     apply_actuation(*model_, d_);
     if (same_poses) {
       found_ = found_at_start_;
@@ -342,6 +346,29 @@ class ConvergedStep {
     }
     step_prepare(*model_, d_);
     return same;
+  }
+
+  // The state place() sets, kept at the unperturbed start and put back for the columns that move
+  // only commands or forces: placing walks the spanning tree (and projects loops) for the same
+  // answer.
+  struct Placement {
+    std::vector<Vec3> x, v, w, joint_angle;
+    std::vector<Vec4> q;
+    bool empty() const { return x.empty() && q.empty(); }
+  };
+  void keep_placement(const Start& s) {
+    placed_ = {d_.x, d_.v, d_.w, d_.joint_angle, d_.q};
+    placed_start_ = s;
+    placed_model_ = model_;
+  }
+  void restore_placement(const Start& s) {
+    d_.x = placed_.x;
+    d_.q = placed_.q;
+    d_.v = placed_.v;
+    d_.w = placed_.w;
+    d_.joint_angle = placed_.joint_angle;
+    d_.ctrl = s.ctrl;  // (as place)
+    d_.joint_force = s.joint_force;
   }
 
   // match_[c]: the inequality of found_ that is the converged one c — the same constraint and, among
@@ -457,6 +484,9 @@ class ConvergedStep {
   std::vector<double> offset_shift_;
   std::vector<Vec6> steps_;
   BlockLdu factored_;
+  Placement placed_;         // (keep_placement)
+  Start placed_start_;
+  const Model* placed_model_ = nullptr;
 };
 
 }  // namespace
