@@ -7,6 +7,17 @@
 
 namespace maxsim {
 
+namespace {
+
+// The bodies' next knot z3 at the unknowns s (ws.x3, ws.q3).
+void knot_poses(const Data& d, Workspace& ws, const Eigen::VectorXd& s) {
+  const SystemLayout& layout = ws.layout;
+  for (int i = 0; i < layout.bodies; ++i)
+    next_pose(d.x[i], d.q[i], layout.velocity(s, i), layout.angular(s, i), ws.dt, &ws.x3[i], &ws.q3[i]);
+}
+
+}  // namespace
+
 void step_prepare(const Model& model, Data& d) {
   Workspace& ws = workspace(d);
   const IntegratorScheme& scheme = integrator_scheme(model.opt.integrator);
@@ -21,11 +32,9 @@ void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen:
   const IntegratorScheme& scheme = integrator_scheme(model.opt.integrator);
 
   // bodies: next knot and the integrator's rows of each body
-  for (int i = 0; i < layout.bodies; ++i) {
-    const Vec3 v = layout.velocity(s, i), w = layout.angular(s, i);
-    next_pose(d.x[i], d.q[i], v, w, ws.dt, &ws.x3[i], &ws.q3[i]);
-    layout.body(*F, i) = scheme.body_residual(model, d, ws, i, v, w);
-  }
+  knot_poses(d, ws, s);
+  for (int i = 0; i < layout.bodies; ++i)
+    layout.body(*F, i) = scheme.body_residual(model, d, ws, i, layout.velocity(s, i), layout.angular(s, i));
   // equality constraints: their rows, and their impulses on the bodies
   for (const EqualityKind* kind : equality_kinds())
     for (int k = 0; k < kind->count(model); ++k) kind->residual(model, d, ws, scheme, s, k, F);
@@ -35,12 +44,8 @@ void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen:
 
 void step_knot(const Model& model, Data& d, const Eigen::VectorXd& s) {
   Workspace& ws = workspace(d);
-  const SystemLayout& layout = ws.layout;
   const IntegratorScheme& scheme = integrator_scheme(model.opt.integrator);
-  for (int i = 0; i < layout.bodies; ++i) {
-    const Vec3 v = layout.velocity(s, i), w = layout.angular(s, i);
-    next_pose(d.x[i], d.q[i], v, w, ws.dt, &ws.x3[i], &ws.q3[i]);
-  }
+  knot_poses(d, ws, s);
   for (const EqualityKind* kind : equality_kinds())
     for (int k = 0; k < kind->count(model); ++k) kind->knot(model, d, ws, scheme, k);
 }
