@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -138,6 +139,32 @@ std::string geom_json(const Geom& g, int body, MeshTable* meshes) {
        ",\"rgba\":" + json_array(g.rgba, 4) + ",\"visual\":" + (g.collision ? "false" : "true");
   if (g.type == GeomType::Mesh) s += ",\"mesh\":" + std::to_string(meshes->index_of(g));
   return s + "}";
+}
+
+// A height field geom as the page draws it: the field's surface as a mesh, two triangles per cell
+// split along the (r, c)–(r + 1, c + 1) diagonal as the contact search splits it (HeightField);
+// the solid's sides and base are not drawn. No vertices (the geom is skipped) while the field has
+// no data, e.g. one a file leaves to be set at run time.
+Geom hfield_surface(const Model& model, const Geom& g) {
+  Geom mesh = g;
+  mesh.type = GeomType::Mesh;
+  mesh.hfield = -1;
+  if (g.hfield < 0 || g.hfield >= static_cast<int>(model.hfields.size())) return mesh;
+  const HeightField& f = model.hfields[g.hfield];
+  if (f.nrow < 2 || f.ncol < 2 || f.data.size() != static_cast<std::size_t>(f.nrow) * f.ncol) return mesh;
+  mesh.mesh_file = f.name;
+  mesh.vertices.reserve(f.data.size());
+  for (int r = 0; r < f.nrow; ++r)
+    for (int c = 0; c < f.ncol; ++c)
+      mesh.vertices.emplace_back(-f.size(0) + 2 * f.size(0) * c / (f.ncol - 1), -f.size(1) + 2 * f.size(1) * r / (f.nrow - 1),
+                                 f.size(2) * f.data[static_cast<std::size_t>(r) * f.ncol + c]);
+  for (int r = 0; r + 1 < f.nrow; ++r)
+    for (int c = 0; c + 1 < f.ncol; ++c) {
+      const int v00 = r * f.ncol + c, v01 = v00 + 1, v10 = v00 + f.ncol, v11 = v10 + 1;
+      mesh.faces.emplace_back(v00, v01, v11);
+      mesh.faces.emplace_back(v00, v11, v10);
+    }
+  return mesh;
 }
 
 std::string read_file(const std::string& path) {
@@ -344,21 +371,19 @@ std::string replay_html(const Model& model, const Replay& r, const std::string& 
 
   Blob blob;
   MeshTable meshes;
+  std::deque<Geom> surfaces;  // height fields' surfaces (MeshTable keeps their addresses)
   std::string geoms = "[";
   bool first = true;
-  for (std::size_t b = 0; b < nb; ++b)
-    for (const Geom& g : model.bodies[b].geoms) {
-      if (g.type == GeomType::Mesh && (g.vertices.empty() || g.faces.empty())) continue;
-      geoms += first ? "" : ",";
-      geoms += geom_json(g, static_cast<int>(b), &meshes);
-      first = false;
-    }
-  for (const Geom& g : model.world_geoms) {
-    if (g.type == GeomType::Mesh && (g.vertices.empty() || g.faces.empty())) continue;
+  auto add_geom = [&](const Geom& geom, int body) {
+    const Geom& g = geom.type == GeomType::HField ? surfaces.emplace_back(hfield_surface(model, geom)) : geom;
+    if (g.type == GeomType::Mesh && (g.vertices.empty() || g.faces.empty())) return;
     geoms += first ? "" : ",";
-    geoms += geom_json(g, -1, &meshes);
+    geoms += geom_json(g, body, &meshes);
     first = false;
-  }
+  };
+  for (std::size_t b = 0; b < nb; ++b)
+    for (const Geom& g : model.bodies[b].geoms) add_geom(g, static_cast<int>(b));
+  for (const Geom& g : model.world_geoms) add_geom(g, -1);
   geoms += "]";
 
   std::string mesh_json = "[";

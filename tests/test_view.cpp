@@ -163,6 +163,55 @@ TEST(ReplayHtml, HoldsBodiesGeomsMeshesOnceAndEveryFrame) {
   }
 }
 
+// A height field is drawn as its surface: one mesh of the field's grid, two triangles per cell,
+// each vertex where the contact search puts it (HeightField); a field without data is not drawn.
+TEST(ReplayHtml, DrawsAHeightFieldAsItsSurface) {
+  Model m = small_model();
+  HeightField f;
+  f.name = "terrain";
+  f.nrow = 3;
+  f.ncol = 4;
+  f.size = Eigen::Vector4d(2.0, 1.0, 0.5, 0.1);
+  for (int k = 0; k < 12; ++k) f.data.push_back(0.05 * k);
+  m.hfields.push_back(f);
+  Geom g = make_geom(GeomType::HField, Vec3::Zero(), Vec3(0.3, 0, 0));
+  g.hfield = 0;
+  m.world_geoms.push_back(g);
+  HeightField later = f;  // its data left to be set at run time
+  later.name = "later";
+  later.data.clear();
+  m.hfields.push_back(later);
+  g.hfield = 1;
+  m.world_geoms.push_back(g);
+
+  Data d(m);
+  ReplayRecorder rec(m);
+  rec.record(m, d);
+  const std::string json = script_content(replay_html(m, rec.replay(), ""), "maxsim-replay");
+  EXPECT_EQ(count(json, "\"type\":\"hfield\""), 0u) << json;
+  EXPECT_EQ(count(json, "{\"body\":-1,\"type\":\"mesh\""), 1u) << json;  // the field with data only
+  EXPECT_NE(json.find("\"pos\":[0.3,0,0]"), std::string::npos) << json;  // the geom's own frame
+  const size_t at = json.find("{\"name\":\"terrain\"");
+  ASSERT_NE(at, std::string::npos) << json;
+  const std::string mesh = json.substr(at);
+  EXPECT_EQ(json_number(mesh, "vertex_count"), 12);
+  EXPECT_EQ(json_number(mesh, "index_count"), 2 * 6 * 3);  // 2 × 3 cells, two triangles each
+
+  const std::vector<std::uint8_t> blob = unpack_blob(script_content(replay_html(m, rec.replay(), ""), "maxsim-blob"));
+  const size_t vertices = static_cast<size_t>(json_number(mesh, "vertices"));
+  ASSERT_LE(vertices + 12 * 3 * sizeof(float), blob.size());
+  float v[36];
+  std::memcpy(v, &blob[vertices], sizeof v);
+  // vertex (r, c) = (1, 2): x = −2 + 4·2/3, y = −1 + 2·1/2 = 0, z = 0.5 · data[6] = 0.15
+  EXPECT_FLOAT_EQ(v[3 * 6 + 0], static_cast<float>(-2.0 + 4.0 * 2 / 3));
+  EXPECT_FLOAT_EQ(v[3 * 6 + 1], 0.0f);
+  EXPECT_FLOAT_EQ(v[3 * 6 + 2], 0.15f);
+  // the last vertex is the (+x, +y) corner
+  EXPECT_FLOAT_EQ(v[3 * 11 + 0], 2.0f);
+  EXPECT_FLOAT_EQ(v[3 * 11 + 1], 1.0f);
+  EXPECT_FLOAT_EQ(v[3 * 11 + 2], static_cast<float>(0.5 * 0.55));
+}
+
 TEST(ReplayHtml, RefusesInconsistentReplays) {
   const Model m = small_model();
   Replay r;

@@ -209,6 +209,19 @@ try {
     if (errors.length) fail(`contacts: page errors: ${errors.join('; ')}`);
     await page.close();
   }
+  {  // a model of world geoms alone, a height field: the page loads, the field is its one mesh
+    const bumps = path.join(root, 'tests', 'data', 'terrain', 'bumps.xml'), bumpsHtml = path.join(out, 'bumps.html');
+    execFileSync(maxsim, ['simulate', bumps, '--duration', '0.02', '--view', bumpsHtml], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const page = await browser.newPage({ viewport: { width: 960, height: 600 } });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(pathToFileURL(bumpsHtml).href + '?antialias=0');
+    const info = await page.evaluate(() => window.maxsimViewer.ready.then((v) => v.info()));
+    console.log(`height field: ${info.bodies} bodies, ${info.meshes} meshes, ${info.geoms} geoms`);
+    if (info.bodies !== 0 || info.meshes !== 1) fail(`height field: ${info.bodies} bodies and ${info.meshes} meshes (expected 0, 1)`);
+    if (errors.length) fail(`height field: page errors: ${errors.join('; ')}`);
+    await page.close();
+  }
   if (docs) {  // the README's picture: antialiased, mid-swing
     const page = await browser.newPage({ viewport: { width: 960, height: 600 } });
     await page.goto(pathToFileURL(viewHtml).href);

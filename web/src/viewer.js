@@ -295,7 +295,8 @@ class Viewer {
         const o = (i * this.nb + b) * 7;
         box.expandByPoint(new THREE.Vector3(this.poses[o], this.poses[o + 1], 0));
       }
-    const reach = Math.max(Math.abs(box.min.x), Math.abs(box.max.x), Math.abs(box.min.y), Math.abs(box.max.y));
+    const reach = box.isEmpty() ? 0  // (a model of world geoms alone)
+      : Math.max(Math.abs(box.min.x), Math.abs(box.max.x), Math.abs(box.min.y), Math.abs(box.max.y));
     const half = Math.max(2, Math.ceil(reach + 1.5));
     const grid = new THREE.GridHelper(2 * half, 2 * half * 4, 0x7d8794, 0xb3bcc6);
     grid.rotation.x = Math.PI / 2;  // three's grid lies in xz; ours in xy
