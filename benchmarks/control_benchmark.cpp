@@ -16,7 +16,7 @@
 //                 [--contact-compliance E] (InteriorPointOptions::contact_compliance in maxsim, per Δt and lighter mass; 0: rigid)
 //                 [--compliant-limits] (SolverOptions::compliant_limit_fallback on in maxsim)
 //                 [--no-compliant-last-resort] (SolverOptions::compliant_last_resort off in maxsim)
-//                 [--compliant-contacts] (SolverOptions::compliant_contacts_last_resort on in maxsim)
+//                 [--rigid-contacts] (SolverOptions::compliant_contacts_last_resort off in maxsim)
 //                 [--limit-recovery-time TAU|inf] (ModelOptions::limit_recovery_time in maxsim; default: the file's)
 //                 [--redraw P]      (seconds between two draws of the commands; 0.5)
 //                 [--paired]        (maxsim only: the options above against the defaults on the same states)
@@ -87,7 +87,7 @@ struct Options {
   double redraw = kRedrawPeriod;  // s between two draws of the commands
   bool compliant_limits = false;  // SolverOptions::compliant_limit_fallback on
   bool rigid_last_resort = false;  // SolverOptions::compliant_last_resort off
-  bool compliant_contacts = false;  // SolverOptions::compliant_contacts_last_resort on
+  bool rigid_contacts = false;  // SolverOptions::compliant_contacts_last_resort off
   double limit_recovery_time = -1;  // ModelOptions::limit_recovery_time (< 0: the file's)
 };
 
@@ -108,7 +108,7 @@ void configure(Model* m, const Options& o) {
   m->opt.interior_point.contact_compliance = o.ip.contact_compliance;
   m->opt.solver.compliant_limit_fallback = o.compliant_limits;
   if (o.rigid_last_resort) m->opt.solver.compliant_last_resort = false;
-  if (o.compliant_contacts) m->opt.solver.compliant_contacts_last_resort = true;
+  if (o.rigid_contacts) m->opt.solver.compliant_contacts_last_resort = false;
   if (o.limit_recovery_time >= 0) m->opt.limit_recovery_time = o.limit_recovery_time;
 }
 
@@ -333,7 +333,7 @@ int run(int argc, char** argv) {
     }
     else if (a == "--compliant-limits") o.compliant_limits = true;
     else if (a == "--no-compliant-last-resort") o.rigid_last_resort = true;
-    else if (a == "--compliant-contacts") o.compliant_contacts = true;
+    else if (a == "--rigid-contacts") o.rigid_contacts = true;
     else if (a == "--limit-recovery-time") {
       const std::string v = value();
       o.limit_recovery_time = v == "inf" ? std::numeric_limits<double>::infinity() : std::stod(v);

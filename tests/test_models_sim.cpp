@@ -293,16 +293,17 @@ TEST(ModelsSimulate, StiffServoArmHoldsHome) {
 // 5e-5 m (measured), bounded here by 1e-4 m. The servos (kp/kv = 10 1/s, targets up to 5.8 rad
 // away) drive the joints at up to ~60 rad/s; one unconverged step still kicks joint 6 to ~130
 // rad/s (docs/roadmap.md, "known bad steps"), and the bound of 200 rad/s catches a blow-up.
-// The default last resort's compliant limits do not resolve them (the wedge is the contact's).
-// With the contacts made compliant too (SolverOptions::compliant_contacts_last_resort, the
-// parameter true) the compliance chooses the least squeeze: none ends unconverged, the arm stays
-// on its floor to 1e-6 m and no joint is kicked (the servos' own speeds: up to ~60 rad/s).
+// The last resort's compliant limits do not resolve them (the wedge is the contact's): with the
+// rigid contacts alone (SolverOptions::compliant_contacts_last_resort off, the parameter false)
+// they end unconverged. With the contacts made compliant too (the default, the parameter true)
+// the compliance chooses the least squeeze: none ends unconverged, the arm stays on its floor to
+// 1e-6 m and no joint is kicked (the servos' own speeds: up to ~60 rad/s).
 class StiffServoArm : public ::testing::TestWithParam<bool> {};
 
 TEST_P(StiffServoArm, PressedOntoItsFloorStaysOnIt) {
   Model m = load_model(repo("tests/data/models/servo_arm/arm.xml"));
   const bool compliant = GetParam();
-  ASSERT_FALSE(m.opt.solver.compliant_contacts_last_resort);
+  ASSERT_TRUE(m.opt.solver.compliant_contacts_last_resort);
   m.opt.solver.compliant_contacts_last_resort = compliant;
   Data d(m);
   enable_contacts(m, d);
