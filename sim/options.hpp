@@ -80,8 +80,9 @@ struct SolverOptions {
   // wedge — a contact self-locking against joint limits — leaves a squeeze the rigid equations do
   // not fix; the compliance chooses the least (docs/computation.md (114)), and a converged answer
   // with limits giving by ε γ stands instead of an unconverged end. The step after one that needed
-  // it tries the same attempt at full length after its first two attempts (a wedge lasts many
-  // steps). Steps that converge rigidly are untouched (docs/performance.md, "a compliant-limit
+  // it tries the same attempt after its first two attempts, at full length and in each substep, as
+  // do the later substeps of a step in which one gave way (a wedge lasts many steps: the shortest
+  // substeps' six rigid attempts were most of its cost). Steps that converge rigidly are untouched (docs/performance.md, "a compliant-limit
   // attempt").
   bool compliant_last_resort = true;
   // With compliant_last_resort: if the limits alone do not converge, one more attempt with the

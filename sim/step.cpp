@@ -245,10 +245,12 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
   if (ws.saved.size() < static_cast<size_t>(depth + 1)) ws.saved.resize(depth + 1);  // once
   SavedState& saved = ws.saved[depth];
   save_state(d, &saved);
-  // after a step that a compliant attempt ended (a wedge lasts many steps) a compliant attempt at
-  // full length follows the cold retry
+  // after a step that a compliant attempt ended (a wedge lasts many steps) a compliant attempt
+  // follows the cold retry, at full length and in every substep; so it does in a step's substeps
+  // after one of them gave way (docs/performance.md, "the wedge's substeps")
   const bool top = depth == model.opt.solver.max_retry_depth;
-  const int after_wedge = top ? ws.gave_way : 0;  // (what gave way in the last step)
+  if (top) ws.last_step_gave_way = ws.gave_way;
+  const int after_wedge = top ? ws.gave_way : std::max(ws.last_step_gave_way, ws.gave_way);
   if (top) ws.gave_way = 0;
   StepReport rep = step_once(model, d, first);
   if (rep.status == StepStatus::Ok) return rep;

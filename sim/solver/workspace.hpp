@@ -99,6 +99,7 @@ struct Workspace {
   // (SolverOptions::compliant_limit_fallback, compliant_last_resort): 0 nothing, 1 the joint
   // limits, 2 the limits and contacts; the next step's rigid attempts are then short
   int gave_way = 0;
+  int last_step_gave_way = 0;  // gave_way as the step before this one left it
   // the failure policy's compliant-loop attempt: ε per joint (0: rigid), see
   // SolverOptions::compliant_loop_fallback; empty otherwise
   std::vector<double> loop_compliance;
