@@ -7,6 +7,7 @@
 //                 [--open-gap M]    (SolverOptions::open_candidate_gap in maxsim, metres; < 0: off)
 //                 [--cone-weight W] (InteriorPointOptions::cone_weight in maxsim, seconds)
 //                 [--jammed N]      (InteriorPointOptions::jammed_iterations in maxsim; 0: off)
+//                 [--compliant-iterations N] (InteriorPointOptions::compliant_iterations in maxsim)
 //                 [--sigma-short S] (InteriorPointOptions::sigma_after_short_step in maxsim)
 //                 [--fraction-to-boundary T] (InteriorPointOptions::fraction_to_boundary in maxsim)
 //                 [--warm-slack W]  (InteriorPointOptions::warm_slack in maxsim)
@@ -81,7 +82,7 @@ struct Options {
   bool post_order = false;                               // neither open first nor closed last
   bool list = false;  // print the robot files, run nothing
   // the interior-point settings the command line sets: cone_weight, jammed_iterations,
-  // sigma_after_short_step, fraction_to_boundary, warm_slack, mehrotra_corrector, joint_friction_rate
+  // compliant_iterations, sigma_after_short_step, fraction_to_boundary, warm_slack, mehrotra_corrector, joint_friction_rate
   InteriorPointOptions ip;
   bool paired = false;  // the options above judged on the default solver's own states
   double redraw = kRedrawPeriod;  // s between two draws of the commands
@@ -99,6 +100,7 @@ void configure(Model* m, const Options& o) {
   if (o.post_order) m->opt.solver.closed_contacts_last = false;
   m->opt.interior_point.cone_weight = o.ip.cone_weight;
   m->opt.interior_point.jammed_iterations = o.ip.jammed_iterations;
+  m->opt.interior_point.compliant_iterations = o.ip.compliant_iterations;
   m->opt.interior_point.sigma_after_short_step = o.ip.sigma_after_short_step;
   m->opt.interior_point.fraction_to_boundary = o.ip.fraction_to_boundary;
   m->opt.interior_point.warm_slack = o.ip.warm_slack;
@@ -375,6 +377,10 @@ int run(int argc, char** argv) {
     else if (a == "--jammed") {
       o.ip.jammed_iterations = std::stoi(value());
       if (o.ip.jammed_iterations < 0) throw std::invalid_argument("--jammed must be a number of iterations >= 0");
+    }
+    else if (a == "--compliant-iterations") {
+      o.ip.compliant_iterations = std::stoi(value());
+      if (o.ip.compliant_iterations < 1) throw std::invalid_argument("--compliant-iterations must be a number of iterations >= 1");
     }
     else if (a == "--open-gap") {
       o.open_gap = std::stod(value());

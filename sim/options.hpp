@@ -128,6 +128,11 @@ struct SolverOptions {
 struct InteriorPointOptions {
   double complementarity_tolerance = 1e-8;  // γ s and βᵀη at convergence (N·s·m)
   int max_iterations = 100;                 // iterations per attempt (impacts need more than 50)
+  // Iterations of the failure policy's compliant attempts (SolverOptions::compliant_last_resort,
+  // and the attempts after a give-way), at most max_iterations: a wedge converges in ~25 (the A1
+  // file); 80 lets the slower ones finish, since the next attempt would start over
+  // (docs/performance.md, "the compliant attempt's budget").
+  int compliant_iterations = 80;
   double fraction_to_boundary = 0.99;       // τ: a step keeps (1 − τ) of the distance to the boundary
   double initial_slack = 1e-3;              // cold-start slack and impulse scale
   // Weight [s] of a surface contact's friction-cone product βᵀη (N·m: an impulse times a

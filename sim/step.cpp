@@ -216,10 +216,6 @@ void restore_state(const SavedState& s, Data& d) {
   d.min_candidate_distance = s.min_candidate_distance;
 }
 
-// a compliant attempt's iterations: a wedge converges in ~25 (the A1 file), a failure the
-// compliance does not resolve stops there
-constexpr int kWedgeIterations = 40;
-
 bool has_joint_limit(const std::vector<Contact>& contacts) {
   for (const Contact& ct : contacts)
     if (is_joint_limit(ct)) return true;
@@ -296,7 +292,7 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
     Attempt compliant = cold;
     compliant.interior_point.limit_compliance = model.opt.solver.limit_fallback_compliance;
     if (contacts) compliant.interior_point.contact_compliance = model.opt.solver.limit_fallback_compliance;
-    compliant.interior_point.max_iterations = std::min(compliant.interior_point.max_iterations, kWedgeIterations);
+    compliant.interior_point.max_iterations = std::min(compliant.interior_point.max_iterations, first.interior_point.compliant_iterations);
     attempt_again(compliant);
     if (rep.status != StepStatus::Ok) return false;
     rep.relaxed = true;
@@ -500,6 +496,9 @@ StepReport step(const Model& model, Data& d) {
   if (model.opt.interior_point.jammed_iterations < 0)
     throw std::invalid_argument("interior_point.jammed_iterations must be >= 0 (got " +
                                 std::to_string(model.opt.interior_point.jammed_iterations) + ")");
+  if (model.opt.interior_point.compliant_iterations < 1)
+    throw std::invalid_argument("interior_point.compliant_iterations must be >= 1 (got " +
+                                std::to_string(model.opt.interior_point.compliant_iterations) + ")");
   if (!(model.opt.interior_point.jammed_alpha > 0 && model.opt.interior_point.jammed_alpha <= 1))
     throw std::invalid_argument("interior_point.jammed_alpha must be in (0, 1] (got " +
                                 std::to_string(model.opt.interior_point.jammed_alpha) + ")");

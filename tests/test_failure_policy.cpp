@@ -229,6 +229,8 @@ TEST(FailurePolicy, BadCompliancesAreRefused) {
     EXPECT_THROW(step(m, d), std::invalid_argument) << bad;
     m.opt.interior_point.contact_compliance = 0;
   }
+  m.opt.interior_point.compliant_iterations = 0;
+  EXPECT_THROW(step(m, d), std::invalid_argument);
 }
 
 // A wedge: the A1 file under bench_control's schedule with commands redrawn every 0.1 s, seed 5

@@ -248,6 +248,7 @@ void bind_data(py::module_& m) {
       .def_readwrite("cone_weight", &InteriorPointOptions::cone_weight)
       .def_readwrite("jammed_iterations", &InteriorPointOptions::jammed_iterations)
       .def_readwrite("jammed_alpha", &InteriorPointOptions::jammed_alpha)
+      .def_readwrite("compliant_iterations", &InteriorPointOptions::compliant_iterations)
       .def_readwrite("joint_friction_rate", &InteriorPointOptions::joint_friction_rate)
       .def_readwrite("limit_compliance", &InteriorPointOptions::limit_compliance)
       .def_readwrite("contact_compliance", &InteriorPointOptions::contact_compliance)

@@ -146,6 +146,16 @@ def test_interior_point_jam_rule_is_the_models(pendulum):
         maxsim.step(m, d)
 
 
+def test_interior_point_compliant_iterations_is_the_models(pendulum):
+    m, d = pendulum
+    assert m.interior_point.compliant_iterations == 80  # (sim/options.hpp)
+    m.interior_point.compliant_iterations = 0
+    with pytest.raises(ValueError, match="compliant_iterations"):
+        maxsim.step(m, d)
+    m.interior_point.compliant_iterations = 40
+    maxsim.step(m, d)
+
+
 def test_interior_point_joint_friction_rate_is_the_models(pendulum):
     m, d = pendulum
     assert m.interior_point.joint_friction_rate == pytest.approx(3e-6)  # rad/s (docs/computation.md (113))
