@@ -56,6 +56,50 @@ TEST(Kinematics, CoordinatesRoundTripForAllJointTypes) {
   }
 }
 
+// set_coordinate_rates on a state that set_coordinates placed from the same q gives what
+// set_coordinates gives with the new rates, bitwise (the derivatives' rate columns rely on it),
+// and keeps the unwrapped angle of a revolute turned beyond π: for every joint prototype.
+TEST(Kinematics, RatesAloneMatchTheWholePlacement) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-0.8, 0.8);
+  for (int t = 0; t < 16; ++t) {
+    const JointType type = static_cast<JointType>(t);
+    Model m = make_pendulum_chain(3, JointType::Revolute, 1.0, 1.0, 0.05, 0.01);
+    m.joints[1] = make_joint(m, type, 0, 1, Vec3(0.1, 0.0, -1.0), Vec3(1, 2, 3).normalized(), "j");
+    std::vector<std::vector<double>> q(3), qd(3), qd2(3);
+    for (int j = 0; j < 3; ++j) {
+      const Joint& jt = m.joints[j];
+      q[j].resize(jt.nq());
+      for (double& v : q[j]) v = u(rng);
+      if (rot_kind(jt.type) == RotKind::Free) {
+        Vec3 rv;
+        for (int k = 0; k < 3; ++k) rv(k) = u(rng);
+        const Vec4 r = quat_exp(rv);
+        for (int k = 0; k < 4; ++k) q[j][jt.nq() - 4 + k] = r(k);
+      }
+      qd[j].resize(jt.dof());
+      qd2[j].resize(jt.dof());
+      for (double& v : qd[j]) v = u(rng);
+      for (double& v : qd2[j]) v = u(rng);
+    }
+    q[2][0] = 4.0;  // (the last hinge beyond π)
+    Data whole(m);
+    set_coordinates(m, whole, q, qd2);
+    Data rates(m);
+    set_coordinates(m, rates, q, qd);
+    set_coordinate_rates(m, rates, q, qd2);
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_EQ(rates.x[i], whole.x[i]) << joint_type_name(type) << " body " << i;
+      EXPECT_EQ(rates.q[i], whole.q[i]) << joint_type_name(type) << " body " << i;
+      EXPECT_EQ(rates.v[i], whole.v[i]) << joint_type_name(type) << " body " << i;
+      EXPECT_EQ(rates.w[i], whole.w[i]) << joint_type_name(type) << " body " << i;
+      EXPECT_EQ(rates.joint_angle[i], whole.joint_angle[i]) << joint_type_name(type) << " joint " << i;
+    }
+    EXPECT_EQ(rates.joint_angle[2](2), 4.0);
+    EXPECT_NE(rates.v[2], Data(m).v[2]);  // (the rates moved the bodies: the test can fail)
+  }
+}
+
 TEST(Kinematics, RejectsWrongCoordinateCounts) {
   Model m = make_pendulum_chain(1, JointType::Revolute);
   Data d(m);

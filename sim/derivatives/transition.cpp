@@ -312,10 +312,17 @@ class ConvergedStep {
   // unperturbed start's qpos, whose geometry factor found (the search is skipped: a velocity or a
   // command moves no contact point).
   bool set_start(const Start& s, bool same_poses = false) {
-    if (!placed_.empty() && model_ == placed_model_ && s.qpos == placed_start_.qpos && s.qvel == placed_start_.qvel)
+    const bool placed_poses = !placed_.empty() && model_ == placed_model_ && s.qpos == placed_start_.qpos;
+    if (placed_poses && s.qvel == placed_start_.qvel) {
       restore_placement(s);  // (a command's or a force's column: the unperturbed start's state)
-    else
+    } else if (placed_poses && tree_) {
+      // (a rate's column: the unperturbed start's poses and angles, the velocities placed anew;
+      // with loops place() projects them)
+      restore_placement(s);
+      set_coordinate_rates(*model_, d_, split_qpos(*model_, s.qpos), split_qvel(*model_, s.qvel));
+    } else {
       place(*model_, s, d_, tree_);
+    }
     if (placed_.empty()) keep_placement(s);
     apply_actuation(*model_, d_);
     if (same_poses) {

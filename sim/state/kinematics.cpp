@@ -259,8 +259,11 @@ std::vector<bool> loop_joints(const Model& model) {
   return loop;
 }
 
-void set_coordinates(const Model& model, Data& d, const std::vector<std::vector<double>>& q,
-                     const std::vector<std::vector<double>>& qd) {
+namespace {
+// set_coordinates' walk; without `poses` the unwrapped angles are left as they are (the poses the
+// walk places are those d has when it was placed from the same q).
+void place_tree(const Model& model, Data& d, const std::vector<std::vector<double>>& q,
+                const std::vector<std::vector<double>>& qd, bool poses) {
   const int nb = static_cast<int>(model.bodies.size());
   const int nj = static_cast<int>(model.joints.size());
   if (static_cast<int>(q.size()) != nj || static_cast<int>(qd.size()) != nj)
@@ -314,6 +317,7 @@ void set_coordinates(const Model& model, Data& d, const std::vector<std::vector<
     d.v[i] = body[i].v;
     d.w[i] = quat_to_rot(body[i].q).transpose() * body[i].w_world;
   }
+  if (!poses) return;  // (the unwrapped angles are those of the same poses and q)
   // free rotation rows restart their unwrapped angles from the new configuration; a revolute
   // given an angle beyond ±π keeps it
   for (int j = 0; j < nj; ++j) {
@@ -330,6 +334,18 @@ void set_coordinates(const Model& model, Data& d, const std::vector<std::vector<
         if (!jt.row_constrained(3 + k)) d.joint_angle[j](k) = by_row[--at];
     }
   }
+}
+
+}  // namespace
+
+void set_coordinates(const Model& model, Data& d, const std::vector<std::vector<double>>& q,
+                     const std::vector<std::vector<double>>& qd) {
+  place_tree(model, d, q, qd, true);
+}
+
+void set_coordinate_rates(const Model& model, Data& d, const std::vector<std::vector<double>>& q,
+                          const std::vector<std::vector<double>>& qd) {
+  place_tree(model, d, q, qd, false);
 }
 
 void joint_coordinates(const Model& model, const Data& d, int j, double* q_out, double* qd_out) {

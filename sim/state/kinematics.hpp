@@ -38,6 +38,12 @@ void get_coordinates(const Model& model, const Data& data, std::vector<std::vect
 void set_coordinates(const Model& model, Data& data, const std::vector<std::vector<double>>& q,
                      const std::vector<std::vector<double>>& qd);
 
+// The velocity half of set_coordinates: every body's velocity from the joints' rates qd, its pose
+// as it is — the one set_coordinates placed from the same q (the values are then those
+// set_coordinates gives, without placing the bodies and their unwrapped angles again).
+void set_coordinate_rates(const Model& model, Data& data, const std::vector<std::vector<double>>& q,
+                          const std::vector<std::vector<double>>& qd);
+
 // Sets one joint's coordinates, keeping the others, and re-runs forward kinematics.
 void set_joint_coordinates(const Model& model, Data& data, int j, const std::vector<double>& q,
                            const std::vector<double>& qd);
