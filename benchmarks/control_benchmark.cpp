@@ -39,11 +39,16 @@
 // steps N+1 … 2N see the same commands as in the timed run). `--file` takes one corpus path
 // exactly; `--list` prints the robot files and runs nothing. `--verbose` prints every maxsim step that did not end
 // "ok" or fell back to the relaxed cone (time, status, iterations, residual). Without MuJoCo (libmujoco-dev) its columns say "-".
+// MuJoCo 2.2.2 reads the same file with two allowances: the mesh and texture files a file names
+// that the corpus leaves out (the Menagerie variants' visual assets) are placeholders that neither
+// collide nor weigh (the total mass is checked against maxsim's), and a file that gives a range
+// without `limited` is read with <compiler autolimits="true"/>, as MuJoCo 2.3 and maxsim read it.
 // Exit status 0, or 2 for bad options or when no file matches.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -247,13 +252,84 @@ void run_paired(const std::string& f, const std::string& file, const Schedule& s
 #ifdef MAXSIM_WITH_MUJOCO
 void quiet_warning(const char*) {}  // (MuJoCo would append to MUJOCO_LOG.TXT in the working directory)
 
+// The mesh and texture files a file names that the corpus leaves out (the Menagerie variants'
+// visual meshes and textures, as their READMEs say), as placeholders in MuJoCo's virtual file
+// system, which it reads before the disk: a 1 mm tetrahedron for a mesh, one grey pixel for a
+// texture. maxsim loads such a file without them; MuJoCo refuses it. Returns how many.
+int placeholder_assets(const std::string& file, mjVFS* vfs) {
+  static const std::string tetrahedron = "v 0 0 0\nv 0.001 0 0\nv 0 0.001 0\nv 0 0 0.001\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+  static const unsigned char pixel[] = {  // a 1 x 1 RGB PNG
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00,
+      0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x02, 0x00, 0x00, 0x00, 0x90, 0x77, 0x53, 0xde, 0x00, 0x00, 0x00,
+      0x0c, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0x68, 0x68, 0x68, 0x00, 0x00, 0x03, 0x04, 0x01, 0x81, 0x4b,
+      0xd3, 0xd2, 0x10, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
+  const fs::path dir = fs::path(file).parent_path();
+  std::vector<std::string> on_disk;  // every file name under the file's directory
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) on_disk.push_back(e.path().filename().string());
+  int added = 0;
+  std::vector<fs::path> xml = {fs::path(file)};
+  for (size_t i = 0; i < xml.size(); ++i) {
+    std::ifstream in(xml[i]);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string s = text.str();
+    for (size_t p = s.find(" file=\""); p != std::string::npos; p = s.find(" file=\"", p + 1)) {
+      const size_t a = p + 7, b = s.find('"', a);
+      if (b == std::string::npos) break;
+      const fs::path named = s.substr(a, b - a);
+      const std::string name = named.filename().string(), ext = named.extension().string();
+      if (ext == ".xml" && fs::exists(dir / named)) xml.push_back(dir / named);  // (an <include>)
+      if (std::find(on_disk.begin(), on_disk.end(), name) != on_disk.end() || mj_findFileVFS(vfs, name.c_str()) >= 0)
+        continue;
+      const bool mesh = ext == ".obj", texture = ext == ".png";
+      if (!mesh && !texture) continue;
+      const int size = mesh ? static_cast<int>(tetrahedron.size()) : static_cast<int>(sizeof pixel);
+      if (mj_makeEmptyFileVFS(vfs, name.c_str(), size) != 0) continue;
+      std::memcpy(vfs->filedata[mj_findFileVFS(vfs, name.c_str())], mesh ? static_cast<const void*>(tetrahedron.data()) : pixel, size);
+      ++added;
+    }
+  }
+  return added;
+}
+
 Result run_mujoco(const std::string& file, const Model& model, const Schedule& schedule, long long steps) {
   Result r;
   mju_user_warning = quiet_warning;
   char err[1000] = "";
-  mjModel* m = mj_loadXML(file.c_str(), nullptr, err, sizeof err);
+  mjVFS vfs;
+  mj_defaultVFS(&vfs);
+  const int placeholders = placeholder_assets(file, &vfs);
+  mjModel* m = mj_loadXML(file.c_str(), &vfs, err, sizeof err);
+  if (m == nullptr && std::strstr(err, "autolimits") != nullptr) {
+    // MuJoCo 2.2.2 refuses a range without `limited`, which 2.3 and maxsim read as limited: the
+    // same file with <compiler autolimits="true"/>, from the virtual file system
+    std::ifstream in(file);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string s = text.str();
+    const size_t open = s.find("<mujoco"), end = open == std::string::npos ? open : s.find('>', open);
+    if (end != std::string::npos) {
+      s.insert(end + 1, "<compiler autolimits=\"true\"/>");
+      const std::string name = fs::path(file).filename().string();
+      if (mj_makeEmptyFileVFS(&vfs, name.c_str(), static_cast<int>(s.size())) == 0) {
+        std::memcpy(vfs.filedata[mj_findFileVFS(&vfs, name.c_str())], s.data(), s.size());
+        err[0] = 0;
+        m = mj_loadXML(file.c_str(), &vfs, err, sizeof err);
+      }
+    }
+  }
+  mj_deleteVFS(&vfs);
   if (m == nullptr) {
     r.error = err[0] ? err : "MuJoCo could not load the file";
+    return r;
+  }
+  double mass[2] = {0, 0};  // MuJoCo's, maxsim's: placeholders must not weigh
+  for (int b = 0; b < m->nbody; ++b) mass[0] += m->body_mass[b];
+  for (const Body& b : model.bodies) mass[1] += b.mass;
+  if (placeholders > 0 && std::abs(mass[0] - mass[1]) > 1e-6 * mass[1]) {
+    r.error = "MuJoCo's mass with placeholder assets " + std::to_string(mass[0]) + " kg, maxsim's " + std::to_string(mass[1]);
+    mj_deleteModel(m);
     return r;
   }
   if (m->nu != model.nu()) {
