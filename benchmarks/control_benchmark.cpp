@@ -249,6 +249,14 @@ void run_paired(const std::string& f, const std::string& file, const Schedule& s
   std::fflush(stdout);
 }
 
+// A file's whole text ("" when it cannot be read).
+std::string file_text(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 #ifdef MAXSIM_WITH_MUJOCO
 void quiet_warning(const char*) {}  // (MuJoCo would append to MUJOCO_LOG.TXT in the working directory)
 
@@ -256,6 +264,13 @@ void quiet_warning(const char*) {}  // (MuJoCo would append to MUJOCO_LOG.TXT in
 // visual meshes and textures, as their READMEs say), as placeholders in MuJoCo's virtual file
 // system, which it reads before the disk: a 1 mm tetrahedron for a mesh, one grey pixel for a
 // texture. maxsim loads such a file without them; MuJoCo refuses it. Returns how many.
+// Puts `size` bytes under `name` in the virtual file system; false if it is full or has the name.
+bool put_in_vfs(mjVFS* vfs, const std::string& name, const void* data, int size) {
+  if (mj_makeEmptyFileVFS(vfs, name.c_str(), size) != 0) return false;
+  std::memcpy(vfs->filedata[mj_findFileVFS(vfs, name.c_str())], data, static_cast<size_t>(size));
+  return true;
+}
+
 int placeholder_assets(const std::string& file, mjVFS* vfs) {
   static const std::string tetrahedron = "v 0 0 0\nv 0.001 0 0\nv 0 0.001 0\nv 0 0 0.001\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
   static const unsigned char pixel[] = {  // a 1 x 1 RGB PNG
@@ -270,10 +285,7 @@ int placeholder_assets(const std::string& file, mjVFS* vfs) {
   int added = 0;
   std::vector<fs::path> xml = {fs::path(file)};
   for (size_t i = 0; i < xml.size(); ++i) {
-    std::ifstream in(xml[i]);
-    std::stringstream text;
-    text << in.rdbuf();
-    const std::string s = text.str();
+    const std::string s = file_text(xml[i]);
     for (size_t p = s.find(" file=\""); p != std::string::npos; p = s.find(" file=\"", p + 1)) {
       const size_t a = p + 7, b = s.find('"', a);
       if (b == std::string::npos) break;
@@ -285,9 +297,7 @@ int placeholder_assets(const std::string& file, mjVFS* vfs) {
       const bool mesh = ext == ".obj", texture = ext == ".png";
       if (!mesh && !texture) continue;
       const int size = mesh ? static_cast<int>(tetrahedron.size()) : static_cast<int>(sizeof pixel);
-      if (mj_makeEmptyFileVFS(vfs, name.c_str(), size) != 0) continue;
-      std::memcpy(vfs->filedata[mj_findFileVFS(vfs, name.c_str())], mesh ? static_cast<const void*>(tetrahedron.data()) : pixel, size);
-      ++added;
+      if (put_in_vfs(vfs, name, mesh ? static_cast<const void*>(tetrahedron.data()) : pixel, size)) ++added;
     }
   }
   return added;
@@ -304,16 +314,11 @@ Result run_mujoco(const std::string& file, const Model& model, const Schedule& s
   if (m == nullptr && std::strstr(err, "autolimits") != nullptr) {
     // MuJoCo 2.2.2 refuses a range without `limited`, which 2.3 and maxsim read as limited: the
     // same file with <compiler autolimits="true"/>, from the virtual file system
-    std::ifstream in(file);
-    std::stringstream text;
-    text << in.rdbuf();
-    std::string s = text.str();
+    std::string s = file_text(file);
     const size_t open = s.find("<mujoco"), end = open == std::string::npos ? open : s.find('>', open);
     if (end != std::string::npos) {
       s.insert(end + 1, "<compiler autolimits=\"true\"/>");
-      const std::string name = fs::path(file).filename().string();
-      if (mj_makeEmptyFileVFS(&vfs, name.c_str(), static_cast<int>(s.size())) == 0) {
-        std::memcpy(vfs.filedata[mj_findFileVFS(&vfs, name.c_str())], s.data(), s.size());
+      if (put_in_vfs(&vfs, fs::path(file).filename().string(), s.data(), static_cast<int>(s.size()))) {
         err[0] = 0;
         m = mj_loadXML(file.c_str(), &vfs, err, sizeof err);
       }
@@ -363,10 +368,7 @@ std::vector<std::string> control_files(const std::string& root) {
   for (const std::string& f : corpus_files(root))
     if (fs::path(f).extension() == ".xml") xml.push_back(f);
   for (const std::string& f : xml) {
-    std::ifstream in(fs::path(root) / f);
-    std::stringstream text;
-    text << in.rdbuf();
-    const std::string s = text.str();
+    const std::string s = file_text(fs::path(root) / f);
     for (size_t p = s.find("<include"); p != std::string::npos; p = s.find("<include", p + 1)) {
       const size_t a = s.find("file=\"", p);
       if (a == std::string::npos) continue;
