@@ -11,6 +11,7 @@
 
 #include "models/load.hpp"
 #include "models/load_error.hpp"
+#include "sim/geometry/ray.hpp"
 #include "sim/maxsim.hpp"
 
 using namespace maxsim;
@@ -479,3 +480,69 @@ TEST(Sensors, ForceTorqueAndAccelerometerConvergeToMuJoCos) {
   }
 }
 #endif
+
+// A rangefinder over a height field sees its grid's triangles: the cells along the ray's path
+// (sim/geometry/ray.cpp) give the nearest hit of all the grid's triangles, found here one by one
+// (Möller–Trumbore), for rays from above, from the side, vertical, along the grid's lines and
+// grazing, on a field with random elevations.
+TEST(Sensors, RangefinderOnAHeightFieldMatchesEveryTriangle) {
+  const int nrow = 9, ncol = 13;
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::string elevation;
+  std::vector<double> h(nrow * ncol);
+  for (double& e : h) e = unit(rng), elevation += std::to_string(e) + " ";
+  const Model m = load_xml("range_hfield", R"(<mujoco model="range_hfield"><asset>
+      <hfield name="terrain" nrow=")" + std::to_string(nrow) + R"(" ncol=")" + std::to_string(ncol) +
+      R"(" size="1.2 0.8 0.3 0.1" elevation=")" + elevation + R"("/></asset>
+    <worldbody><geom name="field" type="hfield" hfield="terrain"/></worldbody></mujoco>)");
+  ASSERT_EQ(m.world_geoms.size(), 1u);
+  const Geom& field = m.world_geoms[0];
+  const HeightField& H = m.hfields[0];
+  const double rx = 1.2, ry = 0.8, dx = 2 * rx / (ncol - 1), dy = 2 * ry / (nrow - 1);
+  auto vertex = [&](int r, int c) {
+    return Vec3(-rx + dx * c, -ry + dy * r, 0.3 * H.data[static_cast<size_t>(r) * ncol + c]);
+  };
+  auto triangle = [](const Vec3& o, const Vec3& d, const Vec3& a, const Vec3& b, const Vec3& c) {
+    const Vec3 e1 = b - a, e2 = c - a, p = d.cross(e2);
+    const double det = e1.dot(p);
+    if (std::abs(det) < 1e-300) return -1.0;
+    const Vec3 s = o - a;
+    const double u = s.dot(p) / det;
+    const Vec3 q = s.cross(e1);
+    const double v = d.dot(q) / det, t = e2.dot(q) / det;
+    return u >= 0 && v >= 0 && u + v <= 1 && t >= 0 ? t : -1.0;
+  };
+  auto every_triangle = [&](const Vec3& o, const Vec3& d) {
+    double best = -1;
+    for (int r = 0; r + 1 < nrow; ++r)
+      for (int c = 0; c + 1 < ncol; ++c)
+        for (const double t : {triangle(o, d, vertex(r, c), vertex(r, c + 1), vertex(r + 1, c + 1)),
+                               triangle(o, d, vertex(r, c), vertex(r + 1, c + 1), vertex(r + 1, c))})
+          if (t >= 0 && (best < 0 || t < best)) best = t;
+    return best;
+  };
+  std::uniform_real_distribution<double> span(-1.6, 1.6), sym(-1.0, 1.0);
+  int hits = 0, cases = 0;
+  auto check = [&](const Vec3& o, const Vec3& d) {
+    const double expected = every_triangle(o, d), got = ray_geom(m, field, o, d);
+    ++cases;
+    if (expected < 0) {
+      EXPECT_EQ(got, -1.0) << o.transpose() << " | " << d.transpose();
+    } else {
+      ++hits;
+      EXPECT_NEAR(got, expected, 1e-9 * (1 + expected)) << o.transpose() << " | " << d.transpose();
+    }
+  };
+  for (int k = 0; k < 400; ++k) {
+    const Vec3 above(span(rng), span(rng), 0.5 + unit(rng));
+    check(above, Vec3(sym(rng), sym(rng), -unit(rng)));        // down at an angle
+    check(above, Vec3(0, 0, -1));                               // vertical
+    check(above, Vec3(0, sym(rng), -unit(rng)));                // in a plane of the grid's columns
+    check(above, Vec3(sym(rng), 0, -unit(rng)));                // … of its rows
+    const Vec3 side(-2.0, span(rng), 0.3 * unit(rng));
+    check(side, Vec3(1.0, 0.3 * sym(rng), 0.05 * sym(rng)));    // grazing, from beyond the edge
+    check(Vec3(-rx + dx * (k % ncol), span(rng), 1.0), Vec3(0, 0, -2.0));  // on a grid line
+  }
+  EXPECT_GT(hits, cases / 4);  // (most rays from above hit)
+}

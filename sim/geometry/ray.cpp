@@ -98,6 +98,81 @@ double ray_triangle(const Vec3& o, const Vec3& d, const Vec3& a, const Vec3& b, 
   return t >= 0 ? t : kNone;
 }
 
+// A height field's grid (its cells' two triangles each, as the contacts see it): only the cells
+// whose xy footprint the ray's xy path crosses, one column strip at a time (each strip's rows from
+// the path's y over the strip):
+// O(rows + columns) triangles instead of all of them, and the same nearest hit (a hit lies in its
+// triangle's cell, which the walk covers).
+double ray_hfield(const HeightField& H, const Vec3& o, const Vec3& d) {
+  const double rx = H.size(0), ry = H.size(1), dx = 2 * rx / (H.ncol - 1), dy = 2 * ry / (H.nrow - 1);
+  auto vertex = [&](int r, int c) {
+    return Vec3(-rx + dx * c, -ry + dy * r, H.size(2) * H.data[static_cast<size_t>(r) * H.ncol + c]);
+  };
+  double best = kNone;
+  if (!o.allFinite() || !d.allFinite()) return best;
+  auto test_cells = [&](int c0, int c1, int r0, int r1) {
+    c0 = std::max(c0, 0), c1 = std::min(c1, H.ncol - 2), r0 = std::max(r0, 0), r1 = std::min(r1, H.nrow - 2);
+    for (int c = c0; c <= c1; ++c)
+      for (int r = r0; r <= r1; ++r) {
+        const Vec3 p00 = vertex(r, c), p01 = vertex(r, c + 1), p10 = vertex(r + 1, c), p11 = vertex(r + 1, c + 1);
+        best = nearest(best, nearest(ray_triangle(o, d, p00, p01, p11), ray_triangle(o, d, p00, p11, p10)));
+      }
+  };
+  // the part t ∈ [lo, hi] of the ray over the field's rectangle (slabs in x and y)
+  double lo = 0, hi = INFINITY;
+  for (int a = 0; a < 2; ++a) {
+    const double half = H.size(a);
+    if (d(a) == 0) {
+      if (!(std::abs(o(a)) <= half)) return kNone;
+      continue;
+    }
+    double ta = (-half - o(a)) / d(a), tb = (half - o(a)) / d(a);
+    if (ta > tb) std::swap(ta, tb);
+    lo = std::max(lo, ta);
+    hi = std::min(hi, tb);
+  }
+  if (!(lo <= hi)) return kNone;
+  // the cells over [vmin, vmax] along one axis, widened by 1e-9 of a cell for the rounding of the
+  // path's coordinates (clamped to the int range before the cast)
+  auto cells = [](double vmin, double vmax, double origin, double step, int* first, int* last) {
+    const auto index = [&](double v) { return static_cast<int>(std::floor(std::clamp((v - origin) / step, -2.0, 1e9))); };
+    *first = index(vmin - 1e-9 * step);
+    *last = index(vmax + 1e-9 * step);
+  };
+  int c0, c1, r0, r1;
+  if (!std::isfinite(hi)) {  // vertical: the cell below (two or four on a grid line)
+    cells(o.x(), o.x(), -rx, dx, &c0, &c1);
+    cells(o.y(), o.y(), -ry, dy, &r0, &r1);
+    test_cells(c0, c1, r0, r1);
+    return best;
+  }
+  const double xa = o.x() + lo * d.x(), xb = o.x() + hi * d.x();
+  cells(std::min(xa, xb), std::max(xa, xb), -rx, dx, &c0, &c1);
+  c0 = std::max(c0, 0), c1 = std::min(c1, H.ncol - 2);
+  // strips and cells in the order the ray reaches them, ending past the nearest hit so far (with
+  // 1e-9 of a cell's crossing time for the rounding of the entry times)
+  const double slack = 1e-9 * std::max(dx, dy) / std::max(std::hypot(d.x(), d.y()), 1e-300);
+  auto beyond = [&](double t_entry) { return best >= 0 && t_entry > best + slack; };
+  const int c_step = d.x() >= 0 ? 1 : -1, r_step = d.y() >= 0 ? 1 : -1;
+  for (int c = c_step > 0 ? c0 : c1; c0 <= c && c <= c1; c += c_step) {
+    double ta = lo, tb = hi;  // the path over this column strip
+    if (d.x() != 0) {
+      ta = (-rx + dx * c - o.x()) / d.x(), tb = (-rx + dx * (c + 1) - o.x()) / d.x();
+      if (ta > tb) std::swap(ta, tb);
+      ta = std::clamp(ta, lo, hi), tb = std::clamp(tb, lo, hi);
+    }
+    if (beyond(ta)) break;
+    const double ya = o.y() + ta * d.y(), yb = o.y() + tb * d.y();
+    cells(std::min(ya, yb), std::max(ya, yb), -ry, dy, &r0, &r1);
+    r0 = std::max(r0, 0), r1 = std::min(r1, H.nrow - 2);
+    for (int r = r_step > 0 ? r0 : r1; r0 <= r && r <= r1; r += r_step) {
+      if (d.y() != 0 && beyond((-ry + dy * (r_step > 0 ? r : r + 1) - o.y()) / d.y())) break;
+      test_cells(c, c, r, r);
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 double ray_geom(const Model& model, const Geom& g, const Vec3& o, const Vec3& d) {
@@ -129,18 +204,7 @@ double ray_geom(const Model& model, const Geom& g, const Vec3& o, const Vec3& d)
     }
     case GeomType::HField: {
       if (g.hfield < 0 || g.hfield >= static_cast<int>(model.hfields.size())) return kNone;
-      const HeightField& H = model.hfields[g.hfield];
-      const double rx = H.size(0), ry = H.size(1), dx = 2 * rx / (H.ncol - 1), dy = 2 * ry / (H.nrow - 1);
-      auto vertex = [&](int r, int c) {
-        return Vec3(-rx + dx * c, -ry + dy * r, H.size(2) * H.data[static_cast<size_t>(r) * H.ncol + c]);
-      };
-      double best = kNone;
-      for (int r = 0; r + 1 < H.nrow; ++r)
-        for (int c = 0; c + 1 < H.ncol; ++c) {
-          const Vec3 p00 = vertex(r, c), p01 = vertex(r, c + 1), p10 = vertex(r + 1, c), p11 = vertex(r + 1, c + 1);
-          best = nearest(best, nearest(ray_triangle(o, d, p00, p01, p11), ray_triangle(o, d, p00, p11, p10)));
-        }
-      return best;
+      return ray_hfield(model.hfields[g.hfield], o, d);
     }
   }
   return kNone;
