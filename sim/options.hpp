@@ -233,7 +233,8 @@ struct ContactOptions {
   // robots carry only the contacts that matter.
   bool adaptive_margin = true;
   // The adaptive margin's floor [m]: contacts that enter cold at an impact must be found this far
-  // ahead or they jam the interior point.
+  // ahead or they jam the interior point. A model whose median collision geom (bounding radius
+  // of the bodies' geoms) is smaller searches within that instead (docs/computation.md (42)).
   double min_margin = 0.02;
   bool exclude_joined = true;  // the model's joint filter applies (Model::collision_filter)
   // Contacts between two moving bodies (a robot's own links, stacked objects); off is PyBullet's

@@ -295,6 +295,32 @@ TEST(Contacts, AdaptiveMarginCatchesTheImpact) {
   EXPECT_EQ(d.contacts.size(), 8u);  // four corners on the ground, four under the small box
 }
 
+// The adaptive margin's floor follows the geometry's size (docs/computation.md (42)): a scene of
+// 1 cm balls is the 10 cm scene scaled (time by √s): a ball dropped on another lands and rests on
+// it without penetration, and at rest the search carries the same contacts at both scales — a ball
+// 1.5 sizes to the side is no candidate (with the absolute 2 cm floor it would be one at 1 cm).
+TEST(Contacts, AdaptiveMarginFollowsTheGeometrysSize) {
+  size_t count[2];
+  for (int k = 0; k < 2; ++k) {
+    const double s = k == 0 ? 1.0 : 0.1, r = 0.05 * s;
+    Model m;
+    m.opt.timestep = 0.01 * std::sqrt(s);
+    m.add_body(sphere_body("bottom", 1.0, r, Vec3(0, 0, r)));
+    m.add_body(sphere_body("top", 1.0, r, Vec3(0, 0, 3 * r + 0.2 * s)));
+    m.add_body(sphere_body("side", 1.0, r, Vec3(2 * r + 0.15 * s, 0, r)));
+    Data d(m);
+    enable_contacts(m, d);
+    const RunStats run_stats = run(m, d, 300);
+    EXPECT_EQ(run_stats.failed, 0) << "s = " << s;
+    EXPECT_LT(run_stats.penetration, 1e-6 * s) << "s = " << s;
+    EXPECT_NEAR(d.x[1].z(), 3 * r, 1e-6 * s) << "s = " << s;  // resting on the bottom ball
+    for (const Contact& c : d.contacts)
+      EXPECT_FALSE((c.body_a == 2 && c.body_b != kWorld) || (c.body_b == 2 && c.body_a != kWorld)) << "s = " << s;
+    count[k] = d.contacts.size();
+  }
+  EXPECT_EQ(count[0], count[1]);
+}
+
 // Three stacked boxes stay stacked within 1 mm for 10 s.
 TEST(Contacts, StackedBoxesStay) {
   Model m;

@@ -71,12 +71,18 @@ ContactSearch::ContactSearch(const Model& model) : options_(model.opt.contact) {
   // geometric radius of each body about its CoM (the body frame's origin), for the speed bound
   // of its surface points
   radius_.assign(model.bodies.size(), 0.0);
+  std::vector<double> sizes;  // the moving geoms' bounding radii
   for (size_t b = 0; b < model.bodies.size(); ++b)
     for (const Geom& g : model.bodies[b].geoms) {
       const Shape& shape = shape_of(g.type);
       if (!g.collision || !shape.bounded) continue;
       radius_[b] = std::max(radius_[b], g.pos.norm() + shape.bounding_radius(g) + g.margin);
+      sizes.push_back(shape.bounding_radius(g));
     }
+  if (!sizes.empty()) {
+    std::nth_element(sizes.begin(), sizes.begin() + sizes.size() / 2, sizes.end());
+    geom_scale_ = sizes[sizes.size() / 2];
+  }
   kinematic_trees(model, &tree_, &free_tree_);
 }
 
@@ -176,7 +182,9 @@ void ContactSearch::collide(const Model& m, Data& d, double dt) {
     double v_max = 0;
     for (size_t b = 0; b < d.v.size(); ++b) v_max = std::max(v_max, d.v[b].norm() + d.w[b].norm() * radius_[b]);
     const double reach = 2.0 * dt * (2.0 * v_max + m.opt.gravity.norm() * dt);
-    world_->set_margin(std::min(options_.margin, options_.min_margin + reach));
+    // the floor no larger than a typical geom: on a small creature (a rodent's bones, 8 mm) a
+    // floor of centimetres makes every pair of its limbs a candidate at rest ((42))
+    world_->set_margin(std::min(options_.margin, std::min(options_.min_margin, geom_scale_) + reach));
   }
   world_->find_candidates(d.x, d.q, &candidates_);
   update_start_overlaps();

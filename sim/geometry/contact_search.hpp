@@ -2,6 +2,7 @@
 // turned into the solver's contacts at every knot, by a ContactSearch that a Data owns.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -58,6 +59,7 @@ class ContactSearch {
   ContactOptions options_;  // the model's options as of the last search
   std::optional<CollisionWorld> world_;
   std::vector<double> radius_;   // per body: geometric radius about its CoM (adaptive margin)
+  double geom_scale_ = INFINITY; // the median bounding radius of the bodies' collision geoms (adaptive margin)
   std::vector<int> tree_;        // per body: its kinematic tree (bodies joined by joints)
   std::vector<char> free_tree_;  // per tree: attached to the world by nothing or one floating joint
   // geom pairs ignored while they overlap as at the start (ContactOptions::start_overlap), sorted
