@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <memory>
+#include <random>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -254,4 +255,42 @@ TEST(ContactSearch, BadOptionsChangeNothing) {
   step(m, d);
   step(m, twin);
   expect_same_state(twin, d, 1);
+}
+
+// A mesh is its convex hull: an octahedron carrying 2 000 vertices inside it (a visual-quality
+// mesh's interior) falls onto a block and the ground exactly as the bare octahedron does — the
+// collision cores hold the hull's vertices only (sim/geometry/collision_table.cpp), and the
+// polyhedra's face scan skips no face that could separate them.
+TEST(ContactSearch, AMeshIsItsHullWhateverItsInteriorVertices) {
+  auto scene = [](const Geom& mesh) {
+    Model m;
+    const Vec4 tilt = quat_normalize(Vec4(0.95, 0.2, 0.15, 0.1));
+    m.add_body(free_body("mesh", mesh, Vec3(0.02, -0.01, 0.3), tilt));
+    m.world_geoms.push_back(make_geom(GeomType::Box, Vec3(0.1, 0.1, 0.05), Vec3(0, 0, 0.05)));
+    m.opt.timestep = 0.005;
+    return m;
+  };
+  Geom dense = octahedron(0.1);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-0.1, 0.1);
+  while (dense.vertices.size() < 2006) {
+    const Vec3 p(u(rng), u(rng), u(rng));
+    if (p.lpNorm<1>() < 0.09) dense.vertices.push_back(p);
+  }
+  const Model a = scene(octahedron(0.1)), b = scene(dense);
+  Data da(a), db(b);
+  enable_contacts(a, da);
+  enable_contacts(b, db);
+  int touching = 0;
+  for (int k = 0; k < 200; ++k) {
+    ASSERT_EQ(step(a, da).status, StepStatus::Ok);
+    ASSERT_EQ(step(b, db).status, StepStatus::Ok);
+    ASSERT_EQ(da.contacts.size(), db.contacts.size()) << "step " << k;
+    for (const Contact& c : da.contacts) touching += c.gamma > 1e-6;
+    EXPECT_LT((da.x[0] - db.x[0]).norm(), 1e-9) << "step " << k;
+    EXPECT_LT((da.q[0] - db.q[0]).norm(), 1e-9) << "step " << k;
+  }
+  EXPECT_GT(touching, 100);                    // it lands on the block and rests there
+  EXPECT_LT(max_penetration(db), 1e-6);
+  EXPECT_GT(db.x[0].z(), 0.1);                 // on the block, not through it
 }

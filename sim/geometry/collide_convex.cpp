@@ -172,13 +172,27 @@ bool clip(const CGeom& A, const CGeom& B, double core_d, double thr, NarrowPhase
   double best = -kInf;
   int best_face = -1;
   bool on_a = true;
+  // (a face is skipped when one vertex of the other hull — the deepest under the last face
+  // scanned, at first the one nearest this hull's centre — already puts its separation at or
+  // below the best: the minimum can only be lower, so the result is the same; on the hulls of
+  // visual-quality meshes most faces face away)
   auto scan = [&](const CGeom& S, const std::vector<Vec3>& other, bool is_a) {
+    if (other.empty()) return;
+    size_t hint = 0;
+    for (size_t i = 1; i < other.size(); ++i)
+      if ((other[i] - S.wpos).squaredNorm() < (other[hint] - S.wpos).squaredNorm()) hint = i;
     for (int f = 0; f < S.poly->m_faces.size(); ++f) {
       const btFace& face = S.poly->m_faces[f];
       const Vec3 n = S.wrot * Vec3(face.m_plane[0], face.m_plane[1], face.m_plane[2]);
       const double off = n.dot(S.wpos) - face.m_plane[3];  // plane: n·x = off
+      if (best_face >= 0 && !(n.dot(other[hint]) - off > best + 1e-12)) continue;
       double sep = kInf;
-      for (const Vec3& v : other) sep = std::min(sep, n.dot(v));
+      size_t deepest = hint;
+      for (size_t i = 0; i < other.size(); ++i) {
+        const double d = n.dot(other[i]);
+        if (d < sep) sep = d, deepest = i;
+      }
+      hint = deepest;
       sep -= off;
       if (sep > best + 1e-12) best = sep, best_face = f, on_a = is_a;
     }
