@@ -21,6 +21,7 @@
 #include <stdexcept>
 
 #include "sim/geometry/collision.hpp"
+#include "sim/geometry/narrow_phase.hpp"
 #include "sim/model.hpp"
 #include "tests/counting_new.hpp"
 
@@ -1052,3 +1053,34 @@ TEST(Collision, SphereChainAndBoxStackCandidates) {
 
 }  // namespace
 }  // namespace maxsim
+
+// A mesh's collision hull has only faces with a normal, whatever the input's near-duplicate
+// vertices make of it: Bullet's hull computer rounds coordinates, the hull's vertices are snapped
+// back onto input vertices, and a face whose vertices snapped onto one point has no area (the
+// clipping would normalize its zero normal: a Unitree H1-2 link pair crashed in Bullet so).
+TEST(Collision, MeshHullFacesAllHaveNormals) {
+  using namespace maxsim;
+  std::mt19937 rng(11);
+  std::normal_distribution<double> gauss(0.0, 1.0);
+  std::uniform_real_distribution<double> tiny(-1e-5, 1e-5);
+  int faces = 0;
+  for (int trial = 0; trial < 20; ++trial) {
+    Geom g = make_geom(GeomType::Mesh, Vec3::Zero());
+    for (int i = 0; i < 400; ++i) {
+      const Vec3 p = Vec3(gauss(rng), gauss(rng), gauss(rng)).normalized() * 0.1;
+      g.vertices.push_back(p);
+      g.vertices.push_back(p + Vec3(tiny(rng), tiny(rng), tiny(rng)));  // a scan's near-duplicate
+    }
+    collision::CGeom cg;
+    ASSERT_TRUE(collision::collision_shape(GeomType::Mesh).build(g, &cg));
+    ASSERT_TRUE(cg.poly);
+    for (int f = 0; f < cg.poly->m_faces.size(); ++f) {
+      const btFace& face = cg.poly->m_faces[f];
+      const double n2 = Vec3(face.m_plane[0], face.m_plane[1], face.m_plane[2]).squaredNorm();
+      EXPECT_NEAR(n2, 1.0, 1e-9) << "trial " << trial << ", face " << f;
+      EXPECT_GE(face.m_indices.size(), 3) << "trial " << trial << ", face " << f;
+      ++faces;
+    }
+  }
+  EXPECT_GT(faces, 20 * 100);
+}

@@ -197,6 +197,14 @@ bool build_mesh(const Geom& src, CGeom* g) {
     }
     for (int f = 0; f < bp.m_faces.size(); ++f) g->poly->m_faces.push_back(bp.m_faces[f]);
     finish_faces(g->poly.get());
+    // faces the snapping collapsed (two hull vertices onto one input vertex: zero area, no
+    // normal) are no faces: Bullet's clipping would pick one and normalize its zero normal
+    btAlignedObjectArray<btFace> faces;
+    for (int f = 0; f < g->poly->m_faces.size(); ++f) {
+      const btFace& face = g->poly->m_faces[f];
+      if (Vec3(face.m_plane[0], face.m_plane[1], face.m_plane[2]).squaredNorm() > 0.5) faces.push_back(face);
+    }
+    g->poly->m_faces = faces;
     // GJK's core from the hull's vertices alone: its support function visits every point it
     // holds, and a visual-quality mesh has thousands inside its hull (a Unitree H1 link's:
     // 98 % of a step in the support loop)
