@@ -217,4 +217,21 @@ TEST(TendonFiles, BadTendonsAndCouplingsAreRefusedWithFileAndLine) {
   const std::string err = load_error("m1.urdf", urdf);
   EXPECT_NE(err.find("m1.urdf:2"), std::string::npos) << err;
   EXPECT_NE(err.find("'missing'"), std::string::npos) << err;
+  // a fixed joint that keeps its <mimic> (a reduced model's finger, Talos's): the tag is moot,
+  // named in a warning; the file loads with its moving joints as written
+  const std::string reduced =
+      "<robot name='r'><link name='a'><inertial><mass value='1'/><inertia ixx='1' iyy='1' izz='1' ixy='0' ixz='0' iyz='0'/></inertial></link>"
+      "<link name='b'><inertial><mass value='1'/><inertia ixx='1' iyy='1' izz='1' ixy='0' ixz='0' iyz='0'/></inertial></link>"
+      "<link name='c'><inertial><mass value='1'/><inertia ixx='1' iyy='1' izz='1' ixy='0' ixz='0' iyz='0'/></inertial></link>"
+      "<joint name='j' type='continuous'><parent link='a'/><child link='b'/></joint>"
+      "<joint name='f' type='fixed'><parent link='b'/><child link='c'/>\n<mimic joint='j'/></joint></robot>";
+  const std::string path = std::string(MAXSIM_BINARY_DIR) + "/m2.urdf";
+  std::ofstream(path) << reduced;
+  LoadReport report;
+  const Model m = load_model(path, {}, &report);
+  EXPECT_TRUE(m.couplings.empty());
+  EXPECT_EQ(qvel_size(m), 7);  // the floating base and 'j'
+  bool warned = false;
+  for (const std::string& w : report.warnings) warned |= w.find("m2.urdf:2") != std::string::npos && w.find("'f'") != std::string::npos;
+  EXPECT_TRUE(warned);
 }

@@ -73,6 +73,7 @@ void UrdfReader::check_joint(const XMLElement* e, JointXml* info) {
     MimicXml mimic;
     mimic.e = m;
     mimic.joint = name;
+    mimic.fixed = info->type == "fixed";
     const char* leader = xml_.attribute(m, "joint");
     if (!leader || !*leader) xml_.fail(m, "joint '" + name + "': <mimic> needs 'joint' (the joint it follows)");
     mimic.leader = leader;
@@ -294,6 +295,10 @@ namespace maxsim::urdf_detail {
 // joints' coordinates (Model::couplings), for joints with one coordinate each.
 void UrdfReader::add_mimics(Model* model) const {
   for (const MimicXml& m : mimics_) {
+    if (m.fixed) {  // (a reduced model's fixed finger keeps its mimic tag: nothing moves to couple)
+      report_->warnings.push_back(xml_.where(m.e) + ": <mimic> of fixed joint '" + m.joint + "' ignored");
+      continue;
+    }
     int rows[2] = {-1, -1}, index[2] = {-1, -1};
     const std::string* names[2] = {&m.joint, &m.leader};
     for (int k = 0; k < 2; ++k) {

@@ -143,6 +143,7 @@ class UrdfReader {
     const XMLElement* e = nullptr;
     std::string joint, leader;  // the joint that mimics, the joint it follows
     double multiplier = 1, offset = 0;
+    bool fixed = false;  // the joint that mimics is fixed (the tag is moot, warned)
   };
   std::vector<MimicXml> mimics_;
   // the mimics as couplings (joints.cpp), after the build
