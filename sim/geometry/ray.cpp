@@ -100,9 +100,8 @@ double ray_triangle(const Vec3& o, const Vec3& d, const Vec3& a, const Vec3& b, 
 
 // A height field's grid (its cells' two triangles each, as the contacts see it): only the cells
 // whose xy footprint the ray's xy path crosses, one column strip at a time (each strip's rows from
-// the path's y over the strip):
-// O(rows + columns) triangles instead of all of them, and the same nearest hit (a hit lies in its
-// triangle's cell, which the walk covers).
+// the path's y over the strip): O(rows + columns) triangles instead of all of them, and the same
+// nearest hit (a hit lies in its triangle's cell, which the walk covers).
 double ray_hfield(const HeightField& H, const Vec3& o, const Vec3& d) {
   const double rx = H.size(0), ry = H.size(1), dx = 2 * rx / (H.ncol - 1), dy = 2 * ry / (H.nrow - 1);
   auto vertex = [&](int r, int c) {
