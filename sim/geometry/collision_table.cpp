@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <vector>
 
 #include "sim/geometry/narrow_phase.hpp"
 
@@ -199,12 +200,17 @@ bool build_mesh(const Geom& src, CGeom* g) {
     finish_faces(g->poly.get());
     // faces the snapping collapsed (two hull vertices onto one input vertex: zero area, no
     // normal) are no faces: Bullet's clipping would pick one and normalize its zero normal
-    btAlignedObjectArray<btFace> faces;
+    // (kept in a std::vector and pushed back after resize(0): btAlignedObjectArray's assignment
+    // constructs over the live elements and leaks their index arrays)
+    std::vector<btFace> faces;
     for (int f = 0; f < g->poly->m_faces.size(); ++f) {
       const btFace& face = g->poly->m_faces[f];
       if (Vec3(face.m_plane[0], face.m_plane[1], face.m_plane[2]).squaredNorm() > 0.5) faces.push_back(face);
     }
-    g->poly->m_faces = faces;
+    if (static_cast<int>(faces.size()) < g->poly->m_faces.size()) {
+      g->poly->m_faces.resize(0);
+      for (const btFace& face : faces) g->poly->m_faces.push_back(face);
+    }
     // GJK's core from the hull's vertices alone: its support function visits every point it
     // holds, and a visual-quality mesh has thousands inside its hull (a Unitree H1 link's:
     // 98 % of a step in the support loop)
