@@ -183,9 +183,6 @@ bool clip(const CGeom& A, const CGeom& B, double core_d, double thr, NarrowPhase
       if ((other[i] - S.wpos).squaredNorm() < (other[hint] - S.wpos).squaredNorm()) hint = i;
     for (int f = 0; f < S.poly->m_faces.size(); ++f) {
       const btFace& face = S.poly->m_faces[f];
-      // (a face of zero area — two hull vertices snapped onto one input vertex — has no normal:
-      // it separates nothing, and Bullet's clipping would normalize a zero vector)
-      if (!(Vec3(face.m_plane[0], face.m_plane[1], face.m_plane[2]).squaredNorm() > 0.5)) continue;
       const Vec3 n = S.wrot * Vec3(face.m_plane[0], face.m_plane[1], face.m_plane[2]);
       const double off = n.dot(S.wpos) - face.m_plane[3];  // plane: n·x = off
       if (best_face >= 0 && !(n.dot(other[hint]) - off > best + 1e-12)) continue;

@@ -76,8 +76,9 @@ ContactSearch::ContactSearch(const Model& model) : options_(model.opt.contact) {
     for (const Geom& g : model.bodies[b].geoms) {
       const Shape& shape = shape_of(g.type);
       if (!g.collision || !shape.bounded) continue;
-      radius_[b] = std::max(radius_[b], g.pos.norm() + shape.bounding_radius(g) + g.margin);
-      sizes.push_back(shape.bounding_radius(g));
+      const double size = shape.bounding_radius(g);
+      radius_[b] = std::max(radius_[b], g.pos.norm() + size + g.margin);
+      sizes.push_back(size);
     }
   if (!sizes.empty()) {
     std::nth_element(sizes.begin(), sizes.begin() + sizes.size() / 2, sizes.end());
