@@ -91,8 +91,10 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
 // A and B by the implicit function theorem on the converged step (docs/computation.md §17): the
 // step at (x, u) is solved once; its equations F(s; p) = 0 (unknowns s, start and commands p) are
 // factored at the answer s*, and each column of p is one back-substitution,
-// ds/dp = −(∂F/∂s)⁻¹ ∂F/∂p, with ∂F/∂p and the map from (s, p) to x' by central differences of
-// `eps` (smooth functions: no contact search, solve or failure policy inside them). With
+// ds/dp = −(∂F/∂s)⁻¹ ∂F/∂p, with ∂F/∂p and the map from (s, p) to x' by differences of `eps`
+// (smooth functions: no contact search, solve or failure policy inside them): central for the
+// qpos columns, the parameters and (with loops) the rates, forward for the commands, the forces
+// and (on trees) the rates, in which the linearized step is affine or nearly so. With
 // inequalities this is the derivative of the converged interior-point answer: a touching contact
 // is held (its gap's derivative is 0), a sliding one slides, an open one stays open — the
 // derivative within the present contact mode. A step that needed substeps or did not converge
