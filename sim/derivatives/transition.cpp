@@ -475,7 +475,7 @@ class ConvergedStep {
     advance_knot(*model_, d_);
     qpos->resize(qpos_size(*model_));
     qvel->resize(qvel_size(*model_));
-    get_qpos_qvel(*model_, d_, *qpos, *qvel);
+    get_qpos_qvel(*model_, d_, ws_.rows3, *qpos, *qvel);  // (the rows at z3 advance_knot left)
   }
 
  private:

@@ -188,7 +188,7 @@ std::vector<bool> grow_from_world(const Model& model, const std::vector<bool>& u
 }  // namespace
 
 // joint_coordinates with the free rows in ascending order (Joint::coordinate_order ignored)
-void joint_coordinates_by_row(const Model& model, const Data& d, int j, double* q, double* qd);
+void joint_coordinates_by_row(const Model& model, const Data& d, int j, double* q, double* qd, const JointRows* given);
 
 std::vector<bool> spanning_tree_joints(const Model& model) {
   // (asked by every qpos and qvel read and size: the thread's last tree is reused while the
@@ -348,30 +348,33 @@ void set_coordinate_rates(const Model& model, Data& d, const std::vector<std::ve
   place_tree(model, d, q, qd, false);
 }
 
-void joint_coordinates(const Model& model, const Data& d, int j, double* q_out, double* qd_out) {
+void joint_coordinates(const Model& model, const Data& d, int j, double* q_out, double* qd_out, const JointRows* rows) {
   const Joint& jt = model.joints[j];
   double q_rows[7], qd_rows[6];  // by ascending row, then put in Joint::coordinate_order
   const bool ordered = jt.coordinate_order[0] >= 0;
   double* q = ordered ? q_rows : q_out;
   double* qd = ordered ? qd_rows : qd_out;
   if (ordered) {
-    const std::array<int, 6> rows = jt.free_rows();
-    joint_coordinates_by_row(model, d, j, q, qd);
+    const std::array<int, 6> free = jt.free_rows();
+    joint_coordinates_by_row(model, d, j, q, qd, rows);
     for (int i = 0; i < jt.dof(); ++i) {
-      const long at = std::find(rows.begin(), rows.end(), jt.coordinate_order[i]) - rows.begin();
+      const long at = std::find(free.begin(), free.end(), jt.coordinate_order[i]) - free.begin();
       q_out[i] = q[at];
       qd_out[i] = qd[at];
     }
     return;
   }
-  joint_coordinates_by_row(model, d, j, q, qd);
+  joint_coordinates_by_row(model, d, j, q, qd, rows);
 }
 
-void joint_coordinates_by_row(const Model& model, const Data& d, int j, double* q, double* qd) {
+void joint_coordinates_by_row(const Model& model, const Data& d, int j, double* q, double* qd, const JointRows* given) {
   const Joint& jt = model.joints[j];
-  JointRows rows;
   const Pose a = body_pose(d, jt.parent), b = body_pose(d, jt.child);
-  joint_rows(jt, a, b, &rows);
+  // (the rows read below — translations, free rotations' q_rel, the angles' rows of joints that are
+  // not RotKind::Free — do not depend on a free-rotation reference or the integrator's row form)
+  JointRows evaluated;
+  if (!given) joint_rows(jt, a, b, &evaluated);
+  const JointRows& rows = given ? *given : evaluated;
   Vec6 rate = Vec6::Zero();
   if (jt.parent != kWorld) rate += rows.Ja * (Vec6() << d.v[jt.parent], d.w[jt.parent]).finished();
   rate += rows.Jb * (Vec6() << d.v[jt.child], d.w[jt.child]).finished();

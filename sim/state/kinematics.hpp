@@ -22,8 +22,13 @@
 
 namespace maxsim {
 
-// Coordinates of joint j in the current state: q gets nq values, qd gets dof values.
-void joint_coordinates(const Model& model, const Data& data, int j, double* q, double* qd);
+struct JointRows;  // (sim/constraints/joint.hpp)
+
+// Coordinates of joint j in the current state: q gets nq values, qd gets dof values. `rows`, when
+// given, are the joint's rows at the Data's poses (joint_rows of its bodies' poses, any free-rotation
+// reference: a step's rows at z3 after advance_knot), read instead of evaluated again.
+void joint_coordinates(const Model& model, const Data& data, int j, double* q, double* qd,
+                       const JointRows* rows = nullptr);
 
 // All joints' coordinates (per joint vectors).
 void get_coordinates(const Model& model, const Data& data, std::vector<std::vector<double>>* q,

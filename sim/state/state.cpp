@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "sim/constraints/joint.hpp"
 #include "sim/state/kinematics.hpp"
 #include "sim/solver/projection.hpp"
 
@@ -60,11 +61,13 @@ std::vector<int> qvel_addresses(const Model& model) {
 namespace {
 
 // qpos and/or qvel (a null span is not written): one pass over the coordinate joints.
-void read_coordinates(const Model& model, const Data& data, std::span<double> qpos, std::span<double> qvel) {
+// `rows`: every joint's rows at the Data's poses, or null (evaluated here).
+void read_coordinates(const Model& model, const Data& data, std::span<double> qpos, std::span<double> qvel,
+                      const std::vector<JointRows>* rows = nullptr) {
   double q[7], qd[6];
   for_each_coordinate_joint(model, [&](int j, int iq, int iv) {
     double* qj = qpos.empty() ? q : qpos.data() + iq;
-    joint_coordinates(model, data, j, qj, qvel.empty() ? qd : qvel.data() + iv);
+    joint_coordinates(model, data, j, qj, qvel.empty() ? qd : qvel.data() + iv, rows ? &(*rows)[j] : nullptr);
     if (qpos.empty()) return;
     const Joint& jt = model.joints[j];
     if (jt.nq() == 1) qj[0] += jt.ref;
@@ -89,6 +92,16 @@ void get_qpos_qvel(const Model& model, const Data& data, std::span<double> qpos,
   check_size("qpos", qpos.size(), qpos_size(model));
   check_size("qvel", qvel.size(), qvel_size(model));
   read_coordinates(model, data, qpos, qvel);
+}
+
+void get_qpos_qvel(const Model& model, const Data& data, const std::vector<JointRows>& rows, std::span<double> qpos,
+                   std::span<double> qvel) {
+  check_size("qpos", qpos.size(), qpos_size(model));
+  check_size("qvel", qvel.size(), qvel_size(model));
+  if (rows.size() != model.joints.size())
+    throw std::invalid_argument("joint rows: " + std::to_string(rows.size()) + " given, the model has " +
+                                std::to_string(model.joints.size()) + " joints");
+  read_coordinates(model, data, qpos, qvel, &rows);
 }
 
 std::vector<double> get_qpos(const Model& model, const Data& data) {

@@ -34,6 +34,11 @@ std::vector<double> get_qpos(const Model& model, const Data& data);
 std::vector<double> get_qvel(const Model& model, const Data& data);
 // Both in one pass (each joint's coordinates and rates are read once).
 void get_qpos_qvel(const Model& model, const Data& data, std::span<double> qpos, std::span<double> qvel);
+struct JointRows;  // (sim/constraints/joint.hpp)
+// The same from every joint's rows at the Data's poses (one per joint: a step's rows at z3 after
+// advance_knot), read instead of evaluated again.
+void get_qpos_qvel(const Model& model, const Data& data, const std::vector<JointRows>& rows, std::span<double> qpos,
+                   std::span<double> qvel);
 
 // qpos split into per-joint coordinate vectors as set_coordinates takes them (Joint::ref taken
 // off; loop joints get empty vectors); the same for qvel with split_qvel. Throws
