@@ -100,6 +100,67 @@ TEST(Kinematics, RatesAloneMatchTheWholePlacement) {
   }
 }
 
+// set_changed_coordinates on a state that set_coordinates placed from q gives, after one joint's
+// coordinates change, the poses and unwrapped angles set_coordinates gives from the new q bitwise,
+// and the velocities to round-off (a kept parent's angular velocity is turned back into the world
+// frame); the bodies before that joint are not touched. For every joint prototype, each joint of a
+// chain of four changed in turn.
+TEST(Kinematics, ChangedJointsAloneMatchTheWholePlacement) {
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<double> u(-0.8, 0.8);
+  auto draw = [&](const Joint& jt, std::vector<double>* q) {
+    q->resize(jt.nq());
+    for (double& v : *q) v = u(rng);
+    if (rot_kind(jt.type) == RotKind::Free) {
+      Vec3 rv;
+      for (int k = 0; k < 3; ++k) rv(k) = u(rng);
+      const Vec4 r = quat_exp(rv);
+      for (int k = 0; k < 4; ++k) (*q)[jt.nq() - 4 + k] = r(k);
+    }
+  };
+  for (int t = 0; t < 16; ++t) {
+    const JointType type = static_cast<JointType>(t);
+    Model m = make_pendulum_chain(4, JointType::Revolute, 1.0, 1.0, 0.05, 0.01);
+    m.joints[1] = make_joint(m, type, 0, 1, Vec3(0.1, 0.0, -1.0), Vec3(1, 2, 3).normalized(), "j");
+    std::vector<std::vector<double>> q(4), qd(4);
+    for (int j = 0; j < 4; ++j) {
+      draw(m.joints[j], &q[j]);
+      qd[j].resize(m.joints[j].dof());
+      for (double& v : qd[j]) v = u(rng);
+    }
+    for (int c = 0; c < 4; ++c) {
+      if (m.joints[c].nq() == 0) continue;
+      std::vector<std::vector<double>> q2 = q;
+      draw(m.joints[c], &q2[c]);
+      Data whole(m);
+      set_coordinates(m, whole, q2, qd);
+      Data changed(m);
+      set_coordinates(m, changed, q, qd);
+      const Data before = changed;
+      std::vector<bool> mask(4, false);
+      mask[c] = true;
+      set_changed_coordinates(m, changed, q2, qd, mask);
+      const std::string what = std::string(joint_type_name(type)) + ", joint " + std::to_string(c) + " changed";
+      for (int i = 0; i < 4; ++i) {
+        EXPECT_EQ(changed.x[i], whole.x[i]) << what << ", body " << i;
+        EXPECT_EQ(changed.q[i], whole.q[i]) << what << ", body " << i;
+        EXPECT_LT((changed.v[i] - whole.v[i]).norm(), 1e-12) << what << ", body " << i;
+        EXPECT_LT((changed.w[i] - whole.w[i]).norm(), 1e-12) << what << ", body " << i;
+        EXPECT_EQ(changed.joint_angle[i], whole.joint_angle[i]) << what << ", joint " << i;
+        if (i < c) {
+          EXPECT_EQ(changed.w[i], before.w[i]) << what << ", body " << i;  // (not touched)
+        }
+      }
+      // (the change moved the last body: the test can fail)
+      EXPECT_TRUE(changed.x[3] != before.x[3] || changed.q[3] != before.q[3]) << what;
+    }
+  }
+  Data d(make_pendulum_chain(2, JointType::Revolute, 1.0, 1.0, 0.05, 0.01));
+  EXPECT_THROW(set_changed_coordinates(make_pendulum_chain(2, JointType::Revolute, 1.0, 1.0, 0.05, 0.01), d,
+                                       {{0.1}, {0.2}}, {{0.0}, {0.0}}, {true}),
+               std::invalid_argument);
+}
+
 TEST(Kinematics, RejectsWrongCoordinateCounts) {
   Model m = make_pendulum_chain(1, JointType::Revolute);
   Data d(m);

@@ -68,6 +68,23 @@ std::vector<int> scalar_map(const Model& model) {
 
 Vec4 quaternion_at(const std::vector<double>& q, int i) { return Vec4(q[i], q[i + 1], q[i + 2], q[i + 3]); }
 
+// Where the tangent space's entries are in qpos (asked once per call: a column's difference of two
+// states reads it).
+struct TangentLayout {
+  std::vector<QuaternionBlock> blocks;
+  std::vector<int> map;  // scalar_map
+  explicit TangentLayout(const Model& model) : blocks(quaternion_blocks(model)), map(scalar_map(model)) {}
+};
+
+Eigen::VectorXd tangent_difference(const TangentLayout& t, const std::vector<double>& a, const std::vector<double>& b) {
+  Eigen::VectorXd d = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(t.map.size()));
+  for (size_t k = 0; k < t.map.size(); ++k)
+    if (t.map[k] >= 0) d(static_cast<Eigen::Index>(k)) = b[t.map[k]] - a[t.map[k]];
+  for (const QuaternionBlock& q : t.blocks)
+    d.segment<3>(q.qvel) = quat_log(quat_mul(quat_conj(quaternion_at(a, q.qpos)), quaternion_at(b, q.qpos)));
+  return d;
+}
+
 // The inputs of a step that the columns move: its start and its commands.
 struct Start {
   std::vector<double> qpos, qvel, ctrl;
@@ -215,14 +232,7 @@ std::vector<double> integrate_qpos(const Model& model, std::vector<double> qpos,
 }
 
 Eigen::VectorXd difference_qpos(const Model& model, const std::vector<double>& a, const std::vector<double>& b) {
-  const std::vector<QuaternionBlock> blocks = quaternion_blocks(model);
-  const std::vector<int> map = scalar_map(model);
-  Eigen::VectorXd d = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(map.size()));
-  for (size_t k = 0; k < map.size(); ++k)
-    if (map[k] >= 0) d(static_cast<Eigen::Index>(k)) = b[map[k]] - a[map[k]];
-  for (const QuaternionBlock& q : blocks)
-    d.segment<3>(q.qvel) = quat_log(quat_mul(quat_conj(quaternion_at(a, q.qpos)), quaternion_at(b, q.qpos)));
-  return d;
+  return tangent_difference(TangentLayout(model), a, b);
 }
 
 namespace {
@@ -233,10 +243,24 @@ void fill_columns(const Model& model, const std::vector<JointForceInput>& forces
   out->A.resize(2 * nv, 2 * nv);
   out->B.resize(2 * nv, nu);
   out->F.resize(2 * nv, static_cast<Eigen::Index>(forces.size()));
+  const TangentLayout tangent(model);
+  const std::vector<QuaternionBlock>& blocks = tangent.blocks;
+  const std::vector<int>& map = tangent.map;
   for (int k = 0; k < nv; ++k) {
-    Eigen::VectorXd e = Eigen::VectorXd::Zero(nv);
-    e(k) = 1;
-    out->A.col(k) = column([&](double h, Start* s) { s->qpos = integrate_qpos(model, s->qpos, e, h); }, {'A', k});
+    // integrate_qpos along e_k, touching only the entries e_k moves (the other quaternions are
+    // not normalized again: the start's placement keeps every other joint's bodies)
+    const Perturbation along = [&, k](double h, Start* s) {
+      if (map[k] >= 0) {
+        s->qpos[map[k]] += h;
+        return;
+      }
+      for (const QuaternionBlock& b : blocks) {
+        if (k < b.qvel || k >= b.qvel + 3) continue;
+        const Vec4 q = quat_normalize(quat_mul(quaternion_at(s->qpos, b.qpos), quat_exp(h * Vec3::Unit(k - b.qvel))));
+        for (int c = 0; c < 4; ++c) s->qpos[b.qpos + c] = q(c);
+      }
+    };
+    out->A.col(k) = column(along, {'A', k});
     out->A.col(nv + k) = column([&](double h, Start* s) { s->qvel[k] += h; }, {'A', nv + k});
   }
   for (int k = 0; k < nu; ++k) out->B.col(k) = column([&](double h, Start* s) { s->ctrl[k] += h; }, {'B', k});
@@ -249,11 +273,11 @@ void fill_columns(const Model& model, const std::vector<JointForceInput>& forces
 
 namespace {
 // (x'(+) − x'(−)) / span in the tangent layout
-Eigen::VectorXd state_difference(const Model& model, const std::vector<double>& qp, const std::vector<double>& vp,
+Eigen::VectorXd state_difference(const TangentLayout& tangent, const std::vector<double>& qp, const std::vector<double>& vp,
                                  const std::vector<double>& qm, const std::vector<double>& vm, double span) {
   const Eigen::Index nv = static_cast<Eigen::Index>(vp.size());
   Eigen::VectorXd col(2 * nv);
-  col.head(nv) = difference_qpos(model, qm, qp) / span;
+  col.head(nv) = tangent_difference(tangent, qm, qp) / span;
   col.tail(nv) = (Eigen::Map<const Eigen::VectorXd>(vp.data(), nv) - Eigen::Map<const Eigen::VectorXd>(vm.data(), nv)) / span;
   return col;
 }
@@ -321,6 +345,13 @@ class ConvergedStep {
       // with loops place() projects them)
       restore_placement(s);
       set_coordinate_rates(*model_, d_, split_qpos(*model_, s.qpos), split_qvel(*model_, s.qvel));
+    } else if (!placed_.empty() && model_ == placed_model_ && tree_ && s.qvel == placed_start_.qvel) {
+      // (a qpos column: the bodies past the joint it moves are placed again, the others put back)
+      const std::vector<std::vector<double>> q = split_qpos(*model_, s.qpos);
+      std::vector<bool> changed(q.size());
+      for (size_t j = 0; j < q.size(); ++j) changed[j] = q[j] != placed_q_[j];
+      restore_placement(s);
+      set_changed_coordinates(*model_, d_, q, split_qvel(*model_, s.qvel), changed);
     } else {
       place(*model_, s, d_, tree_);
     }
@@ -367,6 +398,7 @@ class ConvergedStep {
   void keep_placement(const Start& s) {
     placed_ = {d_.x, d_.v, d_.w, d_.joint_angle, d_.q};
     placed_start_ = s;
+    placed_q_ = split_qpos(*model_, s.qpos);
     placed_model_ = model_;
   }
   void restore_placement(const Start& s) {
@@ -494,6 +526,7 @@ class ConvergedStep {
   BlockLdu factored_;
   Placement placed_;         // (keep_placement)
   Start placed_start_;
+  std::vector<std::vector<double>> placed_q_;  // placed_start_'s qpos per joint
   const Model* placed_model_ = nullptr;
 };
 
@@ -503,6 +536,7 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
                                     const std::vector<ModelParameter>& parameters,
                                     const std::vector<JointForceInput>& forces, double smoothing) {
   check_arguments(model, eps, smoothing, parameters, forces, "transition_fd");
+  const TangentLayout tangent(model);
   const double kappa = path_kappa(model, smoothing);
   int uncentred = 0;
   const Start start0 = start_of(model, data);
@@ -549,7 +583,7 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
     uncentred += plain;
     auto qpos = [&](const Answer& a) -> const std::vector<double>& { return a.centred && !plain ? a.path_qpos : a.qpos; };
     auto qvel = [&](const Answer& a) -> const std::vector<double>& { return a.centred && !plain ? a.path_qvel : a.qvel; };
-    return state_difference(model, qpos(p), qvel(p), qpos(m), qvel(m), span);
+    return state_difference(tangent, qpos(p), qvel(p), qpos(m), qvel(m), span);
   };
   Answer reference;  // (the unperturbed step, for forward differences)
   if (!centered) reference = next(nullptr, 0.0);
@@ -573,6 +607,7 @@ TransitionDerivatives transition_derivatives(const Model& model, const Data& dat
                                              const std::vector<ModelParameter>& parameters,
                                              const std::vector<JointForceInput>& forces) {
   check_arguments(model, eps, smoothing, parameters, forces, "transition_derivatives");
+  const TangentLayout tangent(model);
   const Start start0 = start_of(model, data);
   const bool tree = tree_only(model);
   Data d = data;
@@ -631,7 +666,7 @@ TransitionDerivatives transition_derivatives(const Model& model, const Data& dat
       perturb(eps, &s);
       converged->set_start(s, true, rate);
       converged->next_state(&q[0], &v[0]);
-      return state_difference(model, q[0], v[0], r.q, r.v, eps);
+      return state_difference(tangent, q[0], v[0], r.q, r.v, eps);
     }
     for (int k = 0; k < 2; ++k) {
       Start s = start0;
@@ -641,7 +676,7 @@ TransitionDerivatives transition_derivatives(const Model& model, const Data& dat
     }
     if (where.matrix == 'A') out.A_set_changed[where.index] = !same;
     if (where.matrix == 'B') out.B_set_changed[where.index] = !same;
-    return state_difference(model, q[0], v[0], q[1], v[1], 2 * eps);
+    return state_difference(tangent, q[0], v[0], q[1], v[1], 2 * eps);
   }, &out);
   // parameter columns: the same step, its start evaluated with a copy of the model whose
   // parameter is moved (the factorization stays the model's)
@@ -654,7 +689,7 @@ TransitionDerivatives transition_derivatives(const Model& model, const Data& dat
                              converged->next_state(&q[k], &v[k]);
                            }
                            converged->use_model(model, in_collision_world(p));
-                           return state_difference(model, q[0], v[0], q[1], v[1], span);
+                           return state_difference(tangent, q[0], v[0], q[1], v[1], span);
                          }, &out);
   return out;
 }

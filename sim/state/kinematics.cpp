@@ -262,8 +262,11 @@ std::vector<bool> loop_joints(const Model& model) {
 namespace {
 // set_coordinates' walk; without `poses` the unwrapped angles are left as they are (the poses the
 // walk places are those d has when it was placed from the same q).
+// `changed` (non-null): the joints whose coordinates differ from the placement d holds; only the
+// bodies past them are placed again (the others keep d's pose and velocity, which are those the
+// whole walk gives them).
 void place_tree(const Model& model, Data& d, const std::vector<std::vector<double>>& q,
-                const std::vector<std::vector<double>>& qd, bool poses) {
+                const std::vector<std::vector<double>>& qd, bool poses, const std::vector<bool>* changed = nullptr) {
   const int nb = static_cast<int>(model.bodies.size());
   const int nj = static_cast<int>(model.joints.size());
   if (static_cast<int>(q.size()) != nj || static_cast<int>(qd.size()) != nj)
@@ -272,9 +275,15 @@ void place_tree(const Model& model, Data& d, const std::vector<std::vector<doubl
   for (int i = 0; i < nb; ++i) body[i] = {d.x[i], d.q[i], d.v[i], quat_to_rot(d.q[i]) * d.w[i]};
   const std::vector<bool> tree = spanning_tree_joints(model);
   auto motion = [&](int b) { return b == kWorld ? BodyMotion{Vec3::Zero(), quat_identity(), Vec3::Zero(), Vec3::Zero()} : body[b]; };
+  std::vector<bool> moved(changed ? nb : 0, false);  // (with `changed`: the bodies placed again)
   // tree joints in the order spanning_tree_joints discovered them, each placing the body it reaches
   grow_from_world(model, tree, [&](int j, int reached) {
     const Joint& jt = model.joints[j];
+    if (changed) {
+      const int from = reached == jt.child ? jt.parent : jt.child;
+      if (!(*changed)[j] && (from == kWorld || !moved[from])) return;
+      moved[reached] = true;
+    }
     const RelativeMotion rel = relative_motion(model, jt, q[j], qd[j]);
     const Mat3 Rpf = quat_to_rot(jt.parent_frame), Rcf = quat_to_rot(jt.child_frame);
     if (reached == jt.child) {
@@ -312,6 +321,7 @@ void place_tree(const Model& model, Data& d, const std::vector<std::vector<doubl
     }
   });
   for (int i = 0; i < nb; ++i) {
+    if (changed && !moved[i]) continue;  // (as it was: its angular velocity not turned twice)
     d.x[i] = body[i].x;
     d.q[i] = body[i].q;
     d.v[i] = body[i].v;
@@ -322,6 +332,8 @@ void place_tree(const Model& model, Data& d, const std::vector<std::vector<doubl
   // given an angle beyond ±π keeps it
   for (int j = 0; j < nj; ++j) {
     const Joint& jt = model.joints[j];
+    if (changed && !(*changed)[j] && !(jt.parent != kWorld && moved[jt.parent]) && !(jt.child != kWorld && moved[jt.child]))
+      continue;  // (its bodies kept their poses: so does its angle)
     JointRows rows;
     joint_rows(jt, body_pose(d, jt.parent), body_pose(d, jt.child), &rows);
     d.joint_angle[j] = rows.c.tail<3>();
@@ -346,6 +358,13 @@ void set_coordinates(const Model& model, Data& d, const std::vector<std::vector<
 void set_coordinate_rates(const Model& model, Data& d, const std::vector<std::vector<double>>& q,
                           const std::vector<std::vector<double>>& qd) {
   place_tree(model, d, q, qd, false);
+}
+
+void set_changed_coordinates(const Model& model, Data& d, const std::vector<std::vector<double>>& q,
+                             const std::vector<std::vector<double>>& qd, const std::vector<bool>& changed) {
+  if (changed.size() != model.joints.size())
+    throw std::invalid_argument("set_changed_coordinates: one flag per joint expected");
+  place_tree(model, d, q, qd, true, &changed);
 }
 
 void joint_coordinates(const Model& model, const Data& d, int j, double* q_out, double* qd_out, const JointRows* rows) {

@@ -49,6 +49,12 @@ void set_coordinates(const Model& model, Data& data, const std::vector<std::vect
 void set_coordinate_rates(const Model& model, Data& data, const std::vector<std::vector<double>>& q,
                           const std::vector<std::vector<double>>& qd);
 
+// set_coordinates where d holds set_coordinates' placement of the same q and qd but on the joints
+// marked `changed` (one flag per joint): only the bodies past those joints, and the unwrapped
+// angles of the joints that touch them, are placed again — the values the whole walk gives.
+void set_changed_coordinates(const Model& model, Data& data, const std::vector<std::vector<double>>& q,
+                             const std::vector<std::vector<double>>& qd, const std::vector<bool>& changed);
+
 // Sets one joint's coordinates, keeping the others, and re-runs forward kinematics.
 void set_joint_coordinates(const Model& model, Data& data, int j, const std::vector<double>& q,
                            const std::vector<double>& qd);
