@@ -652,6 +652,44 @@ TEST(TransitionDerivatives, ForceColumnsEqualAMotorOnTheRow) {
   EXPECT_THROW(transition_fd(m, d, 1e-6, true, {}, {{1, r}}), std::invalid_argument);
 }
 
+// Commands and applied forces that each act on one joint row are perturbed together and their
+// residual split by row (transition_derivatives): the columns are bitwise those taken one by one
+// (a second actuator on a row, here a motor at zero command, makes them so: the batch is refused),
+// and match finite differences — a motor, a force-limited position servo pushed past its limit, a
+// velocity servo; a force input is its motor's column over the gear.
+TEST(TransitionDerivatives, CommandsTakenTogetherAreTheColumnsOneByOne) {
+  const std::string body = R"(<mujoco model="cart2s"><option timestep="0.005"><flag contact="disable"/></option>
+  <worldbody><body name="cart"><joint name="x" type="slide" axis="1 0 0" damping="0.5"/>
+    <geom type="box" size="0.2 0.1 0.05" mass="3"/>
+    <body name="pole1"><joint name="h1" type="hinge" axis="0 1 0" damping="0.05" armature="0.01"/>
+      <geom type="capsule" fromto="0 0 0 0 0 0.6" size="0.03" mass="0.5"/>
+      <body name="pole2" pos="0 0 0.6"><joint name="h2" type="hinge" axis="0 1 0" damping="0.05"/>
+        <geom type="capsule" fromto="0 0 0 0 0 0.6" size="0.03" mass="0.5"/></body></body></body></worldbody>
+  <actuator><motor joint="x" gear="10"/><position joint="h1" kp="20" forcelimited="true" forcerange="-0.5 0.5"/>
+    <velocity joint="h2" kv="0.3"/>)";
+  const Model together = load_xml("cart2s_a", body + "</actuator></mujoco>");
+  const Model alone = load_xml("cart2s_b", body + "<motor joint=\"h1\"/></actuator></mujoco>");
+  std::vector<TransitionDerivatives> D;
+  for (const Model* m : {&together, &alone}) {
+    Data d(*m);
+    set_qpos_qvel(*m, d, std::vector<double>{0.1, 0.4, -0.7}, std::vector<double>{0.3, -1.2, 2.0});
+    d.ctrl = {0.5, 1.5, 0.2};  // (the h1 servo wants 22 N·m: limited to 0.5)
+    if (m == &alone) d.ctrl.push_back(0.0);
+    const std::vector<JointForceInput> forces = {{0, 2}, {1, 5}};
+    D.push_back(transition_derivatives(*m, d, 1e-6, -1.0, {}, forces));
+    const TransitionDerivatives F = transition_fd(*m, d, 1e-6, true, {}, forces);
+    ASSERT_TRUE(D.back().implicit);
+    EXPECT_LT(relative_difference(D.back().B, F.B), 1e-6);
+    EXPECT_LT(relative_difference(D.back().F, F.F), 1e-6);
+    // (forward differences of perturbations ten times apart: their O(eps) terms differ)
+    EXPECT_LT((D.back().F.col(0) * 10 - D.back().B.col(0)).cwiseAbs().maxCoeff(), 1e-6 * D.back().B.col(0).cwiseAbs().maxCoeff());
+  }
+  EXPECT_LT(D[0].B.col(1).cwiseAbs().maxCoeff(), 1e-12);  // (past its force limit: no effect)
+  EXPECT_GT(D[0].B.col(2).cwiseAbs().maxCoeff(), 1e-6);
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(D[0].B.col(k), D[1].B.col(k)) << k;
+  EXPECT_EQ(D[0].A, D[1].A);
+}
+
 // Dojo's four-bar (a closed loop: its loop-closing joint's rows are redundant with the tree's in
 // the plane, so the factorization regularizes a pivot): the state's perturbations are projected
 // onto the loop (set_qpos_qvel closes it) in both, and the implicit function theorem matches

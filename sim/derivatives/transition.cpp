@@ -497,7 +497,27 @@ class ConvergedStep {
   // s = s* − (∂F/∂s)⁻¹ F(s*; p), the inequalities' variables along their recovered steps.
   void next_state(std::vector<double>* qpos, std::vector<double>* qvel) {
     step_residual(*model_, d_, unknowns_, &ws_.residual);
-    ws_.delta = -ws_.residual;
+    advance_from(ws_.residual, qpos, qvel);
+  }
+
+  // F(s*; p) at the start set by set_start; what next_state_from needs of this knot is kept.
+  const Eigen::VectorXd& residual() {
+    step_residual(*model_, d_, unknowns_, &ws_.residual);
+    knot_contacts_ = d_.contacts;
+    return ws_.residual;
+  }
+  // next_state with the residual given, for a start that differs from the last residual()'s only in
+  // what that residual carries (a command or an applied force: the poses, velocities, geometry and
+  // knot quantities are the same): that knot is put back and x' read as next_state would.
+  void next_state_from(const Eigen::VectorXd& residual, std::vector<double>* qpos, std::vector<double>* qvel) {
+    restore_placement(placed_start_);
+    d_.contacts = knot_contacts_;
+    advance_from(residual, qpos, qvel);
+  }
+
+ private:
+  void advance_from(const Eigen::VectorXd& residual, std::vector<double>* qpos, std::vector<double>* qvel) {
+    ws_.delta = -residual;
     inequality_rhs(*model_, d_, kappa_, nullptr, &ws_.delta);
     factored_.solve(ws_.delta);
     recover_steps(d_, ws_.delta, &steps_);
@@ -510,7 +530,6 @@ class ConvergedStep {
     get_qpos_qvel(*model_, d_, ws_.rows3, *qpos, *qvel);  // (the rows at z3 advance_knot left)
   }
 
- private:
   const Model* model_;  // the model the start is evaluated with (a parameter column's copy)
   Data& d_;
   Workspace& ws_;
@@ -526,6 +545,7 @@ class ConvergedStep {
   BlockLdu factored_;
   Placement placed_;         // (keep_placement)
   Start placed_start_;
+  std::vector<Contact> knot_contacts_;  // the inequalities at the last residual()'s start
   std::vector<std::vector<double>> placed_q_;  // placed_start_'s qpos per joint
   const Model* placed_model_ = nullptr;
 };
@@ -651,7 +671,55 @@ TransitionDerivatives transition_derivatives(const Model& model, const Data& dat
   struct Reference {
     std::vector<double> q, v;
   } reference[2];  // x' at the unperturbed start, placed as a rate column's [1] or a command's [0]
+  // Inputs that each act on one entry of the step's equations alone — a joint actuator's command,
+  // an applied joint force: its free row's Δt·force — are perturbed together and the residual split
+  // by entry: each column's residual is then bitwise the one its own perturbation gives, and only
+  // the solve and the read of x' are per column. Every other entry must come out unchanged (else,
+  // as for tendon actuators or two inputs on one row, the columns are taken one by one).
+  const SystemLayout& layout = workspace(d).layout;
+  auto batch = [&](const std::vector<Eigen::Index>& entries, const Perturbation& each, Eigen::MatrixXd* cols) {
+    std::vector<Eigen::Index> sorted = entries;
+    std::sort(sorted.begin(), sorted.end());
+    if (entries.size() < 2 || std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return false;
+    Reference& r = reference[0];
+    converged->set_start(start0, true, false);
+    const Eigen::VectorXd f0 = converged->residual();
+    if (r.q.empty()) converged->next_state_from(f0, &r.q, &r.v);
+    Start all = start0;
+    each(eps, &all);  // (every input of the batch at once)
+    converged->set_start(all, true, false);
+    const Eigen::VectorXd f1 = converged->residual();
+    Eigen::VectorXd unchanged = f1;
+    for (Eigen::Index e : entries) unchanged(e) = f0(e);
+    if (!(unchanged.array() == f0.array()).all()) return false;
+    cols->resize(2 * nv, static_cast<Eigen::Index>(entries.size()));
+    std::vector<double> q, v;
+    Eigen::VectorXd f;
+    for (size_t k = 0; k < entries.size(); ++k) {
+      f = f0;
+      f(entries[k]) = f1(entries[k]);
+      converged->next_state_from(f, &q, &v);
+      cols->col(static_cast<Eigen::Index>(k)) = state_difference(tangent, q, v, r.q, r.v, eps);
+    }
+    return true;
+  };
+  Eigen::MatrixXd batched_B, batched_F;
+  bool command_batch = false, force_batch = false;
+  {
+    std::vector<Eigen::Index> entries;
+    for (const Actuator& a : model.actuators)
+      if (a.tendon < 0) entries.push_back(6 * static_cast<Eigen::Index>(layout.joint_node(a.joint)) + a.row);
+    if (entries.size() == model.actuators.size())
+      command_batch = batch(entries, [&](double h, Start* s) { for (double& u : s->ctrl) u += h; }, &batched_B);
+    entries.clear();
+    for (const JointForceInput& f : forces) entries.push_back(6 * static_cast<Eigen::Index>(layout.joint_node(f.joint)) + f.row);
+    force_batch = batch(entries, [&](double h, Start* s) {
+      for (const JointForceInput& f : forces) s->joint_force[f.joint](f.row) += h;
+    }, &batched_F);
+  }
   fill_columns(model, forces, [&](const Perturbation& perturb, ColumnId where) {
+    if (where.matrix == 'B' && command_batch) return Eigen::VectorXd(batched_B.col(where.index));
+    if (where.matrix == 'F' && force_batch) return Eigen::VectorXd(batched_F.col(where.index));
     std::vector<double> q[2], v[2];
     bool same = true;
     const bool same_poses = !(where.matrix == 'A' && where.index < nv);  // (qvel, ctrl, force columns)
