@@ -344,7 +344,7 @@ class ConvergedStep {
       // (a rate's column: the unperturbed start's poses and angles, the velocities placed anew;
       // with loops place() projects them)
       restore_placement(s);
-      set_coordinate_rates(*model_, d_, split_qpos(*model_, s.qpos), split_qvel(*model_, s.qvel));
+      set_coordinate_rates(*model_, d_, placed_q_, split_qvel(*model_, s.qvel));
     } else if (!placed_.empty() && model_ == placed_model_ && tree_ && s.qvel == placed_start_.qvel) {
       // (a qpos column: the bodies past the joint it moves are placed again, the others put back)
       const std::vector<std::vector<double>> q = split_qpos(*model_, s.qpos);
@@ -357,6 +357,12 @@ class ConvergedStep {
     }
     if (placed_.empty()) keep_placement(s);
     apply_actuation(*model_, d_);
+    // (the inequalities at the unperturbed poses, as the first such call set them)
+    if (same_poses && same_pose_model_ == model_) {
+      d_.contacts = same_pose_contacts_;
+      step_prepare(*model_, d_);
+      return same_pose_match_;
+    }
     if (same_poses) {
       found_ = found_at_start_;
     } else {
@@ -382,6 +388,11 @@ class ConvergedStep {
       ct.friction = f.friction;    // (a friction parameter's column)
       ct.dry_limit = f.dry_limit;
       ct.offset = f.offset + offset_shift_[c];  // (restitution's opening, docs/computation.md §4)
+    }
+    if (same_poses && !offset_shift_.empty()) {
+      same_pose_contacts_ = d_.contacts;
+      same_pose_match_ = same;
+      same_pose_model_ = model_;
     }
     step_prepare(*model_, d_);
     return same;
@@ -546,6 +557,9 @@ class ConvergedStep {
   Placement placed_;         // (keep_placement)
   Start placed_start_;
   std::vector<Contact> knot_contacts_;  // the inequalities at the last residual()'s start
+  std::vector<Contact> same_pose_contacts_;  // set_start's inequalities at the unperturbed poses
+  bool same_pose_match_ = false;             // and whether they matched the converged set
+  const Model* same_pose_model_ = nullptr;   // (the model they were set with; null: not yet)
   std::vector<std::vector<double>> placed_q_;  // placed_start_'s qpos per joint
   const Model* placed_model_ = nullptr;
 };

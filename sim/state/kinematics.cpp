@@ -190,27 +190,42 @@ std::vector<bool> grow_from_world(const Model& model, const std::vector<bool>& u
 // joint_coordinates with the free rows in ascending order (Joint::coordinate_order ignored)
 void joint_coordinates_by_row(const Model& model, const Data& d, int j, double* q, double* qd, const JointRows* given);
 
-std::vector<bool> spanning_tree_joints(const Model& model) {
-  // (asked by every qpos and qvel read and size: the thread's last tree is reused while the
-  // model has the same bodies and joint ends, all the tree depends on)
+namespace {
+
+// The spanning tree of the joints and the order of its walk from the world ((joint, body it
+// reaches), grow_from_world over the tree's joints).
+struct TreeWalk {
+  std::vector<bool> tree;
+  std::vector<std::pair<int, int>> order;
+};
+
+// (asked by every qpos and qvel read, size and placement: the thread's last tree is reused while the
+// model has the same bodies and joint ends, all the tree depends on)
+const TreeWalk& tree_walk(const Model& model) {
   thread_local struct {
     int bodies = -1;
     std::vector<std::pair<int, int>> ends;
-    std::vector<bool> tree;
+    TreeWalk walk;
   } last;
   const size_t nj = model.joints.size();
   bool same = last.bodies == static_cast<int>(model.bodies.size()) && last.ends.size() == nj;
   for (size_t j = 0; same && j < nj; ++j)
     same = last.ends[j].first == model.joints[j].parent && last.ends[j].second == model.joints[j].child;
-  if (same) return last.tree;
-  std::vector<bool> tree(nj, false);
-  grow_from_world(model, std::vector<bool>(nj, true), [&](int j, int) { tree[j] = true; });
+  if (same) return last.walk;
+  TreeWalk walk;
+  walk.tree.assign(nj, false);
+  grow_from_world(model, std::vector<bool>(nj, true), [&](int j, int) { walk.tree[j] = true; });
+  grow_from_world(model, walk.tree, [&](int j, int reached) { walk.order.emplace_back(j, reached); });
   last.bodies = static_cast<int>(model.bodies.size());
   last.ends.resize(nj);
   for (size_t j = 0; j < nj; ++j) last.ends[j] = {model.joints[j].parent, model.joints[j].child};
-  last.tree = tree;
-  return tree;
+  last.walk = std::move(walk);
+  return last.walk;
 }
+
+}  // namespace
+
+std::vector<bool> spanning_tree_joints(const Model& model) { return tree_walk(model).tree; }
 
 std::vector<bool> loop_joints(const Model& model) {
   // Tarjan's bridges, iteratively: a DFS over the bodies and the world (node nb), joints as edges
@@ -273,15 +288,16 @@ void place_tree(const Model& model, Data& d, const std::vector<std::vector<doubl
     throw std::invalid_argument("set_coordinates: one coordinate vector per joint expected");
   std::vector<BodyMotion> body(nb);
   for (int i = 0; i < nb; ++i) body[i] = {d.x[i], d.q[i], d.v[i], quat_to_rot(d.q[i]) * d.w[i]};
-  const std::vector<bool> tree = spanning_tree_joints(model);
+  const TreeWalk& walk = tree_walk(model);
+  const std::vector<bool>& tree = walk.tree;
   auto motion = [&](int b) { return b == kWorld ? BodyMotion{Vec3::Zero(), quat_identity(), Vec3::Zero(), Vec3::Zero()} : body[b]; };
   std::vector<bool> moved(changed ? nb : 0, false);  // (with `changed`: the bodies placed again)
-  // tree joints in the order spanning_tree_joints discovered them, each placing the body it reaches
-  grow_from_world(model, tree, [&](int j, int reached) {
+  // tree joints in the order of the walk from the world, each placing the body it reaches
+  for (const auto& [j, reached] : walk.order) {
     const Joint& jt = model.joints[j];
     if (changed) {
       const int from = reached == jt.child ? jt.parent : jt.child;
-      if (!(*changed)[j] && (from == kWorld || !moved[from])) return;
+      if (!(*changed)[j] && (from == kWorld || !moved[from])) continue;
       moved[reached] = true;
     }
     const RelativeMotion rel = relative_motion(model, jt, q[j], qd[j]);
@@ -319,7 +335,7 @@ void place_tree(const Model& model, Data& d, const std::vector<std::vector<doubl
       a.v = v_anchor_a + a.w_world.cross(a.x - anchor_a);
       body[jt.parent] = a;
     }
-  });
+  }
   for (int i = 0; i < nb; ++i) {
     if (changed && !moved[i]) continue;  // (as it was: its angular velocity not turned twice)
     d.x[i] = body[i].x;
