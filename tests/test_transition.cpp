@@ -691,15 +691,11 @@ TEST(TransitionDerivatives, ForceColumnsEqualAMotorOnTheRow) {
 // and match finite differences — a motor, a force-limited position servo pushed past its limit, a
 // velocity servo; a force input is its motor's column over the gear.
 TEST(TransitionDerivatives, CommandsTakenTogetherAreTheColumnsOneByOne) {
-  const std::string body = R"(<mujoco model="cart2s"><option timestep="0.005"><flag contact="disable"/></option>
-  <worldbody><body name="cart"><joint name="x" type="slide" axis="1 0 0" damping="0.5"/>
-    <geom type="box" size="0.2 0.1 0.05" mass="3"/>
-    <body name="pole1"><joint name="h1" type="hinge" axis="0 1 0" damping="0.05" armature="0.01"/>
-      <geom type="capsule" fromto="0 0 0 0 0 0.6" size="0.03" mass="0.5"/>
-      <body name="pole2" pos="0 0 0.6"><joint name="h2" type="hinge" axis="0 1 0" damping="0.05"/>
-        <geom type="capsule" fromto="0 0 0 0 0 0.6" size="0.03" mass="0.5"/></body></body></body></worldbody>
-  <actuator><motor joint="x" gear="10"/><position joint="h1" kp="20" forcelimited="true" forcerange="-0.5 0.5"/>
-    <velocity joint="h2" kv="0.3"/>)";
+  // (the damped cart with a double pendulum above, its actuators replaced)
+  const std::string cart = kCartDoublePendulum;
+  const std::string body = cart.substr(0, cart.find("<actuator>")) +
+                           R"(<actuator><motor joint="x" gear="10"/><position joint="h1" kp="20" forcelimited="true"
+    forcerange="-0.5 0.5"/><velocity joint="h2" kv="0.3"/>)";
   const Model together = load_xml("cart2s_a", body + "</actuator></mujoco>");
   const Model alone = load_xml("cart2s_b", body + "<motor joint=\"h1\"/></actuator></mujoco>");
   std::vector<TransitionDerivatives> D;
