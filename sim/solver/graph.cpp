@@ -294,28 +294,41 @@ void build_graph(const Model& model, Data& d) {
         ws.graph_all_last || (model.opt.solver.closed_contacts_last && is_surface_contact(d.contacts[c]));
     placement[ws.contact_node[c]] = ws.contact_first[c] ? kPlaceFirst : last ? kPlaceLast : kPlaceByOrder;
   }
-  ws.ldu.analyze(n, ws.edges, root, &multiplier,
-                 ws.graph_bodies_first && n > equality_nodes && !equality_loop(model, ws, equality_nodes), &placement);
-  for (int j = 0; j < nj; ++j)  // identity rows: one real row, the rest the padding's identity
-    if (ws.passive[j]) ws.ldu.set_node_size(ws.layout.joint_node(j), 1);
-  for (int j = 0; j < nj; ++j) {
-    unsigned mask = 0;
-    for (int r = 0; r < 6; ++r)
-      if (model.joints[j].row_constrained(r)) mask |= 1u << r;
-    ws.ldu.set_regularized_rows(ws.layout.joint_node(j), mask);
+  // node sizes and the rows whose pivots may be regularized, the same in both factorizations
+  auto configure = [&](BlockLdu& ldu) {
+    for (int j = 0; j < nj; ++j)  // identity rows: one real row, the rest the padding's identity
+      if (ws.passive[j]) ldu.set_node_size(ws.layout.joint_node(j), 1);
+    for (int j = 0; j < nj; ++j) {
+      unsigned mask = 0;
+      for (int r = 0; r < 6; ++r)
+        if (model.joints[j].row_constrained(r)) mask |= 1u << r;
+      ldu.set_regularized_rows(ws.layout.joint_node(j), mask);
+    }
+    for (int k = 0; k < nn; ++k) {
+      const int rows = model.nonholonomic[k].rows();
+      ldu.set_node_size(ws.layout.nonholonomic_node(k), rows);
+      ldu.set_regularized_rows(ws.layout.nonholonomic_node(k), (1u << rows) - 1);
+    }
+    for (int t = 0; t < nt; ++t) ldu.set_node_size(ws.layout.tendon_node(t), 2);
+    for (int k = 0; k < ncp; ++k) {  // (a coupling may repeat what the joints already impose)
+      ldu.set_node_size(ws.layout.coupling_node(k), 1);
+      ldu.set_regularized_rows(ws.layout.coupling_node(k), 1u);
+    }
+    for (int c = 0; c < nc; ++c)  // redundant contacts
+      if (ws.contact_node[c] >= 0) ldu.set_regularized_rows(ws.contact_node[c], 0b1111, true);
+  };
+  const bool loop = equality_loop(model, ws, equality_nodes);
+  ws.ldu.analyze(n, ws.edges, root, &multiplier, ws.graph_bodies_first && n > equality_nodes && !loop, &placement);
+  configure(ws.ldu);
+  // a placed state's velocity projection (project_state) with the bodies first where equality
+  // constraints close a loop: the multipliers' pivots are then blocks of −J M⁻¹ Jᵀ; in the
+  // post-order, rows exactly redundant on the loop and nearly so 1e-14 off it amplified round-off
+  // ~1e10 (Cassie's placed velocities were noisy at 1e-2)
+  ws.velocity_ldu_separate = loop;
+  if (loop) {
+    ws.velocity_ldu.analyze(n, ws.edges, root, &multiplier, true);
+    configure(ws.velocity_ldu);
   }
-  for (int k = 0; k < nn; ++k) {
-    const int rows = model.nonholonomic[k].rows();
-    ws.ldu.set_node_size(ws.layout.nonholonomic_node(k), rows);
-    ws.ldu.set_regularized_rows(ws.layout.nonholonomic_node(k), (1u << rows) - 1);
-  }
-  for (int t = 0; t < nt; ++t) ws.ldu.set_node_size(ws.layout.tendon_node(t), 2);
-  for (int k = 0; k < ncp; ++k) {  // (a coupling may repeat what the joints already impose)
-    ws.ldu.set_node_size(ws.layout.coupling_node(k), 1);
-    ws.ldu.set_regularized_rows(ws.layout.coupling_node(k), 1u);
-  }
-  for (int c = 0; c < nc; ++c)  // redundant contacts
-    if (ws.contact_node[c] >= 0) ws.ldu.set_regularized_rows(ws.contact_node[c], 0b1111, true);
   ws.rows2.resize(nj);
   ws.rows3.resize(nj);
   ws.joint_rate2.resize(nj);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "sim/constraints/equality.hpp"
 #include "sim/solver/workspace.hpp"
@@ -26,12 +27,32 @@ void assemble_projection(const Model& model, Data& d, bool velocities) {
     for (int k = 0; k < kind->count(model); ++k) kind->projection_matrix(model, d, ws, k, velocities);
 }
 
+// While it lives (with `use`), ws.ldu is Workspace::velocity_ldu where equality constraints close
+// a loop, the step's factorization kept aside.
+class VelocityFactors {
+ public:
+  VelocityFactors(Workspace& ws, bool use) : ws_(ws), on_(use && ws.velocity_ldu_separate) {
+    if (on_) std::swap(ws_.ldu, ws_.velocity_ldu);
+  }
+  ~VelocityFactors() {
+    if (on_) std::swap(ws_.ldu, ws_.velocity_ldu);
+  }
+  VelocityFactors(const VelocityFactors&) = delete;
+  VelocityFactors& operator=(const VelocityFactors&) = delete;
+
+ private:
+  Workspace& ws_;
+  bool on_;
+};
+
 // The minimal mass-weighted change Δ of per-body 6-vectors with J Δ = rhs (rhs filled by
 // `fill` on the projection's rows at the current poses), added by `apply`.
-// `below` > 0: a rhs within it is left unprojected (no factorization).
+// `below` > 0: a rhs within it is left unprojected (no factorization). `placed`: a placed state's
+// velocities (VelocityFactors).
 template <class Fill, class Apply>
-bool project(const Model& model, Data& d, Fill fill, Apply apply, double below = 0) {
+bool project(const Model& model, Data& d, Fill fill, Apply apply, double below = 0, bool placed = false) {
   Workspace& ws = workspace(model, d);
+  const VelocityFactors factors(ws, placed);
   Eigen::VectorXd& rhs = ws.delta;
   assemble_projection(model, d, true);
   rhs.setZero();
@@ -53,7 +74,8 @@ Pose pose_along_motion(const Data& d, int body, double e) {
 }
 
 // velocities: onto J ν = 0 at the current poses, the nonholonomic rows included
-bool project_velocities(const Model& model, Data& d, double below) {
+namespace {
+bool velocities_onto_rows(const Model& model, Data& d, double below, bool placed) {
   return project(
       model, d,
       [&](const Workspace& ws, Eigen::VectorXd& rhs) {
@@ -64,8 +86,11 @@ bool project_velocities(const Model& model, Data& d, double below) {
         d.v[i] += dv.head<3>();
         d.w[i] += dv.tail<3>();
       },
-      below);
+      below, placed);
 }
+}  // namespace
+
+bool project_velocities(const Model& model, Data& d, double below) { return velocities_onto_rows(model, d, below, false); }
 
 // accelerations: onto the joints' rows at acceleration level, J a + J̇ ν = 0, the rows' second
 // derivative along the motion by central differences (docs/computation.md (109))
@@ -138,7 +163,7 @@ ProjectionReport project_state(const Model& model, Data& d, double tolerance, in
   }
   if (!rep.converged) return rep;
 
-  if (!project_velocities(model, d, velocity_below)) {
+  if (!velocities_onto_rows(model, d, velocity_below, true)) {
     rep.converged = false;
     rep.failure = ProjectionReport::Failure::VelocitySingular;
     return rep;

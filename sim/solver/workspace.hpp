@@ -106,6 +106,10 @@ struct Workspace {
   // whether the model's joints close a kinematic loop (loop_joints): -1 not yet asked
   int joints_close_loops = -1;
   BlockLdu ldu;
+  // A placed state's velocity projection (project_state) where equality constraints close a loop:
+  // the same graph with the bodies eliminated first (build_graph); otherwise `ldu` serves.
+  BlockLdu velocity_ldu;
+  bool velocity_ldu_separate = false;
   std::vector<std::pair<int, int>> edges;  // (joint node, body node)
   std::vector<int> parent_edge, child_edge;  // per joint: its edge ids (-1: world parent)
   // per joint: a passive floating joint (all six rows free, no spring, damper, armature, dry
