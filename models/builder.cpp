@@ -260,6 +260,7 @@ void build_model(const std::vector<LinkSpec>& links, std::vector<JointSpec> join
     j.actuated = s.proto.actuated;
     j.hinge_sequence = s.proto.hinge_sequence;
     j.hinge_offset = s.proto.hinge_offset;
+    j.hinge_cosine = s.proto.hinge_cosine;
     j.row_names = s.proto.row_names;
     j.row_ref = s.proto.row_ref;
     j.coordinate_order = s.proto.coordinate_order;

@@ -381,6 +381,11 @@ std::string validate_model(const Model& model) {
         return err.str();
       }
     }
+    if (j.hinge_cosine != 0 && (!(std::abs(j.hinge_cosine) < 1 - 1e-6) || !j.davenport() || j.hinge_sequence[2] >= 0)) {
+      err << "joint '" << j.name << "': hinge_cosine must be in (-1, 1) (hinges not parallel) on a Davenport joint "
+          << "of two hinges";
+      return err.str();
+    }
     if (j.cone_limit != 0 && (!(j.cone_limit > 0 && j.cone_limit <= M_PI) || rot_kind(j.type) != RotKind::Free ||
                               j.davenport() || !j.has_limits)) {
       err << "joint '" << j.name << "': cone_limit must be an angle in (0, pi] on a joint whose three "

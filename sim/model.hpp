@@ -164,6 +164,10 @@ struct Joint {
   // then the first hinge's in the parent and the last hinge's in the child, and the translational
   // rows subtract the offset chain the hinges turn (docs/computation.md (98)–(100)). Zero: one anchor.
   std::array<Vec3, 2> hinge_offset{Vec3::Zero(), Vec3::Zero()};
+  // Two-hinge Davenport joints whose axes are not orthogonal: the cosine c of the angle between
+  // them. Hinge 0 turns about e_s0, hinge 1 about c e_s0 + √(1 − c²) e_s1 (as hinge 0 turns it);
+  // the constrained row is e_s0ᵀ R_rel a_1 − c (docs/computation.md (118)). 0: orthogonal.
+  double hinge_cosine = 0;
   // Per row, the description's name of a one-coordinate joint that became this row (an MJCF body's
   // hinges and slides merged into one joint); empty: the row is known by the joint's name only.
   std::array<std::string, 6> row_names;

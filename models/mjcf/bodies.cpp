@@ -257,6 +257,41 @@ std::optional<std::pair<Mat3, std::vector<int>>> merged_frame(const std::vector<
   return found;
 }
 
+// Two hinges (after slides) whose axes are neither parallel nor perpendicular: the joint frame
+// x = the first hinge's axis, y = the second's part across it, z = x × y, the hinges on rows 3, 4
+// and *cosine the cosine of their angle (Joint::hinge_cosine); the slides must lie along the
+// frame's axes as merged_frame's do (one: z; two: x, y; three: all). None otherwise.
+std::optional<std::pair<Mat3, std::vector<int>>> skew_hinges_frame(const std::vector<char>& kinds,
+                                                                   const std::vector<Vec3>& axes, double* cosine) {
+  const double tol = 1e-9;
+  int ns = 0, nh = 0;
+  for (char c : kinds) (c == 's' ? ns : nh) += 1;
+  if (nh != 2 || kinds[ns] != 'h') return std::nullopt;
+  const Vec3 a0 = axes[ns], a1 = axes[ns + 1];
+  const double c = a0.dot(a1);
+  if (std::abs(c) < tol || std::abs(c) > 1 - 1e-6) return std::nullopt;
+  Mat3 J;
+  J.col(0) = a0;
+  J.col(1) = (a1 - c * a0).normalized();
+  J.col(2) = J.col(0).cross(J.col(1));
+  static const std::vector<int> kFree[4] = {{}, {2}, {0, 1}, {0, 1, 2}};
+  std::vector<int> rows, slides;
+  for (int i = 0; i < ns; ++i) {
+    int axis = -1;
+    for (int col = 0; col < 3; ++col)
+      if (J.col(col).dot(axes[i]) > 1 - tol) axis = col;
+    if (axis < 0) return std::nullopt;
+    rows.push_back(axis);
+    slides.push_back(axis);
+  }
+  std::sort(slides.begin(), slides.end());
+  if (slides != kFree[ns]) return std::nullopt;
+  rows.push_back(3);
+  rows.push_back(4);
+  *cosine = c;
+  return std::make_pair(J, rows);
+}
+
 }  // namespace
 
 std::optional<MjcfReader::MergedJoint> MjcfReader::merge_joints(const Parts& jparts,
@@ -308,7 +343,8 @@ std::optional<MjcfReader::MergedJoint> MjcfReader::merge_joints(const Parts& jpa
         middle.proto.lower[5] < -bound || middle.proto.upper[5] > bound)
       return std::nullopt;
   }
-  const auto frame = merged_frame(kinds, axes);
+  auto frame = merged_frame(kinds, axes);
+  if (!frame) frame = skew_hinges_frame(kinds, axes, &m.cosine);
   if (!frame) return std::nullopt;
   m.frame = rot_to_quat(frame->first);
   // hinges through different points: each anchor's step from the one before, in the joint frame
@@ -331,6 +367,7 @@ void MjcfReader::merge_specs(const MergedJoint& merged, int first_spec, int firs
   m.proto.type = merged.type;
   m.proto.hinge_sequence = merged.sequence;
   m.proto.hinge_offset = merged.offset;
+  m.proto.hinge_cosine = merged.cosine;
   m.frames = FrameRule::World;
   m.frame_world = merged.frame;
   m.anchor = merged.anchor;

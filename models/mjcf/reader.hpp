@@ -188,6 +188,7 @@ class MjcfReader {
     std::vector<int> rows;                  // per MuJoCo joint, its row
     Vec3 anchor = Vec3::Zero();             // the first hinge's anchor (world)
     std::array<Vec3, 2> offset{Vec3::Zero(), Vec3::Zero()};  // Joint::hinge_offset
+    double cosine = 0;                      // Joint::hinge_cosine
   };
   std::optional<MergedJoint> merge_joints(const Parts& jparts,
                                           const std::vector<std::string>& names,

@@ -33,6 +33,21 @@ void davenport_angles(const Joint& jt, const Mat3& R, Vec3* theta, Mat3* dtheta)
   const double e = j == (i + 1) % 3 ? 1.0 : -1.0;
   theta->setZero();
   dtheta->setZero();
+  if (jt.hinge_sequence[2] < 0 && jt.hinge_cosine != 0) {
+    // two hinges at a non-right angle, a_1 = c e_i + s e_j: R a_1 = R_i a_1 and Rᵀ e_i = R_1ᵀ e_i
+    // give tan θ_i = ε (R a_1)_k / (R a_1)_j and tan θ_j = ε R[i][k] / (R u)_i with
+    // u = s e_i − c e_j, exact for any angles (docs/computation.md (118))
+    const double c = jt.hinge_cosine, s = std::sqrt(1.0 - c * c);
+    const double yi = e * (c * R(k, i) + s * R(k, j)), xi = c * R(j, i) + s * R(j, j);
+    (*theta)(i) = std::atan2(yi, xi);
+    dtheta->row(i) = atan2_gradient(yi, xi, e * (c * entry_gradient(R, k, i) + s * entry_gradient(R, k, j)),
+                                    c * entry_gradient(R, j, i) + s * entry_gradient(R, j, j));
+    const double xj = s * R(i, i) - c * R(i, j);
+    (*theta)(j) = std::atan2(e * R(i, k), xj);
+    dtheta->row(j) = atan2_gradient(e * R(i, k), xj, e * entry_gradient(R, i, k),
+                                    s * entry_gradient(R, i, i) - c * entry_gradient(R, i, j));
+    return;
+  }
   if (jt.hinge_sequence[2] < 0) {
     // two hinges: R e_j = R_i e_j and e_iᵀ R = e_iᵀ R_j, so tan θ_i = ε R[k][j] / R[j][j] and
     // tan θ_j = ε R[i][k] / R[i][i] for any angles
@@ -62,13 +77,21 @@ void davenport_angles(const Joint& jt, const Mat3& R, Vec3* theta, Mat3* dtheta)
 
 }  // namespace
 
+Vec3 davenport_axis(const Joint& joint, int m) {
+  const int a = joint.hinge_sequence[m];
+  if (m != 1 || joint.hinge_cosine == 0) return Vec3::Unit(a);
+  const double c = joint.hinge_cosine;
+  return c * Vec3::Unit(joint.hinge_sequence[0]) + std::sqrt(1.0 - c * c) * Vec3::Unit(a);
+}
+
 Mat3 davenport_rotation(const Joint& joint, const Vec3& theta, const Vec3& rate, Vec3* omega) {
   Mat3 R = Mat3::Identity();
   Vec3 w = Vec3::Zero();
   for (int m = 0; m < 3 && joint.hinge_sequence[m] >= 0; ++m) {
     const int a = joint.hinge_sequence[m];
-    w += R.col(a) * rate(a);
-    R = R * quat_to_rot(quat_axis_angle(Vec3::Unit(a), theta(a)));
+    const Vec3 axis = davenport_axis(joint, m);
+    w += (m == 1 && joint.hinge_cosine != 0 ? Vec3(R * axis) : Vec3(R.col(a))) * rate(a);
+    R = R * quat_to_rot(quat_axis_angle(axis, theta(a)));
   }
   if (omega) *omega = w;
   return R;
@@ -80,8 +103,9 @@ Vec3 davenport_offset(const Joint& joint, const Vec3& theta, Mat3* dv_dtheta) {
   Vec3 axis[3], term[2];
   for (int m = 0; m < n; ++m) {
     const int a = joint.hinge_sequence[m];
-    axis[m] = R.col(a);  // hinge m's axis as the hinges before it turn it
-    R = R * quat_to_rot(quat_axis_angle(Vec3::Unit(a), theta(a)));
+    const Vec3 own = davenport_axis(joint, m);
+    axis[m] = m == 1 && joint.hinge_cosine != 0 ? Vec3(R * own) : Vec3(R.col(a));  // as the hinges before it turn it
+    R = R * quat_to_rot(quat_axis_angle(own, theta(a)));
     if (m + 1 < n) term[m] = R * joint.hinge_offset[m];
   }
   // ∂v/∂θ_sl = (R_s0 ⋯ R_s(l−1) e_sl) × Σ_{m ≥ l} term_m   (docs/computation.md (99))
@@ -97,6 +121,18 @@ Vec3 davenport_offset(const Joint& joint, const Vec3& theta, Mat3* dv_dtheta) {
 
 RotationRowTerms rotation_row_terms(const Joint& joint, int k) {
   RotationRowTerms t;
+  if (joint.davenport() && joint.hinge_cosine != 0) {  // e_s0ᵀ R_rel a_1 − c (docs/computation.md (118))
+    const double c = joint.hinge_cosine;
+    t.count = 2;
+    t.sign[0] = c;
+    t.p[0] = joint.hinge_sequence[0];
+    t.q[0] = joint.hinge_sequence[0];
+    t.sign[1] = std::sqrt(1.0 - c * c);
+    t.p[1] = joint.hinge_sequence[0];
+    t.q[1] = joint.hinge_sequence[1];
+    t.constant = c;
+    return t;
+  }
   if (joint.davenport()) {  // the universal joint's row e_s0ᵀ R_rel e_s1 (docs/computation.md (94))
     t.count = 1;
     t.sign[0] = 1.0;
@@ -193,6 +229,7 @@ void joint_rows(const Joint& j, const Pose& a, const Pose& b, JointRows* out, co
         out->Jb.block<1, 3>(3 + k, 3) -= t.sign[n] * R_rel.row(t.p[n]) * skew(Vec3::Unit(t.q[n])) * Rcf.transpose();
         out->Ja.block<1, 3>(3 + k, 3) -= t.sign[n] * R_rel.col(t.q[n]).cross(Vec3::Unit(t.p[n])).transpose() * Rpf.transpose();
       }
+      if (t.constant != 0) out->c(3 + k) -= t.constant;
     } else if (j.row_constrained(3 + k)) {
       out->c(3 + k) = 2.0 * qr(1 + k);
       dc(1 + k) = 2.0;

@@ -90,9 +90,14 @@ struct RotationRowTerms {
   double sign[2];   // each term's sign
   // each term's entry R_rel[p, q]
   int p[2], q[2];   // each term's entry R_rel[p, q]
+  double constant = 0;  // subtracted from the sum (a two-hinge joint at a non-right angle)
 };
 // The terms of constrained rotation row 3 + k of `joint`.
 RotationRowTerms rotation_row_terms(const Joint& joint, int k);
+
+// Hinge m's axis (joint frame, before the hinges ahead of it turn it) of a Davenport joint: e_sm,
+// or for the second of two hinges at a non-right angle c e_s0 + √(1 − c²) e_s1 (Joint::hinge_cosine).
+Vec3 davenport_axis(const Joint& joint, int m);
 
 // A Davenport joint's (Joint::hinge_sequence) relative rotation R_rel = Π_m R(e_sm, θ_sm) for the
 // angles theta (indexed by joint-frame axis), and in *omega the relative angular velocity (parent
