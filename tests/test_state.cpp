@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -90,6 +93,35 @@ TEST(State, QposQvelRoundTrip) {
   bad[8] = std::nan("");
   EXPECT_THROW(set_qpos_qvel(m, d, bad, std::vector<double>(18)), std::invalid_argument);
   EXPECT_THROW(reset_data(m, d, 7), std::invalid_argument);
+}
+
+// A state whose loop cannot close (Dojo's four-bar with its loop anchor moved 8 m off) is refused
+// by set_qpos_qvel with the joint and its violation, not left off the loop silently; the same
+// four-bar as written takes its own state back.
+TEST(State, QposThatCannotCloseTheLoopIsRefused) {
+  std::string fourbar;
+  {
+    std::ifstream in(repo("tests/data/models/dojo_fourbar/fourbar.urdf"));
+    fourbar.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const Model ok = load_model(repo("tests/data/models/dojo_fourbar/fourbar.urdf"));
+  Data d(ok);
+  EXPECT_NO_THROW(set_qpos_qvel(ok, d, get_qpos(ok, d), get_qvel(ok, d)));
+  const std::string anchor = "<link1 link=\"link2\" rpy=\"0 0 0\" xyz=\"0 0 -1.0\"/>";
+  ASSERT_NE(fourbar.find(anchor), std::string::npos);
+  fourbar.replace(fourbar.find(anchor), anchor.size(), "<link1 link=\"link2\" rpy=\"0 0 0\" xyz=\"0 0 -9.0\"/>");
+  const std::string path = (std::filesystem::temp_directory_path() / "maxsim_state_fourbar_far.urdf").string();
+  std::ofstream(path) << fourbar;
+  const Model far = load_model(path);
+  Data f(far);
+  try {
+    set_qpos_qvel(far, f, get_qpos(far, f), get_qvel(far, f));
+    ADD_FAILURE() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("does not close the model's loops"), std::string::npos) << what;
+    EXPECT_NE(what.find("joint '"), std::string::npos) << what;
+  }
 }
 
 // A reset Data runs as a new one, to the last bit: the A1 dropped from its keyframe onto the

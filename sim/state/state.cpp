@@ -147,8 +147,21 @@ void set_qpos_qvel(const Model& model, Data& data, std::span<const double> qpos,
     if (!std::isfinite(v)) throw std::invalid_argument("qvel has a non-finite value");
   const std::vector<std::vector<double>> q = split_qpos(model, qpos), qd = split_qvel(model, qvel);
   set_coordinates(model, data, q, qd);
-  project_state(model, data);
+  const ProjectionReport r = project_state(model, data);
   data.limits_recheck = true;  // (a state set by hand: the limits it is beyond are pulled in)
+  if (!r.converged) {
+    std::string where;
+    if (r.worst_joint >= 0 && r.worst_joint < static_cast<int>(model.joints.size()))
+      where = ", joint '" + model.joints[r.worst_joint].name + "' row " + std::to_string(r.worst_row) + " off by " +
+              std::to_string(r.violation);
+    throw std::invalid_argument(
+        r.failure == ProjectionReport::Failure::IterationLimit
+            ? "qpos does not close the model's loops (" + std::to_string(r.iterations) + " projection iterations" + where +
+                  "); the Data holds the tree's placement"
+            : std::string("the state could not be projected onto the model's constraints (a singular system at this ") +
+                  (r.failure == ProjectionReport::Failure::VelocitySingular ? "pose's velocities" : "pose") + where +
+                  "); the Data holds the tree's placement");
+  }
 }
 
 void reset_data(const Model& model, Data& data) {

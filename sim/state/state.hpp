@@ -50,7 +50,9 @@ std::vector<std::vector<double>> split_qvel(const Model& model, std::span<const 
 // the loops (project_state). The time, the inputs and the last step's contacts are kept; a limit
 // the new state is beyond is pulled in over ModelOptions::limit_recovery_time, as at a run's start
 // (sim/constraints/joint_limits.hpp; a loop's limits released at the start stay so). Throws
-// std::invalid_argument on a wrong number of values or a non-finite value (the Data unchanged).
+// std::invalid_argument on a wrong number of values or a non-finite value (the Data unchanged),
+// and when the projection does not converge (a loop that cannot close from qpos, or a singular
+// system; the Data then holds the tree's placement, off the loops).
 void set_qpos_qvel(const Model& model, Data& data, std::span<const double> qpos, std::span<const double> qvel);
 
 // The Data as a fresh Data(model) would be — time 0, the model's pose at rest, ctrl and every
