@@ -10,6 +10,7 @@
 //                 [--compliant-iterations N] (InteriorPointOptions::compliant_iterations in maxsim)
 //                 [--sigma-short S] (InteriorPointOptions::sigma_after_short_step in maxsim)
 //                 [--fraction-to-boundary T] (InteriorPointOptions::fraction_to_boundary in maxsim)
+//                 [--full-predictor-fraction T] (InteriorPointOptions::full_predictor_fraction)
 //                 [--warm-slack W]  (InteriorPointOptions::warm_slack in maxsim)
 //                 [--no-corrector]  (InteriorPointOptions::mehrotra_corrector off in maxsim)
 //                 [--joint-friction-rate R] (InteriorPointOptions::joint_friction_rate in maxsim; 0: off)
@@ -108,6 +109,7 @@ void configure(Model* m, const Options& o) {
   m->opt.interior_point.compliant_iterations = o.ip.compliant_iterations;
   m->opt.interior_point.sigma_after_short_step = o.ip.sigma_after_short_step;
   m->opt.interior_point.fraction_to_boundary = o.ip.fraction_to_boundary;
+  m->opt.interior_point.full_predictor_fraction = o.ip.full_predictor_fraction;
   m->opt.interior_point.warm_slack = o.ip.warm_slack;
   m->opt.interior_point.mehrotra_corrector = o.ip.mehrotra_corrector;
   m->opt.interior_point.joint_friction_rate = o.ip.joint_friction_rate;
@@ -421,6 +423,11 @@ int run(int argc, char** argv) {
         throw std::invalid_argument("--limit-recovery-time must be seconds >= 0 or inf");
     }
     else if (a == "--no-corrector") o.ip.mehrotra_corrector = false;
+    else if (a == "--full-predictor-fraction") {
+      const double v = std::stod(value());
+      if (!(v >= 0 && v < 1)) throw std::invalid_argument("--full-predictor-fraction must be in [0, 1)");
+      o.ip.full_predictor_fraction = v;
+    }
     else if (a == "--sigma-short" || a == "--fraction-to-boundary" || a == "--warm-slack") {
       const double v = std::stod(value());
       const bool unit = a != "--warm-slack";  // (σ and τ lie in (0, 1]; the slack is > 0)

@@ -344,6 +344,7 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
       Attempt conservative = cold;
       conservative.interior_point.mehrotra_corrector = false;
       conservative.interior_point.fraction_to_boundary = first.interior_point.conservative_fraction_to_boundary;
+      conservative.interior_point.full_predictor_fraction = 0;
       attempt_again(conservative);
       if (rep.status == StepStatus::Ok) return rep;
       restore_state(saved, d);
@@ -509,6 +510,9 @@ StepReport step(const Model& model, Data& d) {
     if (!(p >= 0) || !std::isfinite(p))
       throw std::invalid_argument("interior_point.proximal and proximal_retry must be finite and >= 0 (got " +
                                   std::to_string(p) + ")");
+  if (!(model.opt.interior_point.full_predictor_fraction >= 0 && model.opt.interior_point.full_predictor_fraction < 1))
+    throw std::invalid_argument("interior_point.full_predictor_fraction must be in [0, 1) (got " +
+                                std::to_string(model.opt.interior_point.full_predictor_fraction) + ")");
   if (!(model.opt.interior_point.joint_friction_rate >= 0) || !std::isfinite(model.opt.interior_point.joint_friction_rate))
     throw std::invalid_argument("interior_point.joint_friction_rate must be finite and >= 0 (got " +
                                 std::to_string(model.opt.interior_point.joint_friction_rate) + ")");

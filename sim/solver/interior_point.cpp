@@ -248,8 +248,10 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     }
     recover_steps(d, ws.delta, &steps);
     // fraction to boundary, then halve while the merit does not decrease
-    double alpha = std::min(1.0, opt.fraction_to_boundary * max_feasible_step(d, steps));
-    if (alpha < 0.9 * opt.fraction_to_boundary * alpha_aff) {
+    const double tau = alpha_aff >= 1.0 && opt.full_predictor_fraction > 0 ? opt.full_predictor_fraction
+                                                                           : opt.fraction_to_boundary;
+    double alpha = std::min(1.0, tau * max_feasible_step(d, steps));
+    if (alpha < 0.9 * tau * alpha_aff) {
       // Mehrotra's second-order term overshoots where strict complementarity fails: a contact
       // touching without force (γ → 0 and s → 0 together, e.g. the redundant corners of a box at
       // rest) gets twice its affine step, which caps α at 1/2 in every iteration and makes the
@@ -259,7 +261,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
       inequality_rhs(model, d, sigma * mu, nullptr, &ws.trial);
       newton_solve(ws.trial);
       recover_steps(d, ws.trial, &affine);
-      const double alpha_c = std::min(1.0, opt.fraction_to_boundary * max_feasible_step(d, affine));
+      const double alpha_c = std::min(1.0, tau * max_feasible_step(d, affine));
       if (ws.trial.allFinite() && alpha_c > alpha) {
         alpha = alpha_c;
         record.centred_direction = true;
