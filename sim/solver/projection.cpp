@@ -25,6 +25,10 @@ void assemble_projection(const Model& model, Data& d, bool velocities) {
   }
   for (const EqualityKind* kind : equality_kinds())
     for (int k = 0; k < kind->count(model); ++k) kind->projection_matrix(model, d, ws, k, velocities);
+  // the last step's inequality nodes take no part: identity pivots with zero right-hand sides
+  // (a zero block would be singular wherever its rows are not all regularized)
+  for (const int node : ws.contact_node)
+    if (node >= 0) A.diag(node).setIdentity();
 }
 
 // While it lives (with `use`), ws.ldu is Workspace::velocity_ldu where equality constraints close
