@@ -121,9 +121,6 @@ void size_nodes(Data& d) {
     const int node = ws.contact_node[c];
     const int rows = ws.kinds[c]->node_rows(d.contacts[c]);
     if (node >= 0 && ws.ldu.node_size(node) != rows) ws.ldu.set_node_size(node, rows);
-    // (the placed state's factorization: its zero inequality blocks are regularized at that size)
-    if (node >= 0 && ws.velocity_ldu_separate && ws.velocity_ldu.node_size(node) != rows)
-      ws.velocity_ldu.set_node_size(node, rows);
   }
 }
 

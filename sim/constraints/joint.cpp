@@ -90,7 +90,7 @@ Mat3 davenport_rotation(const Joint& joint, const Vec3& theta, const Vec3& rate,
   for (int m = 0; m < 3 && joint.hinge_sequence[m] >= 0; ++m) {
     const int a = joint.hinge_sequence[m];
     const Vec3 axis = davenport_axis(joint, m);
-    w += (m == 1 && joint.hinge_cosine != 0 ? Vec3(R * axis) : Vec3(R.col(a))) * rate(a);
+    w += R * axis * rate(a);
     R = R * quat_to_rot(quat_axis_angle(axis, theta(a)));
   }
   if (omega) *omega = w;
@@ -104,7 +104,7 @@ Vec3 davenport_offset(const Joint& joint, const Vec3& theta, Mat3* dv_dtheta) {
   for (int m = 0; m < n; ++m) {
     const int a = joint.hinge_sequence[m];
     const Vec3 own = davenport_axis(joint, m);
-    axis[m] = m == 1 && joint.hinge_cosine != 0 ? Vec3(R * own) : Vec3(R.col(a));  // as the hinges before it turn it
+    axis[m] = R * own;  // hinge m's axis as the hinges before it turn it
     R = R * quat_to_rot(quat_axis_angle(own, theta(a)));
     if (m + 1 < n) term[m] = R * joint.hinge_offset[m];
   }

@@ -52,9 +52,12 @@ class VelocityFactors {
 // The minimal mass-weighted change Δ of per-body 6-vectors with J Δ = rhs (rhs filled by
 // `fill` on the projection's rows at the current poses), added by `apply`.
 // `below` > 0: a rhs within it is left unprojected (no factorization). `placed`: a placed state's
-// velocities (VelocityFactors).
+// velocities (VelocityFactors). `refinements`: up to that many more solves with the same factors
+// while the rhs, filled again after the change, exceeds max(below, 1e-12) (iterative refinement:
+// the rows do not depend on what `apply` changes).
 template <class Fill, class Apply>
-bool project(const Model& model, Data& d, Fill fill, Apply apply, double below = 0, bool placed = false) {
+bool project(const Model& model, Data& d, Fill fill, Apply apply, double below = 0, bool placed = false,
+             int refinements = 0) {
   Workspace& ws = workspace(model, d);
   const VelocityFactors factors(ws, placed);
   Eigen::VectorXd& rhs = ws.delta;
@@ -63,9 +66,14 @@ bool project(const Model& model, Data& d, Fill fill, Apply apply, double below =
   fill(ws, rhs);
   if (below > 0 && rhs.lpNorm<Eigen::Infinity>() <= below) return true;
   if (!ws.ldu.factor()) return false;
-  ws.ldu.solve(rhs);
-  for (int i = 0; i < ws.layout.bodies; ++i) apply(i, Vec6(ws.layout.body(rhs, i)));
-  return true;
+  for (int pass = 0;; ++pass) {
+    ws.ldu.solve(rhs);
+    for (int i = 0; i < ws.layout.bodies; ++i) apply(i, Vec6(ws.layout.body(rhs, i)));
+    if (pass == refinements) return true;
+    rhs.setZero();
+    fill(ws, rhs);
+    if (rhs.lpNorm<Eigen::Infinity>() <= std::max(below, 1e-12)) return true;
+  }
 }
 
 }  // namespace
@@ -79,7 +87,7 @@ Pose pose_along_motion(const Data& d, int body, double e) {
 
 // velocities: onto J ν = 0 at the current poses, the nonholonomic rows included
 namespace {
-bool velocities_onto_rows(const Model& model, Data& d, double below, bool placed) {
+bool velocities_onto_rows(const Model& model, Data& d, double below, bool placed, int refinements = 0) {
   return project(
       model, d,
       [&](const Workspace& ws, Eigen::VectorXd& rhs) {
@@ -90,7 +98,7 @@ bool velocities_onto_rows(const Model& model, Data& d, double below, bool placed
         d.v[i] += dv.head<3>();
         d.w[i] += dv.tail<3>();
       },
-      below, placed);
+      below, placed, refinements);
 }
 }  // namespace
 
@@ -168,12 +176,9 @@ ProjectionReport project_state(const Model& model, Data& d, double tolerance, in
   if (!rep.converged) return rep;
 
   // the rows' rates after one pass are round-off amplified by redundant rows (Cassie's rods:
-  // ~1e-5 of rates of order 1); the same projection of that residual takes it to ~1e-8 (it is
-  // iterative refinement of the rows' part), so up to two more passes run while it is above 1e-12
-  bool projected = true;
-  for (int pass = 0; pass < 3 && projected; ++pass)
-    projected = velocities_onto_rows(model, d, pass == 0 ? velocity_below : std::max(velocity_below, 1e-12), true);
-  if (!projected) {
+  // ~1e-5 of rates of order 1); the same projection of that residual takes it to ~1e-8, so up to
+  // two refinements follow while it is above 1e-12
+  if (!velocities_onto_rows(model, d, velocity_below, true, 2)) {
     rep.converged = false;
     rep.failure = ProjectionReport::Failure::VelocitySingular;
     return rep;
