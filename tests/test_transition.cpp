@@ -736,6 +736,56 @@ TEST(TransitionDerivatives, FourBarLoop) {
   }
 }
 
+// Cassie (its rods close loops through connect constraints) at t = 0.3 s of random commands
+// redrawn every 0.1 s (seed 1: bench_derivatives' schedule). Its starts are placed onto the loops
+// in the state's coordinates (docs/computation.md (119)): A does not move with eps (largest entry
+// 2 000 at 1e-5 and 1e-6; measured 1e-5 of it apart) and matches central differences (measured
+// 3.4e-5 of A's largest entry, 2e-4 of B's). Through set_qpos_qvel's mass-weighted projection the
+// largest entry was 1.1e5 at eps = 1e-6. The tangent basis is orthonormal and tangent: qpos moved
+// by h = 1e-4 along a column opens the loops by O(h²) (measured 1.3e-10 m), across them by O(h)
+// (7e-5 m).
+TEST(TransitionDerivatives, CassieLoopsDoNotMoveWithEps) {
+  const Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/tests/data/models/agility_cassie/scene.xml");
+  Data d(m);
+  enable_contacts(m, d);
+  std::mt19937 rng(1);
+  for (int i = 0; i < 600; ++i) {
+    if (i % 200 == 0) draw_commands(m, d, rng);
+    step(m, d);
+  }
+  const TransitionDerivatives D5 = transition_derivatives(m, d, 1e-5), D6 = transition_derivatives(m, d, 1e-6);
+  const TransitionDerivatives F = transition_fd(m, d, 1e-6);
+  ASSERT_TRUE(D5.implicit && D6.implicit);
+  const double scale = F.A.cwiseAbs().maxCoeff();
+  EXPECT_LT(scale, 1e4);
+  EXPECT_LT((D5.A - D6.A).cwiseAbs().maxCoeff(), 1e-3 * scale);
+  EXPECT_LT((D6.A - F.A).cwiseAbs().maxCoeff(), 1e-3 * scale);
+  EXPECT_LT((D6.B - F.B).cwiseAbs().maxCoeff(), 1e-3 * F.B.cwiseAbs().maxCoeff());
+  const int nv = qvel_size(m);
+  const Eigen::MatrixXd& T = D6.tangent;
+  ASSERT_EQ(T.rows(), nv);
+  ASSERT_GT(T.cols(), 0);
+  ASSERT_LT(T.cols(), nv);
+  EXPECT_LT((T.transpose() * T - Eigen::MatrixXd::Identity(T.cols(), T.cols())).cwiseAbs().maxCoeff(), 1e-12);
+  // the loops' violation after the tree's placement of qpos moved by h along v
+  Data placed = d;
+  const std::vector<double> qpos = get_qpos(m, d), qvel(static_cast<size_t>(nv), 0.0);
+  auto opened = [&](const Eigen::VectorXd& v, double h) {
+    set_coordinates(m, placed, split_qpos(m, integrate_qpos(m, qpos, v, h)), split_qvel(m, qvel));
+    return max_constraint_violation(m, placed);
+  };
+  const double h = 1e-4;
+  const double at_start = opened(Eigen::VectorXd::Zero(nv), 0.0);
+  double along = 0;
+  for (int k = 0; k < T.cols(); ++k) along = std::max(along, opened(T.col(k), h));
+  EXPECT_LT(along, 1e-8 + at_start);
+  const Eigen::MatrixXd off = Eigen::MatrixXd::Identity(nv, nv) - T * T.transpose();
+  double across = 0;
+  for (int k = 0; k < nv; ++k)
+    if (off.col(k).norm() > 0.5) across = std::max(across, opened(off.col(k).normalized(), h));
+  EXPECT_GT(across, 1e-5);
+}
+
 // ANYmal C (Menagerie, convex feet and shins on the floor) after 0.4 s of random servo commands
 // (redrawn every 0.1 s, seed 1): the
 // contact search lists a pair's several points in another order at some perturbed starts, so each

@@ -452,6 +452,13 @@ void bind_data(py::module_& m) {
       "P = dx'/dp (2nv, np). forces: a list of joint names or (joint name, row): the columns F = dx'/df of those "
       "rows' applied forces Data.joint_force (a controller's torque), appended last. The Data is unchanged");
   m.def(
+      "loop_tangent", [](const Model& model, const PyData& d) { return loop_tangent(model, checked(model, d).data); },
+      py::arg("model"), py::arg("data"),
+      "(nv, r) an orthonormal basis T of the tangent space of the loops' constraints at the Data's qpos, in qpos "
+      "tangent coordinates (the identity on trees). transition_derivatives and transition_fd place their perturbed "
+      "starts onto the loops along it: with S = diag(T, T), S.T @ A @ S and S.T @ B are the step's Jacobians in the "
+      "loops' own coordinates");
+  m.def(
       "mass_matrix", [](const Model& model, const PyData& d) { return mass_matrix(model, checked(model, d).data); },
       py::arg("model"), py::arg("data"),
       "(nv, nv) the joint-space mass matrix at the current configuration, armature included (MuJoCo's mj_fullM)");

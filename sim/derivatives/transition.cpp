@@ -3,10 +3,12 @@
 // docs/computation.md §17), with the model parameters' columns of both.
 #include "sim/derivatives/transition.hpp"
 
+#include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include "sim/actuation.hpp"
@@ -108,13 +110,145 @@ double path_kappa(const Model& model, double smoothing) {
   return smoothing < 0 ? 1e-3 * model.opt.interior_point.complementarity_tolerance : smoothing;
 }
 
-// Places the start in d with its commands and applied forces: set_qpos_qvel, without its
-// projection where the tree places exactly (`tree`) and without projecting velocities the tree
-// already makes tangent to round-off (the projection's assemblies and factorization were a third
-// of a column's cost on the A1 and the humanoid).
-void place(const Model& model, const Start& s, Data& d, bool tree) {
+// Starts on a model with loops, placed in the state's own coordinates (docs/computation.md (119)):
+// the spanning tree places the bodies from qpos and qvel, and what the loops' rows then violate is
+// removed by the least change of the tangent coordinates (Euclidean), through the pseudo-inverse of
+// the rows' Jacobian J truncated to its numerical rank at the unperturbed start. Its derivative
+// there is the orthogonal projector onto the tangent space of that rank, so each column of A is
+// the derivative along the projection of its coordinate: well defined where rows are nearly
+// redundant (Cassie's rods), where set_qpos_qvel's mass-weighted projection through the graph's
+// regularized pivots moves a state off by 1e-5 h along the loop by up to 100 h.
+class LoopPlacement {
+ public:
+  LoopPlacement(const Model& model, const Data& data, const Start& s) {
+    Data scratch = data;
+    scratch.controller = nullptr;
+    const std::vector<std::vector<double>> q = split_qpos(model, s.qpos);
+    set_coordinates(model, scratch, q, split_qvel(model, s.qvel));
+    const Eigen::VectorXd c = equality_rows(model, scratch, false);
+    const Eigen::MatrixXd J = rate_jacobian(model, scratch, q);
+    // the rows that act: the equality rows but the tree's own (zero at every placement)
+    const double scale = J.lpNorm<Eigen::Infinity>();
+    for (Eigen::Index i = 0; i < J.rows(); ++i) {
+      if (!(J.row(i).lpNorm<Eigen::Infinity>() > 1e-12 * scale)) continue;
+      rate_rows_.push_back(i);
+      if (std::isfinite(c(i))) position_rows_.push_back(i);
+    }
+    const Eigen::MatrixXd Jq = rows_of(J, position_rows_);
+    position_inverse_ = truncated_inverse(Jq, &tangent_);
+    rate_inverse_ = truncated_inverse(rows_of(J, rate_rows_), nullptr);
+  }
+
+  // An orthonormal basis (nv × r) of the positions' tangent space the placement projects onto.
+  const Eigen::MatrixXd& tangent() const { return tangent_; }
+
+  // Places s in d, with its commands and applied forces: positions by simplified Newton steps
+  // −J⁺c, then velocities by −J⁺(J(q) v) (J and its truncated pseudo-inverse of the unperturbed
+  // start: the rows shrink by a factor O(|q − q₀|) a step).
+  void place(const Model& model, const Start& s, Data& d) const {
+    const std::vector<std::vector<double>> v0 = split_qvel(model, s.qvel);
+    set_coordinates(model, d, split_qpos(model, s.qpos), v0);
+    const std::vector<double> qpos = settle(
+        s.qpos, [&](const std::vector<double>& x) { set_coordinates(model, d, split_qpos(model, x), v0); },
+        [&] { return rows_of(equality_rows(model, d, false), position_rows_); },
+        [&](const std::vector<double>& x, const Eigen::VectorXd& c) {
+          return integrate_qpos(model, x, -position_inverse_ * c, 1.0);
+        });
+    place_rates(model, s, d, split_qpos(model, qpos));
+  }
+
+  // The velocities of place() alone, where d holds its poses of q and their unwrapped angles.
+  void place_rates(const Model& model, const Start& s, Data& d, const std::vector<std::vector<double>>& q) const {
+    settle(
+        s.qvel, [&](const std::vector<double>& x) { set_coordinate_rates(model, d, q, split_qvel(model, x)); },
+        [&] { return rows_of(equality_rows(model, d, true), rate_rows_); },
+        [&](std::vector<double> x, const Eigen::VectorXd& r) {
+          Eigen::Map<Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(x.size())) -= rate_inverse_ * r;
+          return x;
+        });
+    follow_joint_angles(model, d);  // (the rows of the last evaluation are at these poses)
+    d.ctrl = s.ctrl;
+    d.joint_force = s.joint_force;
+  }
+
+ private:
+  // ∂(J ν)/∂qvel at d's poses (q placed there): the rows' rates are linear in qvel, one unit rate
+  // per column
+  static Eigen::MatrixXd rate_jacobian(const Model& model, Data& d, const std::vector<std::vector<double>>& q) {
+    const int nv = qvel_size(model);
+    Eigen::MatrixXd J;
+    std::vector<double> unit(static_cast<size_t>(nv), 0.0);
+    for (int k = 0; k < nv; ++k) {
+      unit[k] = 1.0;
+      set_coordinate_rates(model, d, q, split_qvel(model, unit));
+      unit[k] = 0.0;
+      const Eigen::VectorXd r = equality_rows(model, d, true);
+      if (J.size() == 0) J.setZero(r.size(), nv);
+      J.col(k) = r.unaryExpr([](double x) { return std::isfinite(x) ? x : 0.0; });
+    }
+    return J;
+  }
+  static Eigen::MatrixXd rows_of(const Eigen::MatrixXd& M, const std::vector<Eigen::Index>& rows) {
+    Eigen::MatrixXd out(static_cast<Eigen::Index>(rows.size()), M.cols());
+    for (size_t i = 0; i < rows.size(); ++i) out.row(static_cast<Eigen::Index>(i)) = M.row(rows[i]);
+    return out;
+  }
+  static Eigen::VectorXd rows_of(const Eigen::VectorXd& x, const std::vector<Eigen::Index>& rows) {
+    Eigen::VectorXd out(static_cast<Eigen::Index>(rows.size()));
+    for (size_t i = 0; i < rows.size(); ++i) out(static_cast<Eigen::Index>(i)) = x(rows[i]);
+    return out;
+  }
+  // V_r Σ_r⁻¹ U_rᵀ of the singular triplets above 1e-8 of the largest (rows nearly redundant below
+  // it count as redundant); `tangent` (optional): the right singular vectors past them, an
+  // orthonormal basis of the null space
+  static Eigen::MatrixXd truncated_inverse(const Eigen::MatrixXd& J, Eigen::MatrixXd* tangent) {
+    const Eigen::Index n = J.cols();
+    if (J.rows() == 0) {
+      if (tangent) *tangent = Eigen::MatrixXd::Identity(n, n);
+      return Eigen::MatrixXd::Zero(n, 0);
+    }
+    const Eigen::JacobiSVD<Eigen::MatrixXd> svd(J, Eigen::ComputeFullU | Eigen::ComputeFullV);
+    const Eigen::VectorXd& sv = svd.singularValues();
+    const Eigen::Index r = (sv.array() > kRankTolerance * sv(0)).count();
+    if (tangent) *tangent = svd.matrixV().rightCols(n - r);
+    return svd.matrixV().leftCols(r) * sv.head(r).cwiseInverse().asDiagonal() * svd.matrixU().leftCols(r).transpose();
+  }
+  static constexpr double kRankTolerance = 1e-8;
+
+  // x ← step(x, r(x)) while |r| halves and exceeds round-off (1e-14 m, rad, m/s or rad/s), the
+  // Data placed at x by `put` and r evaluated there by `rows` (the first x is placed already).
+  // Returns the x of the smallest |r| met, placed.
+  template <class Put, class Rows, class Step>
+  static std::vector<double> settle(std::vector<double> x, Put put, Rows rows, Step step) {
+    std::vector<double> best = x;
+    double least = INFINITY;
+    for (int it = 0; it < 20; ++it) {
+      if (it > 0) put(x);
+      const Eigen::VectorXd r = rows();
+      const double size = r.size() ? r.lpNorm<Eigen::Infinity>() : 0.0;
+      if (!(size < 0.5 * least)) {
+        put(best);
+        return best;
+      }
+      least = size;
+      best = x;
+      if (size <= 1e-14) return best;
+      x = step(x, r);
+    }
+    return best;  // (the Data holds it: the last x was not placed)
+  }
+
+  std::vector<Eigen::Index> position_rows_, rate_rows_;
+  Eigen::MatrixXd position_inverse_, rate_inverse_, tangent_;
+};
+
+// Places the start in d with its commands and applied forces: through the spanning tree, and with
+// `loops` (a model with loops) onto them as LoopPlacement does; on trees without projecting
+// velocities the tree already makes tangent to round-off (the projection's assemblies and
+// factorization were a third of a column's cost on the A1 and the humanoid).
+void place(const Model& model, const Start& s, Data& d, const LoopPlacement* loops) {
+  if (loops) return loops->place(model, s, d);
   set_coordinates(model, d, split_qpos(model, s.qpos), split_qvel(model, s.qvel));
-  if (!tree) project_state(model, d, 1e-12, 50, 1e-12);
   d.ctrl = s.ctrl;
   d.joint_force = s.joint_force;
 }
@@ -219,6 +353,12 @@ double parameter_step(const Model& model, const ModelParameter& p, double eps) {
 }
 }  // namespace
 
+Eigen::MatrixXd loop_tangent(const Model& model, const Data& data) {
+  const int nv = qvel_size(model);
+  if (tree_only(model)) return Eigen::MatrixXd::Identity(nv, nv);
+  return LoopPlacement(model, data, start_of(model, data)).tangent();
+}
+
 std::vector<double> integrate_qpos(const Model& model, std::vector<double> qpos, const Eigen::VectorXd& dq, double h) {
   const std::vector<QuaternionBlock> blocks = quaternion_blocks(model);
   const std::vector<int> map = scalar_map(model);
@@ -318,9 +458,9 @@ namespace {
 // The converged step, replayed at perturbed starts (transition_derivatives).
 class ConvergedStep {
  public:
-  // (`tree`: tree_only(model), asked once by the caller)
-  ConvergedStep(const Model& model, Data& d, double kappa, bool tree)
-      : model_(&model), d_(d), ws_(workspace(d)), kappa_(kappa), tree_(tree) {
+  // (`loops`: the placement onto a model's loops, null on trees)
+  ConvergedStep(const Model& model, Data& d, double kappa, const LoopPlacement* loops)
+      : model_(&model), d_(d), ws_(workspace(d)), kappa_(kappa), loops_(loops), tree_(!loops) {
     unknowns_ = ws_.unknowns;
     for (Contact& ct : d.contacts) strictly_inside(&ct);
     converged_ = d.contacts;
@@ -340,11 +480,12 @@ class ConvergedStep {
     const bool placed_poses = !placed_.empty() && model_ == placed_model_ && s.qpos == placed_start_.qpos;
     if (placed_poses && s.qvel == placed_start_.qvel && !rates) {
       restore_placement(s);  // (a command's or a force's column: the unperturbed start's state)
-    } else if (placed_poses && tree_) {
+    } else if (placed_poses) {
       // (a rate's column: the unperturbed start's poses and angles, the velocities placed anew;
-      // with loops place() projects them)
+      // with loops onto them)
       restore_placement(s);
       set_coordinate_rates(*model_, d_, placed_q_, split_qvel(*model_, s.qvel));
+      if (loops_) loops_->place_rates(*model_, s, d_, placed_q_);
     } else if (!placed_.empty() && model_ == placed_model_ && tree_ && s.qvel == placed_start_.qvel) {
       // (a qpos column: the bodies past the joint it moves are placed again, the others put back)
       const std::vector<std::vector<double>> q = split_qpos(*model_, s.qpos);
@@ -353,7 +494,7 @@ class ConvergedStep {
       restore_placement(s);
       set_changed_coordinates(*model_, d_, q, split_qvel(*model_, s.qvel), changed);
     } else {
-      place(*model_, s, d_, tree_);
+      place(*model_, s, d_, loops_);
     }
     if (placed_.empty()) keep_placement(s);
     apply_actuation(*model_, d_);
@@ -545,7 +686,8 @@ class ConvergedStep {
   Data& d_;
   Workspace& ws_;
   double kappa_;  // the central path's target (0: the step's own answer)
-  bool tree_;     // the start is placed without projection (tree_only)
+  const LoopPlacement* loops_;  // the placement onto the loops (null: a tree)
+  bool tree_;                   // !loops_
   Eigen::VectorXd unknowns_;
   std::vector<Contact> converged_, found_;
   std::vector<Contact> found_at_start_;  // what the search found at the unperturbed start (factor)
@@ -574,7 +716,9 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
   const double kappa = path_kappa(model, smoothing);
   int uncentred = 0;
   const Start start0 = start_of(model, data);
-  const bool tree = tree_only(model);
+  const std::optional<LoopPlacement> loop_placement =
+      tree_only(model) ? std::nullopt : std::optional<LoopPlacement>(std::in_place, model, data, start0);
+  const LoopPlacement* loops = loop_placement ? &*loop_placement : nullptr;
   Data base = data;
   base.controller = nullptr;  // (the inputs are the ones held now)
   // a perturbed step's x': its own answer, and (smoothing ≠ 0) that answer put on the central path
@@ -591,7 +735,7 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
     if (perturb) perturb(h, &s);
     Data d = base;
     if (rebuild && d.contact_search) d.contact_search->rebuild(mp);
-    place(mp, s, d, tree);
+    place(mp, s, d, loops);
     const StepReport report = step(mp, d);
     Answer a;
     a.qpos.resize(qpos_size(mp));
@@ -599,7 +743,7 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
     get_qpos_qvel(mp, d, a.qpos, a.qvel);
     if (smoothing == 0 || d.contacts.empty()) return a;  // (nothing to centre: on the path as it is)
     if (report.status == StepStatus::Ok && !report.substeps) {
-      ConvergedStep centred(mp, d, kappa, tree);
+      ConvergedStep centred(mp, d, kappa, loops);
       if (centred.factor(s)) {
         centred.set_start(s);
         centred.next_state(&a.path_qpos, &a.path_qvel);
@@ -634,6 +778,7 @@ TransitionDerivatives transition_fd(const Model& model, const Data& data, double
                          }, &out);
   out.smoothing = smoothing == 0 ? 0.0 : kappa;
   out.uncentred = uncentred;
+  if (loops) out.tangent = loops->tangent();
   return out;
 }
 
@@ -644,9 +789,12 @@ TransitionDerivatives transition_derivatives(const Model& model, const Data& dat
   const TangentLayout tangent(model);
   const Start start0 = start_of(model, data);
   const bool tree = tree_only(model);
+  const std::optional<LoopPlacement> loop_placement =
+      tree ? std::nullopt : std::optional<LoopPlacement>(std::in_place, model, data, start0);
+  const LoopPlacement* loops = loop_placement ? &*loop_placement : nullptr;
   Data d = data;
   d.controller = nullptr;  // (the inputs are the ones held now)
-  place(model, start0, d, tree);  // (as transition_fd starts each of its steps)
+  place(model, start0, d, loops);  // (as transition_fd starts each of its steps)
   TransitionDerivatives out;
   out.report = step(model, d);
   // κ < 0: the converged answer, held on the central path at a thousandth of the complementarity
@@ -658,7 +806,7 @@ TransitionDerivatives transition_derivatives(const Model& model, const Data& dat
   const std::vector<Contact> answer = d.contacts;
   auto differentiate = [&](double k) {
     d.contacts = answer;
-    auto step = std::make_unique<ConvergedStep>(model, d, k, tree);
+    auto step = std::make_unique<ConvergedStep>(model, d, k, loops);
     if (!step->factor(start0)) step.reset();
     return step;
   };
@@ -672,6 +820,7 @@ TransitionDerivatives transition_derivatives(const Model& model, const Data& dat
     return fd;
   }
   out.implicit = true;
+  if (loops) out.tangent = loops->tangent();
   out.regularized_pivots = converged->regularized();
   // the column of a perturbed start: (x'(+eps) − x'(−eps)) / 2 eps, (102); a column that keeps
   // the poses (a command, a force; on trees a rate), (x'(+eps) − x'(0)) / eps: the linearized step

@@ -49,6 +49,14 @@ struct TransitionDerivatives {
   Eigen::MatrixXd B;  // ∂x'/∂u, 2nv × nu
   Eigen::MatrixXd P;  // ∂x'/∂p for the parameters asked, 2nv × np
   Eigen::MatrixXd F;  // ∂x'/∂f for the applied joint forces asked, 2nv × nf
+  // Models with loops (closing joints, couplings, nonholonomic rows): an orthonormal basis (nv × r)
+  // of the positions' tangent space at the start, in qpos-tangent coordinates, where r is nv less
+  // the loops' numerical rank (singular values of their rows' Jacobian above 1e-8 of the largest).
+  // A perturbed start is placed onto the loops by the least change of its coordinates, so the qpos
+  // column k of A is the derivative along T Tᵀ e_k, and the qvel columns along the velocity
+  // constraints' projection of e_k (docs/computation.md (119)); for a tangent perturbation δ
+  // (δ = T a) A (δ, δv) is the derivative along it. Empty on trees.
+  Eigen::MatrixXd tangent;
   // transition_derivatives only: whether A and B come from the implicit function theorem (false:
   // the step needed substeps or did not converge, and they are transition_fd's), the step
   // differentiated, the pivots its factorization regularized (redundant rows: the directions
@@ -70,8 +78,9 @@ struct TransitionDerivatives {
   int uncentred = 0;
 };
 
-// A and B by finite differences of step(): each column perturbs the state (set_qpos_qvel, loops
-// closed) or one command by ±eps (central) or +eps (forward) and steps a copy of the Data (its
+// A and B by finite differences of step(): each column perturbs the state (placed through the
+// spanning tree and, on a model with loops, onto them by the least change of its coordinates:
+// `TransitionDerivatives::tangent`) or one command by ±eps (central) or +eps (forward) and steps a copy of the Data (its
 // contact search, warm starts and controller-free inputs as they are; the controller is not
 // called). The Data is unchanged. A step across a contact mode change within ±eps differentiates
 // the jump. Throws std::invalid_argument for eps not finite and > 0.
@@ -118,6 +127,13 @@ TransitionDerivatives transition_derivatives(const Model& model, const Data& dat
                                              double smoothing = -1.0,
                                              const std::vector<ModelParameter>& parameters = {},
                                              const std::vector<JointForceInput>& forces = {});
+
+// An orthonormal basis (nv × r) of the tangent space of the loops' constraints at the Data's qpos,
+// in qpos-tangent coordinates (the one TransitionDerivatives::tangent reports; the identity on
+// trees): with S = diag(T, T), Sᵀ A S and Sᵀ B are the step's Jacobians in the loops' own
+// coordinates where every loop is holonomic (docs/computation.md (119)). The basis is that of the
+// Data's own state; transition_derivatives reports the one of its placed start.
+Eigen::MatrixXd loop_tangent(const Model& model, const Data& data);
 
 // qpos moved along a tangent vector (nv entries) by h: scalar coordinates add, quaternions turn by
 // q ⊗ exp(h δ) (MuJoCo's mj_integratePos).

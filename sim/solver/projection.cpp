@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 #include "sim/constraints/equality.hpp"
@@ -183,11 +184,30 @@ ProjectionReport project_state(const Model& model, Data& d, double tolerance, in
     rep.failure = ProjectionReport::Failure::VelocitySingular;
     return rep;
   }
-  // the unwrapped angles follow the projected configuration
+  follow_joint_angles(model, d);  // (the rows of the velocity projection's assembly)
+  return rep;
+}
+
+void follow_joint_angles(const Model& model, Data& d) {
+  Workspace& ws = workspace(model, d);
   for (size_t j = 0; j < model.joints.size(); ++j)
     for (int k = 0; k < 3; ++k)
       d.joint_angle[j](k) += wrap_angle(ws.rows2[j].c(3 + k) - d.joint_angle[j](k));
-  return rep;
+}
+
+Eigen::VectorXd equality_rows(const Model& model, Data& d, bool rates) {
+  Workspace& ws = workspace(model, d);
+  assemble_projection(model, d, rates);
+  Eigen::VectorXd rhs = Eigen::VectorXd::Constant(ws.delta.size(), std::numeric_limits<double>::quiet_NaN());
+  for (const EqualityKind* kind : equality_kinds())
+    for (int k = 0; k < kind->count(model); ++k) {
+      int row = -1;
+      if (rates)
+        kind->velocity_rhs(model, d, ws, k, &rhs);
+      else
+        kind->position_rhs(model, ws, k, &rhs, &row);
+    }
+  return -rhs;
 }
 
 }  // namespace maxsim

@@ -44,6 +44,16 @@ Pose pose_along_motion(const Data& data, int body, double eps);
 // only (the Newmark step, which keeps accelerations, refuses every other constraint kind).
 bool project_accelerations(const Model& model, Data& data);
 
+// The equality rows at the current poses in the layout of the step's unknowns (SystemLayout): with
+// `rates` false, c of every position row project_state measures (m, rad), NaN elsewhere; with
+// `rates`, J ν of every velocity row at the current velocities (a joint's free rows 0, other
+// entries NaN). Leaves every joint's rows at these poses in Workspace::rows2 (follow_joint_angles).
+Eigen::VectorXd equality_rows(const Model& model, Data& data, bool rates);
+
+// The unwrapped angles of every joint's rotation rows made to follow the poses of the last
+// equality_rows (as project_state leaves them).
+void follow_joint_angles(const Model& model, Data& data);
+
 // Moves the bodies onto the joints' constraints and makes their velocities consistent
 // (project_velocities with `velocity_below`).
 ProjectionReport project_state(const Model& model, Data& data, double tolerance = 1e-12,
