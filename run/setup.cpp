@@ -193,16 +193,7 @@ void initial_commands(const Model& m, const Options& o, std::vector<double>* ctr
 
 // Why the projection onto the constraints failed, in words a user can act on.
 std::string projection_failure(const Model& m, const ProjectionReport& pr, const std::string& file) {
-  auto body = [&](int b) { return b == kWorld ? std::string("world") : m.bodies[b].name; };
-  std::string where;
-  if (pr.worst_joint >= 0 && pr.worst_joint < static_cast<int>(m.joints.size())) {
-    const Joint& j = m.joints[pr.worst_joint];
-    const bool rotation = pr.worst_row >= 3;
-    const char axis = "xyz"[pr.worst_row % 3];
-    where = "joint '" + j.name + "' (" + joint_type_name(j.type) + ", " + body(j.parent) + " -> " +
-            body(j.child) + ") is off by " + g6(pr.violation) + (rotation ? " rad about" : " m along") +
-            " its frame's " + axis + " axis";
-  }
+  const std::string where = worst_row_description(m, pr);
   if (pr.failure == ProjectionReport::Failure::IterationLimit)
     return "no consistent initial state: the initial pose cannot satisfy the joint constraints — after " +
            std::to_string(pr.iterations) + " projection iterations " + where +

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <utility>
 
@@ -186,6 +187,17 @@ ProjectionReport project_state(const Model& model, Data& d, double tolerance, in
   }
   follow_joint_angles(model, d);  // (the rows of the velocity projection's assembly)
   return rep;
+}
+
+std::string worst_row_description(const Model& m, const ProjectionReport& pr) {
+  if (pr.worst_joint < 0 || pr.worst_joint >= static_cast<int>(m.joints.size()) || pr.worst_row < 0) return {};
+  auto body = [&](int b) { return b == kWorld ? std::string("world") : m.bodies[b].name; };
+  const Joint& j = m.joints[pr.worst_joint];
+  char violation[32];
+  std::snprintf(violation, sizeof violation, "%.6g", pr.violation);
+  return "joint '" + j.name + "' (" + joint_type_name(j.type) + ", " + body(j.parent) + " -> " + body(j.child) +
+         ") is off by " + violation + (pr.worst_row >= 3 ? " rad about" : " m along") + " its frame's " +
+         "xyz"[pr.worst_row % 3] + " axis";
 }
 
 void follow_joint_angles(const Model& model, Data& d) {

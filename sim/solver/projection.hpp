@@ -6,6 +6,8 @@
 // hold the mass matrix, joint blocks the constraint Jacobian).
 #pragma once
 
+#include <string>
+
 #include "sim/constraints/joint.hpp"
 #include "sim/data.hpp"
 #include "sim/model.hpp"
@@ -28,6 +30,10 @@ struct ProjectionReport {
   int worst_joint = -1;  // the joint with the largest violation (-1: none violated)
   int worst_row = -1;    // its row: 0-2 translation, 3-5 rotation (joint frame)
 };
+
+// Where a projection ended worst, for a message: "joint 'NAME' (TYPE, PARENT -> CHILD) is off by
+// V m along its frame's x axis" (rad about, for a rotation row); empty when no joint row is named.
+std::string worst_row_description(const Model& model, const ProjectionReport& report);
 
 // Makes the velocities consistent with the constraints at the current poses: the minimal
 // mass-weighted change onto J ν = 0 (docs/computation.md (80)). Velocities whose every residual is

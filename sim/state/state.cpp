@@ -150,10 +150,8 @@ void set_qpos_qvel(const Model& model, Data& data, std::span<const double> qpos,
   const ProjectionReport r = project_state(model, data);
   data.limits_recheck = true;  // (a state set by hand: the limits it is beyond are pulled in)
   if (!r.converged) {
-    std::string where;
-    if (r.worst_joint >= 0 && r.worst_joint < static_cast<int>(model.joints.size()))
-      where = ", joint '" + model.joints[r.worst_joint].name + "' row " + std::to_string(r.worst_row) + " off by " +
-              std::to_string(r.violation);
+    std::string where = worst_row_description(model, r);
+    if (!where.empty()) where = ": " + where;
     throw std::invalid_argument(
         r.failure == ProjectionReport::Failure::IterationLimit
             ? "qpos does not close the model's loops (" + std::to_string(r.iterations) + " projection iterations" + where +
