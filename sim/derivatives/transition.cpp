@@ -116,8 +116,9 @@ double path_kappa(const Model& model, double smoothing) {
 // the rows' Jacobian J truncated to its numerical rank at the unperturbed start. Its derivative
 // there is the orthogonal projector onto the tangent space of that rank, so each column of A is
 // the derivative along the projection of its coordinate: well defined where rows are nearly
-// redundant (Cassie's rods), where set_qpos_qvel's mass-weighted projection through the graph's
-// regularized pivots moves a state off by 1e-5 h along the loop by up to 100 h.
+// redundant in the bodies' space (Cassie's rods), where set_qpos_qvel's mass-weighted projection
+// through the graph's regularized pivot moved a start perturbed by h (its rows violated by 1e-5 h)
+// by up to 111 h.
 class LoopPlacement {
  public:
   LoopPlacement(const Model& model, const Data& data, const Start& s) {
