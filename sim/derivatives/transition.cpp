@@ -461,7 +461,7 @@ class ConvergedStep {
  public:
   // (`loops`: the placement onto a model's loops, null on trees)
   ConvergedStep(const Model& model, Data& d, double kappa, const LoopPlacement* loops)
-      : model_(&model), d_(d), ws_(workspace(d)), kappa_(kappa), loops_(loops), tree_(!loops) {
+      : model_(&model), d_(d), ws_(workspace(d)), kappa_(kappa), loops_(loops) {
     unknowns_ = ws_.unknowns;
     for (Contact& ct : d.contacts) strictly_inside(&ct);
     converged_ = d.contacts;
@@ -487,7 +487,7 @@ class ConvergedStep {
       restore_placement(s);
       set_coordinate_rates(*model_, d_, placed_q_, split_qvel(*model_, s.qvel));
       if (loops_) loops_->place_rates(*model_, s, d_, placed_q_);
-    } else if (!placed_.empty() && model_ == placed_model_ && tree_ && s.qvel == placed_start_.qvel) {
+    } else if (!placed_.empty() && model_ == placed_model_ && !loops_ && s.qvel == placed_start_.qvel) {
       // (a qpos column: the bodies past the joint it moves are placed again, the others put back)
       const std::vector<std::vector<double>> q = split_qpos(*model_, s.qpos);
       std::vector<bool> changed(q.size());
@@ -688,7 +688,6 @@ class ConvergedStep {
   Workspace& ws_;
   double kappa_;  // the central path's target (0: the step's own answer)
   const LoopPlacement* loops_;  // the placement onto the loops (null: a tree)
-  bool tree_;                   // !loops_
   Eigen::VectorXd unknowns_;
   std::vector<Contact> converged_, found_;
   std::vector<Contact> found_at_start_;  // what the search found at the unperturbed start (factor)
