@@ -105,6 +105,7 @@ void configure(Model* m, const Options& o) {
   m->opt.solver.open_candidate_gap = o.post_order ? -1.0 : o.open_gap;
   if (o.post_order) m->opt.solver.closed_contacts_last = false;
   m->opt.interior_point.cone_weight = o.ip.cone_weight;
+  m->opt.interior_point.weighted_cone_test = o.ip.weighted_cone_test;
   m->opt.interior_point.jammed_iterations = o.ip.jammed_iterations;
   m->opt.interior_point.compliant_iterations = o.ip.compliant_iterations;
   m->opt.interior_point.sigma_after_short_step = o.ip.sigma_after_short_step;
@@ -423,6 +424,7 @@ int run(int argc, char** argv) {
         throw std::invalid_argument("--limit-recovery-time must be seconds >= 0 or inf");
     }
     else if (a == "--no-corrector") o.ip.mehrotra_corrector = false;
+    else if (a == "--strict-cone-test") o.ip.weighted_cone_test = false;
     else if (a == "--full-predictor-fraction") {
       const double v = std::stod(value());
       if (!(v >= 0 && v < 1)) throw std::invalid_argument("--full-predictor-fraction must be in [0, 1)");

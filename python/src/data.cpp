@@ -246,6 +246,7 @@ void bind_data(py::module_& m) {
       .def_readwrite("complementarity_tolerance", &InteriorPointOptions::complementarity_tolerance)
       .def_readwrite("max_iterations", &InteriorPointOptions::max_iterations)
       .def_readwrite("cone_weight", &InteriorPointOptions::cone_weight)
+      .def_readwrite("weighted_cone_test", &InteriorPointOptions::weighted_cone_test)
       .def_readwrite("jammed_iterations", &InteriorPointOptions::jammed_iterations)
       .def_readwrite("jammed_alpha", &InteriorPointOptions::jammed_alpha)
       .def_readwrite("compliant_iterations", &InteriorPointOptions::compliant_iterations)

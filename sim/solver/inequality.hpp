@@ -102,9 +102,10 @@ class InequalityKind {
   virtual void place_open_on_path(Data&, int, double, double, Eigen::VectorXd*) const {}
   // Complementarity: adds the pairs' products, a friction cone's weighted by `cone_weight`
   // (InteriorPointOptions::cone_weight), and their number (for the mean μ); the largest
-  // product's magnitude.
+  // product's magnitude, a friction cone's weighted as in the mean by `cone_weight` (the test of
+  // docs/computation.md (63): w, or 1 with InteriorPointOptions::weighted_cone_test off).
   virtual void add_complementarity(const Contact& ct, double cone_weight, double* sum, int* pairs) const = 0;
-  virtual double max_complementarity(const Contact& ct) const = 0;
+  virtual double max_complementarity(const Contact& ct, double cone_weight) const = 0;
   // Equality residuals (s − φ in m, friction duals × Δt) added to the line search's merit, and
   // the distance from the central path γ s = κ, w β∘η = κ e (w: `cone_weight`, as above).
   virtual void add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const = 0;

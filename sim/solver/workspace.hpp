@@ -90,6 +90,7 @@ struct Workspace {
   // the interior point's weight of the friction cones' products (InteriorPointOptions::cone_weight),
   // set per solve and by the derivatives' central path (docs/computation.md (111))
   double cone_weight = 1.0;
+  double cone_test_weight = 1.0;  // the weight of the cones' products in the convergence test (w or 1), set per solve
   double proximal = 0.0;  // InteriorPointOptions::proximal, set per solve
   double joint_friction_rate = 0.0;  // InteriorPointOptions::joint_friction_rate, set per solve (0: exact matrix)
   // per inequality: a compliant joint limit's or contact's ε (InteriorPointOptions::
