@@ -190,7 +190,7 @@ mjModel* load_mujoco(const std::string& file) {
   return m;
 }
 
-EngineResult run_maxsim(const Scenario& sc, FrictionCone cone) {
+EngineResult run_maxsim(const Scenario& sc, FrictionCone cone, bool strict_cone_test) {
   EngineResult r;
   Model m = load_model(sc.file);
   if (sc.dt > 0) m.opt.timestep = sc.dt;
@@ -212,6 +212,7 @@ EngineResult run_maxsim(const Scenario& sc, FrictionCone cone) {
   ContactOptions& co = m.opt.contact;
   co.ground = false;
   co.cone = cone;
+  m.opt.interior_point.weighted_cone_test = !strict_cone_test;
   enable_contacts(m, d);
   std::vector<int> hinges;
   for (size_t j = 0; j < m.joints.size(); ++j)
@@ -426,6 +427,7 @@ const char* const kUsage =
     "usage: compare_mujoco [--quick] [--only NAME] [--json FILE] [--plot FILE.svg] [--cone C]\n"
     "       compare_mujoco --only NAME --engine maxsim|mujoco --steps N [--cone C]\n"
     "  --cone nonlinear|linear|relaxed: maxsim's friction cone (default nonlinear, the exact one)\n"
+    "  --strict-cone-test: the friction cones' products tested unweighted (InteriorPointOptions::weighted_cone_test off)\n"
     "  (the second form runs one scenario in one engine for N steps and prints nothing else: for\n"
     "   counting instructions per step with callgrind, see benchmarks/count_instructions.sh)\n";
 
@@ -434,6 +436,7 @@ int main(int argc, char** argv) {
   std::string only, json_path = "compare_mujoco.json", plot_path, engine;
   int steps = 0;
   FrictionCone cone = FrictionCone::Nonlinear;
+  bool strict_cone_test = false;  // (the interior point's convergence test before 2026-12-04)
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](const char* what) -> std::string {
@@ -449,6 +452,7 @@ int main(int argc, char** argv) {
     else if (a == "--plot") plot_path = value("--plot");
     else if (a == "--engine") engine = value("--engine");
     else if (a == "--steps") steps = std::atoi(value("--steps").c_str());
+    else if (a == "--strict-cone-test") strict_cone_test = true;
     else if (a == "--cone") {
       const std::string c = value("--cone");
       if (!friction_cone_from_name(c, &cone)) {
@@ -558,7 +562,7 @@ int main(int argc, char** argv) {
       if (sc.name != only) continue;
       sc.steps = steps;
       try {
-        const EngineResult r = engine == "maxsim" ? run_maxsim(sc, cone) : run_mujoco(sc);
+        const EngineResult r = engine == "maxsim" ? run_maxsim(sc, cone, strict_cone_test) : run_mujoco(sc);
         if (!r.error.empty()) throw std::runtime_error(r.error);
         std::printf("%s %s %d steps: %ld failed, root z %.3f", sc.name.c_str(), engine.c_str(), steps, r.failed, r.root_z);
         if (engine == "maxsim") std::printf(", %.2f iterations per step", r.iterations);
@@ -584,7 +588,7 @@ int main(int argc, char** argv) {
     if (!only.empty() && sc.name != only) continue;
     EngineResult a, b;
     try {
-      a = run_maxsim(sc, cone);
+      a = run_maxsim(sc, cone, strict_cone_test);
       b = run_mujoco(sc);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "compare_mujoco: %s: %s\n", sc.name.c_str(), e.what());
