@@ -213,6 +213,7 @@ EngineResult run_maxsim(const Scenario& sc, FrictionCone cone, bool strict_cone_
   co.ground = false;
   co.cone = cone;
   m.opt.interior_point.weighted_cone_test = !strict_cone_test;
+  if (strict_cone_test) m.opt.interior_point.cone_direction_tolerance = 0;
   enable_contacts(m, d);
   std::vector<int> hinges;
   for (size_t j = 0; j < m.joints.size(); ++j)
@@ -427,7 +428,7 @@ const char* const kUsage =
     "usage: compare_mujoco [--quick] [--only NAME] [--json FILE] [--plot FILE.svg] [--cone C]\n"
     "       compare_mujoco --only NAME --engine maxsim|mujoco --steps N [--cone C]\n"
     "  --cone nonlinear|linear|relaxed: maxsim's friction cone (default nonlinear, the exact one)\n"
-    "  --strict-cone-test: the friction cones' products tested unweighted (InteriorPointOptions::weighted_cone_test off)\n"
+    "  --strict-cone-test: the friction cones' products tested unweighted and whole (InteriorPointOptions::weighted_cone_test off, cone_direction_tolerance 0)\n"
     "  (the second form runs one scenario in one engine for N steps and prints nothing else: for\n"
     "   counting instructions per step with callgrind, see benchmarks/count_instructions.sh)\n";
 

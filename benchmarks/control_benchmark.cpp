@@ -6,6 +6,7 @@
 //                 [--reuse N]       (SolverOptions::reuse_iterations in maxsim)
 //                 [--open-gap M]    (SolverOptions::open_candidate_gap in maxsim, metres; < 0: off)
 //                 [--cone-weight W] (InteriorPointOptions::cone_weight in maxsim, seconds)
+//                 [--cone-direction A] (InteriorPointOptions::cone_direction_tolerance in maxsim, rad; 0: off)
 //                 [--jammed N]      (InteriorPointOptions::jammed_iterations in maxsim; 0: off)
 //                 [--compliant-iterations N] (InteriorPointOptions::compliant_iterations in maxsim)
 //                 [--sigma-short S] (InteriorPointOptions::sigma_after_short_step in maxsim)
@@ -106,6 +107,7 @@ void configure(Model* m, const Options& o) {
   if (o.post_order) m->opt.solver.closed_contacts_last = false;
   m->opt.interior_point.cone_weight = o.ip.cone_weight;
   m->opt.interior_point.weighted_cone_test = o.ip.weighted_cone_test;
+  m->opt.interior_point.cone_direction_tolerance = o.ip.cone_direction_tolerance;
   m->opt.interior_point.jammed_iterations = o.ip.jammed_iterations;
   m->opt.interior_point.compliant_iterations = o.ip.compliant_iterations;
   m->opt.interior_point.sigma_after_short_step = o.ip.sigma_after_short_step;
@@ -441,6 +443,11 @@ int run(int argc, char** argv) {
       o.ip.cone_weight = std::stod(value());
       if (!(o.ip.cone_weight > 0) || !std::isfinite(o.ip.cone_weight))
         throw std::invalid_argument("--cone-weight must be a finite number of seconds > 0");
+    }
+    else if (a == "--cone-direction") {
+      o.ip.cone_direction_tolerance = std::stod(value());
+      if (!(o.ip.cone_direction_tolerance >= 0) || !std::isfinite(o.ip.cone_direction_tolerance))
+        throw std::invalid_argument("--cone-direction must be a finite angle in radians >= 0");
     }
     else if (a == "--joint-friction-rate") {
       o.ip.joint_friction_rate = std::stod(value());

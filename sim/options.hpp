@@ -153,6 +153,12 @@ struct InteriorPointOptions {
   // iterations on the robots with many contacts (docs/performance.md, "the cones' products on
   // the path's scale").
   bool weighted_cone_test = true;
+  // A sliding contact's cone passes the test on its scalar part w βᵀη alone once its friction
+  // opposes the sliding to within this angle [rad] (and its magnitude is within this fraction of
+  // μγ): ‖β_t/β0 + η_t/η0‖ ≤ θ (docs/computation.md (63)). The product's vector part measures how
+  // far the pair is from the central path's direction rather than from the answer, and falls
+  // slowly while μ falls fast; 0 tests it against the tolerance like the scalar part.
+  double cone_direction_tolerance = 1e-4;
   bool warm_start = true;  // persisting contacts start from their last impulse (fewer iterations)
   // A persisting contact's slack and normal impulse start no lower than this (a new contact's:
   // initial_slack): closer to the solution, and a step that then fails is retried cold.

@@ -494,6 +494,10 @@ StepReport step(const Model& model, Data& d) {
   if (!(model.opt.interior_point.cone_weight > 0) || !std::isfinite(model.opt.interior_point.cone_weight))
     throw std::invalid_argument("interior_point.cone_weight must be finite and positive (got " +
                                 std::to_string(model.opt.interior_point.cone_weight) + ")");
+  if (!(model.opt.interior_point.cone_direction_tolerance >= 0) ||
+      !std::isfinite(model.opt.interior_point.cone_direction_tolerance))
+    throw std::invalid_argument("interior_point.cone_direction_tolerance must be finite and >= 0 (got " +
+                                std::to_string(model.opt.interior_point.cone_direction_tolerance) + ")");
   if (model.opt.interior_point.jammed_iterations < 0)
     throw std::invalid_argument("interior_point.jammed_iterations must be >= 0 (got " +
                                 std::to_string(model.opt.interior_point.jammed_iterations) + ")");

@@ -102,10 +102,10 @@ class InequalityKind {
   virtual void place_open_on_path(Data&, int, double, double, Eigen::VectorXd*) const {}
   // Complementarity: adds the pairs' products, a friction cone's weighted by `cone_weight`
   // (InteriorPointOptions::cone_weight), and their number (for the mean μ); the largest
-  // product's magnitude, a friction cone's weighted as in the mean by `cone_weight` (the test of
-  // docs/computation.md (63): w, or 1 with InteriorPointOptions::weighted_cone_test off).
+  // product's magnitude, a surface contact's cones measured by `cone_test` (docs/computation.md
+  // (63); the other kinds' cones unweighted).
   virtual void add_complementarity(const Contact& ct, double cone_weight, double* sum, int* pairs) const = 0;
-  virtual double max_complementarity(const Contact& ct, double cone_weight) const = 0;
+  virtual double max_complementarity(const Contact& ct, const ConeTest& cone_test) const = 0;
   // Equality residuals (s − φ in m, friction duals × Δt) added to the line search's merit, and
   // the distance from the central path γ s = κ, w β∘η = κ e (w: `cone_weight`, as above).
   virtual void add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const = 0;
@@ -146,6 +146,8 @@ inline Vec3 friction_beta(const Contact& c, double gamma, const Vec2& b) {
 // distance ‖β∘η − κe‖ from its central path.
 inline double cone_pair_dot(const Contact& ct) { return friction_beta(ct, ct.gamma, ct.b).dot(ct.eta); }
 double cone_pair_max(const Contact& ct);
+// The convergence test's measure of a cone pair (ConeTest).
+double cone_pair_test(const Vec3& beta, const Vec3& eta, const ConeTest& test);
 double cone_pair_central_distance(const Contact& ct, double kappa);
 
 // Coefficients of Δβ and Δη in the linearized complementarity of a contact's cone: the

@@ -28,7 +28,7 @@ double complementarity_mean(const Data& d, const std::vector<Contact>& cs) {
 double complementarity_max(const Data& d) {
   double m = 0;
   const Workspace& ws = workspace(d);
-  for (size_t c = 0; c < d.contacts.size(); ++c) m = std::max(m, ws.kinds[c]->max_complementarity(d.contacts[c], ws.cone_test_weight));
+  for (size_t c = 0; c < d.contacts.size(); ++c) m = std::max(m, ws.kinds[c]->max_complementarity(d.contacts[c], ws.cone_test));
   return m;
 }
 
@@ -91,7 +91,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
   std::vector<Vec6>& steps = ws.contact_steps;  // (sized by recover_steps)
   const int nc = static_cast<int>(d.contacts.size());
   ws.cone_weight = opt.cone_weight;
-  ws.cone_test_weight = opt.weighted_cone_test ? opt.cone_weight : 1.0;
+  ws.cone_test = {opt.weighted_cone_test ? opt.cone_weight : 1.0, opt.cone_direction_tolerance};
   ws.proximal = opt.proximal;
   ws.joint_friction_rate = opt.joint_friction_rate;
   ws.compliance.clear();

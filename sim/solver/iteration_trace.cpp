@@ -91,7 +91,7 @@ void IterationTrace::iteration(const Model& model, const Data& d, const Eigen::V
     ws.kinds[c]->add_equality_merit(ct, ws.contact_kin[c], ws.dt, &m);
     gap = std::max(gap, m);
     if (!ws.kinds[c]->converged(ct, ws.contact_kin[c], tol, ws.dt)) ++bad_gap;
-    const double p = ws.kinds[c]->max_complementarity(ct, ws.cone_test_weight);
+    const double p = ws.kinds[c]->max_complementarity(ct, ws.cone_test);
     if (p > comp) comp = p, worst_pair = static_cast<int>(c);
     if (p >= ctol) ++bad_comp;
     if (2 * c + 1 < steps.size()) {

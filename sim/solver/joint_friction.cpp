@@ -167,7 +167,7 @@ void JointFriction::add_complementarity(const Contact& ct, double, double* sum, 
   ++*pairs;
 }
 
-double JointFriction::max_complementarity(const Contact& ct, double) const { return cone_pair_max(ct); }
+double JointFriction::max_complementarity(const Contact& ct, const ConeTest&) const { return cone_pair_max(ct); }
 
 void JointFriction::add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const {
   *m += dt * (ct.eta.tail<2>() - k.vt).norm();

@@ -31,7 +31,7 @@ class SurfaceContact : public InequalityKind {
   void recentre(Data& d, int c, double push, Eigen::VectorXd* s) const override;
   void place_open_on_path(Data& d, int c, double kappa, double cone_weight, Eigen::VectorXd* s) const override;
   void add_complementarity(const Contact& ct, double cone_weight, double* sum, int* pairs) const override;
-  double max_complementarity(const Contact& ct, double cone_weight) const override;
+  double max_complementarity(const Contact& ct, const ConeTest& cone_test) const override;
   void add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const override;
   void add_central_distance(const Contact& ct, double kappa, double cone_weight, double* m) const override;
   bool converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const override;
@@ -70,7 +70,7 @@ class TorsionalContact final : public SurfaceContact {
   void recentre(Data& d, int c, double push, Eigen::VectorXd* s) const override;
   void place_open_on_path(Data& d, int c, double kappa, double cone_weight, Eigen::VectorXd* s) const override;
   void add_complementarity(const Contact& ct, double cone_weight, double* sum, int* pairs) const override;
-  double max_complementarity(const Contact& ct, double cone_weight) const override;
+  double max_complementarity(const Contact& ct, const ConeTest& cone_test) const override;
   void add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const override;
   void add_central_distance(const Contact& ct, double kappa, double cone_weight, double* m) const override;
   bool converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const override;
@@ -135,7 +135,7 @@ class RelaxedContact : public SurfaceContact {
   // (its cone is not the surface contact's: left to the centring's Newton steps)
   void place_open_on_path(Data&, int, double, double, Eigen::VectorXd*) const override {}
   void add_complementarity(const Contact& ct, double cone_weight, double* sum, int* pairs) const override;
-  double max_complementarity(const Contact& ct, double cone_weight) const override;
+  double max_complementarity(const Contact& ct, const ConeTest& cone_test) const override;
   void add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const override;
   void add_central_distance(const Contact& ct, double kappa, double cone_weight, double* m) const override;
   bool converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const override;
@@ -165,7 +165,7 @@ class PyramidContact : public SurfaceContact {
   // (its cone is not the surface contact's: left to the centring's Newton steps)
   void place_open_on_path(Data&, int, double, double, Eigen::VectorXd*) const override {}
   void add_complementarity(const Contact& ct, double cone_weight, double* sum, int* pairs) const override;
-  double max_complementarity(const Contact& ct, double cone_weight) const override;
+  double max_complementarity(const Contact& ct, const ConeTest& cone_test) const override;
   void add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const override;
   void add_central_distance(const Contact& ct, double kappa, double cone_weight, double* m) const override;
   bool converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const override;
@@ -192,7 +192,7 @@ class JointFriction : public InequalityKind {
   void start(Data& d, int c, double floor, double initial_slack, Eigen::VectorXd* s) const override;
   void recentre(Data& d, int c, double push, Eigen::VectorXd* s) const override;
   void add_complementarity(const Contact& ct, double cone_weight, double* sum, int* pairs) const override;
-  double max_complementarity(const Contact& ct, double cone_weight) const override;
+  double max_complementarity(const Contact& ct, const ConeTest& cone_test) const override;
   void add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const override;
   void add_central_distance(const Contact& ct, double kappa, double cone_weight, double* m) const override;
   bool converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const override;

@@ -159,7 +159,7 @@ void PyramidContact::add_complementarity(const Contact& ct, double, double* sum,
   *pairs += 5;
 }
 
-double PyramidContact::max_complementarity(const Contact& ct, double) const {
+double PyramidContact::max_complementarity(const Contact& ct, const ConeTest&) const {
   double m = std::abs(ct.gamma * ct.slack);
   m = std::max(m, ct.lin_beta.cwiseProduct(ct.lin_eta).cwiseAbs().maxCoeff());
   return std::max(m, std::abs(ct.lin_psi * pyramid_zeta(ct)));

@@ -123,7 +123,7 @@ void RelaxedContact::add_complementarity(const Contact& ct, double, double* sum,
   ++*pairs;
 }
 
-double RelaxedContact::max_complementarity(const Contact& ct, double) const { return cone_pair_max(ct); }
+double RelaxedContact::max_complementarity(const Contact& ct, const ConeTest&) const { return cone_pair_max(ct); }
 
 void RelaxedContact::add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const {
   *m += std::abs(ct.slack - k.phi) + scaled_dual_residual(ct, k, dt).norm();

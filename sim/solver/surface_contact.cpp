@@ -232,9 +232,9 @@ void SurfaceContact::add_complementarity(const Contact& ct, double cone_weight, 
   }
 }
 
-double SurfaceContact::max_complementarity(const Contact& ct, double cone_weight) const {
+double SurfaceContact::max_complementarity(const Contact& ct, const ConeTest& cone_test) const {
   double m = std::abs(ct.gamma * ct.slack);
-  if (has_cone(ct)) m = std::max(m, cone_weight * cone_pair_max(ct));
+  if (has_cone(ct)) m = std::max(m, cone_pair_test(friction_beta(ct, ct.gamma, ct.b), ct.eta, cone_test));
   return m;
 }
 

@@ -160,9 +160,9 @@ void TorsionalContact::add_complementarity(const Contact& ct, double cone_weight
   ++*pairs;
 }
 
-double TorsionalContact::max_complementarity(const Contact& ct, double cone_weight) const {
-  return std::max(SurfaceContact::max_complementarity(ct, cone_weight),
-                  cone_weight * cone_product(spin_beta(ct, ct.gamma, ct.spin), spin_eta(ct.spin_eta)).lpNorm<Eigen::Infinity>());
+double TorsionalContact::max_complementarity(const Contact& ct, const ConeTest& cone_test) const {
+  return std::max(SurfaceContact::max_complementarity(ct, cone_test),
+                  cone_pair_test(spin_beta(ct, ct.gamma, ct.spin), spin_eta(ct.spin_eta), cone_test));
 }
 
 void TorsionalContact::add_equality_merit(const Contact& ct, const ContactKinematics& k, double dt, double* m) const {

@@ -21,6 +21,16 @@
 
 namespace maxsim {
 
+// How the convergence test measures a surface contact's friction or torsion cone pair (β, η)
+// (docs/computation.md (63)): `weight` × |β∘η|∞ (InteriorPointOptions::cone_weight, or 1 with
+// weighted_cone_test off), or `weight` × |βᵀη| alone once the product's vector part is within
+// `direction` of β0 η0: the friction then opposes the sliding to within that many radians
+// (InteriorPointOptions::cone_direction_tolerance; 0: never).
+struct ConeTest {
+  double weight = 1.0;
+  double direction = 0.0;
+};
+
 class InequalityKind;  // sim/solver/inequality.hpp
 
 // The unknowns of a step, block by block: graph node n owns the six entries from 6n (bodies, then
@@ -90,7 +100,7 @@ struct Workspace {
   // the interior point's weight of the friction cones' products (InteriorPointOptions::cone_weight),
   // set per solve and by the derivatives' central path (docs/computation.md (111))
   double cone_weight = 1.0;
-  double cone_test_weight = 1.0;  // the weight of the cones' products in the convergence test (w or 1), set per solve
+  ConeTest cone_test;  // the convergence test of the surface contacts' cones, set per solve
   double proximal = 0.0;  // InteriorPointOptions::proximal, set per solve
   double joint_friction_rate = 0.0;  // InteriorPointOptions::joint_friction_rate, set per solve (0: exact matrix)
   // per inequality: a compliant joint limit's or contact's ε (InteriorPointOptions::
