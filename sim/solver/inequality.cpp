@@ -55,10 +55,6 @@ void match_inequalities(const std::vector<Contact>& previous, const std::vector<
   }
 }
 
-double cone_pair_max(const Contact& ct) {
-  return cone_product(friction_beta(ct, ct.gamma, ct.b), ct.eta).lpNorm<Eigen::Infinity>();
-}
-
 double cone_pair_test(const Vec3& beta, const Vec3& eta, const ConeTest& test) {
   const Vec3 p = cone_product(beta, eta);
   // ‖β_t/β0 + η_t/η0‖ ≤ θ: the friction opposes the sliding within θ rad and its magnitude is
@@ -66,6 +62,8 @@ double cone_pair_test(const Vec3& beta, const Vec3& eta, const ConeTest& test) {
   if (p.tail<2>().norm() <= test.direction * beta(0) * eta(0)) return test.weight * std::abs(p(0));
   return test.weight * p.lpNorm<Eigen::Infinity>();
 }
+
+double cone_pair_max(const Contact& ct) { return cone_pair_test(friction_beta(ct, ct.gamma, ct.b), ct.eta, ConeTest{}); }
 
 double cone_pair_central_distance(const Contact& ct, double kappa) {
   Vec3 p = cone_product(friction_beta(ct, ct.gamma, ct.b), ct.eta);
