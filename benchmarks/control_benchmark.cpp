@@ -20,6 +20,7 @@
 //                 [--compliant-limits] (SolverOptions::compliant_limit_fallback on in maxsim)
 //                 [--no-compliant-last-resort] (SolverOptions::compliant_last_resort off in maxsim)
 //                 [--rigid-contacts] (SolverOptions::compliant_contacts_last_resort off in maxsim)
+//                 [--no-sticking-retry] (SolverOptions::sticking_retry off in maxsim)
 //                 [--limit-recovery-time TAU|inf] (ModelOptions::limit_recovery_time in maxsim; default: the file's)
 //                 [--redraw P]      (seconds between two draws of the commands; 0.5)
 //                 [--paired]        (maxsim only: the options above against the defaults on the same states)
@@ -96,6 +97,7 @@ struct Options {
   bool compliant_limits = false;  // SolverOptions::compliant_limit_fallback on
   bool rigid_last_resort = false;  // SolverOptions::compliant_last_resort off
   bool rigid_contacts = false;  // SolverOptions::compliant_contacts_last_resort off
+  bool no_sticking_retry = false;  // SolverOptions::sticking_retry off
   double limit_recovery_time = -1;  // ModelOptions::limit_recovery_time (< 0: the file's)
 };
 
@@ -121,6 +123,7 @@ void configure(Model* m, const Options& o) {
   m->opt.solver.compliant_limit_fallback = o.compliant_limits;
   if (o.rigid_last_resort) m->opt.solver.compliant_last_resort = false;
   if (o.rigid_contacts) m->opt.solver.compliant_contacts_last_resort = false;
+  if (o.no_sticking_retry) m->opt.solver.sticking_retry = false;
   if (o.limit_recovery_time >= 0) m->opt.limit_recovery_time = o.limit_recovery_time;
 }
 
@@ -419,6 +422,7 @@ int run(int argc, char** argv) {
     else if (a == "--compliant-limits") o.compliant_limits = true;
     else if (a == "--no-compliant-last-resort") o.rigid_last_resort = true;
     else if (a == "--rigid-contacts") o.rigid_contacts = true;
+    else if (a == "--no-sticking-retry") o.no_sticking_retry = true;
     else if (a == "--limit-recovery-time") {
       const std::string v = value();
       o.limit_recovery_time = v == "inf" ? std::numeric_limits<double>::infinity() : std::stod(v);

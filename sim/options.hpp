@@ -94,6 +94,14 @@ struct SolverOptions {
   // cascade at every step of the wedge (the A1 URDF under full random torques: 10× the iterations
   // as a run, where the rigid solve leaves 25 of those steps unconverged).
   bool compliant_contacts_last_resort = true;
+  // Painlevé's trap: where an attempt ends with a frictional contact sliding into its surface —
+  // its gap still violated while its slack has reached its boundary (s < −φ) — the next
+  // attempt starts the step's sliding contacts sticking (InteriorPointOptions::sticking_start),
+  // before the cold retry, at full length. Sliding with μ above the critical value pushes the foot further in as γ grows
+  // (a Painlevé configuration, Stewart 2000): the step has no sliding answer, only an impulsive
+  // stop, which an iteration started sliding does not reach (docs/computation.md §12, (120)).
+  // Steps that converge are untouched.
+  bool sticking_retry = true;
   // The graph LDU's elimination order for steps with inequalities on models without a loop of
   // equality constraints (docs/computation.md §6): true eliminates every body first, so that no
   // joint or contact pivot is singular (far fewer iterations on robots whose contacts join two
@@ -195,6 +203,11 @@ struct InteriorPointOptions {
   // wedge). 0 in the ordinary attempts; the shortest substep's last resort uses proximal_retry.
   double proximal = 0.0;
   double proximal_retry = 1e-6;  // (0: no such attempt)
+  // Every frictional surface contact sliding at the start (|v_t| > settled_speed) starts sticking:
+  // its normal impulse at least the one that would stop its lighter body (m |v_t|), its friction
+  // half-way to the cone's edge against the sliding, its dual η = (initial_slack, 0). Set by the
+  // failure policy's attempt for Painlevé's trap (SolverOptions::sticking_retry); off otherwise.
+  bool sticking_start = false;
   // Proximal rate ν [rad/s, m/s on slide rows] of dry joint friction: the Newton matrix's row of
   // the friction's dual (the row rate, η_t = v_t) gets (ν/F)Δb₁, F the impulse bound, the
   // residual unchanged, so an answer is exact (docs/computation.md (113)). A joint held by its

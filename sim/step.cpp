@@ -222,8 +222,10 @@ bool has_joint_limit(const std::vector<Contact>& contacts) {
   return false;
 }
 
-// Failure policy: a step with contacts that does not converge is tried again cold (without its
-// warm start), then (SolverOptions::compliant_limit_fallback, or after a step that a compliant
+// Failure policy: a step with contacts that does not converge is tried again — first, at full
+// length, when it ended with a contact sliding into its surface (Painlevé's trap,
+// SolverOptions::sticking_retry), cold with the sliding contacts started sticking — cold (without
+// its warm start), then (SolverOptions::compliant_limit_fallback, or after a step that a compliant
 // attempt ended) cold with compliant joint limits (and contacts),
 // then cold with the conservative interior point (no Mehrotra corrector), then once
 // more from where that stopped, and only then as two half steps, recursively to max_retry_depth
@@ -321,6 +323,17 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
   }
   restore_state(saved, d);
   if (interior_point) {
+    if (model.opt.solver.sticking_retry && top &&
+        sliding_into_surface(d, model.opt.solver.tolerance, first.interior_point.settled_speed)) {
+      // Painlevé's trap (SolverOptions::sticking_retry): the same step cold, the sliding contacts
+      // started sticking; at full length only (in the substeps of a wedge it found nothing and
+      // doubled the A1 URDF's relaxed steps)
+      Attempt sticking = cold;
+      sticking.interior_point.sticking_start = true;
+      attempt_again(sticking);
+      if (rep.status == StepStatus::Ok) return rep;
+      restore_state(saved, d);
+    }
     if (first.interior_point.warm_start && !ws.previous_contacts.empty()) {
       // the warm start (last impulses, small floors) may have misled it: the same step cold first
       Attempt retry = cold;

@@ -307,3 +307,72 @@ TEST(FailurePolicy, CompliantLastResortEndsAWedgeConverged) {
   EXPECT_EQ(with.summary.not_converged_steps, 0);
   EXPECT_LT(with.penetration, 1e-6);
 }
+
+namespace {
+
+// Painlevé's rod (Stewart 2000): a thin rod (capsule, half-length l, radius ρ) at θ = atan 2 from
+// the floor, its lower end touching it and sliding at 2 m/s away from the lean, friction μ = 2.
+// Sliding, the friction at the lower end pushes the end into the floor faster than the normal
+// impulse lifts it: per unit normal impulse the end's normal velocity changes by
+// (1 + 3cos²θ − 3μ sinθ cosθ)/m < 0 for μ above (1 + 3cos²θ)/(3 sinθ cosθ), which is 4/3 at
+// θ = atan 2. The step has no sliding answer; its answer is an impulsive stop (tangential
+// impact), sticking, with the friction-to-normal impulse ratio of that critical value.
+struct PainleveStep {
+  StepReport report;
+  double gamma = 0, friction = 0, slip = 0, mass = 0;
+};
+
+PainleveStep painleve_step(bool sticking_retry) {
+  const double l = 0.5, rho = 0.005, c = 1 / std::sqrt(5.0), s = 2 / std::sqrt(5.0);
+  const std::string path = "/tmp/maxsim_failure_policy_painleve.xml";
+  FILE* f = std::fopen(path.c_str(), "w");
+  EXPECT_NE(f, nullptr);
+  char xml[1024];
+  std::snprintf(xml, sizeof xml, R"(<mujoco model="painleve"><option timestep="0.001"/>
+  <worldbody><geom type="plane" size="5 5 0.1" friction="2"/>
+    <body name="rod" pos="0 0 %.17g"><freejoint/>
+      <geom type="capsule" fromto="%.17g 0 %.17g %.17g 0 %.17g" size="%g" mass="1" friction="2"/>
+    </body></worldbody></mujoco>)",
+                l * s + rho, -l * c, -l * s, l * c, l * s, rho);
+  std::fputs(xml, f);
+  std::fclose(f);
+  Model m = load_model(path);
+  m.opt.solver.sticking_retry = sticking_retry;
+  Data d(m);
+  enable_contacts(m, d);
+  d.v[0] = Vec3(-2.0, 0, 0);  // the lower end (at −x) slides away from the lean
+  PainleveStep r;
+  r.report = step(m, d);
+  r.mass = m.bodies[0].mass;
+  for (const Contact& ct : d.contacts)
+    if (ct.gamma > r.gamma) {
+      r.gamma = ct.gamma;
+      r.friction = ct.b.norm();
+      r.slip = ct.eta.tail<2>().norm();
+    }
+  return r;
+}
+
+}  // namespace
+
+// The failure policy's sticking attempt (SolverOptions::sticking_retry, docs/computation.md
+// (120)) stops Painlevé's rod in one step at full length: converged, the lower end sticking, the
+// impulses those of the stop. Without the impulse of gravity over the step (Δt g ≈ 0.5 % of the
+// 2 m/s) and the capsule's radius (1 % of the lever) the stop's impulses are exactly
+// |b| = m (1 + 3cos²θ) v / 4 = 0.4 m v and γ = 0.75 m sinθ cosθ v = 0.3 m v, |b| / γ = 4/3;
+// 3 % covers both. Without the attempt the same step takes the whole cascade (substeps, 1 137
+// iterations against 53).
+TEST(FailurePolicy, StickingAttemptStopsPainlevesRod) {
+  const PainleveStep with = painleve_step(true);
+  EXPECT_EQ(with.report.status, StepStatus::Ok);
+  EXPECT_FALSE(with.report.substeps);
+  EXPECT_FALSE(with.report.relaxed);
+  EXPECT_LT(with.slip, 1e-6);  // sticking: the end's tangential velocity (η_t = v_t)
+  EXPECT_NEAR(with.gamma, 0.3 * with.mass * 2.0, 0.03 * 0.3 * with.mass * 2.0);
+  EXPECT_NEAR(with.friction, 0.4 * with.mass * 2.0, 0.03 * 0.4 * with.mass * 2.0);
+  EXPECT_NEAR(with.friction / with.gamma, 4.0 / 3.0, 0.03 * 4.0 / 3.0);
+  EXPECT_LE(with.friction, 2.0 * with.gamma * (1 + 1e-9));  // inside the cone
+  const PainleveStep without = painleve_step(false);
+  EXPECT_GT(without.report.iterations, 10 * with.report.iterations)
+      << with.report.iterations << " " << without.report.iterations;
+}

@@ -238,6 +238,7 @@ void bind_data(py::module_& m) {
       .def_readwrite("limit_fallback_compliance", &SolverOptions::limit_fallback_compliance)
       .def_readwrite("compliant_last_resort", &SolverOptions::compliant_last_resort)
       .def_readwrite("compliant_contacts_last_resort", &SolverOptions::compliant_contacts_last_resort)
+      .def_readwrite("sticking_retry", &SolverOptions::sticking_retry)
       .def_readwrite("bodies_first", &SolverOptions::bodies_first)
       .def_readwrite("open_candidate_gap", &SolverOptions::open_candidate_gap)
       .def_readwrite("closed_contacts_last", &SolverOptions::closed_contacts_last);

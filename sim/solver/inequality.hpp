@@ -191,6 +191,16 @@ inline bool is_joint_limit(const Contact& c) { return c.joint >= 0 && c.tendon <
 // joint friction): the kind whose residual, matrix and slack step carry a compliance (114).
 bool plain_surface_contact(const Contact& c);
 
+// Painlevé's trap (docs/computation.md §12, (120)): whether the attempt that
+// just ended left a plain surface contact with friction sliding (|v_t| > speed) into its surface,
+// its gap violated (φ < −tol) while its slack has reached its boundary (s < −φ).
+bool sliding_into_surface(const Data& d, double tol, double speed);
+// The sticking start of such an attempt (InteriorPointOptions::sticking_start), after every
+// inequality's own start: each plain surface contact with friction sliding faster than `speed`
+// starts sticking — γ at least the impulse m|v_t| that stops its lighter body, b half-way to the
+// cone's edge against the sliding, η = (initial_slack, 0) — and its unknowns are stored in `s`.
+void start_sticking(const Model& model, Data& d, double speed, double initial_slack, Eigen::VectorXd* s);
+
 // Inequality c's compliance ε (a compliant joint limit's or contact's gap is φ + εγ,
 // docs/computation.md (114)); 0 when the last solve's inequality c was rigid.
 double compliance_epsilon(const Data& d, int c);

@@ -143,7 +143,10 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     residual_at_s = converged(F) && inequalities_ok(1.0);
     if (!residual_at_s) s = ws.trial;  // (the bodies' velocities and so the kinematics are unchanged)
   }
-  if (!residual_at_s) start(settled ? opt.settled_slack : opt.warm_slack, opt.initial_slack);
+  if (!residual_at_s) {
+    start(settled ? opt.settled_slack : opt.warm_slack, opt.initial_slack);
+    if (opt.sticking_start) start_sticking(model, d, opt.settled_speed, opt.initial_slack, &s);
+  }
   const IterationTrace trace(d);  // (off unless MAXSIM_IP_TRACE is set)
   trace.begin(model, d, settled);
   EqualityTest stalled = converged;

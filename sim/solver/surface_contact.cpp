@@ -252,4 +252,32 @@ bool SurfaceContact::converged(const Contact& ct, const ContactKinematics& k, do
   return !has_cone(ct) || (ct.eta.tail<2>() - k.vt).lpNorm<Eigen::Infinity>() < tol / dt;
 }
 
+// A contact sliding into its surface whose slack has run to the boundary before its gap closed:
+// raising γ has not lifted it, which is Painlevé's configuration (docs/computation.md (120)).
+bool sliding_into_surface(const Data& d, double tol, double speed) {
+  const Workspace& ws = workspace(d);
+  for (size_t c = 0; c < d.contacts.size(); ++c) {
+    const Contact& ct = d.contacts[c];
+    if (!plain_surface_contact(ct) || ct.friction <= 0) continue;
+    const ContactKinematics& k = ws.contact_kin[c];
+    if (k.phi < -tol && ct.slack < -k.phi && k.vt.norm() > speed) return true;
+  }
+  return false;
+}
+
+// The impulsive stop's start (docs/computation.md (120)): sticking, with the impulse scale of the
+// stop, so that Newton's first direction is the sticking mode's.
+void start_sticking(const Model& model, Data& d, double speed, double initial_slack, Eigen::VectorXd* s) {
+  const Workspace& ws = workspace(d);
+  for (size_t c = 0; c < d.contacts.size(); ++c) {
+    Contact& ct = d.contacts[c];
+    const Vec2 vt = ws.contact_kin[c].vt;
+    if (!plain_surface_contact(ct) || ct.friction <= 0 || !(vt.norm() > speed)) continue;
+    ct.gamma = std::max(ct.gamma, lighter_mass(model, ct) * vt.norm());
+    ct.b = -0.5 * ct.friction * ct.gamma * vt.normalized();
+    ct.eta = Vec3(initial_slack, 0, 0);
+    inequality_unknowns(d, *s, static_cast<int>(c)).head<4>() << ct.gamma, ct.b, ct.eta(0);
+  }
+}
+
 }  // namespace maxsim
