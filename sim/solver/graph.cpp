@@ -98,6 +98,35 @@ bool predicted_open(const Model& model, const Data& d, int c) {
   return k.phi > threshold && k.phi - approach > threshold;
 }
 
+// Node sizes and the rows whose pivots may be regularized, the same in both factorizations
+// (ws.ldu and ws.velocity_ldu), for the graph build_graph laid out in ws.
+void configure_ldu(const Model& model, const Workspace& ws, BlockLdu* ldu) {
+  const int nj = static_cast<int>(model.joints.size());
+  const int nn = static_cast<int>(model.nonholonomic.size());
+  const int nt = static_cast<int>(model.tendons.size()), ncp = static_cast<int>(model.couplings.size());
+  const int nc = static_cast<int>(ws.contact_node.size());
+  for (int j = 0; j < nj; ++j)  // identity rows: one real row, the rest the padding's identity
+    if (ws.passive[j]) ldu->set_node_size(ws.layout.joint_node(j), 1);
+  for (int j = 0; j < nj; ++j) {
+    unsigned mask = 0;
+    for (int r = 0; r < 6; ++r)
+      if (model.joints[j].row_constrained(r)) mask |= 1u << r;
+    ldu->set_regularized_rows(ws.layout.joint_node(j), mask);
+  }
+  for (int k = 0; k < nn; ++k) {
+    const int rows = model.nonholonomic[k].rows();
+    ldu->set_node_size(ws.layout.nonholonomic_node(k), rows);
+    ldu->set_regularized_rows(ws.layout.nonholonomic_node(k), (1u << rows) - 1);
+  }
+  for (int t = 0; t < nt; ++t) ldu->set_node_size(ws.layout.tendon_node(t), 2);
+  for (int k = 0; k < ncp; ++k) {  // (a coupling may repeat what the joints already impose)
+    ldu->set_node_size(ws.layout.coupling_node(k), 1);
+    ldu->set_regularized_rows(ws.layout.coupling_node(k), 1u);
+  }
+  for (int c = 0; c < nc; ++c)  // redundant contacts
+    if (ws.contact_node[c] >= 0) ldu->set_regularized_rows(ws.contact_node[c], 0b1111, true);
+}
+
 }  // namespace
 
 bool graph_matches(const Model& model, const Data& d) {
@@ -294,41 +323,17 @@ void build_graph(const Model& model, Data& d) {
         ws.graph_all_last || (model.opt.solver.closed_contacts_last && is_surface_contact(d.contacts[c]));
     placement[ws.contact_node[c]] = ws.contact_first[c] ? kPlaceFirst : last ? kPlaceLast : kPlaceByOrder;
   }
-  // node sizes and the rows whose pivots may be regularized, the same in both factorizations
-  auto configure = [&](BlockLdu& ldu) {
-    for (int j = 0; j < nj; ++j)  // identity rows: one real row, the rest the padding's identity
-      if (ws.passive[j]) ldu.set_node_size(ws.layout.joint_node(j), 1);
-    for (int j = 0; j < nj; ++j) {
-      unsigned mask = 0;
-      for (int r = 0; r < 6; ++r)
-        if (model.joints[j].row_constrained(r)) mask |= 1u << r;
-      ldu.set_regularized_rows(ws.layout.joint_node(j), mask);
-    }
-    for (int k = 0; k < nn; ++k) {
-      const int rows = model.nonholonomic[k].rows();
-      ldu.set_node_size(ws.layout.nonholonomic_node(k), rows);
-      ldu.set_regularized_rows(ws.layout.nonholonomic_node(k), (1u << rows) - 1);
-    }
-    for (int t = 0; t < nt; ++t) ldu.set_node_size(ws.layout.tendon_node(t), 2);
-    for (int k = 0; k < ncp; ++k) {  // (a coupling may repeat what the joints already impose)
-      ldu.set_node_size(ws.layout.coupling_node(k), 1);
-      ldu.set_regularized_rows(ws.layout.coupling_node(k), 1u);
-    }
-    for (int c = 0; c < nc; ++c)  // redundant contacts
-      if (ws.contact_node[c] >= 0) ldu.set_regularized_rows(ws.contact_node[c], 0b1111, true);
-  };
   const bool loop = equality_loop(model, ws, equality_nodes);
   ws.ldu.analyze(n, ws.edges, root, &multiplier, ws.graph_bodies_first && n > equality_nodes && !loop, &placement);
-  configure(ws.ldu);
+  configure_ldu(model, ws, &ws.ldu);
+  ws.graph_root = root;
   // a placed state's velocity projection (project_state) with the bodies first where equality
   // constraints close a loop: the multipliers' pivots are then blocks of −J M⁻¹ Jᵀ; in the
   // post-order, rows exactly redundant on the loop and nearly so 1e-14 off it amplified round-off
-  // ~1e10 (Cassie's placed velocities were noisy at 1e-2)
+  // ~1e10 (Cassie's placed velocities were noisy at 1e-2). Analyzed when first used: its
+  // minimum-degree order over every contact node cost more than the step's own analysis.
   ws.velocity_ldu_separate = loop;
-  if (loop) {
-    ws.velocity_ldu.analyze(n, ws.edges, root, &multiplier, true);
-    configure(ws.velocity_ldu);
-  }
+  ws.velocity_ldu_stale = loop;
   ws.rows2.resize(nj);
   ws.rows3.resize(nj);
   ws.joint_rate2.resize(nj);
@@ -358,6 +363,16 @@ void build_graph(const Model& model, Data& d) {
   ws.residual.setZero(size);
   ws.trial_residual.setZero(size);
   ws.delta.setZero(size);
+}
+
+void analyze_velocity_ldu(const Model& model, Workspace& ws) {
+  if (!ws.velocity_ldu_stale) return;
+  const int n = ws.layout.nodes;
+  std::vector<char> multiplier(n, 0);  // (every node but the bodies, as in build_graph)
+  for (int j = static_cast<int>(model.bodies.size()); j < n; ++j) multiplier[j] = 1;
+  ws.velocity_ldu.analyze(n, ws.edges, ws.graph_root, &multiplier, true);
+  configure_ldu(model, ws, &ws.velocity_ldu);
+  ws.velocity_ldu_stale = false;
 }
 
 }  // namespace maxsim

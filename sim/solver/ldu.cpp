@@ -218,15 +218,84 @@ void subtract_upper(int class_j, const Block& ukj, const double* xj,
   }
 }
 
-std::uint64_t pair_key(int i, int j, int n) {
-  return static_cast<std::uint64_t>(i) * static_cast<std::uint64_t>(n) +
-         static_cast<std::uint64_t>(j);
-}
+// Block id of each (row node, column node) pair during analyze: a dense n x n table where that
+// is small (the common case: one allocation, no hashing), a hash map otherwise.
+class BlockTable {
+ public:
+  BlockTable(int n, std::size_t expected) : n_(n), dense_(static_cast<std::int64_t>(n) * n <= kDenseLimit) {
+    if (dense_) {
+      ids_.assign(static_cast<std::size_t>(n) * static_cast<std::size_t>(n), -1);
+    } else {
+      map_.reserve(expected);
+    }
+  }
+  // false (and nothing stored) when (i, j) has an id already
+  bool insert(int i, int j, int id) {
+    if (!dense_) return map_.emplace(key(i, j), id).second;
+    int& slot = ids_[key(i, j)];
+    if (slot >= 0) return false;
+    slot = id;
+    return true;
+  }
+  int at(int i, int j) const { return dense_ ? ids_[key(i, j)] : map_.at(key(i, j)); }
+
+ private:
+  static constexpr std::int64_t kDenseLimit = 1 << 20;  // entries (4 MiB)
+  std::size_t key(int i, int j) const {
+    return static_cast<std::size_t>(i) * static_cast<std::size_t>(n_) + static_cast<std::size_t>(j);
+  }
+  int n_;
+  bool dense_;
+  std::vector<int> ids_;
+  std::unordered_map<std::uint64_t, int> map_;
+};
 
 }  // namespace
 
+bool BlockLdu::AnalyzeArgs::same(int n, const std::vector<std::pair<int, int>>& e, int r,
+                                 const std::vector<char>* mult, bool first,
+                                 const std::vector<char>* place) const {
+  return valid && n == num_nodes && r == root && first == bodies_first &&
+         (mult != nullptr) == has_multiplier && (place != nullptr) == has_placement && e == edges &&
+         (mult == nullptr || *mult == multiplier) && (place == nullptr || *place == placement);
+}
+
+void BlockLdu::AnalyzeArgs::keep(int n, const std::vector<std::pair<int, int>>& e, int r,
+                                 const std::vector<char>* mult, bool first,
+                                 const std::vector<char>* place) {
+  num_nodes = n;
+  root = r;
+  bodies_first = first;
+  has_multiplier = mult != nullptr;
+  has_placement = place != nullptr;
+  edges = e;
+  if (mult != nullptr) multiplier = *mult; else multiplier.clear();
+  if (place != nullptr) placement = *place; else placement.clear();
+  valid = true;
+}
+
+void BlockLdu::reset_numeric() {
+  const int n = num_nodes_;
+  reg_mask_.assign(n, 0);
+  reg_only_singular_.assign(n, 0);
+  reg_shift_.assign(n, 0.0);
+  correction_.setZero(kBlockSize * static_cast<Eigen::Index>(n));
+  blocks_.assign(blocks_.size(), Block::Zero());
+  dinv_.assign(n, Block::Zero());
+  node_size_.assign(n, kBlockSize);
+  node_class_.assign(n, static_cast<unsigned char>(size_class(kBlockSize)));
+  update_kernel_.assign(updates_.size(), 0);
+  kernels_stale_ = true;
+  fill_padding_stale_ = false;
+}
+
 void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& edges, int root,
                        const std::vector<char>* multiplier, bool bodies_first, const std::vector<char>* placement) {
+  if (analyzed_.same(num_nodes, edges, root, multiplier, bodies_first, placement)) {
+    reset_numeric();
+    return;
+  }
+  analyzed_.valid = false;
   // Start from the empty structure, so that an invalid graph (exception below) leaves a valid
   // 0-node object rather than a half-analyzed one.
   num_nodes_ = num_loops_ = num_fill_ = 0;
@@ -417,10 +486,6 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
     order_.swap(reordered);
   }
   position_.assign(n, 0);
-  reg_mask_.assign(n, 0);
-  reg_only_singular_.assign(n, 0);
-  reg_shift_.assign(n, 0.0);
-  correction_.setZero(kBlockSize * static_cast<Eigen::Index>(n));
   for (int p = 0; p < n; ++p) position_[order_[p]] = p;
 
   // ---- block ids: diagonals [0, n), edge pairs, then fill pairs ----
@@ -428,16 +493,15 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
   // block_nodes[id - n] = (row node, column node) of off-diagonal block id.
   std::vector<std::pair<int, int>> block_nodes;
   block_nodes.reserve(2 * static_cast<std::size_t>(m));
-  std::unordered_map<std::uint64_t, int> block_of;  // (row, col) -> block id
-  block_of.reserve(4 * static_cast<std::size_t>(m) + 16);
+  BlockTable block_of(n, 4 * static_cast<std::size_t>(m) + 16);  // (row, col) -> block id
   std::vector<std::vector<int>> nbrs(n);  // current (growing) adjacency, edges + fill
   for (int i = 0; i < n; ++i)
     nbrs[i].assign(adj.begin() + adj_begin[i], adj.begin() + adj_begin[i + 1]);
   for (int e = 0; e < m; ++e) {
     const auto [i, j] = edges[e];
     const int up = n + static_cast<int>(block_nodes.size());
-    block_of.emplace(pair_key(i, j, n), up);  // (no duplicates: checked above)
-    block_of.emplace(pair_key(j, i, n), up + 1);
+    block_of.insert(i, j, up);  // (no duplicates: checked above)
+    block_of.insert(j, i, up + 1);
     block_nodes.emplace_back(i, j);
     block_nodes.emplace_back(j, i);
   }
@@ -459,14 +523,14 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
               [&](int a, int b) { return position_[a] < position_[b]; });
     later_begin_[p] = static_cast<int>(later_.size());
     for (int i : later_nodes)
-      later_.push_back({i, block_of.at(pair_key(i, k, n)), block_of.at(pair_key(k, i, n))});
+      later_.push_back({i, block_of.at(i, k), block_of.at(k, i)});
     // Fill-in: connect every pair of later neighbours.
     for (std::size_t a = 0; a < later_nodes.size(); ++a) {
       for (std::size_t b = a + 1; b < later_nodes.size(); ++b) {
         const int i = later_nodes[a], j = later_nodes[b];
         const int id = n + static_cast<int>(block_nodes.size());
-        if (block_of.emplace(pair_key(i, j, n), id).second) {
-          block_of.emplace(pair_key(j, i, n), id + 1);
+        if (block_of.insert(i, j, id)) {
+          block_of.insert(j, i, id + 1);
           block_nodes.emplace_back(i, j);
           block_nodes.emplace_back(j, i);
           nbrs[i].push_back(j);
@@ -481,7 +545,7 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
     for (int a = lb; a < le; ++a) {
       for (int b = lb; b < le; ++b) {
         const int i = later_[a].node, j = later_[b].node;
-        const int target = (i == j) ? i : block_of.at(pair_key(i, j, n));
+        const int target = (i == j) ? i : block_of.at(i, j);
         updates_.push_back({later_[a].lower, later_[b].upper, target});
       }
     }
@@ -493,23 +557,28 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
   // (block pair (i, j) becomes L / U when min(pos i, pos j) is eliminated), so factor and solve
   // walk the block array roughly sequentially.
   const int num_off = static_cast<int>(block_nodes.size());
-  std::vector<int> rank(num_off);
-  std::iota(rank.begin(), rank.end(), 0);
-  auto elim_pos = [&](int off) {
-    return std::min(position_[block_nodes[off].first], position_[block_nodes[off].second]);
-  };
-  std::stable_sort(rank.begin(), rank.end(), [&](int a, int b) {
-    const int pa = elim_pos(a), pb = elim_pos(b);
-    if (pa != pb) return pa < pb;
-    // within one eliminated node: the L and U blocks of the same neighbour, adjacent
-    const int oa = std::max(position_[block_nodes[a].first], position_[block_nodes[a].second]);
-    const int ob = std::max(position_[block_nodes[b].first], position_[block_nodes[b].second]);
-    if (oa != ob) return oa < ob;
-    return a < b;
-  });
+  // order: by the position at which the pair is eliminated, then (the L and U blocks of the same
+  // neighbour adjacent) by the other node's position, then by provisional id — a bucket per
+  // elimination position, each sorted on (other position, id)
+  std::vector<int> bucket_begin(n + 1, 0);
+  std::vector<std::pair<int, int>> keyed(num_off);  // (other position, provisional id)
+  for (int off = 0; off < num_off; ++off) {
+    const int pi = position_[block_nodes[off].first], pj = position_[block_nodes[off].second];
+    ++bucket_begin[std::min(pi, pj) + 1];
+  }
+  for (int p = 0; p < n; ++p) bucket_begin[p + 1] += bucket_begin[p];
+  {
+    std::vector<int> next(bucket_begin.begin(), bucket_begin.end() - 1);
+    for (int off = 0; off < num_off; ++off) {
+      const int pi = position_[block_nodes[off].first], pj = position_[block_nodes[off].second];
+      keyed[next[std::min(pi, pj)]++] = {std::max(pi, pj), off};
+    }
+  }
+  for (int p = 0; p < n; ++p)
+    std::sort(keyed.begin() + bucket_begin[p], keyed.begin() + bucket_begin[p + 1]);
   std::vector<int> new_id(n + num_off);
   std::iota(new_id.begin(), new_id.begin() + n, 0);
-  for (int r = 0; r < num_off; ++r) new_id[n + rank[r]] = n + r;
+  for (int r = 0; r < num_off; ++r) new_id[n + keyed[r].second] = n + r;
 
   block_rc_.resize(num_off);
   for (int off = 0; off < num_off; ++off) block_rc_[new_id[n + off] - n] = block_nodes[off];
@@ -533,13 +602,9 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
   std::sort(fill_ids_.begin(), fill_ids_.end());
 
   num_nodes_ = n;
-  blocks_.assign(n + num_off, Block::Zero());
-  dinv_.assign(n, Block::Zero());
-  node_size_.assign(n, kBlockSize);
-  node_class_.assign(n, static_cast<unsigned char>(size_class(kBlockSize)));
-  update_kernel_.assign(updates_.size(), 0);
-  kernels_stale_ = true;
-  fill_padding_stale_ = false;
+  blocks_.resize(n + num_off);
+  reset_numeric();
+  analyzed_.keep(n, edges, root, multiplier, bodies_first, placement);
 }
 
 static_assert(sizeof(Block) == sizeof(double) * Block::SizeAtCompileTime, "Block is unpadded");

@@ -37,8 +37,10 @@ void assemble_projection(const Model& model, Data& d, bool velocities) {
 // a loop, the step's factorization kept aside.
 class VelocityFactors {
  public:
-  VelocityFactors(Workspace& ws, bool use) : ws_(ws), on_(use && ws.velocity_ldu_separate) {
-    if (on_) std::swap(ws_.ldu, ws_.velocity_ldu);
+  VelocityFactors(const Model& model, Workspace& ws, bool use) : ws_(ws), on_(use && ws.velocity_ldu_separate) {
+    if (!on_) return;
+    analyze_velocity_ldu(model, ws_);
+    std::swap(ws_.ldu, ws_.velocity_ldu);
   }
   ~VelocityFactors() {
     if (on_) std::swap(ws_.ldu, ws_.velocity_ldu);
@@ -61,7 +63,7 @@ template <class Fill, class Apply>
 bool project(const Model& model, Data& d, Fill fill, Apply apply, double below = 0, bool placed = false,
              int refinements = 0) {
   Workspace& ws = workspace(model, d);
-  const VelocityFactors factors(ws, placed);
+  const VelocityFactors factors(model, ws, placed);
   Eigen::VectorXd& rhs = ws.delta;
   assemble_projection(model, d, true);
   rhs.setZero();

@@ -118,9 +118,12 @@ struct Workspace {
   int joints_close_loops = -1;
   BlockLdu ldu;
   // A placed state's velocity projection (project_state) where equality constraints close a loop:
-  // the same graph with the bodies eliminated first (build_graph); otherwise `ldu` serves.
+  // the same graph with the bodies eliminated first (analyze_velocity_ldu, before its first use
+  // after build_graph: a step does not need it); otherwise `ldu` serves.
   BlockLdu velocity_ldu;
   bool velocity_ldu_separate = false;
+  bool velocity_ldu_stale = false;  // velocity_ldu to analyze for the graph built last
+  int graph_root = -1;              // the root build_graph gave ldu's analysis
   std::vector<std::pair<int, int>> edges;  // (joint node, body node)
   std::vector<int> parent_edge, child_edge;  // per joint: its edge ids (-1: world parent)
   // per joint: a passive floating joint (all six rows free, no spring, damper, armature, dry
@@ -228,5 +231,8 @@ void build_graph(const Model& model, Data& data);
 // joints (a damper, spring, armature, friction or limit set on the Model after the Data was made
 // turns a passive joint into a graph edge, and back).
 bool graph_matches(const Model& model, const Data& data);
+// Analyzes ws.velocity_ldu for the graph built last if it has not been yet (where
+// ws.velocity_ldu_separate; the placed velocity projection calls it).
+void analyze_velocity_ldu(const Model& model, Workspace& ws);
 
 }  // namespace maxsim
