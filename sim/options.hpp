@@ -97,10 +97,11 @@ struct SolverOptions {
   // Painlevé's trap: where an attempt ends with a frictional contact sliding into its surface —
   // its gap still violated while its slack has reached its boundary (s < −φ) — the next
   // attempt starts the step's sliding contacts sticking (InteriorPointOptions::sticking_start),
-  // before the cold retry, at full length. Sliding with μ above the critical value pushes the foot further in as γ grows
-  // (a Painlevé configuration, Stewart 2000): the step has no sliding answer, only an impulsive
-  // stop, which an iteration started sliding does not reach (docs/computation.md §12, (120)).
-  // Steps that converge are untouched.
+  // before the cold retry, at full length, if a contact slid at the step's start (otherwise it
+  // would repeat a cold attempt). Sliding with μ above the critical value pushes the foot
+  // further in as γ grows (a Painlevé configuration, Stewart 2000): the step has no sliding
+  // answer, only an impulsive stop, which an iteration started sliding does not reach
+  // (docs/computation.md §12, (120)). Steps that converge are untouched.
   bool sticking_retry = true;
   // The graph LDU's elimination order for steps with inequalities on models without a loop of
   // equality constraints (docs/computation.md §6): true eliminates every body first, so that no

@@ -323,7 +323,9 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
   }
   restore_state(saved, d);
   if (interior_point) {
-    if (model.opt.solver.sticking_retry && top &&
+    // (where nothing slid at the first attempt's start a sticking start changes nothing: the
+    // attempt would repeat a cold one)
+    if (model.opt.solver.sticking_retry && top && ws.sliding_at_start > 0 &&
         sliding_into_surface(d, model.opt.solver.tolerance, first.interior_point.settled_speed)) {
       // Painlevé's trap (SolverOptions::sticking_retry): the same step cold, the sliding contacts
       // started sticking; at full length only (in the substeps of a wedge it found nothing and

@@ -195,6 +195,9 @@ bool plain_surface_contact(const Contact& c);
 // just ended left a plain surface contact with friction sliding (|v_t| > speed) into its surface,
 // its gap violated (φ < −tol) while its slack has reached its boundary (s < −φ).
 bool sliding_into_surface(const Data& d, double tol, double speed);
+// How many plain surface contacts with friction slide faster than `speed` at the kinematics of
+// the last residual: at an attempt's start, those start_sticking would start sticking.
+int sliding_contacts(const Data& d, double speed);
 // The sticking start of such an attempt (InteriorPointOptions::sticking_start), after every
 // inequality's own start: each plain surface contact with friction sliding faster than `speed`
 // starts sticking — γ at least the impulse m|v_t| that stops its lighter body, b half-way to the

@@ -84,6 +84,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
   const int nb = static_cast<int>(model.bodies.size());
   const double dt = workspace(d).dt;
   Workspace& ws = workspace(d);
+  ws.sliding_at_start = 0;
   Eigen::VectorXd& s = ws.unknowns;
   Eigen::VectorXd& F = ws.residual;
   const EqualityTest converged = equality_test(model, d);
@@ -145,6 +146,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
   }
   if (!residual_at_s) {
     start(settled ? opt.settled_slack : opt.warm_slack, opt.initial_slack);
+    ws.sliding_at_start = sliding_contacts(d, opt.settled_speed);
     if (opt.sticking_start) start_sticking(model, d, opt.settled_speed, opt.initial_slack, &s);
   }
   const IterationTrace trace(d);  // (off unless MAXSIM_IP_TRACE is set)

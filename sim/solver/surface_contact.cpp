@@ -252,27 +252,40 @@ bool SurfaceContact::converged(const Contact& ct, const ContactKinematics& k, do
   return !has_cone(ct) || (ct.eta.tail<2>() - k.vt).lpNorm<Eigen::Infinity>() < tol / dt;
 }
 
+// A plain surface contact with friction sliding faster than `speed`: what the trap's test and the
+// sticking start look at.
+static bool sliding_frictional(const Contact& ct, const ContactKinematics& k, double speed) {
+  return plain_surface_contact(ct) && ct.friction > 0 && k.vt.norm() > speed;
+}
+
 // A contact sliding into its surface whose slack has run to the boundary before its gap closed:
 // raising γ has not lifted it, which is Painlevé's configuration (docs/computation.md (120)).
 bool sliding_into_surface(const Data& d, double tol, double speed) {
   const Workspace& ws = workspace(d);
   for (size_t c = 0; c < d.contacts.size(); ++c) {
     const Contact& ct = d.contacts[c];
-    if (!plain_surface_contact(ct) || ct.friction <= 0) continue;
     const ContactKinematics& k = ws.contact_kin[c];
-    if (k.phi < -tol && ct.slack < -k.phi && k.vt.norm() > speed) return true;
+    if (sliding_frictional(ct, k, speed) && k.phi < -tol && ct.slack < -k.phi) return true;
   }
   return false;
 }
 
 // The impulsive stop's start (docs/computation.md (120)): sticking, with the impulse scale of the
 // stop, so that Newton's first direction is the sticking mode's.
+int sliding_contacts(const Data& d, double speed) {
+  const Workspace& ws = workspace(d);
+  int sliding = 0;
+  for (size_t c = 0; c < d.contacts.size(); ++c)
+    if (sliding_frictional(d.contacts[c], ws.contact_kin[c], speed)) ++sliding;
+  return sliding;
+}
+
 void start_sticking(const Model& model, Data& d, double speed, double initial_slack, Eigen::VectorXd* s) {
   const Workspace& ws = workspace(d);
   for (size_t c = 0; c < d.contacts.size(); ++c) {
     Contact& ct = d.contacts[c];
+    if (!sliding_frictional(ct, ws.contact_kin[c], speed)) continue;
     const Vec2 vt = ws.contact_kin[c].vt;
-    if (!plain_surface_contact(ct) || ct.friction <= 0 || !(vt.norm() > speed)) continue;
     ct.gamma = std::max(ct.gamma, lighter_mass(model, ct) * vt.norm());
     ct.b = -0.5 * ct.friction * ct.gamma * vt.normalized();
     ct.eta = Vec3(initial_slack, 0, 0);

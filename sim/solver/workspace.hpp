@@ -111,6 +111,9 @@ struct Workspace {
   // limits, 2 the limits and contacts; the next step's rigid attempts are then short
   int gave_way = 0;
   int last_step_gave_way = 0;  // gave_way as the step before this one left it
+  // frictional contacts sliding at the last attempt's start (sliding_contacts): those a sticking
+  // start would stop; with none the failure policy's sticking attempt would repeat a cold one
+  int sliding_at_start = 0;
   // the failure policy's compliant-loop attempt: ε per joint (0: rigid), see
   // SolverOptions::compliant_loop_fallback; empty otherwise
   std::vector<double> loop_compliance;
