@@ -118,15 +118,17 @@ Pivot factor_pivot(Block& a, Block& dinv, unsigned mask, bool only_if_singular, 
     // with loops can make a pivot singular through redundant constraints (a tree's joint
     // pivot is J M⁻¹ Jᵀ on independent rows), so trees skip this second inversion.
     if (!singular && !only_if_singular && loops) {
+      // (S A S)⁻¹ = S⁻¹ A⁻¹ S⁻¹: the scaled block's condition from the inverse at hand
       Eigen::Matrix<double, M, 1> scale;
       for (int r = 0; r < M; ++r) {
         const double d = std::abs(a(r, r));
         scale(r) = d > 0 ? 1.0 / std::sqrt(d) : 1.0;
       }
-      Block scaled, scaled_inv;
-      scaled.topLeftCorner<M, M>() =
-          scale.asDiagonal() * a.topLeftCorner<M, M>() * scale.asDiagonal();
-      singular = !(invert_pivot<M>(scaled, scaled_inv) >= regularization_rcond);
+      using Mat = Eigen::Matrix<double, M, M>;
+      const Mat scaled = scale.asDiagonal() * a.topLeftCorner<M, M>() * scale.asDiagonal();
+      const Mat scaled_inv = scale.cwiseInverse().asDiagonal() * dinv.topLeftCorner<M, M>() *
+                             scale.cwiseInverse().asDiagonal();
+      singular = !(1.0 / (norm1<M>(scaled) * norm1<M>(scaled_inv)) >= regularization_rcond);
     }
     if (singular) {
       double largest = M < kBlockSize ? 1.0 : 0.0;  // (the padding's identity rows)
