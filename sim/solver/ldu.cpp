@@ -116,7 +116,7 @@ Pivot factor_pivot(Block& a, Block& dinv, unsigned mask, bool only_if_singular, 
     bool singular = rcond < 1e2 * kMinPivotRcond;
     // equilibrated condition of the pivot: scale-free test for dependent rows. Only a graph
     // with loops can make a pivot singular through redundant constraints (a tree's joint
-    // pivot is J M⁻¹ Jᵀ on independent rows), so trees skip this second inversion.
+    // pivot is J M⁻¹ Jᵀ on independent rows), so trees skip this test.
     if (!singular && !only_if_singular && loops) {
       // (S A S)⁻¹ = S⁻¹ A⁻¹ S⁻¹: the scaled block's condition from the inverse at hand
       Eigen::Matrix<double, M, 1> scale;
