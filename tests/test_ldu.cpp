@@ -617,10 +617,9 @@ TEST(BlockLdu, SetNodeSizeChecksAndAnalyzeResets) {
   EXPECT_EQ(ldu.node_size(1), kBlockSize);
 }
 
-// analyze called again with the same arguments keeps its symbolic phase: everything numeric is
-// reset as a fresh analysis leaves it (zero blocks, full node sizes, no regularized rows), and a
-// factorization of the same matrix is bitwise the fresh object's. Any argument that differs
-// (here the placement) analyzes anew.
+// analyze called again with the same arguments resets everything numeric as a fresh analysis
+// leaves it (zero blocks, full node sizes, no regularized rows), and a factorization of the same
+// matrix is bitwise the fresh object's. Another placement analyzes anew.
 TEST(BlockLdu, ReanalyzingTheSameGraphMatchesAFreshAnalysis) {
   const tg::Graph g = tg::net(4);
   std::vector<char> multiplier(g.num_nodes, 0), place(g.num_nodes, kPlaceByOrder);

@@ -254,50 +254,8 @@ class BlockTable {
 
 }  // namespace
 
-bool BlockLdu::AnalyzeArgs::same(int n, const std::vector<std::pair<int, int>>& e, int r,
-                                 const std::vector<char>* mult, bool first,
-                                 const std::vector<char>* place) const {
-  return valid && n == num_nodes && r == root && first == bodies_first &&
-         (mult != nullptr) == has_multiplier && (place != nullptr) == has_placement && e == edges &&
-         (mult == nullptr || *mult == multiplier) && (place == nullptr || *place == placement);
-}
-
-void BlockLdu::AnalyzeArgs::keep(int n, const std::vector<std::pair<int, int>>& e, int r,
-                                 const std::vector<char>* mult, bool first,
-                                 const std::vector<char>* place) {
-  num_nodes = n;
-  root = r;
-  bodies_first = first;
-  has_multiplier = mult != nullptr;
-  has_placement = place != nullptr;
-  edges = e;
-  if (mult != nullptr) multiplier = *mult; else multiplier.clear();
-  if (place != nullptr) placement = *place; else placement.clear();
-  valid = true;
-}
-
-void BlockLdu::reset_numeric() {
-  const int n = num_nodes_;
-  reg_mask_.assign(n, 0);
-  reg_only_singular_.assign(n, 0);
-  reg_shift_.assign(n, 0.0);
-  correction_.setZero(kBlockSize * static_cast<Eigen::Index>(n));
-  blocks_.assign(blocks_.size(), Block::Zero());
-  dinv_.assign(n, Block::Zero());
-  node_size_.assign(n, kBlockSize);
-  node_class_.assign(n, static_cast<unsigned char>(size_class(kBlockSize)));
-  update_kernel_.assign(updates_.size(), 0);
-  kernels_stale_ = true;
-  fill_padding_stale_ = false;
-}
-
 void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& edges, int root,
                        const std::vector<char>* multiplier, bool bodies_first, const std::vector<char>* placement) {
-  if (analyzed_.same(num_nodes, edges, root, multiplier, bodies_first, placement)) {
-    reset_numeric();
-    return;
-  }
-  analyzed_.valid = false;
   // Start from the empty structure, so that an invalid graph (exception below) leaves a valid
   // 0-node object rather than a half-analyzed one.
   num_nodes_ = num_loops_ = num_fill_ = 0;
@@ -488,6 +446,10 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
     order_.swap(reordered);
   }
   position_.assign(n, 0);
+  reg_mask_.assign(n, 0);
+  reg_only_singular_.assign(n, 0);
+  reg_shift_.assign(n, 0.0);
+  correction_.setZero(kBlockSize * static_cast<Eigen::Index>(n));
   for (int p = 0; p < n; ++p) position_[order_[p]] = p;
 
   // ---- block ids: diagonals [0, n), edge pairs, then fill pairs ----
@@ -604,9 +566,13 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
   std::sort(fill_ids_.begin(), fill_ids_.end());
 
   num_nodes_ = n;
-  blocks_.resize(n + num_off);
-  reset_numeric();
-  analyzed_.keep(n, edges, root, multiplier, bodies_first, placement);
+  blocks_.assign(n + num_off, Block::Zero());
+  dinv_.assign(n, Block::Zero());
+  node_size_.assign(n, kBlockSize);
+  node_class_.assign(n, static_cast<unsigned char>(size_class(kBlockSize)));
+  update_kernel_.assign(updates_.size(), 0);
+  kernels_stale_ = true;
+  fill_padding_stale_ = false;
 }
 
 static_assert(sizeof(Block) == sizeof(double) * Block::SizeAtCompileTime, "Block is unpadded");

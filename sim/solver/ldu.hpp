@@ -42,10 +42,7 @@ class BlockLdu {
  public:
   // Symbolic phase for a graph of `num_nodes` nodes and undirected `edges` (no duplicates, no
   // self loops). `root` picks the DFS root of the component that contains it (-1: the
-  // lowest-numbered node of each component). Re-running analyze resets everything; called again
-  // with the same arguments as the last successful call it keeps the symbolic phase (a step's
-  // retries and consecutive steps with the same contacts repeat the graph) and resets only what
-  // the full phase would: every block, node size and regularization to analyze's state.
+  // lowest-numbered node of each component). Re-running analyze resets everything.
   //
   // `multiplier` (optional, one flag per node) marks saddle-point nodes whose own diagonal block
   // is (nearly) singular — joint multipliers with a −εI block. Eliminating such a node before
@@ -171,20 +168,6 @@ class BlockLdu {
 
  private:
   // ... implementation-defined storage (all sized in analyze)
-  // the last successful analyze's arguments (a repeated call keeps its symbolic phase)
-  struct AnalyzeArgs {
-    bool valid = false;
-    int num_nodes = 0, root = -1;
-    bool bodies_first = false, has_multiplier = false, has_placement = false;
-    std::vector<std::pair<int, int>> edges;
-    std::vector<char> multiplier, placement;
-    bool same(int n, const std::vector<std::pair<int, int>>& e, int r, const std::vector<char>* mult,
-              bool first, const std::vector<char>* place) const;
-    void keep(int n, const std::vector<std::pair<int, int>>& e, int r, const std::vector<char>* mult,
-              bool first, const std::vector<char>* place);
-  };
-  AnalyzeArgs analyzed_;
-  void reset_numeric();  // the numeric state analyze leaves (zero blocks, full sizes, no shifts)
   int num_nodes_ = 0;
   int num_loops_ = 0;
   int num_fill_ = 0;
