@@ -86,7 +86,7 @@ TEST(Contacts, SettledStepsStartFromTheirLastImpulse) {
   ASSERT_EQ(run(m, d, 200).failed, 0);
   Data usual = d;
   Model never_settled = m;
-  never_settled.opt.interior_point.settled_iterations = -1;  // never settled
+  never_settled.opt.interior_point.settled_starts = false;
   int settled_iterations = 0, usual_iterations = 0;
   for (int k = 0; k < 50; ++k) {
     settled_iterations += step(m, d).iterations;

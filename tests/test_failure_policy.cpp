@@ -37,6 +37,9 @@ Outcome run_anymal(int jammed_iterations, int steps) {
   // (the cones tested whole: with the direction test (docs/computation.md (63)) one of these
   // steps' full-length attempts converges after its jam, and the two runs part)
   m.opt.interior_point.cone_direction_tolerance = 0;
+  // (and from the warm floor before 2026-12-05: from 1e-3 another of these steps converges after
+  // its jam in the patient run)
+  m.opt.interior_point.warm_slack = 1e-4;
   Data d(m);
   enable_contacts(m, d);
   std::uint64_t state = 12345;
@@ -150,9 +153,9 @@ Data step_compliant(const Model& m, const Data& d, double InteriorPointOptions::
 
 // A compliant joint limit (InteriorPointOptions::limit_compliance, docs/computation.md (114))
 // gives way by ε γ: a horizontal rod (1 kg, 0.5 m, hinged at one end) falls onto its lower limit
-// and comes to rest on it (rigid limits: exactly on the bound). One step with its limit compliant,
-// ε = c Δt / m, ends with the rod ε γ beyond the bound (γ the limit's impulse of that step), to
-// the slack the interior point leaves (γ s ≤ 1e-8 at γ ≈ 5e-3 N·m·s: s ≤ 2e-6). Large c: the
+// and comes to rest on it (rigid limits: on the bound to the slack it settled at). One step with
+// its limit compliant, ε = c Δt / m, ends with the rod ε γ beyond the bound (γ the limit's impulse
+// of that step), to the slack the interior point leaves (γ s ≤ 1e-8: s ≤ 1e-8 / γ). Large c: the
 // failure policy's 1e-3 moves this rod by ~1e-8 rad, below the step's tolerances.
 TEST(FailurePolicy, CompliantLimitGivesWayByItsComplianceTimesItsImpulse) {
   const std::string path = "/tmp/maxsim_failure_policy_limit.xml";
@@ -167,7 +170,7 @@ TEST(FailurePolicy, CompliantLimitGivesWayByItsComplianceTimesItsImpulse) {
   Data d(m);
   for (int i = 0; i < 1500; ++i) ASSERT_EQ(step(m, d).status, StepStatus::Ok) << i;
   ASSERT_LT(std::abs(get_qvel(m, d)[0]), 1e-9);  // at rest ...
-  ASSERT_NEAR(get_qpos(m, d)[0], -0.3, 1e-12);   // ... on its lower bound
+  ASSERT_NEAR(get_qpos(m, d)[0], -0.3, 1e-10);   // ... on its lower bound (to the slack it settled at: 2e-11)
   const double dt = m.opt.timestep, mass = m.bodies[m.joints[0].child].mass;
   for (const double c : {3.0, 30.0}) {
     const Data e = step_compliant(m, d, &InteriorPointOptions::limit_compliance, c);
@@ -179,7 +182,8 @@ TEST(FailurePolicy, CompliantLimitGivesWayByItsComplianceTimesItsImpulse) {
     ASSERT_GT(limit->gamma, 1e-3) << c;  // (m g (l/2) cos(0.3) Δt = 4.7e-3 N·m·s at rest)
     const double give = c * dt / mass * limit->gamma;
     EXPECT_GT(give, 1e-5) << c;
-    EXPECT_NEAR(-0.3 - get_qpos(m, e)[0], give, 2e-6) << c;
+    // (to the slack left, s ≤ complementarity_tolerance / γ: γ is 1.4e-3 at c = 30)
+    EXPECT_NEAR(-0.3 - get_qpos(m, e)[0], give, m.opt.interior_point.complementarity_tolerance / limit->gamma) << c;
   }
 }
 

@@ -516,6 +516,7 @@ TEST(TransitionDerivatives, HeldJointsDoNotStopTheCentring) {
   m.opt.interior_point.joint_friction_rate = 0.0;
   m.opt.interior_point.weighted_cone_test = false;
   m.opt.interior_point.cone_direction_tolerance = 0;
+  m.opt.interior_point.warm_slack = 1e-4;
   Data d(m);
   enable_contacts(m, d);
   std::mt19937 rng(1);

@@ -65,9 +65,7 @@ void check_direction(const Model& model, Data& d, const std::vector<Vec6>& steps
 // the first residual and ws.warm. d.report is still the previous step's (or a failed attempt's: not
 // settled).
 bool settled_start(const Data& d, const InteriorPointOptions& opt) {
-  if (!opt.warm_start || d.report.status != StepStatus::Ok || d.report.substeps ||
-      d.report.iterations > opt.settled_iterations)
-    return false;
+  if (!opt.settled_starts || !opt.warm_start || d.report.status != StepStatus::Ok || d.report.substeps) return false;
   for (size_t c = 0; c < d.contacts.size(); ++c) {
     if (!workspace(d).warm[c]) return false;
     const ContactKinematics& k = workspace(d).contact_kin[c];
