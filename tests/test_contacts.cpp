@@ -75,7 +75,7 @@ TEST(Contacts, BoxDropDoesNotSink) {
 
 // Once the dropped cube rests, each step starts settled (InteriorPointOptions::settled_slack,
 // settled_answer_floor): its last answer passes the convergence test, so almost no step
-// factors (three factorizations per step from the usual warm floor), still at rest to 1e-4 m
+// factors (two factorizations per step from the usual warm floor), still at rest to 1e-4 m
 // with the weight carried; and a cube that starts sliding is never taken for settled (same
 // answer as with settled starts switched off).
 TEST(Contacts, SettledStepsStartFromTheirLastImpulse) {
@@ -93,7 +93,7 @@ TEST(Contacts, SettledStepsStartFromTheirLastImpulse) {
     usual_iterations += step(never_settled, usual).iterations;
   }
   EXPECT_LE(settled_iterations, 5);
-  EXPECT_GE(usual_iterations, 3 * 50);
+  EXPECT_GE(usual_iterations, 2 * 50);
   EXPECT_NEAR(d.x[0].z(), 0.25, 1e-4);
   double gamma = 0;
   for (const Contact& c : d.contacts) gamma += c.gamma;
@@ -782,18 +782,18 @@ TEST(Contacts, RecoveryRelaxesAPairByItsDeepestPoint) {
   }
 }
 
-// InteriorPointOptions::full_predictor_fraction (off by default): τ = 0.999 after a full
-// predictor step takes iterations off a robot with few inequalities (gym's reacher under
-// sinusoidal commands: 350 → 290 iterations over 100 steps; 3.9 → 3.2 per step in the benchmark's
-// pairs) and ends within the tolerances' room of the default's run (velocities within 1e-4 after
-// 1 s); values outside [0, 1) are refused.
+// InteriorPointOptions::full_predictor_fraction (docs/computation.md (121)): τ = 0.9999 after a
+// nearly full predictor takes iterations off a robot with few inequalities (gym's reacher under
+// sinusoidal commands, against τ = 0.99 throughout: at least a fifth of them over 100 steps; 3.9 →
+// 2.7 per step in the benchmark's pairs) and ends within the tolerances' room of the fixed
+// fraction's run (velocities within 1e-4 after 1 s); values outside [0, 1) are refused.
 TEST(InteriorPointOptions, FullPredictorFractionTakesIterationsOffTheReacher) {
   const Model base = load_model(std::string(MAXSIM_SOURCE_DIR) + "/tests/data/models/gym_mujoco/reacher.xml");
   int iterations[2] = {0, 0};
   std::vector<double> qvel[2];
   for (int k = 0; k < 2; ++k) {
     Model m = base;
-    m.opt.interior_point.full_predictor_fraction = k ? 0.999 : 0.0;
+    m.opt.interior_point.full_predictor_fraction = k ? InteriorPointOptions{}.full_predictor_fraction : 0.0;
     Data d(m);
     enable_contacts(m, d);
     for (int n = 0; n < 100; ++n) {
@@ -805,7 +805,7 @@ TEST(InteriorPointOptions, FullPredictorFractionTakesIterationsOffTheReacher) {
     qvel[k] = get_qvel(m, d);
   }
   RecordProperty("iterations", std::to_string(iterations[0]) + " -> " + std::to_string(iterations[1]));
-  EXPECT_LT(iterations[1], iterations[0]);
+  EXPECT_LT(iterations[1], 0.8 * iterations[0]);
   for (size_t i = 0; i < qvel[0].size(); ++i) EXPECT_NEAR(qvel[1][i], qvel[0][i], 1e-4) << i;
   for (const double bad : {-0.1, 1.0, std::nan("")}) {
     Model m = base;
@@ -862,6 +862,8 @@ TEST(InteriorPointOptions, WeightedConeTestTakesIterationsOffTheHumanoid) {
   // the run reaches a hard impact at t = 0.912 s that the strict test solves only in half steps,
   // an answer of another discretization 4 m/s apart)
   weighted.opt.solver.sticking_retry = false;
+  // (and τ fixed, docs/computation.md (121): with τ → 1 the trajectory reaches other states)
+  weighted.opt.interior_point.full_predictor_fraction = 0;
   Model strict = weighted;
   strict.opt.interior_point.weighted_cone_test = false;
   const SameStates r = humanoid_on_the_same_states(weighted, strict);

@@ -37,9 +37,10 @@ Outcome run_anymal(int jammed_iterations, int steps) {
   // (the cones tested whole: with the direction test (docs/computation.md (63)) one of these
   // steps' full-length attempts converges after its jam, and the two runs part)
   m.opt.interior_point.cone_direction_tolerance = 0;
-  // (and from the warm floor before 2026-12-05: from 1e-3 another of these steps converges after
-  // its jam in the patient run)
+  // (and from the warm floor and the fixed τ before 2026-12-05: from 1e-3 another of these steps
+  // converges after its jam in the patient run)
   m.opt.interior_point.warm_slack = 1e-4;
+  m.opt.interior_point.full_predictor_fraction = 0;
   Data d(m);
   enable_contacts(m, d);
   std::uint64_t state = 12345;

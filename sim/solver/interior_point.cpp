@@ -61,6 +61,11 @@ void check_direction(const Model& model, Data& d, const std::vector<Vec6>& steps
   trace.direction_check(d, rate + ws.residual.head(ne), ws.residual);
 }
 
+// A predictor step at least this long counts as nearly full (InteriorPointOptions::
+// full_predictor_fraction): near the answer it stops just short of 1, where a closed gap's slack
+// or a sliding cone's edge reaches its boundary.
+constexpr double kNearlyFullPredictor = 0.99;
+
 // Whether the step starts settled (InteriorPointOptions::settled_slack), from the kinematics of
 // the first residual and ws.warm. d.report is still the previous step's (or a failed attempt's: not
 // settled).
@@ -253,8 +258,11 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     }
     recover_steps(d, ws.delta, &steps);
     // fraction to boundary, then halve while the merit does not decrease
-    const double tau = alpha_aff >= 1.0 && opt.full_predictor_fraction > 0 ? opt.full_predictor_fraction
-                                                                           : opt.fraction_to_boundary;
+    // (docs/computation.md (121): nearer the boundary once the predictor goes nearly all the way;
+    // not with reused factorizations, whose directions are not Newton's)
+    const double tau = opt.full_predictor_fraction > 0 && alpha_aff >= kNearlyFullPredictor && !reuse
+                           ? std::max(opt.fraction_to_boundary, opt.full_predictor_fraction)
+                           : opt.fraction_to_boundary;
     double alpha = std::min(1.0, tau * max_feasible_step(d, steps));
     if (alpha < 0.9 * tau * alpha_aff) {
       // Mehrotra's second-order term overshoots where strict complementarity fails: a contact
