@@ -146,8 +146,8 @@ struct InteriorPointOptions {
   // τ after a nearly full predictor step (α_aff ≥ 0.99), when > 0 (docs/computation.md (121)):
   // near the answer the predictor reaches the boundaries its pairs converge to, and with τ = 0.99
   // every iteration leaves 1 % of the equality residuals — a step at rest took four iterations
-  // to fall 1e-2 → 1e-10. 0.9999: 10–35 % fewer iterations on the robots with few contacts, the
-  // others within ±3 % (docs/performance.md, "τ toward 1"); 0: τ always.
+  // to fall 1e-2 → 1e-10. 0.9999: 14–40 % fewer iterations on the robots with few contacts, the
+  // others 0–7 % (docs/performance.md, "τ toward 1"); 0: τ always.
   double full_predictor_fraction = 0.9999;
   double initial_slack = 1e-3;              // cold-start slack and impulse scale
   // Weight [s] of a surface contact's friction-cone product βᵀη (N·m: an impulse times a
