@@ -259,6 +259,9 @@ struct WedgeRun {
 };
 WedgeRun run_a1_wedge(Model m) {
   m.opt.limit_recovery_time = std::numeric_limits<double>::infinity();
+  // (the strict stall test: a jam re-centres, as every jam did before 2026-12-05; by default the
+  // wedge's jammed iterate passes the stall test and is the answer, and no attempt below is made)
+  m.opt.solver.stall_factor = 1;
   Data d(m);
   enable_contacts(m, d);
   std::mt19937_64 rng(5);

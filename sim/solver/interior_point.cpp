@@ -288,6 +288,10 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     record.alpha_max = alpha;
     trace.iteration(model, d, F, converged, record, steps);
     if (alpha < opt.jam_step) {
+      // a jam at an iterate already within the stall test is its answer, as when no line-search
+      // trial is better (below): re-centring would throw that iterate away (docs/computation.md
+      // (61); a wedge's impulse grows along its free direction while s → 0, the jam follows)
+      if (stalled(F) && inequalities_ok(model.opt.solver.stall_factor)) break;
       if (reused > 0) refactor = true;
       recentre(mu);
       residual_at_s = false;
