@@ -156,6 +156,9 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
   trace.begin(model, d, settled);
   EqualityTest stalled = converged;
   stalled.tol_impulse *= model.opt.solver.stall_factor;
+  // (an iterate at the round-off floor of its Newton matrix: the convergence test with every
+  // tolerance times the stall factor, docs/computation.md (54))
+  auto within_stall = [&]() { return stalled(F) && inequalities_ok(model.opt.solver.stall_factor); };
   double last_alpha = 1.0;
   // Merits of the line search. merit_eq: the equality residuals (momentum, joint rows, s − φ,
   // η_t − v_t). merit(κ): the same plus the distance from the central path γ s = κ,
@@ -226,7 +229,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     if (reuse ? full && !schur_reuse_factor(model, d, true) : !ws.ldu.factor()) {
       // a Newton matrix too ill-conditioned to factor at an iterate already at the round-off
       // floor (see SolverOptions::stall_factor): that iterate is the answer
-      if (stalled(F) && inequalities_ok(model.opt.solver.stall_factor)) break;
+      if (within_stall()) break;
       rep.status = StepStatus::Failed;
       break;
     }
@@ -291,7 +294,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
       // a jam at an iterate already within the stall test is its answer, as when no line-search
       // trial is better (below): re-centring would throw that iterate away (docs/computation.md
       // (61); a wedge's impulse grows along its free direction while s → 0, the jam follows)
-      if (stalled(F) && inequalities_ok(model.opt.solver.stall_factor)) break;
+      if (within_stall()) break;
       if (reused > 0) refactor = true;
       recentre(mu);
       residual_at_s = false;
@@ -332,7 +335,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     }
     if (!accepted) {
       // no point along the direction is better: at the round-off floor, done; otherwise re-centre
-      if (stalled(F) && inequalities_ok(model.opt.solver.stall_factor)) break;
+      if (within_stall()) break;
       recentre(mu);
       residual_at_s = false;
       last_alpha = 0;
