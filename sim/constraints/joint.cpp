@@ -75,6 +75,28 @@ void davenport_angles(const Joint& jt, const Mat3& R, Vec3* theta, Mat3* dtheta)
   for (int m = 0; m < 3; ++m) dtheta->row(jt.hinge_sequence[m]) = Einv.row(m);
 }
 
+
+// 0.5 L(q) H and −0.5 R(q) H (quaternion.hpp): the last three columns of the quaternion product
+// matrices, halved
+Mat43 half_left_h(const Vec4& q) {
+  const double w = 0.5 * q(0), x = 0.5 * q(1), y = 0.5 * q(2), z = 0.5 * q(3);
+  Mat43 M;
+  M << -x, -y, -z,
+        w, -z,  y,
+        z,  w, -x,
+       -y,  x,  w;
+  return M;
+}
+Mat43 minus_half_right_h(const Vec4& q) {
+  const double w = -0.5 * q(0), x = -0.5 * q(1), y = -0.5 * q(2), z = -0.5 * q(3);
+  Mat43 M;
+  M << -x, -y, -z,
+        w,  z, -y,
+       -z,  w,  x,
+        y, -x,  w;
+  return M;
+}
+
 }  // namespace
 
 Vec3 davenport_axis(const Joint& joint, int m) {
@@ -203,20 +225,21 @@ void joint_rows(const Joint& j, const Pose& a, const Pose& b, JointRows* out, co
   // a Davenport joint's rows use R_rel alone (its free rows are the hinges' angles, below)
   const bool davenport = j.davenport();
   const Mat3 R_rel = davenport || energy_momentum ? quat_to_rot(qr) : Mat3();
-  const Mat43 dq_dthb = davenport ? Mat43::Zero() : Mat43(0.5 * Lmat(qr) * Hmat() * Rcf.transpose());
-  const Mat43 dq_dtha = davenport ? Mat43::Zero() : Mat43(-0.5 * Rmat(qr) * Hmat() * Rpf.transpose());
+  // ∂q_rel/∂θ of right perturbations, 0.5 L(q) H Rcfᵀ and −0.5 R(q) H Rpfᵀ (L(q) H, R(q) H: the
+  // quaternion products' last three columns)
+  const Mat43 dq_dthb = davenport ? Mat43::Zero() : Mat43(half_left_h(qr) * Rcf.transpose());
+  const Mat43 dq_dtha = davenport ? Mat43::Zero() : Mat43(minus_half_right_h(qr) * Rpf.transpose());
   // three free rotations measured from a reference: q' = ref⁻¹ ⊗ q_rel; a left perturbation
   // exp(−u) ⊗ q_rel of the parent becomes exp(−Rot(ref)ᵀu) ⊗ q'
   const bool referenced = free_reference != nullptr && rot_kind(j.type) == RotKind::Free && !davenport;
   const Vec4 qf = referenced ? quat_mul(quat_conj(*free_reference), qr) : qr;
-  const Mat43 dqf_dthb = referenced ? Mat43(0.5 * Lmat(qf) * Hmat() * Rcf.transpose()) : dq_dthb;
+  const Mat43 dqf_dthb = referenced ? Mat43(half_left_h(qf) * Rcf.transpose()) : dq_dthb;
   const Mat43 dqf_dtha = referenced
       ? Mat43(-0.5 * Rmat(qf) * Hmat() * quat_to_rot(*free_reference).transpose() * Rpf.transpose())
       : dq_dtha;
   out->Ja.block<3, 3>(3, 0).setZero();
   out->Jb.block<3, 3>(3, 0).setZero();
   for (int k = 0; k < 3; ++k) {
-    Eigen::RowVector4d dc = Eigen::RowVector4d::Zero();
     if (davenport && !j.row_constrained(3 + k)) continue;  // (the angles' rows, below)
     if (j.row_constrained(3 + k) && (energy_momentum || davenport)) {
       // c = Σ sign R_rel[p, q]; right perturbations: δR_rel = R_rel [Rcfᵀ δθb]× − [Rpfᵀ δθa]× R_rel
@@ -231,20 +254,22 @@ void joint_rows(const Joint& j, const Pose& a, const Pose& b, JointRows* out, co
       }
       if (t.constant != 0) out->c(3 + k) -= t.constant;
     } else if (j.row_constrained(3 + k)) {
+      // c = 2 v_k: its gradient is twice row 1 + k of ∂q/∂θ
       out->c(3 + k) = 2.0 * qr(1 + k);
-      dc(1 + k) = 2.0;
-      out->Ja.block<1, 3>(3 + k, 3) = dc * dq_dtha;
-      out->Jb.block<1, 3>(3 + k, 3) = dc * dq_dthb;
+      out->Ja.block<1, 3>(3 + k, 3) = 2.0 * dq_dtha.row(1 + k);
+      out->Jb.block<1, 3>(3 + k, 3) = 2.0 * dq_dthb.row(1 + k);
     } else {
+      // c = 2 atan2(v_k, w): its gradient is (−2 v_k, 2 w) / (w² + v_k²) on rows 0 and 1 + k
       const double w = qf(0), v = qf(1 + k);
       const double n2 = w * w + v * v;
       out->c(3 + k) = 2.0 * std::atan2(v, w);
+      double d0 = 0, dk = 0;
       if (n2 > 0) {
-        dc(0) = -2.0 * v / n2;
-        dc(1 + k) = 2.0 * w / n2;
+        d0 = -2.0 * v / n2;
+        dk = 2.0 * w / n2;
       }
-      out->Ja.block<1, 3>(3 + k, 3) = dc * dqf_dtha;
-      out->Jb.block<1, 3>(3 + k, 3) = dc * dqf_dthb;
+      out->Ja.block<1, 3>(3 + k, 3) = d0 * dqf_dtha.row(0) + dk * dqf_dtha.row(1 + k);
+      out->Jb.block<1, 3>(3 + k, 3) = d0 * dqf_dthb.row(0) + dk * dqf_dthb.row(1 + k);
     }
   }
   if (davenport) {
