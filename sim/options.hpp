@@ -183,9 +183,11 @@ struct InteriorPointOptions {
   // with s → 0; a contact about to slide or lift wants warm_slack. The test is the kinematics
   // alone: a step started from warm_slack takes a few iterations even at rest.
   double settled_slack = 1e-6;
-  // A settled step first tries its last answer itself, the slacks and duals of its closed, resting
-  // inequalities at this floor: if that passes the convergence test it takes no Newton iteration.
-  // Small against the tolerances, so that an answer that still holds passes them.
+  // A settled step whose previous step took at most one Newton iteration first tries its last
+  // answer itself, the slacks and duals of its closed, resting inequalities at this floor: if that
+  // passes the convergence test it takes no Newton iteration (after a longer step the bodies were
+  // still accelerating and the try, a residual evaluation, almost never passes). Small against the
+  // tolerances, so that an answer that still holds passes them.
   double settled_answer_floor = 1e-10;
   bool settled_starts = true;      // false: no step starts settled
   double settled_speed = 1e-3;     // m/s (rad/s on joint rows)
