@@ -13,6 +13,7 @@
 //                 [--fraction-to-boundary T] (InteriorPointOptions::fraction_to_boundary in maxsim)
 //                 [--full-predictor-fraction T] (InteriorPointOptions::full_predictor_fraction)
 //                 [--warm-slack W]  (InteriorPointOptions::warm_slack in maxsim)
+//                 [--settled-open-gap G] (InteriorPointOptions::settled_open_gap in maxsim, m)
 //                 [--no-corrector]  (InteriorPointOptions::mehrotra_corrector off in maxsim)
 //                 [--joint-friction-rate R] (InteriorPointOptions::joint_friction_rate in maxsim; 0: off)
 //                 [--limit-compliance E] (InteriorPointOptions::limit_compliance in maxsim, per Δt and child mass; 0: rigid)
@@ -116,6 +117,7 @@ void configure(Model* m, const Options& o) {
   m->opt.interior_point.fraction_to_boundary = o.ip.fraction_to_boundary;
   m->opt.interior_point.full_predictor_fraction = o.ip.full_predictor_fraction;
   m->opt.interior_point.warm_slack = o.ip.warm_slack;
+  m->opt.interior_point.settled_open_gap = o.ip.settled_open_gap;
   m->opt.interior_point.mehrotra_corrector = o.ip.mehrotra_corrector;
   m->opt.interior_point.joint_friction_rate = o.ip.joint_friction_rate;
   m->opt.interior_point.limit_compliance = o.ip.limit_compliance;
@@ -442,6 +444,11 @@ int run(int argc, char** argv) {
       if (!std::isfinite(v) || !(v > 0) || (unit && v > 1))
         throw std::invalid_argument(a + (unit ? " must be in (0, 1]" : " must be a finite number > 0"));
       (a == "--sigma-short" ? o.ip.sigma_after_short_step : a == "--fraction-to-boundary" ? o.ip.fraction_to_boundary : o.ip.warm_slack) = v;
+    }
+    else if (a == "--settled-open-gap") {
+      o.ip.settled_open_gap = std::stod(value());
+      if (!(o.ip.settled_open_gap > 0) || !std::isfinite(o.ip.settled_open_gap))
+        throw std::invalid_argument("--settled-open-gap must be a finite distance > 0 (m)");
     }
     else if (a == "--cone-weight") {
       o.ip.cone_weight = std::stod(value());
