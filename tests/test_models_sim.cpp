@@ -7,6 +7,7 @@
 
 #include "models/load.hpp"
 #include "sim/maxsim.hpp"
+#include "sim/geometry/ground.hpp"
 
 using namespace maxsim;
 
@@ -373,4 +374,38 @@ TEST(ModelsSimulate, StiffServoArmPressedOntoItsFloorNeedsNoFallback) {
   EXPECT_EQ(summary.failed_steps + summary.not_converged_steps + summary.relaxed_steps, 0);
   EXPECT_LT(penetration, 1e-6);
   EXPECT_LT(speed, 80.0);
+}
+
+// The A1 MJCF stood on its floor (thighs 0.9, calves −1.8 rad) with zero torque, as in the MuJoCo
+// comparison's collapse: it folds within the first second and then lies still. A lying step starts
+// settled — from its last impulses and the settled floors — when every inequality rests or is
+// open; a joint limit counts as open beyond 1e-4 rad (this robot's rest leaves one 0.73 mrad from
+// its bound, which the contacts' 1e-3 m margin would call neither), so the still robot's steps take
+// about two iterations (12.6 on the same states with the limits held to the contacts' margin).
+// Still means still: the trunk moves less than 1 mm, nothing sinks 1e-6 m into the floor, the
+// joints hold to 1e-8.
+TEST(ModelsSimulate, CollapsedA1LyingStillStartsSettled) {
+  Model m = load_model(repo("robots/a1/xml/a1.xml"));
+  m.opt.contact.ground = false;  // (the file's floor plane)
+  Data d(m);
+  std::vector<double> qpos = {0, 0, 0.5, 1, 0, 0, 0};
+  for (int leg = 0; leg < 4; ++leg) qpos.insert(qpos.end(), {0.0, 0.9, -1.8});
+  const std::vector<std::vector<double>> rest(m.joints.size());
+  set_coordinates(m, d, split_qpos(m, qpos), rest);
+  qpos[2] -= lowest_collision_z(m, d);
+  set_coordinates(m, d, split_qpos(m, qpos), rest);
+  enable_contacts(m, d);
+  for (int k = 0; k < 500; ++k) ASSERT_EQ(step(m, d).status, StepStatus::Ok) << "step " << k;
+  const int trunk = m.body_index("trunk");
+  const Vec3 lying = d.x[trunk];
+  long long iterations = 0;
+  for (int k = 0; k < 500; ++k) {
+    const StepReport r = step(m, d);
+    ASSERT_EQ(r.status, StepStatus::Ok) << "step " << k;
+    iterations += r.iterations;
+    EXPECT_LT(max_penetration(d), 1e-6) << "step " << k;
+  }
+  EXPECT_LT((d.x[trunk] - lying).norm(), 1e-3);
+  EXPECT_LT(max_constraint_violation(m, d), 1e-8);
+  EXPECT_LT(iterations, 3 * 500);
 }
