@@ -179,7 +179,8 @@ struct InteriorPointOptions {
   // ... or from this lower floor when the step starts settled: the previous step converged at
   // full length, and every inequality of this one persists and is either closed and at rest
   // (|φ| < settled_gap, |v_t| < settled_speed, at the z3 predicted from the last velocities) or
-  // predicted open by more than settled_open_gap. A resting contact's answer is its last impulse
+  // predicted open by more than settled_open_gap (a joint limit: by more than the smaller of it and
+  // 1e-4 of its coordinate). A resting contact's answer is its last impulse
   // with s → 0; a contact about to slide or lift wants warm_slack. The test is the kinematics
   // alone: a step started from warm_slack takes a few iterations even at rest.
   double settled_slack = 1e-6;
