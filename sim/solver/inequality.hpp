@@ -44,6 +44,9 @@ class InequalityKind {
   virtual bool has_node() const { return true; }
   // Real rows of its node (the rest are identity padding: BlockLdu::set_node_size).
   virtual int node_rows(const Contact& ct) const = 0;
+  // The predicted gap beyond which it counts as open for a settled start, given the contacts'
+  // (InteriorPointOptions::settled_open_gap).
+  virtual double settled_open_gap(double contact_gap) const { return contact_gap; }
 
   // ---- knot z2 ----
   // The maps from the node's impulse unknowns to its bodies' momentum rows, at z2.

@@ -71,12 +71,6 @@ constexpr double kNearlyFullPredictor = 0.99;
 // bench_control's schedule, every robot: 3 of 6 107 such tries passed, 170 of 193 after 0–1).
 constexpr int kLastAnswerAfter = 1;
 
-// A joint limit counts as open for a settled start beyond this much of its coordinate (rad or m),
-// if settled_open_gap is larger: a joint resting near its stop does not reach it within a step the
-// way a body falls onto its floor (settled_open_gap's margin). The collapsed A1 MJCF lying with a
-// limit 0.73 mrad from its bound: 12.6 → 1.9 iterations per step on the same states.
-constexpr double kSettledOpenLimit = 1e-4;
-
 // Whether the step starts settled (InteriorPointOptions::settled_slack), from the kinematics of
 // the first residual and ws.warm. d.report is still the previous step's (or a failed attempt's: not
 // settled).
@@ -85,9 +79,7 @@ bool settled_start(const Data& d, const InteriorPointOptions& opt) {
   for (size_t c = 0; c < d.contacts.size(); ++c) {
     if (!workspace(d).warm[c]) return false;
     const ContactKinematics& k = workspace(d).contact_kin[c];
-    const double open_gap =
-        is_joint_limit(d.contacts[c]) ? std::min(opt.settled_open_gap, kSettledOpenLimit) : opt.settled_open_gap;
-    const bool open = k.phi > open_gap;
+    const bool open = k.phi > workspace(d).kinds[c]->settled_open_gap(opt.settled_open_gap);
     const bool resting = std::abs(k.phi) < opt.settled_gap && k.vt.norm() < opt.settled_speed;
     if (!open && !resting) return false;
   }

@@ -3,11 +3,19 @@
 // append_joint_limits (sim/constraints/joint_limits.hpp).
 #include "sim/solver/kinds.hpp"
 
+#include <algorithm>
+
 #include "sim/constraints/joint.hpp"
 
 namespace maxsim {
 
 // The limit's impulse γ pushes along the joint row's own map at z2.
+// Open for a settled start beyond 1e-4 of its coordinate (rad or m), if the contacts' margin is
+// larger: a joint resting near its stop does not reach it within a step the way a body falls onto
+// its floor (settled_open_gap's margin). The collapsed A1 MJCF lying with a limit 0.73 mrad from
+// its bound: 12.6 → 1.9 iterations per step on the same states.
+double JointLimit::settled_open_gap(double contact_gap) const { return std::min(contact_gap, 1e-4); }
+
 void JointLimit::prepare(const Model&, Data& d, int c) const {
   const Contact& ct = d.contacts[c];
   const JointRows& r2 = workspace(d).rows2[ct.joint];

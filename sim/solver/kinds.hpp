@@ -85,6 +85,8 @@ class JointLimit : public SurfaceContact {
   // differently (one fused multiply–add per Schur entry), which regularized loops amplify; the
   // 4-row kernels round like the 6-row ones.
   int node_rows(const Contact&) const override { return 4; }
+  // the smaller of the contacts' and 1e-4 of its coordinate (joint_limit.cpp)
+  double settled_open_gap(double contact_gap) const override;
   void prepare(const Model& model, Data& d, int c) const override;
   void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const override;
   void linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const override;
@@ -108,6 +110,7 @@ class JointConeLimit : public JointLimit {
 class TendonLimit : public JointLimit {
  public:
   const char* name() const override { return "tendon limit"; }
+  double settled_open_gap(double contact_gap) const override { return contact_gap; }  // (a length, as a gap)
   void prepare(const Model& model, Data& d, int c) const override;
   void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const override;
   void linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const override;
