@@ -14,6 +14,7 @@
 //                 [--full-predictor-fraction T] (InteriorPointOptions::full_predictor_fraction)
 //                 [--warm-slack W]  (InteriorPointOptions::warm_slack in maxsim)
 //                 [--settled-open-gap G] (InteriorPointOptions::settled_open_gap in maxsim, m)
+//                 [--hold-depth H]  (ContactOptions::hold_depth in maxsim, m)
 //                 [--no-corrector]  (InteriorPointOptions::mehrotra_corrector off in maxsim)
 //                 [--joint-friction-rate R] (InteriorPointOptions::joint_friction_rate in maxsim; 0: off)
 //                 [--limit-compliance E] (InteriorPointOptions::limit_compliance in maxsim, per Δt and child mass; 0: rigid)
@@ -100,6 +101,7 @@ struct Options {
   bool rigid_contacts = false;  // SolverOptions::compliant_contacts_last_resort off
   bool no_sticking_retry = false;  // SolverOptions::sticking_retry off
   double limit_recovery_time = -1;  // ModelOptions::limit_recovery_time (< 0: the file's)
+  double hold_depth = -1;           // ContactOptions::hold_depth (< 0: the default)
 };
 
 // The solver options the command line sets (their defaults leave the model's).
@@ -119,6 +121,7 @@ void configure(Model* m, const Options& o) {
   m->opt.interior_point.warm_slack = o.ip.warm_slack;
   m->opt.interior_point.settled_open_gap = o.ip.settled_open_gap;
   m->opt.interior_point.mehrotra_corrector = o.ip.mehrotra_corrector;
+  m->opt.interior_point.conservative_fraction_to_boundary = o.ip.conservative_fraction_to_boundary;
   m->opt.interior_point.joint_friction_rate = o.ip.joint_friction_rate;
   m->opt.interior_point.limit_compliance = o.ip.limit_compliance;
   m->opt.interior_point.contact_compliance = o.ip.contact_compliance;
@@ -127,6 +130,7 @@ void configure(Model* m, const Options& o) {
   if (o.rigid_contacts) m->opt.solver.compliant_contacts_last_resort = false;
   if (o.no_sticking_retry) m->opt.solver.sticking_retry = false;
   if (o.limit_recovery_time >= 0) m->opt.limit_recovery_time = o.limit_recovery_time;
+  if (o.hold_depth >= 0) m->opt.contact.hold_depth = o.hold_depth;
 }
 
 // The command schedule: row k holds every actuator's command over [k·P, (k+1)·P), P the period
@@ -432,6 +436,7 @@ int run(int argc, char** argv) {
         throw std::invalid_argument("--limit-recovery-time must be seconds >= 0 or inf");
     }
     else if (a == "--no-corrector") o.ip.mehrotra_corrector = false;
+    else if (a == "--conservative-tau") o.ip.conservative_fraction_to_boundary = std::stod(value());
     else if (a == "--strict-cone-test") o.ip.weighted_cone_test = false;
     else if (a == "--full-predictor-fraction") {
       const double v = std::stod(value());
@@ -449,6 +454,11 @@ int run(int argc, char** argv) {
       o.ip.settled_open_gap = std::stod(value());
       if (!(o.ip.settled_open_gap > 0) || !std::isfinite(o.ip.settled_open_gap))
         throw std::invalid_argument("--settled-open-gap must be a finite distance > 0 (m)");
+    }
+    else if (a == "--hold-depth") {
+      o.hold_depth = std::stod(value());
+      if (!(o.hold_depth >= 0) || !std::isfinite(o.hold_depth))
+        throw std::invalid_argument("--hold-depth must be a finite depth >= 0 (m)");
     }
     else if (a == "--cone-weight") {
       o.ip.cone_weight = std::stod(value());

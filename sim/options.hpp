@@ -284,6 +284,14 @@ struct ContactOptions {
   // the body at depth/Δt. The depth is the deepest among the contacts of the same body pair with
   // the same normal, shared by all of them. Pairs that do not penetrate stay exact (φ ≥ 0).
   double recovery_speed = 0.2;
+  // A contact found penetrating less than this [m] is held where it is, φ(z3) ≥ −depth (no
+  // deeper, not pushed out), as a joint limit found beyond its bound is: recovering the round-off
+  // of a converged step is not worth an impulse, and against a limit or a loop held where it is
+  // (a link pressed onto its floor near a toggle) it makes the step infeasible
+  // (docs/computation.md (41)). Three times the gap a step ending within the stall test may leave
+  // (100 × the 1e-9 m tolerance), a third of the penetration contract (1e-6 m); 0 recovers every
+  // depth.
+  double hold_depth = 3e-7;
   // Coefficient of restitution for geom pairs that declare none (Geom::restitution; pairs combine
   // with max). 0: perfectly inelastic hard contact.
   double restitution = 0;

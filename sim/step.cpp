@@ -222,7 +222,8 @@ bool has_joint_limit(const std::vector<Contact>& contacts) {
   return false;
 }
 
-// Failure policy: a step with contacts that does not converge is tried again — first, at full
+// Failure policy: a step with contacts that does not converge is tried again — first, when it
+// started settled, from the same warm start unsettled (kUnsettledSteps); then at full
 // length, when it ended with a contact sliding into its surface (Painlevé's trap,
 // SolverOptions::sticking_retry), cold with the sliding contacts started sticking — cold (without
 // its warm start), then (SolverOptions::compliant_limit_fallback, or after a step that a compliant
@@ -233,6 +234,11 @@ bool has_joint_limit(const std::vector<Contact>& contacts) {
 // contact-free step goes straight to the half steps: the rotation update (omega_step_quat) needs
 // |ω|Δt < 2, which a whipping chain tip can exceed; half steps double that bound. Each attempt is
 // an Attempt value: its length, whether it starts cold, its interior-point settings, its cone.
+// Steps after a failed settled start that start from the warm floors whatever the kinematic test
+// says (the servo arm pressed onto its floor near a toggle: each settled first attempt of the
+// wedge's tens of steps ran to the iteration cap, the unsettled one converged in ~5 iterations).
+constexpr int kUnsettledSteps = 10;
+
 StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt& attempt) {
   // The shortest substep's attempts are the last resort: each takes its whole iteration budget
   // (InteriorPointOptions::jammed_iterations ends a jammed attempt early only where a shorter
@@ -250,8 +256,27 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
   if (top) ws.last_step_gave_way = ws.gave_way;
   const int after_wedge = top ? ws.gave_way : std::max(ws.last_step_gave_way, ws.gave_way);
   if (top) ws.gave_way = 0;
+  if (top) {
+    ws.settled_blocked = ws.unsettled_steps > 0;
+    ws.unsettled_steps = std::max(0, ws.unsettled_steps - 1);
+  }
+  ws.started_settled = false;
   StepReport rep = step_once(model, d, first);
   if (rep.status == StepStatus::Ok) return rep;
+  if (top && ws.started_settled) {
+    // A first attempt that started settled and failed: the kinematic test took a wedge for a
+    // resting contact (its impulse grows from step to step while nothing moves). The same attempt
+    // again from the same warm start with the warm floors, and no settled start for the next
+    // kUnsettledSteps steps: the wedge lasts (docs/computation.md (62)).
+    ws.unsettled_steps = kUnsettledSteps;
+    ws.settled_blocked = true;
+    restore_state(saved, d);
+    d.contacts.swap(ws.previous_contacts);  // (the last step's end: the first attempt's warm start)
+    const int before = rep.iterations;
+    rep = step_once(model, d, first);
+    rep.iterations += before;
+    if (rep.status == StepStatus::Ok) return rep;
+  }
   // The retries below change only the interior point's start and settings: a step without
   // contacts (Newton's method) would repeat itself exactly, so it goes straight to the half steps,
   // and at the shortest substep it is reported as it ended.

@@ -1,6 +1,7 @@
 // Hard contacts with friction: no sinking, Coulomb stick/slip, maximum dissipation.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -780,6 +781,46 @@ TEST(Contacts, RecoveryRelaxesAPairByItsDeepestPoint) {
     // (the depth the step's search found, at its start)
     EXPECT_NEAR(max_penetration(d), 0.07 - co.recovery_speed * (d.time - m.opt.timestep), 1e-5) << "step " << k;
   }
+}
+
+// ContactOptions::hold_depth (docs/computation.md (41)): a box resting 5e-8 m inside its floor,
+// shallower than the hold (3e-7 m), is held there — its first step lifts it by the central path's
+// slack as it lifts any box set down (4e-8 m), and from then on it stays within 1e-11 m for 1 s,
+// no deeper and never out — where without the hold it returns to the surface (round-off 1e-12 m);
+// one 5e-7 m inside, deeper than the hold, is pushed out within its first step. A negative hold
+// is refused.
+TEST(Contacts, ShallowPenetrationIsHeldDeeperRecovered) {
+  auto rest = [](double depth, double hold) {
+    Model m;
+    m.add_body(box_body("box", 1.0, Vec3(0.1, 0.1, 0.05), Vec3(0, 0, 0.05 - depth)));
+    m.opt.timestep = 0.002;
+    m.opt.contact.hold_depth = hold;
+    Data d(m);
+    enable_contacts(m, d);
+    std::vector<double> z;  // the box's bottom after each step
+    for (int k = 0; k < 500; ++k) {
+      EXPECT_EQ(step(m, d).status, StepStatus::Ok) << "step " << k;
+      z.push_back(d.x[0].z() - 0.05);
+    }
+    return z;
+  };
+  const double hold = ContactOptions{}.hold_depth;
+  ASSERT_EQ(hold, 3e-7);
+  const std::vector<double> held = rest(5e-8, hold);
+  for (size_t k = 0; k < held.size(); ++k) {
+    EXPECT_GT(held[k], -5e-8 - 1e-9) << "step " << k;  // no deeper
+    EXPECT_LT(held[k], -1e-9) << "step " << k;         // not pushed out
+    EXPECT_NEAR(held[k], held[1], 1e-11) << "step " << k;
+  }
+  EXPECT_GT(rest(5e-8, 0.0).back(), -1e-11);  // (recovered without the hold)
+  const std::vector<double> deep = rest(5e-7, hold);
+  EXPECT_GT(*std::min_element(deep.begin(), deep.end()), -1e-9);
+  EXPECT_GT(deep.back(), -1e-11);
+  Model m;
+  m.add_body(box_body("box", 1.0, Vec3(0.1, 0.1, 0.05), Vec3(0, 0, 0.05)));
+  m.opt.contact.hold_depth = -3e-7;
+  Data d(m);
+  EXPECT_THROW(enable_contacts(m, d), std::invalid_argument);
 }
 
 // InteriorPointOptions::full_predictor_fraction (docs/computation.md (121)): τ = 0.9999 after a

@@ -222,6 +222,7 @@ void bind_data(py::module_& m) {
       .def_readwrite("restitution", &ContactOptions::restitution)
       .def_readwrite("bounce_threshold", &ContactOptions::bounce_threshold)
       .def_readwrite("cone", &ContactOptions::cone)
+      .def_readwrite("hold_depth", &ContactOptions::hold_depth)
       .def_readwrite("start_overlap", &ContactOptions::start_overlap)
       .def_readwrite("torsion_gap", &ContactOptions::torsion_gap,
                      "torsional friction (condim 4, 6) acts on contacts whose gap at the step's start is below this [m]");

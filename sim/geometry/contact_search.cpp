@@ -59,6 +59,7 @@ void check_options(const ContactOptions& options) {
   if (!(options.bounce_threshold >= 0) || !std::isfinite(options.bounce_threshold)) bad("bounce_threshold", options.bounce_threshold, "finite and >= 0");
   if (!std::isfinite(options.torsion_gap)) bad("torsion_gap", options.torsion_gap, "finite");
   if (!(options.min_margin >= 0) || !std::isfinite(options.min_margin)) bad("min_margin", options.min_margin, "finite and >= 0");
+  if (!(options.hold_depth >= 0) || !std::isfinite(options.hold_depth)) bad("hold_depth", options.hold_depth, "finite and >= 0");
   if (!(options.start_overlap >= 0) || !std::isfinite(options.start_overlap)) bad("start_overlap", options.start_overlap, "finite and >= 0");
 }
 
@@ -206,7 +207,9 @@ void ContactSearch::collide(const Model& m, Data& d, double dt) {
     c.core_a = k.core_a;
     c.core_b = k.core_b;
     // offset enters φ with a minus sign: lowering it by the allowed depth relaxes φ ≥ 0
-    c.offset = k.radius_a + k.radius_b - std::max(0.0, recovery_depth(k, deep) - recover);
+    // (ContactOptions::hold_depth: a shallow one held where it is)
+    const double depth = recovery_depth(k, deep);
+    c.offset = k.radius_a + k.radius_b - (depth < options_.hold_depth ? std::max(0.0, depth) : std::max(0.0, depth - recover));
     contact_set_normal(&c, k.normal);
     c.friction = k.friction;
     // (ContactOptions::torsion_gap; the pyramid and relaxed cones leave it out)

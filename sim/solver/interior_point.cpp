@@ -73,9 +73,11 @@ constexpr int kLastAnswerAfter = 1;
 
 // Whether the step starts settled (InteriorPointOptions::settled_slack), from the kinematics of
 // the first residual and ws.warm. d.report is still the previous step's (or a failed attempt's: not
-// settled).
+// settled); the failure policy blocks settled starts for a few steps after one failed.
 bool settled_start(const Data& d, const InteriorPointOptions& opt) {
-  if (!opt.settled_starts || !opt.warm_start || d.report.status != StepStatus::Ok || d.report.substeps) return false;
+  if (!opt.settled_starts || !opt.warm_start || d.report.status != StepStatus::Ok || d.report.substeps ||
+      workspace(d).settled_blocked)
+    return false;
   for (size_t c = 0; c < d.contacts.size(); ++c) {
     if (!workspace(d).warm[c]) return false;
     const ContactKinematics& k = workspace(d).contact_kin[c];
@@ -141,6 +143,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
   };
   bool residual_at_s = false;  // F and the contact kinematics were last evaluated at s
   const bool settled = settled_start(d, opt);
+  ws.started_settled = settled;
   if (settled && d.report.iterations <= kLastAnswerAfter) {
     // A settled step's answer is usually the last one: every impulse as it was, the closed gaps
     // and resting velocities at their boundary (slacks and duals at settled_answer_floor). If
