@@ -222,6 +222,11 @@ bool has_joint_limit(const std::vector<Contact>& contacts) {
   return false;
 }
 
+// Steps after a failed settled start that start from the warm floors whatever the kinematic test
+// says (the servo arm pressed onto its floor near a toggle: each settled first attempt of the
+// wedge's tens of steps ran to the iteration cap, the unsettled one converged in ~5 iterations).
+constexpr int kUnsettledSteps = 10;
+
 // Failure policy: a step with contacts that does not converge is tried again — first, when it
 // started settled, from the same warm start unsettled (kUnsettledSteps); then at full
 // length, when it ended with a contact sliding into its surface (Painlevé's trap,
@@ -234,11 +239,6 @@ bool has_joint_limit(const std::vector<Contact>& contacts) {
 // contact-free step goes straight to the half steps: the rotation update (omega_step_quat) needs
 // |ω|Δt < 2, which a whipping chain tip can exceed; half steps double that bound. Each attempt is
 // an Attempt value: its length, whether it starts cold, its interior-point settings, its cone.
-// Steps after a failed settled start that start from the warm floors whatever the kinematic test
-// says (the servo arm pressed onto its floor near a toggle: each settled first attempt of the
-// wedge's tens of steps ran to the iteration cap, the unsettled one converged in ~5 iterations).
-constexpr int kUnsettledSteps = 10;
-
 StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt& attempt) {
   // The shortest substep's attempts are the last resort: each takes its whole iteration budget
   // (InteriorPointOptions::jammed_iterations ends a jammed attempt early only where a shorter
