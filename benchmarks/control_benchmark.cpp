@@ -121,7 +121,6 @@ void configure(Model* m, const Options& o) {
   m->opt.interior_point.warm_slack = o.ip.warm_slack;
   m->opt.interior_point.settled_open_gap = o.ip.settled_open_gap;
   m->opt.interior_point.mehrotra_corrector = o.ip.mehrotra_corrector;
-  m->opt.interior_point.conservative_fraction_to_boundary = o.ip.conservative_fraction_to_boundary;
   m->opt.interior_point.joint_friction_rate = o.ip.joint_friction_rate;
   m->opt.interior_point.limit_compliance = o.ip.limit_compliance;
   m->opt.interior_point.contact_compliance = o.ip.contact_compliance;
@@ -436,7 +435,6 @@ int run(int argc, char** argv) {
         throw std::invalid_argument("--limit-recovery-time must be seconds >= 0 or inf");
     }
     else if (a == "--no-corrector") o.ip.mehrotra_corrector = false;
-    else if (a == "--conservative-tau") o.ip.conservative_fraction_to_boundary = std::stod(value());
     else if (a == "--strict-cone-test") o.ip.weighted_cone_test = false;
     else if (a == "--full-predictor-fraction") {
       const double v = std::stod(value());

@@ -263,20 +263,6 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
   ws.started_settled = false;
   StepReport rep = step_once(model, d, first);
   if (rep.status == StepStatus::Ok) return rep;
-  if (top && ws.started_settled) {
-    // A first attempt that started settled and failed: the kinematic test took a wedge for a
-    // resting contact (its impulse grows from step to step while nothing moves). The same attempt
-    // again from the same warm start with the warm floors, and no settled start for the next
-    // kUnsettledSteps steps: the wedge lasts (docs/computation.md (62)).
-    ws.unsettled_steps = kUnsettledSteps;
-    ws.settled_blocked = true;
-    restore_state(saved, d);
-    d.contacts.swap(ws.previous_contacts);  // (the last step's end: the first attempt's warm start)
-    const int before = rep.iterations;
-    rep = step_once(model, d, first);
-    rep.iterations += before;
-    if (rep.status == StepStatus::Ok) return rep;
-  }
   // The retries below change only the interior point's start and settings: a step without
   // contacts (Newton's method) would repeat itself exactly, so it goes straight to the half steps,
   // and at the shortest substep it is reported as it ended.
@@ -307,6 +293,18 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
                     attempt.interior_point.contact_compliance > first.interior_point.contact_compliance;
     keep_if_best();
   };
+  if (top && ws.started_settled) {
+    // A first attempt that started settled and failed: the kinematic test took a wedge for a
+    // resting contact (its impulse grows from step to step while nothing moves). The same attempt
+    // again from the same warm start with the warm floors, and no settled start for the next
+    // kUnsettledSteps steps: the wedge lasts (docs/computation.md (62)).
+    ws.unsettled_steps = kUnsettledSteps;
+    ws.settled_blocked = true;
+    restore_state(saved, d);
+    d.contacts.swap(ws.previous_contacts);  // (the last step's end: the first attempt's warm start)
+    attempt_again(first);
+    if (rep.status == StepStatus::Ok) return rep;
+  }
   Attempt warm = first;  // (the same length, warm from where the last attempt stopped)
   warm.cold = false;
   Attempt cold = warm;
