@@ -37,6 +37,7 @@
 #include "sim/geometry/contact_search.hpp"
 #include "sim/geometry/ground.hpp"
 #include "sim/maxsim.hpp"
+#include "testing/standing_poses.hpp"
 
 namespace {
 
@@ -361,13 +362,7 @@ EngineResult run_mujoco(const Scenario& sc) {
 // A1 (robots/a1/xml/a1.xml, its floor and Δt = 0.002): trunk placed so that the lowest collision
 // geometry is `clearance` above the floor, legs at (hip, thigh, calf) = (0, thigh, calf).
 std::vector<double> a1_qpos(const std::string& file, double thigh, double calf, double clearance) {
-  Model m = load_model(file);
-  Data d(m);
-  std::vector<double> qpos = {0, 0, 0.5, 1, 0, 0, 0};
-  for (int leg = 0; leg < 4; ++leg) qpos.insert(qpos.end(), {0.0, thigh, calf});
-  set_coordinates(m, d, split_qpos(m, qpos), std::vector<std::vector<double>>(m.joints.size()));
-  qpos[2] += clearance - lowest_collision_z(m, d);
-  return qpos;
+  return testing::a1_qpos(load_model(file), thigh, calf, clearance);
 }
 
 // A keyframe's qpos, read with MuJoCo's own loader (maxsim's reader skips <keyframe>).

@@ -15,6 +15,7 @@
 //                 [--warm-slack W]  (InteriorPointOptions::warm_slack in maxsim)
 //                 [--settled-open-gap G] (InteriorPointOptions::settled_open_gap in maxsim, m)
 //                 [--hold-depth H]  (ContactOptions::hold_depth in maxsim, m)
+//                 [--min-margin M]  (ContactOptions::min_margin in maxsim, m)
 //                 [--no-corrector]  (InteriorPointOptions::mehrotra_corrector off in maxsim)
 //                 [--joint-friction-rate R] (InteriorPointOptions::joint_friction_rate in maxsim; 0: off)
 //                 [--limit-compliance E] (InteriorPointOptions::limit_compliance in maxsim, per Δt and child mass; 0: rigid)
@@ -102,6 +103,7 @@ struct Options {
   bool no_sticking_retry = false;  // SolverOptions::sticking_retry off
   double limit_recovery_time = -1;  // ModelOptions::limit_recovery_time (< 0: the file's)
   double hold_depth = -1;           // ContactOptions::hold_depth (< 0: the default)
+  double min_margin = -1;           // ContactOptions::min_margin (< 0: the default)
 };
 
 // The solver options the command line sets (their defaults leave the model's).
@@ -130,6 +132,7 @@ void configure(Model* m, const Options& o) {
   if (o.no_sticking_retry) m->opt.solver.sticking_retry = false;
   if (o.limit_recovery_time >= 0) m->opt.limit_recovery_time = o.limit_recovery_time;
   if (o.hold_depth >= 0) m->opt.contact.hold_depth = o.hold_depth;
+  if (o.min_margin >= 0) m->opt.contact.min_margin = o.min_margin;
 }
 
 // The command schedule: row k holds every actuator's command over [k·P, (k+1)·P), P the period
@@ -452,6 +455,11 @@ int run(int argc, char** argv) {
       o.ip.settled_open_gap = std::stod(value());
       if (!(o.ip.settled_open_gap > 0) || !std::isfinite(o.ip.settled_open_gap))
         throw std::invalid_argument("--settled-open-gap must be a finite distance > 0 (m)");
+    }
+    else if (a == "--min-margin") {
+      o.min_margin = std::stod(value());
+      if (!(o.min_margin >= 0) || !std::isfinite(o.min_margin))
+        throw std::invalid_argument("--min-margin must be a finite distance >= 0 (m)");
     }
     else if (a == "--hold-depth") {
       o.hold_depth = std::stod(value());

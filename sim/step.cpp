@@ -256,10 +256,7 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
   if (top) ws.last_step_gave_way = ws.gave_way;
   const int after_wedge = top ? ws.gave_way : std::max(ws.last_step_gave_way, ws.gave_way);
   if (top) ws.gave_way = 0;
-  if (top) {
-    ws.settled_blocked = ws.unsettled_steps > 0;
-    ws.unsettled_steps = std::max(0, ws.unsettled_steps - 1);
-  }
+  if (top && ws.unsettled_steps > 0) --ws.unsettled_steps;
   ws.started_settled = false;
   StepReport rep = step_once(model, d, first);
   if (rep.status == StepStatus::Ok) return rep;
@@ -298,8 +295,7 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
     // resting contact (its impulse grows from step to step while nothing moves). The same attempt
     // again from the same warm start with the warm floors, and no settled start for the next
     // kUnsettledSteps steps: the wedge lasts (docs/computation.md (62)).
-    ws.unsettled_steps = kUnsettledSteps;
-    ws.settled_blocked = true;
+    ws.unsettled_steps = kUnsettledSteps + 1;  // (this step's retry, then the next steps')
     restore_state(saved, d);
     d.contacts.swap(ws.previous_contacts);  // (the last step's end: the first attempt's warm start)
     attempt_again(first);

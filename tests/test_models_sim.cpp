@@ -7,7 +7,7 @@
 
 #include "models/load.hpp"
 #include "sim/maxsim.hpp"
-#include "sim/geometry/ground.hpp"
+#include "testing/standing_poses.hpp"
 
 using namespace maxsim;
 
@@ -395,12 +395,8 @@ TEST(ModelsSimulate, CollapsedA1LyingStillStartsSettled) {
   Model m = load_model(repo("robots/a1/xml/a1.xml"));
   m.opt.contact.ground = false;  // (the file's floor plane)
   Data d(m);
-  std::vector<double> qpos = {0, 0, 0.5, 1, 0, 0, 0};
-  for (int leg = 0; leg < 4; ++leg) qpos.insert(qpos.end(), {0.0, 0.9, -1.8});
-  const std::vector<std::vector<double>> rest(m.joints.size());
-  set_coordinates(m, d, split_qpos(m, qpos), rest);
-  qpos[2] -= lowest_collision_z(m, d);
-  set_coordinates(m, d, split_qpos(m, qpos), rest);
+  const std::vector<double> qpos = maxsim::testing::a1_qpos(m, 0.9, -1.8, 0.0);  // (the comparison's pose)
+  set_coordinates(m, d, split_qpos(m, qpos), std::vector<std::vector<double>>(m.joints.size()));
   enable_contacts(m, d);
   for (int k = 0; k < 500; ++k) ASSERT_EQ(step(m, d).status, StepStatus::Ok) << "step " << k;
   const int trunk = m.body_index("trunk");

@@ -76,27 +76,6 @@ void davenport_angles(const Joint& jt, const Mat3& R, Vec3* theta, Mat3* dtheta)
 }
 
 
-// 0.5 L(q) H and −0.5 R(q) H (quaternion.hpp): the last three columns of the quaternion product
-// matrices, halved
-Mat43 half_left_h(const Vec4& q) {
-  const double w = 0.5 * q(0), x = 0.5 * q(1), y = 0.5 * q(2), z = 0.5 * q(3);
-  Mat43 M;
-  M << -x, -y, -z,
-        w, -z,  y,
-        z,  w, -x,
-       -y,  x,  w;
-  return M;
-}
-Mat43 minus_half_right_h(const Vec4& q) {
-  const double w = -0.5 * q(0), x = -0.5 * q(1), y = -0.5 * q(2), z = -0.5 * q(3);
-  Mat43 M;
-  M << -x, -y, -z,
-        w,  z, -y,
-       -z,  w,  x,
-        y, -x,  w;
-  return M;
-}
-
 }  // namespace
 
 Vec3 davenport_axis(const Joint& joint, int m) {

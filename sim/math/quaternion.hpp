@@ -60,6 +60,27 @@ inline Mat43 Hmat() {
   return H;
 }
 
+// 0.5 L(q) H and −0.5 R(q) H: the last three columns of the product matrices, halved — the
+// derivatives of q ⊗ exp(θ/2) and exp(−θ/2) ⊗ q at θ = 0 (a joint's rotation against either body's)
+inline Mat43 half_left_h(const Vec4& q) {
+  const double w = 0.5 * q(0), x = 0.5 * q(1), y = 0.5 * q(2), z = 0.5 * q(3);
+  Mat43 M;
+  M << -x, -y, -z,
+        w, -z,  y,
+        z,  w, -x,
+       -y,  x,  w;
+  return M;
+}
+inline Mat43 minus_half_right_h(const Vec4& q) {
+  const double w = -0.5 * q(0), x = -0.5 * q(1), y = -0.5 * q(2), z = -0.5 * q(3);
+  Mat43 M;
+  M << -x, -y, -z,
+        w,  z, -y,
+       -z,  w,  x,
+        y, -x,  w;
+  return M;
+}
+
 // The Hamilton product a ⊗ b.
 inline Vec4 quat_mul(const Vec4& a, const Vec4& b) {
   const double aw = a(0), bw = b(0);

@@ -47,6 +47,11 @@ class InequalityKind {
   // The predicted gap beyond which it counts as open for a settled start, given the contacts'
   // (InteriorPointOptions::settled_open_gap).
   virtual double settled_open_gap(double contact_gap) const { return contact_gap; }
+  // Its compliance ε in a solve with the options given (docs/computation.md (114)): the gap gives
+  // by ε γ. 0 (rigid) for the kinds that carry none.
+  virtual double compliance(const Model&, const Contact&, const InteriorPointOptions&, double /*dt*/) const {
+    return 0.0;
+  }
 
   // ---- knot z2 ----
   // The maps from the node's impulse unknowns to its bodies' momentum rows, at z2.

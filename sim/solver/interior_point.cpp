@@ -76,7 +76,7 @@ constexpr int kLastAnswerAfter = 1;
 // settled); the failure policy blocks settled starts for a few steps after one failed.
 bool settled_start(const Data& d, const InteriorPointOptions& opt) {
   if (!opt.settled_starts || !opt.warm_start || d.report.status != StepStatus::Ok || d.report.substeps ||
-      workspace(d).settled_blocked)
+      workspace(d).unsettled_steps > 0)
     return false;
   for (size_t c = 0; c < d.contacts.size(); ++c) {
     if (!workspace(d).warm[c]) return false;
@@ -108,15 +108,8 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
   ws.compliance.clear();
   if (opt.limit_compliance > 0 || opt.contact_compliance > 0) {  // docs/computation.md (114)
     ws.compliance.assign(nc, 0.0);
-    for (int c = 0; c < nc; ++c) {
-      const Contact& ct = d.contacts[c];
-      if (ct.body_b < 0) continue;
-      if (is_joint_limit(ct)) {
-        ws.compliance[c] = opt.limit_compliance * dt / model.bodies[ct.body_b].mass;
-      } else if (plain_surface_contact(ct)) {
-        ws.compliance[c] = opt.contact_compliance * dt / lighter_mass(model, ct);
-      }
-    }
+    for (int c = 0; c < nc; ++c)
+      if (d.contacts[c].body_b >= 0) ws.compliance[c] = ws.kinds[c]->compliance(model, d.contacts[c], opt, dt);
   }
 
   // start of the inequality variables, strictly inside their cones, from the predicted gap; an

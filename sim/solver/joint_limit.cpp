@@ -16,6 +16,10 @@ namespace maxsim {
 // its bound: 12.6 → 1.9 iterations per step on the same states.
 double JointLimit::settled_open_gap(double contact_gap) const { return std::min(contact_gap, 1e-4); }
 
+double JointLimit::compliance(const Model& model, const Contact& ct, const InteriorPointOptions& opt, double dt) const {
+  return opt.limit_compliance * dt / model.bodies[ct.body_b].mass;
+}
+
 void JointLimit::prepare(const Model&, Data& d, int c) const {
   const Contact& ct = d.contacts[c];
   const JointRows& r2 = workspace(d).rows2[ct.joint];

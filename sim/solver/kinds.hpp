@@ -13,6 +13,8 @@ class SurfaceContact : public InequalityKind {
  public:
   const char* name() const override { return "surface contact"; }
   int node_rows(const Contact&) const override { return 4; }
+  // InteriorPointOptions::contact_compliance × Δt / the lighter body's mass
+  double compliance(const Model& model, const Contact& ct, const InteriorPointOptions& opt, double dt) const override;
   void prepare(const Model& model, Data& d, int c) const override;
   void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const override;
   void linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const override;
@@ -87,6 +89,8 @@ class JointLimit : public SurfaceContact {
   int node_rows(const Contact&) const override { return 4; }
   // the smaller of the contacts' and 1e-4 of its coordinate (joint_limit.cpp)
   double settled_open_gap(double contact_gap) const override;
+  // InteriorPointOptions::limit_compliance × Δt / the child's mass
+  double compliance(const Model& model, const Contact& ct, const InteriorPointOptions& opt, double dt) const override;
   void prepare(const Model& model, Data& d, int c) const override;
   void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const override;
   void linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const override;
@@ -111,6 +115,7 @@ class TendonLimit : public JointLimit {
  public:
   const char* name() const override { return "tendon limit"; }
   double settled_open_gap(double contact_gap) const override { return contact_gap; }  // (a length, as a gap)
+  double compliance(const Model&, const Contact&, const InteriorPointOptions&, double) const override { return 0.0; }
   void prepare(const Model& model, Data& d, int c) const override;
   void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const override;
   void linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const override;
@@ -123,6 +128,7 @@ class TendonLimit : public JointLimit {
 class RelaxedContact : public SurfaceContact {
  public:
   const char* name() const override { return "relaxed contact"; }
+  double compliance(const Model&, const Contact&, const InteriorPointOptions&, double) const override { return 0.0; }
   int row_map(const Data&, int, Eigen::Matrix4d*, Eigen::Matrix<double, 4, 6>*,
               Eigen::Matrix<double, 4, 6>*) const override {
     return 0;
@@ -149,6 +155,7 @@ class RelaxedContact : public SurfaceContact {
 class PyramidContact : public SurfaceContact {
  public:
   const char* name() const override { return "pyramid contact"; }
+  double compliance(const Model&, const Contact&, const InteriorPointOptions&, double) const override { return 0.0; }
   int node_rows(const Contact&) const override { return 6; }
   int row_map(const Data&, int, Eigen::Matrix4d*, Eigen::Matrix<double, 4, 6>*,
               Eigen::Matrix<double, 4, 6>*) const override {

@@ -13,6 +13,11 @@ void SurfaceContact::prepare(const Model&, Data& d, int c) const {
   if (ct.body_a != kWorld) workspace(d).contact_map_a[c] = contact_impulse_map(ct, d.q[ct.body_a], false);
 }
 
+double SurfaceContact::compliance(const Model& model, const Contact& ct, const InteriorPointOptions& opt,
+                                  double dt) const {
+  return opt.contact_compliance * dt / lighter_mass(model, ct);
+}
+
 void SurfaceContact::add_impulse(Data& d, int c, const Vec3& impulse, Eigen::VectorXd* F) const {
   const Contact& ct = d.contacts[c];
   inequality_unknowns(d, *F, c).setZero();

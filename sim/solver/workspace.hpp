@@ -112,11 +112,10 @@ struct Workspace {
   int gave_way = 0;
   int last_step_gave_way = 0;  // gave_way as the step before this one left it
   // whether the last interior-point solve started settled (InteriorPointOptions::settled_slack);
-  // after a settled first attempt that failed, the steps left that may not start settled, and
-  // whether this one may not (the failure policy's unsettled retry, sim/step.cpp)
+  // after a settled first attempt that failed, how many steps, this one included, may not start
+  // settled (the failure policy's unsettled retry, sim/step.cpp)
   bool started_settled = false;
   int unsettled_steps = 0;
-  bool settled_blocked = false;
   // frictional contacts sliding at the last attempt's start (sliding_contacts): those a sticking
   // start would stop; with none the failure policy's sticking attempt would repeat a cold one
   int sliding_at_start = 0;
