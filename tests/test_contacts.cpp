@@ -340,6 +340,29 @@ TEST(Contacts, AdaptiveMarginFollowsTheGeometrysSize) {
   EXPECT_EQ(count[0], count[1]);
 }
 
+// Momentum passed on within a step is searched for in time (docs/computation.md (42): every pair's
+// margin carries the fastest body's reach): a ball thrown at 10 m/s strikes a resting one that lies
+// 3 cm from a third (Δt = 0.01 s, no gravity); the struck ball moves 5 cm within the step of the
+// strike, so its pair with the third must have been a candidate before either moved — a margin of
+// the resting pair's own speeds (2 cm) would let it sink 2 cm into the third.
+TEST(Contacts, AnImpactPassedOnWithinAStepIsFoundInTime) {
+  Model m;
+  m.opt.timestep = 0.01;
+  m.opt.gravity = Vec3::Zero();
+  m.opt.contact.ground = false;
+  m.add_body(sphere_body("struck", 1.0, 0.05, Vec3(0, 0, 0)));
+  m.add_body(sphere_body("next", 1.0, 0.05, Vec3(0.13, 0, 0)));
+  m.add_body(sphere_body("thrown", 1.0, 0.05, Vec3(-1.0, 0, 0)));
+  Data d(m);
+  d.v[2] = Vec3(10.0, 0, 0);
+  enable_contacts(m, d);
+  const RunStats r = run(m, d, 30);  // (the strike at t = 0.1 s)
+  EXPECT_EQ(r.failed, 0);
+  EXPECT_LT(r.penetration, 1e-6);
+  EXPECT_GT(d.v[1].x(), 1.0);  // the momentum reached the third ball
+  EXPECT_NEAR(d.v[0].x() + d.v[1].x() + d.v[2].x(), 10.0, 1e-6);  // and none was made or lost
+}
+
 // Three stacked boxes stay stacked within 1 mm for 10 s.
 TEST(Contacts, StackedBoxesStay) {
   Model m;

@@ -60,8 +60,8 @@ inline Mat43 Hmat() {
   return H;
 }
 
-// 0.5 L(q) H and −0.5 R(q) H: the last three columns of the product matrices, halved — the
-// derivatives of q ⊗ exp(θ/2) and exp(−θ/2) ⊗ q at θ = 0 (a joint's rotation against either body's)
+// 0.5 L(q) H: the last three columns of L(q), halved — the derivative of q ⊗ exp(θ/2) at θ = 0
+// (a joint's relative rotation against its child's right perturbation)
 inline Mat43 half_left_h(const Vec4& q) {
   const double w = 0.5 * q(0), x = 0.5 * q(1), y = 0.5 * q(2), z = 0.5 * q(3);
   Mat43 M;
@@ -71,6 +71,8 @@ inline Mat43 half_left_h(const Vec4& q) {
        -y,  x,  w;
   return M;
 }
+// −0.5 R(q) H: the last three columns of R(q), halved and negated — the derivative of
+// exp(−θ/2) ⊗ q at θ = 0 (a joint's relative rotation against its parent's left perturbation)
 inline Mat43 minus_half_right_h(const Vec4& q) {
   const double w = -0.5 * q(0), x = -0.5 * q(1), y = -0.5 * q(2), z = -0.5 * q(3);
   Mat43 M;
