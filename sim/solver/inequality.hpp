@@ -196,7 +196,8 @@ inline double lighter_mass(const Model& model, const Contact& c) {
 inline bool is_joint_limit(const Contact& c) { return c.joint >= 0 && c.tendon < 0 && has_normal(c); }
 
 // Whether c is solved as a plain surface contact (not a pyramid, a relaxed cone, a limit or
-// joint friction): the kind whose residual, matrix and slack step carry a compliance (114).
+// joint friction): the contacts Painlevé's trap is tested on (sliding_into_surface). Which kinds
+// carry a compliance (114) is InequalityKind::compliance's answer.
 bool plain_surface_contact(const Contact& c);
 
 // Painlevé's trap (docs/computation.md §12, (120)): whether the attempt that
