@@ -16,6 +16,7 @@
 //                 [--settled-open-gap G] (InteriorPointOptions::settled_open_gap in maxsim, m)
 //                 [--hold-depth H]  (ContactOptions::hold_depth in maxsim, m)
 //                 [--min-margin M]  (ContactOptions::min_margin in maxsim, m)
+//                 [--pair-margin on|off]  (ContactOptions::pair_margin in maxsim)
 //                 [--no-corrector]  (InteriorPointOptions::mehrotra_corrector off in maxsim)
 //                 [--joint-friction-rate R] (InteriorPointOptions::joint_friction_rate in maxsim; 0: off)
 //                 [--limit-compliance E] (InteriorPointOptions::limit_compliance in maxsim, per Δt and child mass; 0: rigid)
@@ -104,6 +105,7 @@ struct Options {
   double limit_recovery_time = -1;  // ModelOptions::limit_recovery_time (< 0: the file's)
   double hold_depth = -1;           // ContactOptions::hold_depth (< 0: the default)
   double min_margin = -1;           // ContactOptions::min_margin (< 0: the default)
+  int pair_margin = -1;             // ContactOptions::pair_margin (< 0: the default)
 };
 
 // The solver options the command line sets (their defaults leave the model's).
@@ -133,6 +135,7 @@ void configure(Model* m, const Options& o) {
   if (o.limit_recovery_time >= 0) m->opt.limit_recovery_time = o.limit_recovery_time;
   if (o.hold_depth >= 0) m->opt.contact.hold_depth = o.hold_depth;
   if (o.min_margin >= 0) m->opt.contact.min_margin = o.min_margin;
+  if (o.pair_margin >= 0) m->opt.contact.pair_margin = o.pair_margin == 1;
 }
 
 // The command schedule: row k holds every actuator's command over [k·P, (k+1)·P), P the period
@@ -455,6 +458,11 @@ int run(int argc, char** argv) {
       o.ip.settled_open_gap = std::stod(value());
       if (!(o.ip.settled_open_gap > 0) || !std::isfinite(o.ip.settled_open_gap))
         throw std::invalid_argument("--settled-open-gap must be a finite distance > 0 (m)");
+    }
+    else if (a == "--pair-margin") {
+      const std::string v = value();
+      if (v != "on" && v != "off") throw std::invalid_argument("--pair-margin must be on or off");
+      o.pair_margin = v == "on";
     }
     else if (a == "--min-margin") {
       o.min_margin = std::stod(value());

@@ -275,6 +275,13 @@ struct ContactOptions {
   // ahead or they jam the interior point. A model whose median collision geom (bounding radius
   // of the bodies' geoms) is smaller searches within that instead (docs/computation.md (42)).
   double min_margin = 0.02;
+  // The adaptive margin per pair of bodies: a candidate is kept within min_margin +
+  // 2Δt(s_a + s_b + |g|Δt), its own two bodies' speed bounds in place of twice the fastest
+  // body's (docs/computation.md (122)): fewer open candidates in every factorization. Momentum
+  // passed on within the step (a struck body striking a third) is caught after the solve: if a
+  // candidate left out could have closed over the motion the step made, the step is solved again
+  // with every candidate within the whole margin ((123)). Needs adaptive_margin.
+  bool pair_margin = true;
   bool exclude_joined = true;  // the model's joint filter applies (Model::collision_filter)
   // Contacts between two moving bodies (a robot's own links, stacked objects); off is PyBullet's
   // default for URDF robots.

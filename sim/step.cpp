@@ -55,8 +55,8 @@ void advance_knot(const Model& model, Data& d) {
   scheme.finish_knot(model, d);
 }
 
-void find_inequalities(const Model& model, Data& d, double dt) {
-  if (d.contact_search) d.contact_search->collide(model, d, dt);
+void find_inequalities(const Model& model, Data& d, double dt, bool pair_margins) {
+  if (d.contact_search) d.contact_search->collide(model, d, dt, pair_margins);
   append_joint_limits(model, d, dt);
   append_tendon_limits(model, d, dt);
   d.limits_recheck = false;  // (both have read which limits the set state is beyond)
@@ -101,12 +101,12 @@ void record_impacts(Data& d) {
 // collide: the inequalities of this step at the current knot (surface contacts, then joint
 // limits and joint friction), each with its kind; the last step's are kept for warm starts
 // unless the attempt starts cold
-void collide(const Model& model, Data& d, const Attempt& attempt) {
+void collide(const Model& model, Data& d, const Attempt& attempt, bool pair_margins) {
   Workspace& ws = workspace(d);
   ws.previous_contacts.swap(d.contacts);
   if (attempt.cold) ws.previous_contacts.clear();
   d.contacts.clear();
-  find_inequalities(model, d, attempt.dt);
+  find_inequalities(model, d, attempt.dt, pair_margins);
   match_inequalities(ws.previous_contacts, d.contacts, &ws.previous_match, &ws.previous_used);
   if (attempt.relaxed_cone)
     for (Contact& c : d.contacts) c.relaxed_cone = c.joint < 0 && c.tendon < 0;
@@ -600,21 +600,35 @@ StepReport step(const Model& model, Data& d) {
 namespace {
 // controller (in step()) → collide → constraints → assemble and solve → advance
 StepReport step_once(const Model& model, Data& d, const Attempt& attempt) {
-  workspace(d).dt = attempt.dt;
-  workspace(d).knot_weight = 0.5 + model.opt.numerical_damping;
+  Workspace& ws = workspace(d);
+  ws.dt = attempt.dt;
+  ws.knot_weight = 0.5 + model.opt.numerical_damping;
   const bool accelerations = d.acceleration_time == d.time && d.acceleration.size() == d.v.size();
-  workspace(d).newmark_beta = accelerations ? model.opt.newmark_beta : 0.5;
-  workspace(d).newmark_gamma = accelerations ? model.opt.newmark_gamma : 1.0;
-  collide(model, d, attempt);
-  if (!graph_matches(model, d)) build_graph(model, d);  // the graph changes only with the set's shape
-  size_nodes(d);
-  apply_restitution(attempt.dt, d);
+  ws.newmark_beta = accelerations ? model.opt.newmark_beta : 0.5;
+  ws.newmark_gamma = accelerations ? model.opt.newmark_gamma : 1.0;
+  StepReport rep;
+  int before = 0;
+  for (const bool pair_margins : {true, false}) {
+    collide(model, d, attempt, pair_margins);
+    if (!graph_matches(model, d)) build_graph(model, d);  // the graph changes only with the set's shape
+    size_nodes(d);
+    apply_restitution(attempt.dt, d);
 
-  step_prepare(model, d);  // knot quantities of z2: joint rows, impulse maps
-  warm_start(model, d);
-  const StepReport rep =
-      d.contacts.empty() ? solve_newton(model, d) : solve_interior_point(model, d, attempt.interior_point);
-  d.report = rep;
+    step_prepare(model, d);  // knot quantities of z2: joint rows, impulse maps
+    warm_start(model, d);
+    rep = d.contacts.empty() ? solve_newton(model, d) : solve_interior_point(model, d, attempt.interior_point);
+    rep.iterations += before;
+    d.report = rep;
+    // a candidate left out by the margin per pair that the step's motion could have closed: the
+    // step again with every candidate within the whole margin (ContactOptions::pair_margin,
+    // docs/computation.md (123)), warm-started as the first was (an attempt that did not converge
+    // is the failure policy's: its end is no motion to judge by)
+    if (!pair_margins || rep.status != StepStatus::Ok || !d.contact_search ||
+        !d.contact_search->missed(d, ws.x3, ws.q3))
+      break;
+    before = rep.iterations;
+    d.contacts.swap(ws.previous_contacts);
+  }
 
   if (rep.status != StepStatus::Failed) {
     record_impacts(d);

@@ -8,8 +8,9 @@
 namespace maxsim {
 
 // Appends the inequalities of the current knot to d.contacts: the contact search's surface
-// contacts (within its margins for a step of `dt`), then joint and tendon limits.
-void find_inequalities(const Model& model, Data& d, double dt);
+// contacts (within its margins for a step of `dt`; pair_margins: ContactSearch::collide's), then
+// joint and tendon limits.
+void find_inequalities(const Model& model, Data& d, double dt, bool pair_margins = true);
 
 // The end of a solved step: z3 (ws.x3, ws.q3 of the last residual) becomes the current knot, the
 // velocities become the integrator's at its end from the unknowns ws.unknowns, the equality

@@ -346,21 +346,51 @@ TEST(Contacts, AdaptiveMarginFollowsTheGeometrysSize) {
 // strike, so its pair with the third must have been a candidate before either moved — a margin of
 // the resting pair's own speeds (2 cm) would let it sink 2 cm into the third.
 TEST(Contacts, AnImpactPassedOnWithinAStepIsFoundInTime) {
-  Model m;
-  m.opt.timestep = 0.01;
-  m.opt.gravity = Vec3::Zero();
-  m.opt.contact.ground = false;
-  m.add_body(sphere_body("struck", 1.0, 0.05, Vec3(0, 0, 0)));
-  m.add_body(sphere_body("next", 1.0, 0.05, Vec3(0.13, 0, 0)));
-  m.add_body(sphere_body("thrown", 1.0, 0.05, Vec3(-1.0, 0, 0)));
-  Data d(m);
-  d.v[2] = Vec3(10.0, 0, 0);
-  enable_contacts(m, d);
-  const RunStats r = run(m, d, 30);  // (the strike at t = 0.1 s)
-  EXPECT_EQ(r.failed, 0);
-  EXPECT_LT(r.penetration, 1e-6);
-  EXPECT_GT(d.v[1].x(), 1.0);  // the momentum reached the third ball
-  EXPECT_NEAR(d.v[0].x() + d.v[1].x() + d.v[2].x(), 10.0, 1e-6);  // and none was made or lost
+  for (const bool pair_margin : {false, true}) {
+    Model m;
+    m.opt.timestep = 0.01;
+    m.opt.gravity = Vec3::Zero();
+    m.opt.contact.ground = false;
+    m.opt.contact.pair_margin = pair_margin;  // (the resting pair's own margin is the floor's)
+    m.add_body(sphere_body("struck", 1.0, 0.05, Vec3(0, 0, 0)));
+    m.add_body(sphere_body("next", 1.0, 0.05, Vec3(0.13, 0, 0)));
+    m.add_body(sphere_body("thrown", 1.0, 0.05, Vec3(-1.0, 0, 0)));
+    Data d(m);
+    d.v[2] = Vec3(10.0, 0, 0);
+    enable_contacts(m, d);
+    const RunStats r = run(m, d, 30);  // (the strike at t = 0.1 s)
+    EXPECT_EQ(r.failed, 0) << "pair_margin " << pair_margin;
+    EXPECT_LT(r.penetration, 1e-6) << "pair_margin " << pair_margin;
+    EXPECT_GT(d.v[1].x(), 1.0) << "pair_margin " << pair_margin;  // the momentum reached the third ball
+    // and none was made or lost
+    EXPECT_NEAR(d.v[0].x() + d.v[1].x() + d.v[2].x(), 10.0, 1e-6) << "pair_margin " << pair_margin;
+  }
+}
+
+// The margin per pair (docs/computation.md (122)): two boxes resting 3 cm apart on the floor
+// while a ball flies past at 20 m/s far away. The one margin of (42) follows the ball (2Δt(2·20
+// m/s) = 8 cm) and lists the boxes' facing sides as candidates; each pair's own margin (2 cm at
+// rest) leaves them out. Either way the boxes rest where they are.
+TEST(Contacts, ARestingPairIsSearchedWithinItsOwnReach) {
+  for (const bool pair_margin : {false, true}) {
+    Model m;
+    m.opt.timestep = 0.002;
+    m.opt.contact.pair_margin = pair_margin;
+    m.add_body(box_body("left", 1.0, Vec3(0.1, 0.1, 0.1), Vec3(0, 0, 0.1)));
+    m.add_body(box_body("right", 1.0, Vec3(0.1, 0.1, 0.1), Vec3(0.23, 0, 0.1)));
+    m.add_body(sphere_body("ball", 0.1, 0.02, Vec3(-5.0, 3.0, 1.5)));
+    Data d(m);
+    d.v[2] = Vec3(20.0, 0, 0);
+    enable_contacts(m, d);
+    int between = 0;
+    for (int k = 0; k < 10; ++k) {
+      ASSERT_EQ(step(m, d).status, StepStatus::Ok);
+      for (const Contact& c : d.contacts) between += c.body_a == 0 && c.body_b == 1;
+    }
+    EXPECT_EQ(between > 0, !pair_margin) << "pair_margin " << pair_margin;
+    EXPECT_LT((d.x[0] - Vec3(0, 0, 0.1)).norm(), 1e-6) << "pair_margin " << pair_margin;
+    EXPECT_LT((d.x[1] - Vec3(0.23, 0, 0.1)).norm(), 1e-6) << "pair_margin " << pair_margin;
+  }
 }
 
 // Three stacked boxes stay stacked within 1 mm for 10 s.

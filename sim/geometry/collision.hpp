@@ -137,6 +137,9 @@ struct ContactCandidate {
   // For non-rounded features core == point and radius == 0.
   Vec3 core_a = Vec3::Zero(), core_b = Vec3::Zero();
   double radius_a = 0, radius_b = 0;  // the features' radii (0: not rounded)
+  // the geoms' part of the threshold it was found within (the pair's margin, else the larger of
+  // the geoms'): distance < CollisionOptions::margin + margin
+  double margin = 0;
 };
 
 // Settings of a CollisionWorld.

@@ -368,22 +368,25 @@ struct CollisionWorld::Impl {
 
   void run(const Task& t, const std::vector<Vec3>& x, std::vector<ContactCandidate>* out) {
     np.pts.clear();
-    double friction, torsion, restitution;
+    double friction, torsion, restitution, margin;
     int condim;
     const Pair* pair = t.pair >= 0 ? &pairs[t.pair] : nullptr;
     // an explicit pair's margin replaces the geoms' (combined with max otherwise)
+    auto geom_margin = [&](double ma, double mb) { return pair && pair->margin >= 0 ? pair->margin : std::max(ma, mb); };
     auto thr = [&](double ma, double mb) {
       return pair && pair->margin >= 0 ? opt.margin + pair->margin : threshold(ma, mb);
     };
     if (t.plane) {
       const CPlane& p = planes[t.ia];
       const CGeom& g = geoms[t.ib];
+      margin = geom_margin(p.margin, g.margin);
       if (const auto f = collision_shape(g.type).against_plane) f(p, g, thr(p.margin, g.margin), np);
       condim = mix(p, g, &friction, &torsion);
       restitution = combine(p.restitution, g.restitution, opt.default_restitution);
     } else {
       const CGeom& a = geoms[t.ia];
       const CGeom& b = geoms[t.ib];
+      margin = geom_margin(a.margin, b.margin);
       if (const PairFunction f = pair_function(a.type, b.type)) f(a, b, thr(a.margin, b.margin), np);
       condim = mix(a, b, &friction, &torsion);
       restitution = combine(a.restitution, b.restitution, opt.default_restitution);
@@ -397,7 +400,7 @@ struct CollisionWorld::Impl {
     if (condim < 4) torsion = 0;
     if (np.pts.empty()) return;
     reduce();
-    for (const PairPoint& p : np.pts) emit(t, p, friction, torsion, restitution, x, out);
+    for (const PairPoint& p : np.pts) emit(t, p, friction, torsion, restitution, margin, x, out);
   }
 
   double threshold(double ma, double mb) const { return opt.margin + std::max(ma, mb); }
@@ -522,8 +525,9 @@ struct CollisionWorld::Impl {
   }
 
   void emit(const Task& t, const PairPoint& p, double friction, double torsion, double restitution,
-            const std::vector<Vec3>& x, std::vector<ContactCandidate>* out) const {
+            double margin, const std::vector<Vec3>& x, std::vector<ContactCandidate>* out) const {
     ContactCandidate c;
+    c.margin = margin;
     c.body_a = t.body_a;
     c.body_b = t.body_b;
     c.geom_a = t.geom_a;

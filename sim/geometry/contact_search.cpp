@@ -9,6 +9,7 @@
 
 #include "sim/data.hpp"
 #include "sim/geometry/shape.hpp"
+#include "sim/math/quaternion.hpp"
 
 namespace maxsim {
 
@@ -177,18 +178,40 @@ double ContactSearch::recovery_depth(const ContactCandidate& k, bool deep) const
   return depth;
 }
 
-void ContactSearch::collide(const Model& m, Data& d, double dt) {
+void ContactSearch::collide(const Model& m, Data& d, double dt, bool pair_margins) {
   update(m);
+  deferred_.clear();
   if (!world_) return;
+  // the floor no larger than a typical geom: on a small creature (a rodent's bones, 8 mm) a
+  // floor of centimetres makes every pair of its limbs a candidate at rest ((42))
+  const double floor = std::min(options_.min_margin, geom_scale_);
+  const double fall = m.opt.gravity.norm() * dt;
+  pair_margins = pair_margins && options_.adaptive_margin && options_.pair_margin;
   if (options_.adaptive_margin) {
+    speed_.resize(d.v.size());
     double v_max = 0;
-    for (size_t b = 0; b < d.v.size(); ++b) v_max = std::max(v_max, d.v[b].norm() + d.w[b].norm() * radius_[b]);
-    const double reach = 2.0 * dt * (2.0 * v_max + m.opt.gravity.norm() * dt);
-    // the floor no larger than a typical geom: on a small creature (a rodent's bones, 8 mm) a
-    // floor of centimetres makes every pair of its limbs a candidate at rest ((42))
-    world_->set_margin(std::min(options_.margin, std::min(options_.min_margin, geom_scale_) + reach));
+    for (size_t b = 0; b < d.v.size(); ++b) {
+      speed_[b] = d.v[b].norm() + d.w[b].norm() * radius_[b];
+      v_max = std::max(v_max, speed_[b]);
+    }
+    const double reach = 2.0 * dt * (2.0 * v_max + fall);
+    world_->set_margin(std::min(options_.margin, floor + reach));
   }
   world_->find_candidates(d.x, d.q, &candidates_);
+  if (pair_margins) {
+    // each candidate within its own two bodies' reach; those left out are remembered (missed())
+    auto speed = [this](int b) { return b == kWorld ? 0.0 : speed_[b]; };
+    size_t n = 0;
+    for (const ContactCandidate& k : candidates_) {
+      const double reach = 2.0 * dt * (speed(k.body_a) + speed(k.body_b) + fall);
+      if (k.distance < std::min(options_.margin, floor + reach) + k.margin) {
+        candidates_[n++] = k;
+      } else if (kept(k)) {
+        deferred_.push_back({k.body_a, k.body_b, k.distance});
+      }
+    }
+    candidates_.resize(n);
+  }
   update_start_overlaps();
   const double recover = options_.recovery_speed * dt;
   bool deep = false;  // (none deeper than that, the usual case: no pair is relaxed at all)
@@ -220,6 +243,20 @@ void ContactSearch::collide(const Model& m, Data& d, double dt) {
     c.relaxed_cone = relaxed_cone;
     d.min_candidate_distance = std::min(d.min_candidate_distance, k.distance);
   }
+}
+
+bool ContactSearch::missed(const Data& d, const std::vector<Vec3>& x3, const std::vector<Vec4>& q3) const {
+  if (deferred_.empty()) return false;
+  auto moved = [&](int b) {
+    if (b == kWorld) return 0.0;
+    // a point at R from the centre of mass turns through the chord 2 R sin(θ/2)
+    const Vec4 turn = quat_mul(quat_conj(d.q[b]), q3[b]);
+    const double half_sine = turn.tail<3>().norm() / turn.norm();
+    return (x3[b] - d.x[b]).norm() + 2.0 * half_sine * radius_[b];
+  };
+  for (const Deferred& k : deferred_)
+    if (k.distance <= moved(k.body_a) + moved(k.body_b)) return true;
+  return false;
 }
 
 void enable_contacts(const Model& model, Data& data) {

@@ -46,7 +46,15 @@ class ContactSearch {
 
   // The collide stage of a step of length dt: appends the contacts at data's current knot to
   // data.contacts and sets data.min_candidate_distance (an inactive search does neither).
-  void collide(const Model& model, Data& data, double dt);
+  // pair_margins: the margin per pair (ContactOptions::pair_margin) if the options ask for it;
+  // false searches every pair within the whole margin.
+  void collide(const Model& model, Data& data, double dt, bool pair_margins = true);
+
+  // Whether a candidate that the last search left out by the margin per pair could have closed
+  // over the motion from data's knot to (x3, q3): its distance not more than the distance its two
+  // bodies' geometry moved (|Δx| + 2 sin(θ/2) R each). Then that step must be solved again with
+  // collide(..., false).
+  bool missed(const Data& data, const std::vector<Vec3>& x3, const std::vector<Vec4>& q3) const;
 
  private:
   void build_world(const Model& model);
@@ -59,6 +67,7 @@ class ContactSearch {
   ContactOptions options_;  // the model's options as of the last search
   std::optional<CollisionWorld> world_;
   std::vector<double> radius_;   // per body: geometric radius about its CoM (adaptive margin)
+  std::vector<double> speed_;    // per body: |v| + |ω| R at the last search (adaptive margin)
   double geom_scale_ = INFINITY; // the median bounding radius of the bodies' collision geoms (adaptive margin)
   std::vector<int> tree_;        // per body: its kinematic tree (bodies joined by joints)
   std::vector<char> free_tree_;  // per tree: attached to the world by nothing or one floating joint
@@ -66,6 +75,12 @@ class ContactSearch {
   bool overlaps_started_ = false;
   std::vector<std::uint64_t> overlaps_, still_overlapping_;
   std::vector<ContactCandidate> candidates_;  // scratch of every search
+  // the last search's candidates left out by the margin per pair (missed())
+  struct Deferred {
+    int body_a, body_b;
+    double distance;
+  };
+  std::vector<Deferred> deferred_;
   std::vector<unsigned long> hfield_revisions_;  // HeightField::revision the world was built with
 };
 
