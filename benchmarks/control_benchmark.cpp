@@ -10,6 +10,7 @@
 //                 [--jammed N]      (InteriorPointOptions::jammed_iterations in maxsim; 0: off)
 //                 [--compliant-iterations N] (InteriorPointOptions::compliant_iterations in maxsim)
 //                 [--sigma-short S] (InteriorPointOptions::sigma_after_short_step in maxsim)
+//                 [--centering-scale C] (InteriorPointOptions::centering_scale in maxsim)
 //                 [--fraction-to-boundary T] (InteriorPointOptions::fraction_to_boundary in maxsim)
 //                 [--full-predictor-fraction T] (InteriorPointOptions::full_predictor_fraction)
 //                 [--warm-slack W]  (InteriorPointOptions::warm_slack in maxsim)
@@ -120,6 +121,7 @@ void configure(Model* m, const Options& o) {
   m->opt.interior_point.jammed_iterations = o.ip.jammed_iterations;
   m->opt.interior_point.compliant_iterations = o.ip.compliant_iterations;
   m->opt.interior_point.sigma_after_short_step = o.ip.sigma_after_short_step;
+  m->opt.interior_point.centering_scale = o.ip.centering_scale;
   m->opt.interior_point.fraction_to_boundary = o.ip.fraction_to_boundary;
   m->opt.interior_point.full_predictor_fraction = o.ip.full_predictor_fraction;
   m->opt.interior_point.warm_slack = o.ip.warm_slack;
@@ -458,6 +460,11 @@ int run(int argc, char** argv) {
       o.ip.settled_open_gap = std::stod(value());
       if (!(o.ip.settled_open_gap > 0) || !std::isfinite(o.ip.settled_open_gap))
         throw std::invalid_argument("--settled-open-gap must be a finite distance > 0 (m)");
+    }
+    else if (a == "--centering-scale") {
+      o.ip.centering_scale = std::stod(value());
+      if (!(o.ip.centering_scale > 0 && o.ip.centering_scale <= 1))
+        throw std::invalid_argument("--centering-scale must be in (0, 1]");
     }
     else if (a == "--pair-margin") {
       const std::string v = value();

@@ -545,6 +545,9 @@ StepReport step(const Model& model, Data& d) {
     if (!(p >= 0) || !std::isfinite(p))
       throw std::invalid_argument("interior_point.proximal and proximal_retry must be finite and >= 0 (got " +
                                   std::to_string(p) + ")");
+  if (!(model.opt.interior_point.centering_scale > 0 && model.opt.interior_point.centering_scale <= 1))
+    throw std::invalid_argument("interior_point.centering_scale must be in (0, 1] (got " +
+                                std::to_string(model.opt.interior_point.centering_scale) + ")");
   if (!(model.opt.interior_point.full_predictor_fraction >= 0 && model.opt.interior_point.full_predictor_fraction < 1))
     throw std::invalid_argument("interior_point.full_predictor_fraction must be in [0, 1) (got " +
                                 std::to_string(model.opt.interior_point.full_predictor_fraction) + ")");

@@ -909,6 +909,25 @@ TEST(InteriorPointOptions, FullPredictorFractionTakesIterationsOffTheReacher) {
   }
 }
 
+// The centring scale (InteriorPointOptions::centering_scale, docs/computation.md (124)): a scale
+// outside (0, 1] is refused, naming it. (Not asserted: at 0.1 a ball thrown spinning onto its
+// floor ends 1.6e-6 m and 5e-4 rad/s from the default's answer, beyond what the cone weight's test
+// above allows; docs/performance.md, "a lower centring target".)
+TEST(Contacts, BadCentringScalesAreRefused) {
+  const Model base = ball_on_the_floor(0.1, 0.5);
+  for (const double bad : {0.0, -0.5, 1.5, std::nan("")}) {
+    Model m = base;
+    m.opt.interior_point.centering_scale = bad;
+    Data d(m);
+    try {
+      step(m, d);
+      ADD_FAILURE() << bad << " was not refused";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("centering_scale"), std::string::npos) << e.what();
+    }
+  }
+}
+
 namespace {
 
 // The gym humanoid under smooth commands for 3 s (its feet and hands on and off the floor), each

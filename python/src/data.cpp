@@ -260,6 +260,7 @@ void bind_data(py::module_& m) {
       .def_readwrite("proximal_retry", &InteriorPointOptions::proximal_retry)
       .def_readwrite("warm_start", &InteriorPointOptions::warm_start)
       .def_readwrite("mehrotra_corrector", &InteriorPointOptions::mehrotra_corrector)
+      .def_readwrite("centering_scale", &InteriorPointOptions::centering_scale)
       .def_readwrite("relaxed_fallback", &InteriorPointOptions::relaxed_fallback);
 
   py::enum_<StepStatus>(m, "StepStatus")

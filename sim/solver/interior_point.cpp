@@ -252,9 +252,11 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     // safeguard against jamming: after a short step, centre more (a boundary-hugging iterate
     // needs centring before the affine direction is usable again)
     if (last_alpha < opt.short_step) sigma = std::max(sigma, opt.sigma_after_short_step);
+    // the centring target κ = c σ μ (InteriorPointOptions::centering_scale, docs/computation.md (124))
+    const double kappa = opt.centering_scale * sigma * mu;
     // corrector (centering + second-order terms), same factorization
     ws.delta = -F;
-    inequality_rhs(model, d, sigma * mu, opt.mehrotra_corrector ? &affine : nullptr, &ws.delta);
+    inequality_rhs(model, d, kappa, opt.mehrotra_corrector ? &affine : nullptr, &ws.delta);
     newton_solve(ws.delta);
     if (!ws.delta.allFinite()) {
       rep.status = StepStatus::Failed;
@@ -275,7 +277,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
       // convergence linear. Then the plain centred direction (same factorization) is taken if it
       // goes farther — the usual safeguard of Mehrotra-type codes.
       ws.trial = -F;
-      inequality_rhs(model, d, sigma * mu, nullptr, &ws.trial);
+      inequality_rhs(model, d, kappa, nullptr, &ws.trial);
       newton_solve(ws.trial);
       recover_steps(d, ws.trial, &affine);
       const double alpha_c = std::min(1.0, tau * max_feasible_step(d, affine));
@@ -308,7 +310,6 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
       check_direction(model, d, steps, trace);
       step_residual(model, d, s, &F);  // (the check moved the kinematics)
     }
-    const double kappa = sigma * mu;
     const double merit0 = merit(kappa), eq0 = merit_eq();
     bool accepted = false;
     for (int ls = 0; ls <= model.opt.solver.line_search_steps && !accepted; ++ls, alpha *= 0.5) {
