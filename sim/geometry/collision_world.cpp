@@ -371,23 +371,21 @@ struct CollisionWorld::Impl {
     double friction, torsion, restitution, margin;
     int condim;
     const Pair* pair = t.pair >= 0 ? &pairs[t.pair] : nullptr;
-    // an explicit pair's margin replaces the geoms' (combined with max otherwise)
+    // an explicit pair's margin replaces the geoms' (combined with max otherwise); the threshold
+    // is the search margin plus it
     auto geom_margin = [&](double ma, double mb) { return pair && pair->margin >= 0 ? pair->margin : std::max(ma, mb); };
-    auto thr = [&](double ma, double mb) {
-      return pair && pair->margin >= 0 ? opt.margin + pair->margin : threshold(ma, mb);
-    };
     if (t.plane) {
       const CPlane& p = planes[t.ia];
       const CGeom& g = geoms[t.ib];
       margin = geom_margin(p.margin, g.margin);
-      if (const auto f = collision_shape(g.type).against_plane) f(p, g, thr(p.margin, g.margin), np);
+      if (const auto f = collision_shape(g.type).against_plane) f(p, g, opt.margin + margin, np);
       condim = mix(p, g, &friction, &torsion);
       restitution = combine(p.restitution, g.restitution, opt.default_restitution);
     } else {
       const CGeom& a = geoms[t.ia];
       const CGeom& b = geoms[t.ib];
       margin = geom_margin(a.margin, b.margin);
-      if (const PairFunction f = pair_function(a.type, b.type)) f(a, b, thr(a.margin, b.margin), np);
+      if (const PairFunction f = pair_function(a.type, b.type)) f(a, b, opt.margin + margin, np);
       condim = mix(a, b, &friction, &torsion);
       restitution = combine(a.restitution, b.restitution, opt.default_restitution);
     }
