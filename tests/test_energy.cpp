@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "mechanisms/builders.hpp"
+#include "sim/integrator/body_dynamics.hpp"
 #include "sim/maxsim.hpp"
+#include "sim/solver/solve.hpp"
 
 using namespace maxsim;
 
@@ -134,4 +136,41 @@ TEST(Energy, FreeMechanismConservesMomentum) {
   EXPECT_LT((linear_momentum(m, d) - P0).norm(), 1e-9);
   EXPECT_LT((angular_momentum(m, d) - L0).norm(), 1e-8);
   EXPECT_LT(kinetic_energy(m, d), 0.9 * E0);
+}
+
+// The angular rows (12) of a body with J = jI are (2j/Δt) r √(1 − r²) along ω, r = |ω|Δt/2: each
+// momentum below the fold at r = 1/√2 (a turn of 90° in one step) is reached at a second root
+// beyond it, where the rows' derivative along ω (15) is negative. The solvers' trial points keep a
+// body that turned by less than 90° over its last interval within the fold (docs/computation.md
+// (8)); one already turning faster keeps the domain of (7).
+TEST(Energy, TheVariationalStepKeepsABodyWithinTheFoldOfItsMomentumMap) {
+  Model m;
+  Body b;
+  b.name = "ball";
+  b.mass = 1;
+  b.inertia = 0.4 * Mat3::Identity();
+  m.add_body(b);
+  m.opt.gravity.setZero();
+  const double dt = 0.01;
+  const Vec3 axis = Vec3(1, 2, 2) / 3;
+  const double r1 = 0.5, r2 = std::sqrt(1 - r1 * r1);  // (r √(1 − r²) the same)
+  const Vec3 w1 = (2 * r1 / dt) * axis, w2 = (2 * r2 / dt) * axis;
+  // the torque that takes the body from rest to w1 in one step, (12) with [ω]× J ω = 0
+  const double s1 = std::sqrt(4 / (dt * dt) - w1.squaredNorm());
+  const Vec3 tau = 0.5 * s1 * (m.bodies[0].inertia * w1);
+  const Vec3 zero = Vec3::Zero();
+  const Vec6 at_w1 = body_residual(m.bodies[0], zero, zero, zero, w1, m.opt.gravity, zero, tau, dt);
+  const Vec6 at_w2 = body_residual(m.bodies[0], zero, zero, zero, w2, m.opt.gravity, zero, tau, dt);
+  const double scale = dt * tau.norm();
+  EXPECT_LT(at_w1.norm(), 1e-12 * scale);
+  EXPECT_LT(at_w2.norm(), 1e-12 * scale);  // the second root
+  EXPECT_LT(axis.dot(body_jacobian(m.bodies[0], w2, dt).bottomRightCorner<3, 3>() * axis), 0.0);
+  Data d(m);
+  Eigen::VectorXd unknowns = Eigen::VectorXd::Zero(6);
+  unknowns.tail<3>() = w1;
+  EXPECT_TRUE(velocities_admissible(m, d, unknowns, dt));
+  unknowns.tail<3>() = w2;
+  EXPECT_FALSE(velocities_admissible(m, d, unknowns, dt));
+  d.w[0] = w2;  // already turning by 120° per step: the domain of (7)
+  EXPECT_TRUE(velocities_admissible(m, d, unknowns, dt));
 }

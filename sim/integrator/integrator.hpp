@@ -34,6 +34,10 @@ class IntegratorScheme {
   // The largest rotation (rad) a body may make in one Newton iteration: a trust region where the
   // step's equations have other roots within reach (infinite: none).
   virtual double newton_turn_limit() const { return std::numeric_limits<double>::infinity(); }
+  // The largest |ω|² a trial point of the solvers may give a body whose velocity at the step's
+  // start is w, at step length dt (docs/computation.md (8)): inside the domain of the rotation
+  // update (7), with a margin.
+  virtual double admissible_rate2(const Vec3&, double dt) const { return 0.99 * 4.0 / (dt * dt); }
   // The fraction of the last step's change of velocity that the first guess adds to the
   // velocities (docs/computation.md (106)): how far past the knot the unknowns sit.
   virtual double warm_extrapolation(const Workspace& ws) const = 0;

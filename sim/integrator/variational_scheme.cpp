@@ -12,6 +12,12 @@ class VariationalScheme final : public IntegratorScheme {
   Integrator kind() const override { return Integrator::Variational; }
 
   Vec3 warm_angular(const Vec3& w, double) const override { return w; }
+  // a body whose last interval turned it by less than 90° stays within the fold of the angular
+  // momentum map (12) (docs/computation.md (8)), beyond which its rows have a second root
+  double admissible_rate2(const Vec3& w, double dt) const override {
+    const double fold2 = 0.99 * 2.0 / (dt * dt);
+    return w.squaredNorm() < fold2 ? fold2 : 0.99 * 4.0 / (dt * dt);
+  }
   // the unknowns are the next interval's velocities: one change on
   double warm_extrapolation(const Workspace&) const override { return 1.0; }
 

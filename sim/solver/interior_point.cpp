@@ -91,7 +91,6 @@ bool settled_start(const Data& d, const InteriorPointOptions& opt) {
 }  // namespace
 
 StepReport solve_interior_point(const Model& model, Data& d, const InteriorPointOptions& opt) {
-  const int nb = static_cast<int>(model.bodies.size());
   const double dt = workspace(d).dt;
   Workspace& ws = workspace(d);
   ws.sliding_at_start = 0;
@@ -314,7 +313,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     bool accepted = false;
     for (int ls = 0; ls <= model.opt.solver.line_search_steps && !accepted; ++ls, alpha *= 0.5) {
       ws.trial = s + alpha * ws.delta;
-      if (!velocities_admissible(nb, ws.trial, dt)) continue;
+      if (!velocities_admissible(model, d, ws.trial, dt)) continue;
       trial_contacts = d.contacts;
       apply_steps(d, &trial_contacts, steps, alpha);
       trial_contacts.swap(d.contacts);

@@ -10,10 +10,10 @@
 
 namespace maxsim {
 
-bool velocities_admissible(int nb, const Eigen::VectorXd& s, double dt) {
-  const double limit2 = 0.99 * 4.0 / (dt * dt);
-  for (int i = 0; i < nb; ++i)
-    if (!(SystemLayout::angular(s, i).squaredNorm() < limit2)) return false;
+bool velocities_admissible(const Model& model, const Data& d, const Eigen::VectorXd& s, double dt) {
+  const IntegratorScheme& scheme = integrator_scheme(model.opt.integrator);
+  for (int i = 0; i < static_cast<int>(model.bodies.size()); ++i)
+    if (!(SystemLayout::angular(s, i).squaredNorm() < scheme.admissible_rate2(d.w[i], dt))) return false;
   return true;
 }
 
@@ -91,7 +91,7 @@ StepReport solve_newton(const Model& model, Data& d) {
     bool accepted = false;
     for (int ls = 0; ls <= model.opt.solver.line_search_steps && !accepted; ++ls, alpha *= 0.5) {
       ws.trial = s + alpha * ws.delta;
-      if (!velocities_admissible(nb, ws.trial, dt)) continue;
+      if (!velocities_admissible(model, d, ws.trial, dt)) continue;
       step_residual(model, d, ws.trial, &ws.trial_residual);
       rows_at_s = false;
       const double f1 = ws.trial_residual.norm();

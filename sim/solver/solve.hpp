@@ -31,7 +31,8 @@ struct EqualityTest {
 };
 EqualityTest equality_test(const Model& model, const Data& d);
 
-// ω̄ needs |ω| < 2/Δt (docs/computation.md (7)–(8)); keeps a margin so s stays well away from zero.
-bool velocities_admissible(int nb, const Eigen::VectorXd& unknowns, double dt);
+// Whether every body's angular unknown is admissible at step length dt from the velocities d.w at
+// the step's start (docs/computation.md (8), IntegratorScheme::admissible_rate2).
+bool velocities_admissible(const Model& model, const Data& d, const Eigen::VectorXd& unknowns, double dt);
 
 }  // namespace maxsim
