@@ -240,10 +240,12 @@ struct InteriorPointOptions {
   // The corrector's centring target is κ = c σ μ (docs/computation.md (124)), c this scale in
   // (0, 1], σ Mehrotra's (μ_aff/μ)³ or the short step's floor above; 1 is Mehrotra's target. μ,
   // the mean complementarity over every inequality, overstates how far a warm-started step is
-  // from its answer (the open candidates' products are already small). 0.1 measured 1–24 % fewer
-  // iterations per step on the control benchmark's robots in pairs, but its answers are less
-  // centred (docs/performance.md, "a lower centring target": not yet the default).
-  double centering_scale = 1.0;
+  // from its answer (the open candidates' products are already small). 0.1 (the default since
+  // 2026-12-06) measured 1–24 % fewer iterations per step on the control benchmark's robots in
+  // pairs and most of their largest steps far smaller; its answers sit farther from the central
+  // path, which transition_derivatives and transition_fd leave by solving with 1
+  // (docs/performance.md, "a lower centring target").
+  double centering_scale = 0.1;
   // The failure policy's last resort: a substep of the shortest length that still does not
   // converge is solved once more with Anitescu's relaxed cone on its frictional contacts
   // (FrictionCone::Relaxed), convex for a fixed linearization where the exact cone can oscillate

@@ -44,6 +44,9 @@ Outcome run_anymal(int jammed_iterations, int steps) {
   // (and with the whole margin of docs/computation.md (42): with the margin per pair (122) one of
   // these steps converges at full length in the patient run after its jam)
   m.opt.contact.pair_margin = false;
+  // (and with Mehrotra's centring target, docs/computation.md (124): with c = 0.1 the patient run's
+  // fourth step ends 1e-8 from the prompt one's, one of its full-length attempts converging late)
+  m.opt.interior_point.centering_scale = 1.0;
   Data d(m);
   enable_contacts(m, d);
   std::uint64_t state = 12345;
@@ -272,6 +275,9 @@ WedgeRun run_a1_wedge(Model m, double hold_depth = 0) {
   // margin per pair (122) the same commands reach other wedges, the held run's worst step 298 →
   // 603 iterations through half steps, its other runs fewer relaxed and unconverged steps)
   m.opt.contact.pair_margin = false;
+  // (and Mehrotra's centring target, docs/computation.md (124): with the default c = 0.1 these
+  // commands reach no wedge at all — no relaxed or unconverged step, the worst 71 iterations)
+  m.opt.interior_point.centering_scale = 1.0;
   Data d(m);
   enable_contacts(m, d);
   std::mt19937_64 rng(5);
