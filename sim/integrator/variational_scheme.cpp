@@ -16,7 +16,7 @@ class VariationalScheme final : public IntegratorScheme {
   // momentum map (12) (docs/computation.md (8)), beyond which its rows have a second root
   double admissible_rate2(const Vec3& w, double dt) const override {
     const double fold2 = 0.99 * 2.0 / (dt * dt);
-    return w.squaredNorm() < fold2 ? fold2 : 0.99 * 4.0 / (dt * dt);
+    return w.squaredNorm() < fold2 ? fold2 : IntegratorScheme::admissible_rate2(w, dt);  // (7)'s domain
   }
   // the unknowns are the next interval's velocities: one change on
   double warm_extrapolation(const Workspace&) const override { return 1.0; }
