@@ -8,6 +8,7 @@
 //                 [--cone-weight W] (InteriorPointOptions::cone_weight in maxsim, seconds)
 //                 [--cone-direction A] (InteriorPointOptions::cone_direction_tolerance in maxsim, rad; 0: off)
 //                 [--jammed N]      (InteriorPointOptions::jammed_iterations in maxsim; 0: off)
+//                 [--settled-iterations N] (InteriorPointOptions::settled_iterations in maxsim; 0: max_iterations)
 //                 [--compliant-iterations N] (InteriorPointOptions::compliant_iterations in maxsim)
 //                 [--sigma-short S] (InteriorPointOptions::sigma_after_short_step in maxsim)
 //                 [--centering-scale C] (InteriorPointOptions::centering_scale in maxsim)
@@ -94,7 +95,7 @@ struct Options {
   double open_gap = SolverOptions{}.open_candidate_gap;  // SolverOptions::open_candidate_gap
   bool post_order = false;                               // neither open first nor closed last
   bool list = false;  // print the robot files, run nothing
-  // the interior-point settings the command line sets: cone_weight, jammed_iterations,
+  // the interior-point settings the command line sets: cone_weight, jammed_iterations, settled_iterations,
   // compliant_iterations, sigma_after_short_step, fraction_to_boundary, warm_slack, mehrotra_corrector, joint_friction_rate
   InteriorPointOptions ip;
   bool paired = false;  // the options above judged on the default solver's own states
@@ -119,6 +120,7 @@ void configure(Model* m, const Options& o) {
   m->opt.interior_point.weighted_cone_test = o.ip.weighted_cone_test;
   m->opt.interior_point.cone_direction_tolerance = o.ip.cone_direction_tolerance;
   m->opt.interior_point.jammed_iterations = o.ip.jammed_iterations;
+  m->opt.interior_point.settled_iterations = o.ip.settled_iterations;
   m->opt.interior_point.compliant_iterations = o.ip.compliant_iterations;
   m->opt.interior_point.sigma_after_short_step = o.ip.sigma_after_short_step;
   m->opt.interior_point.centering_scale = o.ip.centering_scale;
@@ -513,6 +515,10 @@ int run(int argc, char** argv) {
     else if (a == "--jammed") {
       o.ip.jammed_iterations = std::stoi(value());
       if (o.ip.jammed_iterations < 0) throw std::invalid_argument("--jammed must be a number of iterations >= 0");
+    }
+    else if (a == "--settled-iterations") {
+      o.ip.settled_iterations = std::stoi(value());
+      if (o.ip.settled_iterations < 0) throw std::invalid_argument("--settled-iterations must be a number of iterations >= 0");
     }
     else if (a == "--compliant-iterations") {
       o.ip.compliant_iterations = std::stoi(value());

@@ -535,6 +535,9 @@ StepReport step(const Model& model, Data& d) {
   if (model.opt.interior_point.jammed_iterations < 0)
     throw std::invalid_argument("interior_point.jammed_iterations must be >= 0 (got " +
                                 std::to_string(model.opt.interior_point.jammed_iterations) + ")");
+  if (model.opt.interior_point.settled_iterations < 0)
+    throw std::invalid_argument("interior_point.settled_iterations must be >= 0 (got " +
+                                std::to_string(model.opt.interior_point.settled_iterations) + ")");
   if (model.opt.interior_point.compliant_iterations < 1)
     throw std::invalid_argument("interior_point.compliant_iterations must be >= 1 (got " +
                                 std::to_string(model.opt.interior_point.compliant_iterations) + ")");

@@ -2,8 +2,11 @@
 // <loop_joint> and MJCF <equality connect>, and the A1's URDF and MJCF agreeing on kinematics.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "models/load.hpp"
 #include "sim/maxsim.hpp"
@@ -304,6 +307,11 @@ TEST(ModelsSimulate, StiffServoArmHoldsHome) {
 struct ServoRun {
   StepSummary summary;
   double penetration = 0, speed = 0;
+  // the largest step's iterations over the steps that start in t ∈ [4.3, 4.5) s, the pressed
+  // stretch whose steps start settled (the next, at 4.5 s, is unsettled: its first attempt takes
+  // 100 iterations, its retry 13)
+  int pressed_max = 0;
+  std::vector<double> qpos;   // at the end
 };
 ServoRun press_servo_arm(const Model& m) {
   ServoRun r;
@@ -318,7 +326,10 @@ ServoRun press_servo_arm(const Model& m) {
         const Actuator& a = m.actuators[i];
         d.ctrl[i] = a.ctrl_lower + (a.ctrl_upper - a.ctrl_lower) * unit(rng);
       }
-    r.summary.add(step(m, d), d.time);
+    const double t = d.time;
+    const StepReport rep = step(m, d);
+    r.summary.add(rep, t);
+    if (t >= 4.3 && t < 4.499) r.pressed_max = std::max(r.pressed_max, rep.iterations);
     r.penetration = std::max(r.penetration, max_penetration(d));
     for (int j = 0; j < 7; ++j) {
       double q, qd;
@@ -326,6 +337,7 @@ ServoRun press_servo_arm(const Model& m) {
       r.speed = std::max(r.speed, std::abs(qd));
     }
   }
+  r.qpos = get_qpos(m, d);
   return r;
 }
 
@@ -381,6 +393,33 @@ TEST(ModelsSimulate, StiffServoArmPressedOntoItsFloorNeedsNoFallback) {
   // the wedge held where it is (ContactOptions::hold_depth) and no settled start repeated after
   // one failed (docs/computation.md (41), (62)): 4.3 iterations per step, 22.9 before them
   EXPECT_LT(double(summary.iterations_total) / summary.steps, 8.0);
+}
+
+// A settled start's budget (InteriorPointOptions::settled_iterations): in the pressed stretch the
+// arm's steps pass the kinematic test for rest while a wedge squeezes its contact, and each
+// settled first attempt jams and re-centres until its budget ends it; the failure policy's
+// unsettled retry then converges in ~5 iterations from the same warm start. So the budget changes
+// a step's work, not its answer: the two runs end in the same state (bitwise: the same operations),
+// and with the attempt's whole budget (0: max_iterations) the stretch has steps of over 100
+// iterations, with the default none over 30 + the retry's.
+TEST(ModelsSimulate, StiffServoArmsFailedSettledStartsEndAtTheirBudget) {
+  const Model m = load_model(repo("tests/data/models/servo_arm/arm.xml"));
+  Model patient_model = m;
+  patient_model.opt.interior_point.settled_iterations = 0;
+  const ServoRun prompt = press_servo_arm(m), patient = press_servo_arm(patient_model);
+  EXPECT_GT(patient.pressed_max, patient_model.opt.interior_point.max_iterations)
+      << "no settled start failed: the test no longer tests the budget";
+  EXPECT_LE(prompt.pressed_max, m.opt.interior_point.settled_iterations + 20);
+  EXPECT_LT(prompt.summary.iterations_total, patient.summary.iterations_total);
+  EXPECT_EQ(prompt.summary.failed_steps + prompt.summary.not_converged_steps + prompt.summary.relaxed_steps, 0);
+  EXPECT_EQ(prompt.qpos, patient.qpos);
+}
+
+TEST(ModelsSimulate, BadSettledBudgetIsRefused) {
+  Model m = load_model(repo("tests/data/models/servo_arm/arm.xml"));
+  m.opt.interior_point.settled_iterations = -1;
+  Data d(m);
+  EXPECT_THROW(step(m, d), std::invalid_argument);
 }
 
 // The A1 MJCF stood on its floor (thighs 0.9, calves −1.8 rad) with zero torque, as in the MuJoCo

@@ -146,6 +146,16 @@ def test_interior_point_jam_rule_is_the_models(pendulum):
         maxsim.step(m, d)
 
 
+def test_interior_point_settled_budget_is_the_models(pendulum):
+    m, d = pendulum
+    assert m.interior_point.settled_iterations == 30  # (sim/options.hpp: 0 gives max_iterations)
+    m.interior_point.settled_iterations = 0
+    maxsim.step(m, d)
+    m.interior_point.settled_iterations = -1
+    with pytest.raises(ValueError, match="settled_iterations"):
+        maxsim.step(m, d)
+
+
 def test_interior_point_compliant_iterations_is_the_models(pendulum):
     m, d = pendulum
     assert m.interior_point.compliant_iterations == 80  # (sim/options.hpp)

@@ -200,6 +200,11 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
   };
   StepReport rep;
   int jammed = 0;  // iterations in a row with a step shorter than opt.jammed_alpha
+  // (a settled start's budget, InteriorPointOptions::settled_iterations: only where the failure
+  // policy has a following attempt, as for the jam rule)
+  const int budget = settled && opt.jammed_iterations > 0 && opt.settled_iterations > 0
+                         ? std::min(opt.max_iterations, opt.settled_iterations)
+                         : opt.max_iterations;
   for (rep.iterations = 0;; ++rep.iterations) {
     if (!residual_at_s) step_residual(model, d, s, &F);
     residual_at_s = true;
@@ -211,7 +216,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     if (converged(F) && inequalities_ok(1.0)) break;
     // (a jammed attempt ends early: the failure policy's next attempt is cheaper than the rest of
     // this one's budget, docs/computation.md §12)
-    if (rep.iterations == opt.max_iterations || (opt.jammed_iterations > 0 && jammed >= opt.jammed_iterations)) {
+    if (rep.iterations == budget || (opt.jammed_iterations > 0 && jammed >= opt.jammed_iterations)) {
       rep.status = StepStatus::NotConverged;
       break;
     }
