@@ -8,6 +8,7 @@
 //                 [--cone-weight W] (InteriorPointOptions::cone_weight in maxsim, seconds)
 //                 [--cone-direction A] (InteriorPointOptions::cone_direction_tolerance in maxsim, rad; 0: off)
 //                 [--jammed N]      (InteriorPointOptions::jammed_iterations in maxsim; 0: off)
+//                 [--jammed-window W] (InteriorPointOptions::jammed_window in maxsim; W = N: in a row)
 //                 [--settled-iterations N] (InteriorPointOptions::settled_iterations in maxsim; 0: max_iterations)
 //                 [--compliant-iterations N] (InteriorPointOptions::compliant_iterations in maxsim)
 //                 [--sigma-short S] (InteriorPointOptions::sigma_after_short_step in maxsim)
@@ -120,6 +121,7 @@ void configure(Model* m, const Options& o) {
   m->opt.interior_point.weighted_cone_test = o.ip.weighted_cone_test;
   m->opt.interior_point.cone_direction_tolerance = o.ip.cone_direction_tolerance;
   m->opt.interior_point.jammed_iterations = o.ip.jammed_iterations;
+  m->opt.interior_point.jammed_window = o.ip.jammed_window;
   m->opt.interior_point.settled_iterations = o.ip.settled_iterations;
   m->opt.interior_point.compliant_iterations = o.ip.compliant_iterations;
   m->opt.interior_point.sigma_after_short_step = o.ip.sigma_after_short_step;
@@ -514,7 +516,13 @@ int run(int argc, char** argv) {
     }
     else if (a == "--jammed") {
       o.ip.jammed_iterations = std::stoi(value());
-      if (o.ip.jammed_iterations < 0) throw std::invalid_argument("--jammed must be a number of iterations >= 0");
+      if (o.ip.jammed_iterations < 0 || o.ip.jammed_iterations > 64)
+        throw std::invalid_argument("--jammed must be a number of iterations in [0, 64]");
+    }
+    else if (a == "--jammed-window") {
+      o.ip.jammed_window = std::stoi(value());
+      if (o.ip.jammed_window < 1 || o.ip.jammed_window > 64)
+        throw std::invalid_argument("--jammed-window must be a number of iterations in [1, 64]");
     }
     else if (a == "--settled-iterations") {
       o.ip.settled_iterations = std::stoi(value());

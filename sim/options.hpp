@@ -208,11 +208,16 @@ struct InteriorPointOptions {
   bool mehrotra_corrector = true;
   double conservative_fraction_to_boundary = 0.95;  // τ of that retry
   double jam_step = 1e-6;                   // a step this short re-centres all contact pairs
-  // An attempt that takes jammed_iterations iterations in a row each shorter than jammed_alpha
-  // (or re-centred) ends unconverged at once, and the failure policy moves on to its next attempt
-  // (0: never). Not at the shortest substep, whose attempts are the last resort
-  // (docs/computation.md §12; docs/performance.md, "the jam rule").
+  // An attempt of which jammed_iterations of its last jammed_window iterations each took a step
+  // shorter than jammed_alpha (or re-centred) ends unconverged at once, and the failure policy
+  // moves on to its next attempt (0: never). Not at the shortest substep, whose attempts are the
+  // last resort (docs/computation.md §12; docs/performance.md, "the jam rule"). The window: a
+  // stalled attempt's short steps come with a long one now and then, which restarted a count of
+  // steps in a row (the hopper's and the MuJoCo humanoid's stalled first attempts ran their 100
+  // iterations; docs/performance.md, "the jam rule's window"); a window of jammed_iterations
+  // (or less: the window is at least that) counts them in a row. Both at most 64.
   int jammed_iterations = 20;
+  int jammed_window = 25;
   double jammed_alpha = 0.01;
   // Proximal weight ε of the interior point's gap rows: the Newton matrix's row of γ s = κ gets
   // γ ε Δt / m (m the lighter body's mass) on its γ pivot, the residual unchanged, so an answer is

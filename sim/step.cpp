@@ -532,9 +532,12 @@ StepReport step(const Model& model, Data& d) {
       !std::isfinite(model.opt.interior_point.cone_direction_tolerance))
     throw std::invalid_argument("interior_point.cone_direction_tolerance must be finite and >= 0 (got " +
                                 std::to_string(model.opt.interior_point.cone_direction_tolerance) + ")");
-  if (model.opt.interior_point.jammed_iterations < 0)
-    throw std::invalid_argument("interior_point.jammed_iterations must be >= 0 (got " +
+  if (model.opt.interior_point.jammed_iterations < 0 || model.opt.interior_point.jammed_iterations > 64)
+    throw std::invalid_argument("interior_point.jammed_iterations must be in [0, 64] (got " +
                                 std::to_string(model.opt.interior_point.jammed_iterations) + ")");
+  if (model.opt.interior_point.jammed_window < 1 || model.opt.interior_point.jammed_window > 64)
+    throw std::invalid_argument("interior_point.jammed_window must be in [1, 64] (got " +
+                                std::to_string(model.opt.interior_point.jammed_window) + ")");
   if (model.opt.interior_point.settled_iterations < 0)
     throw std::invalid_argument("interior_point.settled_iterations must be >= 0 (got " +
                                 std::to_string(model.opt.interior_point.settled_iterations) + ")");

@@ -5,6 +5,7 @@
 // after the jam in a later attempt.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/load.hpp"
@@ -93,11 +95,53 @@ TEST(FailurePolicy, BadJamSettingsAreRefused) {
   Data d(m);
   m.opt.interior_point.jammed_iterations = -1;
   EXPECT_THROW(step(m, d), std::invalid_argument);
+  m.opt.interior_point.jammed_iterations = 65;  // (the window's bits)
+  EXPECT_THROW(step(m, d), std::invalid_argument);
   m.opt.interior_point.jammed_iterations = 10;
+  for (const int bad : {0, -1, 65}) {
+    m.opt.interior_point.jammed_window = bad;
+    EXPECT_THROW(step(m, d), std::invalid_argument) << bad;
+  }
+  m.opt.interior_point.jammed_window = 25;
   for (const double bad : {0.0, -0.1, 1.5, double(NAN)}) {
     m.opt.interior_point.jammed_alpha = bad;
     EXPECT_THROW(step(m, d), std::invalid_argument) << bad;
   }
+}
+
+// The jam rule's window (InteriorPointOptions::jammed_window): the gym hopper under
+// bench_control's schedule (seed 1) stalls at t = 0.254 s in its first attempt — μ within a factor
+// of two for its 100 iterations, its steps short but one long every 15–20 iterations, so 20 short
+// steps in a row never come — while the cold retry converges in 7. Counted over a window of 25,
+// 20 short steps end it early. The retry starts from the step's saved state either way, so the two
+// runs end in the same state (bitwise), the windowed one with fewer iterations.
+TEST(FailurePolicy, StalledAttemptEndsWithinItsWindow) {
+  auto run = [](int window, int* largest) {
+    Model m = load_model(std::string(MAXSIM_SOURCE_DIR) + "/tests/data/models/gym_mujoco/hopper.xml");
+    m.opt.interior_point.jammed_window = window;
+    Data d(m);
+    enable_contacts(m, d);
+    std::mt19937_64 rng(1);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    for (int a = 0; a < m.nu(); ++a) {
+      const Actuator& act = m.actuators[a];
+      d.ctrl[a] = act.ctrl_lower + (act.ctrl_upper - act.ctrl_lower) * unit(rng);
+    }
+    *largest = 0;
+    for (int k = 0; k < 130; ++k) {  // (to t = 0.26 s)
+      const StepReport rep = step(m, d);
+      EXPECT_EQ(rep.status, StepStatus::Ok) << "window " << window << ", step " << k;
+      *largest = std::max(*largest, rep.iterations);
+    }
+    return std::make_pair(get_qpos(m, d), get_qvel(m, d));
+  };
+  int in_a_row = 0, windowed = 0;
+  const auto a = run(InteriorPointOptions{}.jammed_iterations, &in_a_row);
+  const auto b = run(InteriorPointOptions{}.jammed_window, &windowed);
+  EXPECT_GT(in_a_row, 100) << "the stalled attempt was not reached: the test no longer tests the window";
+  EXPECT_LT(windowed, 50);
+  EXPECT_EQ(a.first, b.first);
+  EXPECT_EQ(a.second, b.second);
 }
 
 // The proximal term (InteriorPointOptions::proximal) changes the Newton matrix of the gap rows,

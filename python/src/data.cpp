@@ -252,6 +252,7 @@ void bind_data(py::module_& m) {
       .def_readwrite("weighted_cone_test", &InteriorPointOptions::weighted_cone_test)
       .def_readwrite("cone_direction_tolerance", &InteriorPointOptions::cone_direction_tolerance)
       .def_readwrite("jammed_iterations", &InteriorPointOptions::jammed_iterations)
+      .def_readwrite("jammed_window", &InteriorPointOptions::jammed_window)
       .def_readwrite("settled_iterations", &InteriorPointOptions::settled_iterations)
       .def_readwrite("jammed_alpha", &InteriorPointOptions::jammed_alpha)
       .def_readwrite("compliant_iterations", &InteriorPointOptions::compliant_iterations)

@@ -141,6 +141,11 @@ def test_interior_point_jam_rule_is_the_models(pendulum):
     with pytest.raises(ValueError, match="jammed_iterations"):
         maxsim.step(m, d)
     m.interior_point.jammed_iterations = 10
+    assert m.interior_point.jammed_window == 25  # (20 short steps of the last 25)
+    m.interior_point.jammed_window = 0
+    with pytest.raises(ValueError, match="jammed_window"):
+        maxsim.step(m, d)
+    m.interior_point.jammed_window = 25
     m.interior_point.jammed_alpha = 2.0
     with pytest.raises(ValueError, match="jammed_alpha"):
         maxsim.step(m, d)

@@ -3,6 +3,8 @@
 // complementarity, the Newton systems factored on the graph LDU. It loops over the inequalities
 // through their one interface (sim/solver/inequality.hpp) and never asks what kind they are.
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cmath>
 
 #include "sim/solver/assemble.hpp"
@@ -199,7 +201,14 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     }
   };
   StepReport rep;
-  int jammed = 0;  // iterations in a row with a step shorter than opt.jammed_alpha
+  // the last iterations' steps, one bit each (the latest lowest), 1 where shorter than
+  // opt.jammed_alpha or re-centred: the jam rule counts them over opt.jammed_window
+  std::uint64_t short_steps = 0;
+  const int window_length = std::max(opt.jammed_window, opt.jammed_iterations);  // (at most 64: validated)
+  const std::uint64_t window = window_length >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << window_length) - 1;
+  auto jammed = [&]() {
+    return opt.jammed_iterations > 0 && std::popcount(short_steps & window) >= opt.jammed_iterations;
+  };
   // (a settled start's budget, InteriorPointOptions::settled_iterations: only where the failure
   // policy has a following attempt, as for the jam rule)
   const int budget = settled && opt.jammed_iterations > 0 && opt.settled_iterations > 0
@@ -216,7 +225,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     if (converged(F) && inequalities_ok(1.0)) break;
     // (a jammed attempt ends early: the failure policy's next attempt is cheaper than the rest of
     // this one's budget, docs/computation.md §12)
-    if (rep.iterations == budget || (opt.jammed_iterations > 0 && jammed >= opt.jammed_iterations)) {
+    if (rep.iterations == budget || jammed()) {
       rep.status = StepStatus::NotConverged;
       break;
     }
@@ -306,7 +315,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
       recentre(mu);
       residual_at_s = false;
       record.recentred = true;
-      ++jammed;
+      short_steps = short_steps << 1 | 1;
       trace.step(record);
       continue;
     }
@@ -349,7 +358,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     }
     // a reused factorization whose step fell short: the next iteration factors anew
     if (reused > 0 && (!accepted || record.alpha < 0.5)) refactor = true;
-    jammed = record.alpha < opt.jammed_alpha ? jammed + 1 : 0;
+    short_steps = short_steps << 1 | (record.alpha < opt.jammed_alpha ? 1 : 0);
     trace.step(record);
   }
   trace.end(rep);
