@@ -8,6 +8,7 @@
 #include "mechanisms/builders.hpp"
 #include "models/load.hpp"
 #include "sim/geometry/contact_search.hpp"
+#include "sim/geometry/ground.hpp"
 #include "sim/maxsim.hpp"
 #include "sim/solver/workspace.hpp"
 
@@ -369,6 +370,28 @@ TEST(Contacts, AnImpactPassedOnWithinAStepIsFoundInTime) {
     EXPECT_GT(d.v[1].x(), 1.0) << "pair_margin " << pair_margin;  // the momentum reached the third ball
     // and none was made or lost
     EXPECT_NEAR(d.v[0].x() + d.v[1].x() + d.v[2].x(), 10.0, 1e-6) << "pair_margin " << pair_margin;
+  }
+}
+
+// A body driven hard within one step (docs/computation.md (123)): a ball at rest 10 cm above its
+// floor is pushed down by 200 g for one step of 0.01 s. The search margin (42) follows the
+// speeds at the knot (at rest: the 2 cm floor), so the floor is no candidate; the step's motion,
+// 20 cm, is checked after the solve, the knot searched again within it, and the step solved again
+// with the floor: the ball stops on it instead of ending 10 cm inside.
+TEST(Contacts, ABodyDrivenHardWithinAStepIsStoppedByAPairBeyondTheMargin) {
+  for (const bool pair_margin : {false, true}) {
+    Model m;
+    m.opt.timestep = 0.01;
+    m.opt.contact.pair_margin = pair_margin;
+    m.add_body(sphere_body("ball", 1.0, 0.05, Vec3(0, 0, 0.15)));
+    Data d(m);
+    enable_contacts(m, d);
+    d.body_force[0] = Vec3(0, 0, -200.0 * 9.81);
+    const StepReport r = step(m, d);
+    EXPECT_EQ(r.status, StepStatus::Ok) << "pair_margin " << pair_margin;
+    EXPECT_LT(max_world_penetration(m, d, true), 1e-6) << "pair_margin " << pair_margin;
+    EXPECT_NEAR(d.x[0].z(), 0.05, 1e-6) << "pair_margin " << pair_margin;  // on the floor
+    EXPECT_EQ(d.contacts.size(), 1u) << "pair_margin " << pair_margin;
   }
 }
 

@@ -197,7 +197,14 @@ void ContactSearch::collide(const Model& m, Data& d, double dt, bool pair_margin
     const double reach = 2.0 * dt * (2.0 * v_max + fall);
     world_->set_margin(std::min(options_.margin, floor + reach));
   }
+  // (after missed() found a pair beyond the whole margin that the step's motion could close: this
+  // search, the step's second, reaches as far as that motion, once)
+  const double whole = world_->options().margin;
+  margin_ = !pair_margins && motion_margin_ > whole ? motion_margin_ : whole;
+  motion_margin_ = 0;
+  if (margin_ != whole) world_->set_margin(margin_);
   world_->find_candidates(d.x, d.q, &candidates_);
+  if (margin_ != whole) world_->set_margin(whole);
   if (pair_margins) {
     // each candidate within its own two bodies' reach; those left out are remembered (missed())
     auto speed = [this](int b) { return b == kWorld ? 0.0 : speed_[b]; };
@@ -245,17 +252,47 @@ void ContactSearch::collide(const Model& m, Data& d, double dt, bool pair_margin
   }
 }
 
-bool ContactSearch::missed(const Data& d, const std::vector<Vec3>& x3, const std::vector<Vec4>& q3) const {
-  if (deferred_.empty()) return false;
-  auto moved = [&](int b) {
-    if (b == kWorld) return 0.0;
-    // a point at R from the centre of mass turns through the chord 2 R sin(θ/2)
+bool ContactSearch::missed(const Data& d, const std::vector<Vec3>& x3, const std::vector<Vec4>& q3) {
+  if (!world_) return false;
+  // a point at R from the centre of mass turns through the chord 2 R sin(θ/2)
+  const int nb = static_cast<int>(x3.size());
+  shift_.resize(nb);
+  chord_.resize(nb);
+  double first = 0, second = 0;  // the two largest motions
+  for (int b = 0; b < nb; ++b) {
     const Vec4 turn = quat_mul(quat_conj(d.q[b]), q3[b]);
     const double half_sine = turn.tail<3>().norm() / turn.norm();
-    return (x3[b] - d.x[b]).norm() + 2.0 * half_sine * radius_[b];
-  };
+    shift_[b] = x3[b] - d.x[b];
+    chord_[b] = 2.0 * half_sine * radius_[b];
+    const double moved = shift_[b].norm() + chord_[b];
+    if (moved > first) {
+      second = first;
+      first = moved;
+    } else if (moved > second) {
+      second = moved;
+    }
+  }
+  auto moved = [&](int b) { return b == kWorld ? 0.0 : shift_[b].norm() + chord_[b]; };
   for (const Deferred& k : deferred_)
     if (k.distance <= moved(k.body_a) + moved(k.body_b)) return true;
+  // A pair beyond the whole margin closes only if its bodies moved farther than the margin (a
+  // leg whipped by a stiff servo within one step: the margin follows the speeds at the knot);
+  // such a pair is judged by its bodies' relative motion, which a robot falling as a whole does
+  // not have.
+  if (first + second < margin_) return false;
+  auto closing = [&](int a, int b) {
+    if (a == kWorld || b == kWorld) return moved(a) + moved(b);
+    return (shift_[b] - shift_[a]).norm() + chord_[a] + chord_[b];
+  };
+  const double reach = first + second;
+  world_->set_margin(reach);
+  world_->find_candidates(d.x, d.q, &candidates_);
+  world_->set_margin(margin_);
+  for (const ContactCandidate& k : candidates_)
+    if (k.distance >= margin_ + k.margin && k.distance <= closing(k.body_a, k.body_b) && kept(k)) {
+      motion_margin_ = reach;
+      return true;
+    }
   return false;
 }
 

@@ -50,11 +50,14 @@ class ContactSearch {
   // false searches every pair within the whole margin.
   void collide(const Model& model, Data& data, double dt, bool pair_margins = true);
 
-  // Whether a candidate that the last search left out by the margin per pair could have closed
-  // over the motion from data's knot to (x3, q3): its distance not more than the distance its two
-  // bodies' geometry moved (|Δx| + 2 sin(θ/2) R each). Then that step must be solved again with
-  // collide(..., false).
-  bool missed(const Data& data, const std::vector<Vec3>& x3, const std::vector<Vec4>& q3) const;
+  // Whether a pair of geoms the last search did not make a contact could have closed over the
+  // motion from data's knot to (x3, q3): its distance not more than the distance its two bodies'
+  // geometry moved (|Δx| + 2 sin(θ/2) R each) — a candidate left out by the margin per pair, or,
+  // when two bodies moved farther than the whole margin, a pair beyond it (searched again at the
+  // knot within their motion, the pair judged by its bodies' relative motion). Then that step
+  // must be solved again with collide(..., false), which then searches within that motion
+  // (docs/computation.md (123)).
+  bool missed(const Data& data, const std::vector<Vec3>& x3, const std::vector<Vec4>& q3);
 
  private:
   void build_world(const Model& model);
@@ -81,6 +84,10 @@ class ContactSearch {
     double distance;
   };
   std::vector<Deferred> deferred_;
+  double margin_ = 0;          // the whole margin of the last search [m]
+  double motion_margin_ = 0;   // the next search's margin when missed() found a pair beyond it
+  std::vector<Vec3> shift_;    // scratch of missed(): per body, its CoM's motion over the step
+  std::vector<double> chord_;  // ... and the chord its farthest geometry turned through
   std::vector<unsigned long> hfield_revisions_;  // HeightField::revision the world was built with
 };
 
