@@ -200,7 +200,7 @@ struct InteriorPointOptions {
   // most 16 iterations (the largest 52). One still unconverged after this many is a wedge the
   // kinematic test took for rest, and the failure policy's unsettled retry follows (the servo
   // arm pressed onto its floor: 100 iterations of jams and re-centrings, then 5 unsettled;
-  // docs/computation.md §12, docs/performance.md "a settled start's budget").
+  // docs/computation.md (62), docs/performance.md "a settled start's budget").
   int settled_iterations = 30;
   // Mehrotra's corrector. A step whose interior point did not converge is retried (after a cold
   // start) without it and with conservative_fraction_to_boundary: on contacts that slide while
