@@ -547,6 +547,38 @@ TEST(Collision, CapsuleAndCylinderOnABox) {
   expect_witness_identity(s, out);
 }
 
+// A pair found apart is not queried again while it cannot have come within the threshold
+// (collision.hpp, "Order and cost"). A rod turning about its own centre, which stays where it is,
+// towards a rod it crosses above (their boxes overlap all along): a bound without the turn would
+// never query the pair again and miss the contact. Searched by one world through the whole turn
+// and by a fresh world at every frame, the candidates are the same.
+TEST(Collision, APairFoundApartIsQueriedAgainWhenItsTurnCouldCloseIt) {
+  Scene s;
+  s.add({make_geom(GeomType::Cylinder, Vec3(0.02, 0.5, 0), Vec3::Zero(), rot_y(M_PI / 2))}, Vec3(0, 0, 0.3));
+  s.add({make_geom(GeomType::Cylinder, Vec3(0.02, 0.5, 0))}, Vec3(0, 0.3, 0.3));
+  CollisionOptions o = no_ground();
+  o.margin = 0.005;
+  CollisionWorld w(s.model, o);
+  std::vector<ContactCandidate> out;
+  int frames_with_contact = 0, frames_apart = 0;
+  for (int k = 0; k <= 45; ++k) {
+    // the second rod's axis (0, cos θ, sin θ), θ from −40° to 5°: its end over the first rod
+    // comes down onto it, then through it
+    const double theta = (k - 40.0) * M_PI / 180.0;
+    s.q[1] = rot_x(theta - M_PI / 2);
+    w.find_candidates(s.x, s.q, &out);
+    const std::vector<ContactCandidate> fresh = s.find(o);
+    ASSERT_EQ(out.size(), fresh.size()) << "frame " << k;
+    for (size_t i = 0; i < out.size(); ++i) {
+      EXPECT_EQ(out[i].distance, fresh[i].distance) << "frame " << k;
+      EXPECT_EQ(out[i].point_b, fresh[i].point_b) << "frame " << k;
+    }
+    (fresh.empty() ? frames_apart : frames_with_contact) += 1;
+  }
+  EXPECT_GT(frames_apart, 20);
+  EXPECT_GT(frames_with_contact, 5);
+}
+
 TEST(Collision, CylinderRestingExactlyOnABoxAndABoxOnACylinder) {
   Scene s;
   s.add({make_geom(GeomType::Box, Vec3(1, 1, 0.1))}, Vec3(0, 0, 0.1));

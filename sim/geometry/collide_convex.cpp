@@ -342,7 +342,10 @@ void collide_polyhedra(const CGeom& A, const CGeom& B, double thr, NarrowPhase& 
   if (!core_query(A.shape.get(), A.tf, A.radius, B.shape.get(), B.tf, B.radius,
                   fallback_direction(A, B), &core))
     return;
-  if (core.d >= thr) return;
+  if (core.d >= thr) {
+    np.separation = core.d;
+    return;
+  }
   // The clipped polygon lies on the reference face; when the nearest points are not (an edge or
   // vertex just beyond the face's side, the face still within kFaceTolerance of the distance),
   // it misses them by up to ~1e-4 m: the core point is then added.
@@ -360,7 +363,10 @@ void collide_convex(const CGeom& A, const CGeom& B, double thr, NarrowPhase& np)
   if (!core_query(A.shape.get(), A.tf, A.radius, B.shape.get(), B.tf, B.radius,
                   fallback_direction(A, B), &core))
     return;
-  if (core.d >= thr) return;
+  if (core.d >= thr) {
+    np.separation = core.d;
+    return;
+  }
   feature_points(A, B, core, true, thr, np);
   feature_points(B, A, core, false, thr, np);
   add_core(core, np);

@@ -13,6 +13,7 @@
 // faces' normals, on the field's outer walls and on its base.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "sim/geometry/narrow_phase.hpp"
 
@@ -98,6 +99,7 @@ void collide_hfield(const CGeom& H, const CGeom& B, double thr, NarrowPhase& np)
     }
   }
   np.pts.swap(np.field_pts);
+  np.separation = -std::numeric_limits<double>::infinity();  // (its prisms' distances are not the pair's)
 }
 
 }  // namespace maxsim::collision

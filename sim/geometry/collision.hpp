@@ -101,7 +101,11 @@
 // the pair (in a fixed generation order) — the output is a deterministic function of the poses
 // (a fresh CollisionWorld gives the same answer). Broad phase: sweep and prune over geom AABBs on
 // the axis of largest spread (insertion sort from the previous call's order: O(n) for coherent
-// motion), O(n + overlapping pairs); plane tests O(geoms × planes) with an AABB reject.
+// motion), O(n + overlapping pairs); plane tests O(geoms × planes) with an AABB reject. A pair
+// whose GJK query (convex and polyhedral pairs) last found it beyond its threshold is not
+// queried again while that distance, less how far either geom can have moved since (its frame's
+// shift plus its rotation's change times its reach) and 0.1 mm, stays beyond the threshold: the
+// query would find it beyond again, so the answer is the same (worlds of at most 256 geoms).
 // After the first call with a given number of candidates nothing is allocated (pass the same
 // `out` vector every call; tested with counting allocators, Bullet's included). Not thread safe:
 // one CollisionWorld per thread (cheap to build; Bullet shapes are created in the constructor). A

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -55,6 +56,15 @@ struct CollisionWorld::Impl {
   int last_axis = -1;
   std::vector<Task> tasks;
   NarrowPhase np;
+  // per pair of geoms (ia · n + ib, models of at most kMaxCachedGeoms geoms): the distance the
+  // last narrow phase measured beyond its threshold and the two geoms' poses then; −∞ when none
+  struct Separation {
+    double d = -std::numeric_limits<double>::infinity();
+    Vec3 pa, pb;
+    Mat3 Ra, Rb;
+  };
+  static constexpr int kMaxCachedGeoms = 256;
+  std::vector<Separation> separations;
   std::vector<PairPoint> kept;
   std::vector<char> chosen;
 
@@ -346,6 +356,7 @@ struct CollisionWorld::Impl {
                                   " body poses expected");
     out->clear();
     tasks.clear();
+    if (separations.empty() && geoms.size() <= kMaxCachedGeoms) separations.resize(geoms.size() * geoms.size());
     for (int b = 0; b < nbodies; ++b) {
       if (!x[b].allFinite() || !q[b].allFinite() || q[b].norm() == 0)
         throw std::invalid_argument("CollisionWorld::find_candidates: non-finite pose of body " +
@@ -366,8 +377,18 @@ struct CollisionWorld::Impl {
     }
   }
 
+  // How far any point of geom g can have moved since it was at (p, R): its frame's shift plus the
+  // largest turn of an offset within the geom's reach from its frame (‖ΔR‖₂ ≤ ‖ΔR‖_F).
+  double moved(const CGeom& g, const Vec3& p, const Mat3& R) const {
+    const Vec3 c = 0.5 * (g.lo + g.hi);
+    const Vec3 h = 0.5 * (g.hi - g.lo) - Vec3::Constant(0.5 * opt.margin + g.margin);
+    const double reach = (c - g.wpos).norm() + h.cwiseMax(0.0).norm();
+    return (g.wpos - p).norm() + (g.wrot - R).norm() * reach;
+  }
+
   void run(const Task& t, const std::vector<Vec3>& x, std::vector<ContactCandidate>* out) {
     np.pts.clear();
+    np.separation = -std::numeric_limits<double>::infinity();
     double friction, torsion, restitution, margin;
     int condim;
     const Pair* pair = t.pair >= 0 ? &pairs[t.pair] : nullptr;
@@ -385,7 +406,23 @@ struct CollisionWorld::Impl {
       const CGeom& a = geoms[t.ia];
       const CGeom& b = geoms[t.ib];
       margin = geom_margin(a.margin, b.margin);
-      if (const PairFunction f = pair_function(a.type, b.type)) f(a, b, opt.margin + margin, np);
+      const double thr = opt.margin + margin;
+      Separation* sep = separations.empty() ? nullptr : &separations[t.ia * geoms.size() + t.ib];
+      // a pair the last narrow phase found beyond its threshold, whose geoms have not moved
+      // enough since to come within it, would be found beyond it again: not queried (GJK's
+      // distance exceeds the true one by far less than kSeparationSlack)
+      constexpr double kSeparationSlack = 1e-4;  // m
+      if (sep && sep->d >= thr &&
+          sep->d - moved(a, sep->pa, sep->Ra) - moved(b, sep->pb, sep->Rb) - kSeparationSlack >= thr)
+        return;
+      if (const PairFunction f = pair_function(a.type, b.type)) f(a, b, thr, np);
+      if (sep) {
+        sep->d = np.pts.empty() ? np.separation : -std::numeric_limits<double>::infinity();
+        if (sep->d > -std::numeric_limits<double>::infinity()) {
+          sep->pa = a.wpos, sep->pb = b.wpos;
+          sep->Ra = a.wrot, sep->Rb = b.wrot;
+        }
+      }
       condim = mix(a, b, &friction, &torsion);
       restitution = combine(a.restitution, b.restitution, opt.default_restitution);
     }

@@ -118,6 +118,9 @@ struct PointCore {
 // The narrow phase's output and scratch, reused every call (no allocation once warm).
 struct NarrowPhase {
   std::vector<PairPoint> pts;  // the pair's points, in generation order
+  // set by a pair function that found the pair beyond its threshold: the distance it measured
+  // (an upper bound of the true one within kGapTolerance); −∞ otherwise
+  double separation = -std::numeric_limits<double>::infinity();
   CGeom prism;                 // a height field's cell prism (make_prism), one cell at a time
   std::vector<PairPoint> field_pts;  // a height field pair's points over its prisms
   std::vector<Feature> features;
