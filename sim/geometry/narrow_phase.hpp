@@ -119,7 +119,7 @@ struct PointCore {
 struct NarrowPhase {
   std::vector<PairPoint> pts;  // the pair's points, in generation order
   // set by a pair function that found the pair beyond its threshold: the distance it measured
-  // (an upper bound of the true one within kGapTolerance); −∞ otherwise
+  // (an upper bound of the true one: GJK's witnesses); −∞ otherwise
   double separation = -std::numeric_limits<double>::infinity();
   CGeom prism;                 // a height field's cell prism (make_prism), one cell at a time
   std::vector<PairPoint> field_pts;  // a height field pair's points over its prisms
