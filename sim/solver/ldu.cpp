@@ -1,6 +1,8 @@
 // Graph-based block-sparse LDU factorization; see sim/solver/ldu.hpp for the algorithm.
 #include "sim/solver/ldu.hpp"
 
+#include "sim/math/block_product.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -162,14 +164,13 @@ Pivot factor_pivot_of_class(int size_class, Block& a, Block& dinv, unsigned mask
 // U_kj = Dinv_k A_kj on the real rows of k and columns of j.
 template <int Mk, int Mj>
 void scale_upper(const Block& dinv, Block& akj) {
-  const Eigen::Matrix<double, Mk, Mj> tmp = akj.topLeftCorner<Mk, Mj>();
-  akj.topLeftCorner<Mk, Mj>().noalias() = dinv.topLeftCorner<Mk, Mk>() * tmp;
+  block_product::multiply_in_place<Mk, Mj>(dinv, akj);
 }
 
 // A_ij -= A_ik U_kj on the real rows of i and columns of j, summing over the real rows of k.
 template <int Mi, int Mk, int Mj>
 void schur_update(Block& aij, const Block& aik, const Block& ukj) {
-  aij.topLeftCorner<Mi, Mj>().noalias() -= aik.topLeftCorner<Mi, Mk>() * ukj.topLeftCorner<Mk, Mj>();
+  block_product::subtract_product<Mi, Mk, Mj>(aik, ukj, aij);
 }
 
 using UpperKernel = void (*)(const Block&, Block&);
@@ -189,34 +190,21 @@ constexpr UpdateKernel kSchurUpdate[27] = {
 
 // b_i -= A_ik z_k (real rows of i, real columns of k)
 template <int Mk>
-void subtract_lower(int class_i, const Block& aik, const Eigen::Matrix<double, Mk, 1>& zk,
-                    double* bi) {
+void subtract_lower(int class_i, const Block& aik, const double* zk, double* bi) {
   switch (class_i) {
-    case 0:
-      Eigen::Map<Eigen::Matrix<double, 1, 1>>(bi).noalias() -= aik.topLeftCorner<1, Mk>() * zk;
-      break;
-    case 1:
-      Eigen::Map<Eigen::Matrix<double, 4, 1>>(bi).noalias() -= aik.topLeftCorner<4, Mk>() * zk;
-      break;
-    default:
-      Eigen::Map<BlockVec>(bi).noalias() -= aik.topLeftCorner<kBlockSize, Mk>() * zk;
+    case 0: block_product::subtract_product<1, Mk>(aik, zk, bi); break;
+    case 1: block_product::subtract_product<4, Mk>(aik, zk, bi); break;
+    default: block_product::subtract_product<kBlockSize, Mk>(aik, zk, bi);
   }
 }
 
 // x_k -= U_kj x_j (real rows of k, real columns of j)
 template <int Mk>
-void subtract_upper(int class_j, const Block& ukj, const double* xj,
-                    Eigen::Matrix<double, Mk, 1>& xk) {
+void subtract_upper(int class_j, const Block& ukj, const double* xj, double* xk) {
   switch (class_j) {
-    case 0:
-      xk.noalias() -= ukj.topLeftCorner<Mk, 1>() * xj[0];
-      break;
-    case 1:
-      xk.noalias() -=
-          ukj.topLeftCorner<Mk, 4>() * Eigen::Map<const Eigen::Matrix<double, 4, 1>>(xj);
-      break;
-    default:
-      xk.noalias() -= ukj.topLeftCorner<Mk, kBlockSize>() * Eigen::Map<const BlockVec>(xj);
+    case 0: block_product::subtract_product<Mk, 1>(ukj, xj, xk); break;
+    case 1: block_product::subtract_product<Mk, 4>(ukj, xj, xk); break;
+    default: block_product::subtract_product<Mk, kBlockSize>(ukj, xj, xk);
   }
 }
 
@@ -717,9 +705,10 @@ void BlockLdu::refine(Eigen::Ref<Eigen::VectorXd> x, double b_size, int sweeps) 
 template <int Mk>
 void BlockLdu::forward_node(int p, double* b) const {
   const int k = order_[p];
-  Eigen::Map<Eigen::Matrix<double, Mk, 1>> bk(b + kBlockSize * k);
-  const Eigen::Matrix<double, Mk, 1> zk = dinv_[k].topLeftCorner<Mk, Mk>() * bk;
-  bk = zk;
+  double* const bk = b + kBlockSize * k;
+  alignas(32) double zk[kBlockSize];
+  block_product::assign_product<Mk>(dinv_[k], bk, zk);
+  std::copy(zk, zk + Mk, bk);
   const Later* const end = later_.data() + later_begin_[p + 1];
   for (const Later* l = later_.data() + later_begin_[p]; l != end; ++l)
     subtract_lower<Mk>(node_class_[l->node], blocks_[l->lower], zk, b + kBlockSize * l->node);
@@ -728,12 +717,13 @@ void BlockLdu::forward_node(int p, double* b) const {
 template <int Mk>
 void BlockLdu::backward_node(int p, double* b) const {
   const int k = order_[p];
-  Eigen::Map<Eigen::Matrix<double, Mk, 1>> bk(b + kBlockSize * k);
-  Eigen::Matrix<double, Mk, 1> xk = bk;
+  double* const bk = b + kBlockSize * k;
+  alignas(32) double xk[kBlockSize];
+  std::copy(bk, bk + Mk, xk);
   const Later* const end = later_.data() + later_begin_[p + 1];
   for (const Later* l = later_.data() + later_begin_[p]; l != end; ++l)
     subtract_upper<Mk>(node_class_[l->node], blocks_[l->upper], b + kBlockSize * l->node, xk);
-  bk = xk;
+  std::copy(xk, xk + Mk, bk);
 }
 
 // Only the real rows of each node are read or written: the padding entries keep b's values.
