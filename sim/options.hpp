@@ -125,6 +125,14 @@ struct SolverOptions {
   // degrees of freedom its body's joint then lacks (a singular, regularized joint pivot and a wrong
   // Newton direction), and a contact between two legs makes the order climb a leg from its foot.
   bool closed_contacts_last = true;
+  // With closed_contacts_last, the root of a floating robot's elimination (its last body) is the
+  // body that keeps the touching contacts' fill least — each node between a contact's body and the
+  // root carries that contact as a later neighbour — instead of the floating body itself: the
+  // weighted median of the joints' tree (a humanoid on both feet: its pelvis; lying on its back:
+  // its torso). Any root of a tree is an exact elimination order; robots held by the world, and
+  // loops of joints and connections, keep theirs. docs/performance.md, "the root where the
+  // contacts are".
+  bool fill_least_root = true;
   // (Prototype, docs/performance.md "reusing the smooth part's factors".) Up to this many
   // interior-point iterations in a row keep the last full factorization of the bodies, joints and
   // open candidates and refactor only the Schur complement onto the touching inequalities, which

@@ -58,7 +58,9 @@ bool passive_floating(const Joint& jt) {
 // (regularized). Without such a loop every multiplier's rows are independent, and with
 // SolverOptions::bodies_first the bodies go first (BlockLdu::analyze). Nodes [0, equality_nodes)
 // are the bodies and equality nodes.
-bool equality_loop(const Model& model, const Workspace& ws, int equality_nodes) {
+// `tendons` false: the loops a tendon's node closes do not count (a tendon's row is one of its
+// own, never redundant with the joints').
+bool equality_loop(const Model& model, const Workspace& ws, int equality_nodes, bool tendons = true) {
   std::vector<int> parent(equality_nodes + 1);  // union–find; the last element is the world
   for (int i = 0; i <= equality_nodes; ++i) parent[i] = i;
   auto find = [&](int i) {
@@ -72,13 +74,91 @@ bool equality_loop(const Model& model, const Workspace& ws, int equality_nodes) 
     parent[a] = b;
     return true;
   };
+  auto tendon_node = [&](int v) {
+    return v >= ws.layout.tendon_node(0) && v < ws.layout.tendon_node(0) + ws.layout.tendons;
+  };
   for (const auto& [a, b] : ws.edges)
-    if (a < equality_nodes && b < equality_nodes && !join(a, b)) return true;
+    if (a < equality_nodes && b < equality_nodes && (tendons || (!tendon_node(a) && !tendon_node(b))) && !join(a, b))
+      return true;
   for (size_t j = 0; j < model.joints.size(); ++j)
     if (!ws.passive[j] && model.joints[j].parent == kWorld &&
         !join(ws.layout.joint_node(static_cast<int>(j)), equality_nodes))
       return true;
   return false;
+}
+
+// The DFS root that keeps the touching contacts' fill least (docs/computation.md §6): a contact
+// placed last is a later neighbour of every node between its body and the root, so eliminating
+// such a node costs ~(1 + k)² block updates, k the contacts placed last below it. The root is the
+// body of the joints' tree that minimizes Σ (1 + k_v)² over the other bodies plus k² at the root
+// (a biped on both feet: its pelvis, not its torso; on one foot: that foot); `root` (the body held
+// by the world, or the first floating one) where no contact is placed last, where another body
+// costs no less, or where the tree is large (over 256 bodies: the search is quadratic).
+// (SolverOptions::fill_least_root; measured in docs/performance.md, "the root where the contacts are")
+int fill_least_root(const Model& model, const Workspace& ws, const Data& d, const std::vector<char>& placement,
+                    int root) {
+  const int nb = static_cast<int>(model.bodies.size());
+  if (root < 0 || root >= nb || nb > 256) return root;
+  std::vector<int> weight(nb, 0);
+  int total = 0;
+  for (size_t c = 0; c < d.contacts.size(); ++c) {
+    const int node = ws.contact_node[c];
+    if (node < 0 || placement[node] != kPlaceLast) continue;
+    for (const int b : {d.contacts[c].body_a, d.contacts[c].body_b})
+      if (b != kWorld) {
+        ++weight[b];
+        ++total;
+      }
+  }
+  if (total == 0) return root;
+  // the joints' tree (a joint of a passive floating body is not an edge)
+  std::vector<std::vector<int>> tree(nb);
+  for (size_t j = 0; j < model.joints.size(); ++j) {
+    const Joint& jt = model.joints[j];
+    if (ws.passive[j] || jt.parent == kWorld) continue;
+    tree[jt.parent].push_back(jt.child);
+    tree[jt.child].push_back(jt.parent);
+  }
+  std::vector<int> parent(nb), order, below(nb), stack;
+  order.reserve(nb);
+  // the cost with root r, and the bodies of r's component (the candidates)
+  auto cost = [&](int r) {
+    std::fill(parent.begin(), parent.end(), -2);
+    order.clear();
+    parent[r] = -1;
+    stack.assign(1, r);
+    while (!stack.empty()) {
+      const int v = stack.back();
+      stack.pop_back();
+      order.push_back(v);
+      for (const int w : tree[v])
+        if (parent[w] == -2) {
+          parent[w] = v;
+          stack.push_back(w);
+        }
+    }
+    long long sum = 0;
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      const int v = *it;
+      below[v] = weight[v];
+      for (const int w : tree[v])
+        if (parent[w] == v) below[v] += below[w];
+      sum += v == r ? static_cast<long long>(below[v]) * below[v] : static_cast<long long>(1 + below[v]) * (1 + below[v]);
+    }
+    return sum;
+  };
+  long long best = cost(root);
+  const std::vector<int> candidates = order;
+  int best_root = root;
+  for (const int r : candidates) {
+    if (r == root) continue;
+    const long long c = cost(r);
+    if (c < best) {
+      best = c;
+      best_root = r;
+    }
+  }
+  return best_root;
 }
 
 // A contact candidate predicted open over the step (SolverOptions::open_candidate_gap): its gap
@@ -143,6 +223,7 @@ bool graph_matches(const Model& model, const Data& d) {
   if (ws.graph_bodies_first != model.opt.solver.bodies_first) return false;
   if (ws.graph_open_gap != model.opt.solver.open_candidate_gap) return false;
   if (ws.graph_closed_last != model.opt.solver.closed_contacts_last) return false;
+  if (ws.graph_fill_root != model.opt.solver.fill_least_root) return false;
   if (ws.graph_all_last != (model.opt.solver.reuse_iterations > 0)) return false;
   if (model.opt.solver.open_candidate_gap >= 0) {  // (the order changes when a candidate opens or closes)
     if (ws.contact_first.size() != d.contacts.size()) return false;
@@ -178,11 +259,15 @@ void build_graph(const Model& model, Data& d) {
   ws.child_edge.assign(nj, -1);
   ws.passive.assign(nj, 0);
   int root = -1;
+  bool floating_root = false;  // (the root's body floats: fill_least_root may move the root)
   for (int j = 0; j < nj; ++j) {
     const Joint& jt = model.joints[j];
     ws.passive[j] = passive_floating(jt);
     if (ws.passive[j]) {  // an isolated node: its rows are U = Δt·(joint_force + actuators) (step_residual)
-      if (jt.parent == kWorld && root < 0) root = jt.child;
+      if (jt.parent == kWorld && root < 0) {
+        root = jt.child;
+        floating_root = true;
+      }
       continue;
     }
     if (jt.parent != kWorld) {
@@ -190,6 +275,7 @@ void build_graph(const Model& model, Data& d) {
       ws.edges.emplace_back(ws.layout.joint_node(j), jt.parent);
     } else if (root < 0) {
       root = jt.child;  // eliminate towards the body held by the world
+      floating_root = jt.type == JointType::Floating;
     }
     ws.child_edge[j] = static_cast<int>(ws.edges.size());
     ws.edges.emplace_back(ws.layout.joint_node(j), jt.child);
@@ -312,6 +398,7 @@ void build_graph(const Model& model, Data& d) {
   ws.graph_bodies_first = model.opt.solver.bodies_first;
   ws.graph_open_gap = model.opt.solver.open_candidate_gap;
   ws.graph_closed_last = model.opt.solver.closed_contacts_last;
+  ws.graph_fill_root = model.opt.solver.fill_least_root;
   ws.graph_all_last = model.opt.solver.reuse_iterations > 0;
   ws.contact_first.assign(nc, 0);
   std::vector<char> placement(n, kPlaceByOrder);
@@ -324,6 +411,11 @@ void build_graph(const Model& model, Data& d) {
     placement[ws.contact_node[c]] = ws.contact_first[c] ? kPlaceFirst : last ? kPlaceLast : kPlaceByOrder;
   }
   const bool loop = equality_loop(model, ws, equality_nodes);
+  // (the root of a loop of joints and connections is where the post-order leaves the loop's
+  // redundancy, docs/computation.md §6: kept)
+  if (model.opt.solver.fill_least_root && model.opt.solver.closed_contacts_last && floating_root &&
+      !(ws.graph_bodies_first && n > equality_nodes && !loop) && !equality_loop(model, ws, equality_nodes, false))
+    root = fill_least_root(model, ws, d, placement, root);
   ws.ldu.analyze(n, ws.edges, root, &multiplier, ws.graph_bodies_first && n > equality_nodes && !loop, &placement);
   configure_ldu(model, ws, &ws.ldu);
   ws.graph_root = root;

@@ -156,6 +156,7 @@ struct Workspace {
   bool graph_bodies_first = false;  // SolverOptions::bodies_first when the graph was built
   double graph_open_gap = 0;        // SolverOptions::open_candidate_gap when the graph was built
   bool graph_closed_last = false;   // SolverOptions::closed_contacts_last when the graph was built
+  bool graph_fill_root = false;     // SolverOptions::fill_least_root when the graph was built
   bool graph_all_last = false;      // SolverOptions::reuse_iterations > 0 when the graph was built
   SchurReuse reuse;                 // the interior point's reuse of the smooth part's factors
   // nonholonomic constraints: graph edge to their body, rows at the iterate
