@@ -32,7 +32,7 @@ struct FallRun {
 
 // MuJoCo's humanoid under commands redrawn every 0.05 s (seed 7): it falls from its pose and its
 // limbs hit the floor, so candidates open and close.
-enum class Order { PostOrder, Default, BodiesFirst, Reuse };
+enum class Order { PostOrder, Default, BodiesFirst, Reuse, FloatingRoot };
 
 // fixed_fraction: τ fixed (InteriorPointOptions::full_predictor_fraction = 0), as the reused
 // factorizations always step.
@@ -45,6 +45,7 @@ FallRun run_fall(Order order, int steps, bool fixed_fraction = false) {
   }
   m.opt.solver.bodies_first = order == Order::BodiesFirst;
   if (order == Order::Reuse) m.opt.solver.reuse_iterations = 4;
+  if (order == Order::FloatingRoot) m.opt.solver.fill_least_root = false;
   Data d(m);
   enable_contacts(m, d);
   std::mt19937 rng(7);
@@ -76,11 +77,12 @@ TEST(EliminationOrder, EveryOrderTakesTheSameSteps) {
     ASSERT_EQ(p->not_ok, 0);
     EXPECT_EQ(p->flagged_steps, 0);
   }
-  for (const Order order : {Order::Default, Order::BodiesFirst, Order::Reuse}) {
+  for (const Order order : {Order::Default, Order::BodiesFirst, Order::Reuse, Order::FloatingRoot}) {
     const FallRun& post = order == Order::Reuse ? fixed_post : newton_post;
-    SCOPED_TRACE(order == Order::Default       ? "open first, closed last"
-                 : order == Order::BodiesFirst ? "open first, bodies first"
-                                               : "reusing the smooth part's factors");
+    SCOPED_TRACE(order == Order::Default        ? "open first, closed last"
+                 : order == Order::BodiesFirst  ? "open first, bodies first"
+                 : order == Order::FloatingRoot ? "open first, closed last, the torso as the root"
+                                                : "reusing the smooth part's factors");
     const FallRun r = run_fall(order, steps);
     EXPECT_EQ(r.not_ok, 0);
     EXPECT_GT(r.flagged_steps, steps / 4);  // (the option acted on the steps after the first touch)
@@ -97,4 +99,40 @@ TEST(EliminationOrder, EveryOrderTakesTheSameSteps) {
       for (size_t i = 0; i < post.qpos[k].size(); ++i) diff = std::max(diff, std::abs(r.qpos[k][i] - post.qpos[k][i]));
     EXPECT_LT(diff, 1e-5);
   }
+}
+
+// A floating robot's root is the body that keeps its touching contacts' fill least
+// (SolverOptions::fill_least_root, docs/computation.md (126)): over the humanoid's fall, on the
+// same contacts at every step, the graph rooted so has fewer fill blocks than the one rooted at
+// the torso (the floating body), and the root leaves the torso once the limbs touch.
+TEST(EliminationOrder, AFloatingRobotIsRootedWhereItsContactsAre) {
+  Model m = load_model(repo("tests/data/models/mujoco_models/humanoid/humanoid.xml"));
+  ASSERT_TRUE(m.opt.solver.fill_least_root);
+  Model torso_root = m;
+  torso_root.opt.solver.fill_least_root = false;
+  Data d(m);
+  enable_contacts(m, d);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  long fill = 0, fill_torso = 0;
+  int moved = 0, fewer = 0, more = 0;
+  for (int k = 0; k < 200; ++k) {
+    if (k % 10 == 0)
+      for (double& c : d.ctrl) c = u(rng);
+    ASSERT_EQ(step(m, d).status, StepStatus::Ok) << k;
+    // the graph of this step's contacts, each way
+    const Workspace& ws = workspace(m, d);
+    Data same = d;
+    const Workspace& ws_torso = workspace(torso_root, same);
+    ASSERT_EQ(ws_torso.graph_root, 0);  // (the torso: the floating body)
+    fill += ws.ldu.num_fill_blocks();
+    fill_torso += ws_torso.ldu.num_fill_blocks();
+    moved += ws.graph_root != 0;
+    fewer += ws.ldu.num_fill_blocks() < ws_torso.ldu.num_fill_blocks();
+    more += ws.ldu.num_fill_blocks() > ws_torso.ldu.num_fill_blocks();
+  }
+  std::printf("fill blocks %ld (torso as the root: %ld); root moved at %d of 200 steps, fewer at %d, more at %d\n",
+              fill, fill_torso, moved, fewer, more);
+  EXPECT_GT(moved, 20);
+  EXPECT_LT(static_cast<double>(fill), 0.9 * static_cast<double>(fill_torso));
 }
