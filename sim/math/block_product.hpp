@@ -5,9 +5,9 @@
 //   y(0:M)     −= A(0:M,0:K) x(0:K)          subtract_product<M, K>(A, x, y)
 //   y(0:M)      = A(0:M,0:M) x(0:M)          assign_product<M>(A, x, y)
 //
-// A, B and C are 6 x 6 blocks (column-major), x and y a node's part of a vector. Each entry is computed as Eigen's fixed-size lazy product computes it where the
-// target has FMA (rows in packets of 4 and 2): s = a₀ b₀, then s = fma(a_k, b_k, s) for k = 1 … K−1,
-// then c − s (or s). The kernels below spell that order out with AVX2 and FMA instructions and keep
+// A, B and C are 6 x 6 blocks (column-major), x and y a node's part of a vector. Each entry is
+// computed as Eigen's fixed-size lazy product computes it where the target has FMA (rows in packets
+// of 4 and 2): s = a₀ b₀, then s = fma(a_k, b_k, s) for k = 1 … K−1, then c − s (or s). The kernels below spell that order out with AVX2 and FMA instructions and keep
 // A's columns in registers across C's columns, which Eigen's generic evaluator does not: the same
 // bits in about a third of the time for 6 × 6 × 6. Without AVX2 and FMA, and for one-row products
 // (which Eigen evaluates as a reduction), they are Eigen's expressions themselves.

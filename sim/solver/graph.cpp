@@ -411,12 +411,13 @@ void build_graph(const Model& model, Data& d) {
     placement[ws.contact_node[c]] = ws.contact_first[c] ? kPlaceFirst : last ? kPlaceLast : kPlaceByOrder;
   }
   const bool loop = equality_loop(model, ws, equality_nodes);
+  const bool bodies_first = ws.graph_bodies_first && n > equality_nodes && !loop;
   // (the root of a loop of joints and connections is where the post-order leaves the loop's
   // redundancy, docs/computation.md §6: kept)
-  if (model.opt.solver.fill_least_root && model.opt.solver.closed_contacts_last && floating_root &&
-      !(ws.graph_bodies_first && n > equality_nodes && !loop) && !equality_loop(model, ws, equality_nodes, false))
+  if (model.opt.solver.fill_least_root && model.opt.solver.closed_contacts_last && floating_root && !bodies_first &&
+      !equality_loop(model, ws, equality_nodes, false))
     root = fill_least_root(model, ws, d, placement, root);
-  ws.ldu.analyze(n, ws.edges, root, &multiplier, ws.graph_bodies_first && n > equality_nodes && !loop, &placement);
+  ws.ldu.analyze(n, ws.edges, root, &multiplier, bodies_first, &placement);
   configure_ldu(model, ws, &ws.ldu);
   ws.graph_root = root;
   // a placed state's velocity projection (project_state) with the bodies first where equality

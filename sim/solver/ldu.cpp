@@ -31,15 +31,6 @@ double norm1(const W& w) {
   const double norm = w.cwiseAbs().colwise().sum().template maxCoeff<Eigen::PropagateNaN>();
   return M < kBlockSize ? max_nan(1.0, norm) : norm;
 }
-// Inverts the leading M x M block of a pivot by Gauss-Jordan elimination with partial (row)
-// pivoting, into the leading M x M block of `inv_out`, and returns the reciprocal condition
-// number of the 6 x 6 block (identity padding) in the 1-norm, 1 / (|A|_1 |A^-1|_1), computed
-// exactly from the inverse (0 for an exactly singular block; NaN if A has non-finite entries).
-// In place (the inverse's columns replace the eliminated ones, unpermuted at the end), on a
-// row-major working copy: the same values as eliminating [A | I], without the operations on the
-// identity's zeros. This is ~10x faster than Eigen::PartialPivLU<Block> + inverse() +
-// rcond() (whose rcond is an estimate of the same quantity, from above) and as accurate: both
-// are partial-pivoting eliminations.
 // One Gauss-Jordan step on pivot row k of the row-major M x M working copy, d = 1 / w_kk:
 // the pivot row becomes (w_k ∘ (1 − e_k) + e_k) d and every other row w_r ∘ (1 − e_k) − w_rk × that
 // (column k becomes the identity's eliminated column). Whole-row vector operations: a scalar store
@@ -99,6 +90,15 @@ void eliminate_column(Eigen::Matrix<double, M, M, Eigen::RowMajor>& w, int k, do
   }
 }
 
+// Inverts the leading M x M block of a pivot by Gauss-Jordan elimination with partial (row)
+// pivoting, into the leading M x M block of `inv_out`, and returns the reciprocal condition
+// number of the 6 x 6 block (identity padding) in the 1-norm, 1 / (|A|_1 |A^-1|_1), computed
+// exactly from the inverse (0 for an exactly singular block; NaN if A has non-finite entries).
+// In place (the inverse's columns replace the eliminated ones, unpermuted at the end), on a
+// row-major working copy: the same values as eliminating [A | I], without the operations on the
+// identity's zeros. This is ~10x faster than Eigen::PartialPivLU<Block> + inverse() +
+// rcond() (whose rcond is an estimate of the same quantity, from above) and as accurate: both
+// are partial-pivoting eliminations.
 template <int M>
 double invert_pivot(const Block& a_in, Block& inv_out) {
   using W = Eigen::Matrix<double, M, M, Eigen::RowMajor>;
