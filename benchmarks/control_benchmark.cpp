@@ -33,6 +33,7 @@
 //                 [--paired]        (maxsim only: the options above against the defaults on the same states)
 //                 [--post-order]    (maxsim: open_candidate_gap < 0, closed_contacts_last off: the order before 2026-11-27)
 //                 [--floating-root] (maxsim: SolverOptions::fill_least_root off, the floating body as the root)
+//                 [--limit-nodes] (maxsim: SolverOptions::fold_joint_limits off, every limit a node)
 //
 // The benchmark users judge a simulator for control by: every MJCF file of the corpus
 // (tests/data/models, the A1's files) that has actuators — except a robot file that a scene file
@@ -97,6 +98,7 @@ struct Options {
   double open_gap = SolverOptions{}.open_candidate_gap;  // SolverOptions::open_candidate_gap
   bool post_order = false;                               // neither open first nor closed last
   bool floating_root = false;                            // SolverOptions::fill_least_root off
+  bool limit_nodes = false;                              // SolverOptions::fold_joint_limits off
   bool list = false;  // print the robot files, run nothing
   // the interior-point settings the command line sets: cone_weight, jammed_iterations, settled_iterations,
   // compliant_iterations, sigma_after_short_step, fraction_to_boundary, warm_slack, mehrotra_corrector, joint_friction_rate
@@ -120,6 +122,7 @@ void configure(Model* m, const Options& o) {
   m->opt.solver.open_candidate_gap = o.post_order ? -1.0 : o.open_gap;
   if (o.post_order) m->opt.solver.closed_contacts_last = false;
   if (o.floating_root) m->opt.solver.fill_least_root = false;
+  if (o.limit_nodes) m->opt.solver.fold_joint_limits = false;
   m->opt.interior_point.cone_weight = o.ip.cone_weight;
   m->opt.interior_point.weighted_cone_test = o.ip.weighted_cone_test;
   m->opt.interior_point.cone_direction_tolerance = o.ip.cone_direction_tolerance;
@@ -435,6 +438,7 @@ int run(int argc, char** argv) {
     else if (a == "--bodies-first") o.bodies_first = true;
     else if (a == "--post-order") o.post_order = true;
     else if (a == "--floating-root") o.floating_root = true;
+    else if (a == "--limit-nodes") o.limit_nodes = true;
     else if (a == "--paired") o.paired = true;
     else if (a == "--reuse") {
       o.reuse = std::stoi(value());

@@ -82,7 +82,7 @@ struct Data {
   // ---- outputs of the last step ------------------------------------------------------------
   std::vector<Vec6> joint_impulse;  // row impulses over the step: constraint multipliers on
                                     // constrained rows, spring+damper+actuation+dry friction on
-                                    // free rows
+                                    // free rows, and a folded limit's impulse (Contact::folded)
   std::vector<Vec3> joint_angle;    // unwrapped free rotation-row angles (rows 3..5)
   // per nonholonomic constraint (Model::nonholonomic): its row impulses over the step, in the
   // order of its rows (sim/constraints/nonholonomic.hpp); entries beyond NonholonomicConstraint::rows() are 0
@@ -116,6 +116,9 @@ struct Data {
   // (sim/constraints/joint_limits.cpp). Filled by the first step (limits_started).
   std::vector<std::uint16_t> limits_released;
   bool limits_started = false;
+  // Per joint, whether it closes a kinematic loop (loop_joints), filled with limits_released: its
+  // row limits keep their nodes (SolverOptions::fold_joint_limits)
+  std::vector<char> limits_in_loop;
   // Per joint of a tree, the limit sides (the same bits; bit 12: a ball joint's cone) its coordinate
   // was beyond when the state was set (a new Data, set_qpos_qvel) and has not come back within
   // since: pulled back in over ModelOptions::limit_recovery_time; per tendon likewise (bit 0

@@ -133,6 +133,13 @@ struct SolverOptions {
   // loops of joints and connections, keep theirs. docs/performance.md, "the root where the
   // contacts are".
   bool fill_least_root = true;
+  // A joint's row limit eliminated into the joint's own free row, as dry joint friction is: the
+  // limit's impulse is part of the row's impulse and its complementarity pair (γ, s) a damper of
+  // conductance γ/s on the row (docs/computation.md (127)), so a limit adds no node and no fill-in.
+  // The same Newton direction as a limit node's; not on joints of a kinematic loop, whose limits
+  // may be redundant with the loop's rows (a node's pivot is regularized, a free row's is not),
+  // nor with the energy–momentum and Newmark integrators or reuse_iterations > 0.
+  bool fold_joint_limits = true;
   // (Prototype, docs/performance.md "reusing the smooth part's factors".) Up to this many
   // interior-point iterations in a row keep the last full factorization of the bodies, joints and
   // open candidates and refactor only the Schur complement onto the touching inequalities, which

@@ -483,6 +483,79 @@ TEST(JointLimits, PendulumStopsAtItsLimit) {
   EXPECT_LT(max_constraint_violation(m, d), 1e-8);
 }
 
+// A row limit folded into its joint's row (SolverOptions::fold_joint_limits, docs/computation.md
+// (127)) is the elimination of the limit node's γ before the rest: a three-link chain swung from
+// 1.2 rad into limits of ±0.3 rad (the last joint ±0.01 rad, both sides at once; the middle one
+// with dry friction on the same row), each step solved from the same state with the
+// limits folded and as nodes, takes the same steps. The folded limits have no node (the graph is
+// the bodies and joints alone), both solves converge at every step to the same answer (velocities
+// and limit impulses within 1e-7, the solver's tolerances amplified by the chain's 3 links), and
+// the joint's reported row impulse carries the folded limit's impulse (joint_impulse + the node's
+// γ equals the folded joint_impulse).
+TEST(JointLimits, AFoldedLimitTakesTheLimitNodesSteps) {
+  Model folded = make_pendulum_chain(3, JointType::Revolute, 0.5, 1.0, 0.0, 0.01);
+  for (Joint& jt : folded.joints) {
+    jt.has_limits = true;
+    jt.lower[5] = -0.3;
+    jt.upper[5] = 0.3;
+  }
+  folded.joints[1].friction[5] = 2.0;  // (a limit folds into a row joint friction folded into first)
+  folded.joints[2].lower[5] = -0.01;   // (both sides within reach at once: two folds on one row)
+  folded.joints[2].upper[5] = 0.01;
+  ASSERT_TRUE(folded.opt.solver.fold_joint_limits);
+  Model nodes = folded;
+  nodes.opt.solver.fold_joint_limits = false;
+  Data d(folded);
+  set_joint_coordinates(folded, d, 0, {0.29}, {4.0});
+  set_joint_coordinates(folded, d, 1, {-0.29}, {-6.0});
+  set_joint_coordinates(folded, d, 2, {0.0}, {8.0});
+  int both_sides = 0;
+  int limit_steps = 0, active_steps = 0;
+  for (int k = 0; k < 200; ++k) {
+    d.joint_force[1](5) = 30.0 * std::sin(0.1 * k);  // (keeps the chain swinging into its stops)
+    Data n = d;
+    ASSERT_EQ(step(nodes, n).status, StepStatus::Ok) << "step " << k;
+    ASSERT_EQ(step(folded, d).status, StepStatus::Ok) << "step " << k;
+    const Workspace& ws = workspace(d);
+    bool any = false, active = false;
+    int last_joint_sides = 0;
+    for (size_t c = 0; c < d.contacts.size(); ++c) {
+      if (d.contacts[c].joint < 0 || d.contacts[c].dry_limit > 0) continue;
+      any = true;
+      last_joint_sides += d.contacts[c].joint == 2;
+      EXPECT_TRUE(d.contacts[c].folded);
+      EXPECT_LT(ws.contact_node[c], 0) << "step " << k;
+      ASSERT_EQ(n.contacts.size(), d.contacts.size());
+      EXPECT_FALSE(n.contacts[c].folded);
+      // (with friction on its row, the split of the row's load between the limit and the friction
+      // is the barrier's: only their sum, the row's impulse, is the step's answer)
+      if (d.contacts[c].joint != 1) {
+        EXPECT_NEAR(d.contacts[c].gamma, n.contacts[c].gamma, 1e-6) << "step " << k << ", joint " << d.contacts[c].joint;
+      }
+      active = active || d.contacts[c].gamma > 1e-3;
+    }
+    if (any) {
+      EXPECT_EQ(ws.layout.nodes, static_cast<int>(folded.bodies.size() + folded.joints.size())) << "step " << k;
+    }
+    limit_steps += any;
+    active_steps += active;
+    both_sides += last_joint_sides == 2;
+    const std::vector<double> vf = get_qvel(folded, d), vn = get_qvel(nodes, n);
+    for (size_t i = 0; i < vf.size(); ++i) EXPECT_NEAR(vf[i], vn[i], 1e-6) << "step " << k;
+    // the folded joint's row impulse is the node's joint impulse plus the limit's
+    for (size_t j = 0; j < folded.joints.size(); ++j) {
+      double u = n.joint_impulse[j](5);
+      for (const Contact& c : n.contacts)
+        if (c.joint == static_cast<int>(j) && c.dry_limit == 0) u += c.side * c.gamma;
+      EXPECT_NEAR(d.joint_impulse[j](5), u, 1e-6) << "step " << k << ", joint " << j;
+    }
+    d = n;  // (both follow the nodes' trajectory: the same problems for both)
+  }
+  EXPECT_GT(limit_steps, 100);  // the limits were in most steps
+  EXPECT_GT(active_steps, 20);  // and held the chain in many
+  EXPECT_GT(both_sides, 20);    // the narrow joint's two sides in one step
+}
+
 // A row that starts beyond its bound on a tree joint is held where it is: it may only move back
 // towards its range (the pendulum starts at 0 under a lower bound of 0.2 and gravity pulls it
 // outwards).

@@ -244,7 +244,8 @@ void bind_data(py::module_& m) {
       .def_readwrite("bodies_first", &SolverOptions::bodies_first)
       .def_readwrite("open_candidate_gap", &SolverOptions::open_candidate_gap)
       .def_readwrite("closed_contacts_last", &SolverOptions::closed_contacts_last)
-      .def_readwrite("fill_least_root", &SolverOptions::fill_least_root);
+      .def_readwrite("fill_least_root", &SolverOptions::fill_least_root)
+      .def_readwrite("fold_joint_limits", &SolverOptions::fold_joint_limits);
 
   py::class_<InteriorPointOptions>(m, "InteriorPointOptions", "Interior-point settings for steps with contacts (sim/options.hpp): Model.interior_point.")
       .def_readwrite("complementarity_tolerance", &InteriorPointOptions::complementarity_tolerance)

@@ -59,6 +59,9 @@ struct Contact {
   // joint's cone limit, the coordinate being its rotation's angle (Joint::cone_limit).
   int joint = -1, row = -1;
   double bound = 0, side = 1;   // the limit's bound and side (+1 lower, −1 upper)
+  // A row limit eliminated into its joint's free row, as dry joint friction is (FoldedJointLimit,
+  // SolverOptions::fold_joint_limits): no node of the solver's graph, no fill-in
+  bool folded = false;
   // A tendon limit: the same on tendon t's length, φ = side·(ℓ − bound) with ℓ the tendon node's
   // length unknown (body_a = kWorld, body_b = the tendon's graph node; sim/constraints/tendon.hpp).
   int tendon = -1;

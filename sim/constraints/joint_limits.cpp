@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "sim/integrator/integrator.hpp"
 #include "sim/state/kinematics.hpp"
 
 namespace maxsim {
@@ -38,9 +39,15 @@ void append_joint_limits(const Model& model, Data& d, double dt, double margin) 
     d.limits_started = true;
     d.limits_released.assign(model.joints.size(), 0);
     in_loop = loop_joints(model);
+    d.limits_in_loop.assign(in_loop.begin(), in_loop.end());
   }
   const bool recheck = d.limits_recheck;  // (cleared by find_inequalities)
   if (recheck) d.limits_recovering.assign(model.joints.size(), 0);
+  // a row limit folded into its joint's row (SolverOptions::fold_joint_limits) where the joint's
+  // impulse acts through the rows at z2, as the limit's does, and the joint closes no loop; not
+  // with the reused factors' prototype, which needs every inequality as a node
+  const bool fold = model.opt.solver.fold_joint_limits && model.opt.solver.reuse_iterations == 0 &&
+                    !integrator_scheme(model.opt.integrator).impulse_needs_rows3();
   for (size_t j = 0; j < model.joints.size(); ++j) {
     const Joint& jt = model.joints[j];
     // dry friction: a 1-D friction cone on every free row that has it, always active
@@ -84,7 +91,9 @@ void append_joint_limits(const Model& model, Data& d, double dt, double margin) 
         if (gap > reach) continue;
         if (beyond)
           bound = d.limits_recovering[j] & bit ? recovering_bound(coord, bound, dt, model.opt.limit_recovery_time) : coord;
-        d.contacts.push_back(joint_inequality(jt, j, r, bound, side));
+        Contact limit = joint_inequality(jt, j, r, bound, side);
+        limit.folded = fold && j < d.limits_in_loop.size() && !d.limits_in_loop[j];
+        d.contacts.push_back(limit);
       }
     }
     if (jt.cone_limit > 0) {

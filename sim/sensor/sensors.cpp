@@ -184,7 +184,7 @@ void actuator_length(const Model& model, const Data& d, int a, double* length, d
 
 // The wrench the body receives from its parent through joint j over the last step, divided by
 // Δt: force (world) and torque about the body's CoM (world). The joint's row impulses
-// (constrained and free rows) and its limits' impulses, mapped by the rows at the step's start as
+// (constrained and free rows, folded limits included) and its other limits' impulses, mapped by the rows at the step's start as
 // the step maps them (sim/integrator/variational_scheme.cpp).
 void joint_wrench(const Model& model, const Data& d, int j, Vec3* force, Vec3* torque) {
   force->setZero();
@@ -196,7 +196,7 @@ void joint_wrench(const Model& model, const Data& d, int j, Vec3* force, Vec3* t
   Vec6 u = d.joint_impulse[j];
   Vec6 cone = Vec6::Zero();  // a ball joint's cone limit: its impulse along the angle's gradient
   for (const Contact& c : d.contacts) {
-    if (c.joint != j || c.dry_limit != 0) continue;
+    if (c.joint != j || c.dry_limit != 0 || c.folded) continue;  // (those are in u already)
     if (c.row == kJointConeRow)  // (its map over the step that ended at the knot rows3 holds)
       cone += c.side * c.gamma * joint_cone_map_row(model.joints[j], ws->rows2[j].q_rel, ws->rows3[j].q_rel).Jb.transpose();
     else if (c.row >= 0 && c.row < 6) u(c.row) += c.side * c.gamma;

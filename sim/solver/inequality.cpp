@@ -12,6 +12,7 @@ const InequalityKind& inequality_kind(const Contact& c) {
   static const SurfaceContact surface;
   static const PyramidContact pyramid;
   static const JointLimit limit;
+  static const FoldedJointLimit folded_limit;
   static const JointConeLimit cone_limit;
   static const JointFriction friction;
   static const RelaxedContact relaxed;
@@ -20,7 +21,8 @@ const InequalityKind& inequality_kind(const Contact& c) {
   static const TendonFriction tendon_friction;
   if (c.tendon >= 0) return c.dry_limit > 0 ? static_cast<const InequalityKind&>(tendon_friction) : tendon_limit;
   if (c.joint >= 0 && c.dry_limit > 0) return friction;
-  if (c.joint >= 0) return c.row == kJointConeRow ? static_cast<const InequalityKind&>(cone_limit) : limit;
+  if (c.joint >= 0 && c.row == kJointConeRow) return cone_limit;
+  if (c.joint >= 0) return c.folded ? static_cast<const InequalityKind&>(folded_limit) : limit;
   if (c.relaxed_cone && c.friction > 0) return relaxed;
   if (c.linear_cone) return pyramid;
   return c.torsion > 0 ? static_cast<const InequalityKind&>(torsional) : surface;

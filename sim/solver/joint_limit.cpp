@@ -100,3 +100,127 @@ void JointConeLimit::linearize(const Model& model, Data& d, const Eigen::VectorX
 }
 
 }  // namespace maxsim
+
+// ---- a row limit folded into its joint's row (docs/computation.md (127)) ----------------------
+
+namespace maxsim {
+
+namespace {
+
+// The entry of a system vector (residual or right-hand side) of the limit's joint row.
+double& limit_row(const Workspace& ws, const Contact& ct, Eigen::VectorXd& v) {
+  return v(6 * ws.layout.joint_node(ct.joint) + ct.row);
+}
+
+}  // namespace
+
+void FoldedJointLimit::prepare(const Model&, Data&, int) const {}  // acts through its joint's row impulse
+
+// The joint's row unknown is the row's whole impulse, the limit's included: the row balances γ
+// (the Contact's, not an unknown of s), as joint friction's b1. The gap is JointLimit's.
+void FoldedJointLimit::residual(const Model&, Data& d, const Eigen::VectorXd&, int c, Eigen::VectorXd* F) const {
+  const Contact& ct = d.contacts[c];
+  Workspace& ws = workspace(d);
+  limit_row(ws, ct, *F) -= ct.side * ct.gamma;
+  const JointRows& r2 = ws.rows2[ct.joint];
+  const JointRows& r3 = ws.rows3[ct.joint];
+  const int r = ct.row;
+  const double coord = r < 3 ? r3.c(r) : d.joint_angle[ct.joint](r - 3) + wrap_angle(r3.c(r) - r2.c(r));
+  ContactKinematics& k = ws.contact_kin[c];
+  k.phi = ct.side * (coord - ct.bound);
+  if (const double eps = compliance_epsilon(d, c); eps > 0) k.phi += eps * ct.gamma;  // (114)
+  k.vt.setZero();
+}
+
+void FoldedJointLimit::impulse_jacobian(const Model&, Data&, int) const {}  // (in the joint's row)
+
+// The pair's row of a limit node, d Δγ + γ Jφ Δν = r (SurfaceContact::jacobian, d = s + the
+// proximal and compliance terms' γ), solved for Δγ = r/d − (γ/d) Jφ Δν and put into the row
+// U − side·γ + … = 0: ΔU + side·(γ/d)·Jφ Δν + … = −F + side·r/d, a damper of conductance γ/d (Jφ
+// is side times the row's Jacobian). The row is divided by 1 + its damping and conductance, as
+// joint friction's (docs/computation.md (45)): an active limit's row becomes a constrained row
+// with the compliance d/γ.
+void FoldedJointLimit::jacobian(const Model& model, Data& d, int c) const {
+  const Contact& ct = d.contacts[c];
+  Workspace& ws = workspace(d);
+  const ContactKinematics& k = ws.contact_kin[c];
+  BlockLdu& A = ws.ldu;
+  double den = ct.slack;
+  if (ws.proximal > 0) den += ct.gamma * ws.proximal * ws.dt / lighter_mass(model, ct);
+  if (const double eps = compliance_epsilon(d, c); eps > 0) den += ct.gamma * eps;
+  const double g = ct.gamma / den;
+  ws.fold_gain[c] = Vec3(g, 1.0 / den, 1.0);  // (conductance, 1/d, the row's earlier scale)
+  const Joint& jt = model.joints[ct.joint];
+  const int r = ct.row;
+  const double scale = 1.0 / (1.0 + jt.damping[r] + ws.row_damping[ct.joint](r) + jt.armature[r] / ws.dt + g);
+  ws.fold_row_scale[c] = scale;
+  // (the row may already be divided by an earlier fold's scale — joint friction's, or the other
+  // side's limit — which its diagonal, 1 before any fold, holds: the terms added here get it too)
+  double& diagonal = A.diag(ws.layout.joint_node(ct.joint))(r, r);
+  const double earlier = diagonal;
+  ws.fold_gain[c](2) = earlier;
+  diagonal *= scale;
+  const double side_g = earlier * ct.side * g;
+  Block& child = A.block(A.upper_id(ws.child_edge[ct.joint]));
+  child.row(r) = scale * (child.row(r) + side_g * k.Jphi_b);
+  if (jt.parent != kWorld) {
+    Block& parent = A.block(A.upper_id(ws.parent_edge[ct.joint]));
+    parent.row(r) = scale * (parent.row(r) + side_g * k.Jphi_a);
+  }
+}
+
+// The pair's right-hand side r (SurfaceContact::rhs), folded into the joint row's (see jacobian).
+void FoldedJointLimit::rhs(const Model&, Data& d, int c, double kappa, const Vec6* affine_a, const Vec6*,
+                           Eigen::VectorXd* rhs) const {
+  const Contact& ct = d.contacts[c];
+  Workspace& ws = workspace(d);
+  const double r_s = ct.slack - ws.contact_kin[c].phi;
+  const double second = affine_a != nullptr ? (*affine_a)(0) * (*affine_a)(4) : 0.0;
+  const double out = -(ct.gamma * ct.slack + second - kappa) + ct.gamma * r_s;
+  ws.fold_offset[c](0) = ws.fold_gain[c](1) * out;
+  double& row = limit_row(ws, ct, *rhs);
+  row = ws.fold_row_scale[c] * (row + ws.fold_gain[c](2) * ct.side * ws.fold_offset[c](0));
+}
+
+// Δγ = r/d − (γ/d) Jφ Δν and Δs = Jφ Δν − r_s (+ ε Δγ) from the bodies' steps (see jacobian).
+void FoldedJointLimit::recover(const Data& d, int c, const Eigen::VectorXd& delta, Vec6* a, Vec6* e) const {
+  const Contact& ct = d.contacts[c];
+  const Workspace& ws = workspace(d);
+  double ds;
+  Vec2 deta;
+  eliminated_steps(d, c, delta, Vec2::Zero(), &ds, &deta);
+  const double dphi = ds + (ct.slack - ws.contact_kin[c].phi);  // Jφ Δν
+  const double dgamma = ws.fold_offset[c](0) - ws.fold_gain[c](0) * dphi;
+  if (const double eps = compliance_epsilon(d, c); eps > 0) ds += eps * dgamma;
+  *a << dgamma, 0, 0, 0, ds, 0;
+  e->setZero();
+}
+
+// its impulse lives in the contact only
+void FoldedJointLimit::start_impulse(Data& d, int c, const Contact* warm, double cold, Eigen::VectorXd*) const {
+  d.contacts[c].gamma = warm != nullptr ? warm->gamma : cold;
+}
+
+// SurfaceContact::start without a node: γ and s at least `floor`
+void FoldedJointLimit::start(Data& d, int c, double floor, double initial_slack, Eigen::VectorXd*) const {
+  Contact& ct = d.contacts[c];
+  const ContactKinematics& k = workspace(d).contact_kin[c];
+  ct.slack = std::max(k.phi, floor);
+  ct.gamma = std::max(ct.gamma, floor);
+  ct.b.setZero();
+  ct.eta = Vec3(initial_slack, 0, 0);
+}
+
+void FoldedJointLimit::recentre(Data& d, int c, double push, Eigen::VectorXd*) const {
+  Contact& ct = d.contacts[c];
+  ct.gamma = std::max(ct.gamma, push);
+  ct.slack = std::max(ct.slack, push);
+}
+
+// γ = κ/s (docs/computation.md (112))
+void FoldedJointLimit::place_open_on_path(Data& d, int c, double kappa, double, Eigen::VectorXd*) const {
+  Contact& ct = d.contacts[c];
+  if (ct.slack > 1e-6 && ct.gamma * ct.slack < kappa) ct.gamma = kappa / ct.slack;
+}
+
+}  // namespace maxsim

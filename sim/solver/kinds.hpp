@@ -96,6 +96,33 @@ class JointLimit : public SurfaceContact {
   void linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const override;
 };
 
+// A joint's row limit eliminated into the joint's free row (Contact::folded,
+// SolverOptions::fold_joint_limits; docs/computation.md (127)): the joint limit's equations, but
+// γ and s live in the Contact, the row's unknown is its whole impulse, limit included, and the
+// pair's linearization Δγ = offset − (γ/d)·Δφ (d = s + the compliance's and proximal terms' γ)
+// is a damper of conductance γ/d on the row. No node, no fill-in.
+class FoldedJointLimit final : public JointLimit {
+ public:
+  const char* name() const override { return "folded joint limit"; }
+  int node_rows(const Contact&) const override { return 0; }
+  bool has_node() const override { return false; }
+  void prepare(const Model& model, Data& d, int c) const override;
+  void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const override;
+  int row_map(const Data&, int, Eigen::Matrix4d*, Eigen::Matrix<double, 4, 6>*,
+              Eigen::Matrix<double, 4, 6>*) const override {
+    return 0;  // (no node: not the reused Schur complement's form)
+  }
+  void impulse_jacobian(const Model& model, Data& d, int c) const override;
+  void jacobian(const Model& model, Data& d, int c) const override;
+  void rhs(const Model& model, Data& d, int c, double kappa, const Vec6* affine_a, const Vec6* affine_e,
+           Eigen::VectorXd* rhs) const override;
+  void recover(const Data& d, int c, const Eigen::VectorXd& delta, Vec6* a, Vec6* e) const override;
+  void start_impulse(Data& d, int c, const Contact* warm, double cold, Eigen::VectorXd* s) const override;
+  void start(Data& d, int c, double floor, double initial_slack, Eigen::VectorXd* s) const override;
+  void recentre(Data& d, int c, double push, Eigen::VectorXd* s) const override;
+  void place_open_on_path(Data& d, int c, double kappa, double cone_weight, Eigen::VectorXd* s) const override;
+};
+
 // A ball joint's cone limit (Contact::row = kJointConeRow): the joint limit's rows on the angle θ
 // of the joint's relative rotation, φ = side·(θ(z3) − bound), the impulse along θ's gradient
 // (joint_cone_row, docs/computation.md (115)).
