@@ -29,20 +29,24 @@ void JointLimit::prepare(const Model&, Data& d, int c) const {
   workspace(d).contact_map_a[c].col(0) = -ct.side * r2.Ja.row(ct.row).transpose();
 }
 
-// The gap to the bound: the row's coordinate at z3 (unwrapped for rotations).
-void JointLimit::residual(const Model&, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const {
+// The gap to the bound: the row's coordinate at z3 (unwrapped for rotations); a compliant limit
+// gives way by ε γ (docs/computation.md (114)).
+void JointLimit::row_gap(Data& d, int c, double gamma) const {
   const Contact& ct = d.contacts[c];
   Workspace& ws = workspace(d);
-  add_impulse(d, c, inequality_unknowns(d, s, c).head<3>(), F);
   const JointRows& r2 = ws.rows2[ct.joint];
   const JointRows& r3 = ws.rows3[ct.joint];
   const int r = ct.row;
   const double coord = r < 3 ? r3.c(r) : d.joint_angle[ct.joint](r - 3) + wrap_angle(r3.c(r) - r2.c(r));
   ContactKinematics& k = ws.contact_kin[c];
   k.phi = ct.side * (coord - ct.bound);
-  // a compliant limit gives way by ε γ (docs/computation.md (114))
-  if (const double eps = compliance_epsilon(d, c); eps > 0) k.phi += eps * inequality_unknowns(d, s, c)(0);
+  if (const double eps = compliance_epsilon(d, c); eps > 0) k.phi += eps * gamma;
   k.vt.setZero();
+}
+
+void JointLimit::residual(const Model&, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const {
+  add_impulse(d, c, inequality_unknowns(d, s, c).head<3>(), F);
+  row_gap(d, c, inequality_unknowns(d, s, c)(0));
 }
 
 // The row's Jacobian at z3 (a limit has no tangential part).
@@ -120,16 +124,8 @@ void FoldedJointLimit::prepare(const Model&, Data&, int) const {}  // acts throu
 // (the Contact's, not an unknown of s), as joint friction's b1. The gap is JointLimit's.
 void FoldedJointLimit::residual(const Model&, Data& d, const Eigen::VectorXd&, int c, Eigen::VectorXd* F) const {
   const Contact& ct = d.contacts[c];
-  Workspace& ws = workspace(d);
-  limit_row(ws, ct, *F) -= ct.side * ct.gamma;
-  const JointRows& r2 = ws.rows2[ct.joint];
-  const JointRows& r3 = ws.rows3[ct.joint];
-  const int r = ct.row;
-  const double coord = r < 3 ? r3.c(r) : d.joint_angle[ct.joint](r - 3) + wrap_angle(r3.c(r) - r2.c(r));
-  ContactKinematics& k = ws.contact_kin[c];
-  k.phi = ct.side * (coord - ct.bound);
-  if (const double eps = compliance_epsilon(d, c); eps > 0) k.phi += eps * ct.gamma;  // (114)
-  k.vt.setZero();
+  limit_row(workspace(d), ct, *F) -= ct.side * ct.gamma;
+  row_gap(d, c, ct.gamma);
 }
 
 void FoldedJointLimit::impulse_jacobian(const Model&, Data&, int) const {}  // (in the joint's row)

@@ -94,6 +94,10 @@ class JointLimit : public SurfaceContact {
   void prepare(const Model& model, Data& d, int c) const override;
   void residual(const Model& model, Data& d, const Eigen::VectorXd& s, int c, Eigen::VectorXd* F) const override;
   void linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const override;
+
+ protected:
+  // the gap φ = side·(coordinate(z3) − bound) (+ ε γ when compliant) into ws.contact_kin[c]
+  void row_gap(Data& d, int c, double gamma) const;
 };
 
 // A joint's row limit eliminated into the joint's free row (Contact::folded,
