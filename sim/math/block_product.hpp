@@ -7,10 +7,11 @@
 //
 // A, B and C are 6 x 6 blocks (column-major), x and y a node's part of a vector. Each entry is
 // computed as Eigen's fixed-size lazy product computes it where the target has FMA (rows in packets
-// of 4 and 2): s = a₀ b₀, then s = fma(a_k, b_k, s) for k = 1 … K−1, then c − s (or s). The kernels below spell that order out with AVX2 and FMA instructions and keep
-// A's columns in registers across C's columns, which Eigen's generic evaluator does not: the same
-// bits in about a third of the time for 6 × 6 × 6. Without AVX2 and FMA, and for one-row products
-// (which Eigen evaluates as a reduction), they are Eigen's expressions themselves.
+// of 4 and 2): s = a₀ b₀, then s = fma(a_k, b_k, s) for k = 1 … K−1, then c − s (or s). The
+// kernels below spell that order out with AVX2 and FMA instructions and keep A's columns in
+// registers across C's columns, which Eigen's generic evaluator does not: the same bits in about
+// a third of the time for 6 × 6 × 6. Without AVX2 and FMA, and for one-row products (which Eigen
+// evaluates as a reduction), they are Eigen's expressions themselves.
 #pragma once
 
 #include <Eigen/Core>

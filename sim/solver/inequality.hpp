@@ -184,6 +184,12 @@ Row6 joint_row_unscaled(const Row6& J3, const Vec3& w, double dt);
 void joint_row_jacobian(const Model& model, const Data& d, const Eigen::VectorXd& s, const Contact& ct,
                         Row6* child, Row6* parent);
 
+// The entry of a system vector (residual or right-hand side) on the joint row `ct` acts on (a
+// joint limit's or joint friction's: ct.joint, ct.row), where folded inequalities add their terms.
+inline double& joint_row_entry(const Workspace& ws, const Contact& ct, Eigen::VectorXd& v) {
+  return v(6 * ws.layout.joint_node(ct.joint) + ct.row);
+}
+
 // The mass of a contact's lighter body (body_b, or body_a when it is a lighter body): the scale
 // of the proximal term's and a compliant contact's ε (docs/computation.md (114)).
 inline double lighter_mass(const Model& model, const Contact& c) {

@@ -73,7 +73,7 @@ double JointFriction::fold_cone(Workspace& ws, const Contact& ct, int c) const {
 }
 
 double& JointFriction::folded_row(const Workspace& ws, const Contact& ct, Eigen::VectorXd& v) const {
-  return v(6 * ws.layout.joint_node(ct.joint) + ct.row);
+  return joint_row_entry(ws, ct, v);
 }
 
 void JointFriction::jacobian(const Model& model, Data& d, int c) const {

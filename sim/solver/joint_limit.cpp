@@ -109,29 +109,19 @@ void JointConeLimit::linearize(const Model& model, Data& d, const Eigen::VectorX
 
 namespace maxsim {
 
-namespace {
-
-// The entry of a system vector (residual or right-hand side) of the limit's joint row.
-double& limit_row(const Workspace& ws, const Contact& ct, Eigen::VectorXd& v) {
-  return v(6 * ws.layout.joint_node(ct.joint) + ct.row);
-}
-
-}  // namespace
-
 void FoldedJointLimit::prepare(const Model&, Data&, int) const {}  // acts through its joint's row impulse
 
 // The joint's row unknown is the row's whole impulse, the limit's included: the row balances γ
 // (the Contact's, not an unknown of s), as joint friction's b1. The gap is JointLimit's.
 void FoldedJointLimit::residual(const Model&, Data& d, const Eigen::VectorXd&, int c, Eigen::VectorXd* F) const {
   const Contact& ct = d.contacts[c];
-  limit_row(workspace(d), ct, *F) -= ct.side * ct.gamma;
+  joint_row_entry(workspace(d), ct, *F) -= ct.side * ct.gamma;
   row_gap(d, c, ct.gamma);
 }
 
 void FoldedJointLimit::impulse_jacobian(const Model&, Data&, int) const {}  // (in the joint's row)
 
-// The pair's row of a limit node, d Δγ + γ Jφ Δν = r (SurfaceContact::jacobian, d = s + the
-// proximal and compliance terms' γ), solved for Δγ = r/d − (γ/d) Jφ Δν and put into the row
+// The pair's row of a limit node, d Δγ + γ Jφ Δν = r (SurfaceContact::gap_pivot, gap_rhs), solved for Δγ = r/d − (γ/d) Jφ Δν and put into the row
 // U − side·γ + … = 0: ΔU + side·(γ/d)·Jφ Δν + … = −F + side·r/d, a damper of conductance γ/d (Jφ
 // is side times the row's Jacobian). The row is divided by 1 + its damping and conductance, as
 // joint friction's (docs/computation.md (45)): an active limit's row becomes a constrained row
@@ -141,11 +131,8 @@ void FoldedJointLimit::jacobian(const Model& model, Data& d, int c) const {
   Workspace& ws = workspace(d);
   const ContactKinematics& k = ws.contact_kin[c];
   BlockLdu& A = ws.ldu;
-  double den = ct.slack;
-  if (ws.proximal > 0) den += ct.gamma * ws.proximal * ws.dt / lighter_mass(model, ct);
-  if (const double eps = compliance_epsilon(d, c); eps > 0) den += ct.gamma * eps;
+  const double den = gap_pivot(model, d, c);
   const double g = ct.gamma / den;
-  ws.fold_gain[c] = Vec3(g, 1.0 / den, 1.0);  // (conductance, 1/d, the row's earlier scale)
   const Joint& jt = model.joints[ct.joint];
   const int r = ct.row;
   const double scale = 1.0 / (1.0 + jt.damping[r] + ws.row_damping[ct.joint](r) + jt.armature[r] / ws.dt + g);
@@ -154,7 +141,7 @@ void FoldedJointLimit::jacobian(const Model& model, Data& d, int c) const {
   // side's limit — which its diagonal, 1 before any fold, holds: the terms added here get it too)
   double& diagonal = A.diag(ws.layout.joint_node(ct.joint))(r, r);
   const double earlier = diagonal;
-  ws.fold_gain[c](2) = earlier;
+  ws.fold_gain[c] = Vec3(g, 1.0 / den, earlier);  // (conductance, 1/d, the row's earlier scale)
   diagonal *= scale;
   const double side_g = earlier * ct.side * g;
   Block& child = A.block(A.upper_id(ws.child_edge[ct.joint]));
@@ -170,11 +157,8 @@ void FoldedJointLimit::rhs(const Model&, Data& d, int c, double kappa, const Vec
                            Eigen::VectorXd* rhs) const {
   const Contact& ct = d.contacts[c];
   Workspace& ws = workspace(d);
-  const double r_s = ct.slack - ws.contact_kin[c].phi;
-  const double second = affine_a != nullptr ? (*affine_a)(0) * (*affine_a)(4) : 0.0;
-  const double out = -(ct.gamma * ct.slack + second - kappa) + ct.gamma * r_s;
-  ws.fold_offset[c](0) = ws.fold_gain[c](1) * out;
-  double& row = limit_row(ws, ct, *rhs);
+  ws.fold_offset[c](0) = ws.fold_gain[c](1) * gap_rhs(d, c, kappa, affine_a);
+  double& row = joint_row_entry(ws, ct, *rhs);
   row = ws.fold_row_scale[c] * (row + ws.fold_gain[c](2) * ct.side * ws.fold_offset[c](0));
 }
 

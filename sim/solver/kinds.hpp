@@ -39,6 +39,11 @@ class SurfaceContact : public InequalityKind {
   bool converged(const Contact& ct, const ContactKinematics& k, double tol, double dt) const override;
 
  protected:
+  // The gap pair's linearized row d Δγ + γ Jφ Δν = r: its pivot d (s plus the proximal and the
+  // compliance terms' γ) and its right-hand side r for the target κ, with Mehrotra's second-order
+  // term Δγ_aff Δs_aff when the affine step is given
+  double gap_pivot(const Model& model, const Data& d, int c) const;
+  double gap_rhs(const Data& d, int c, double kappa, const Vec6* affine_a) const;
   // the node's impulse (γ, b1, b2) from its unknowns, added to the bodies' rows
   void add_impulse(Data& d, int c, const Vec3& impulse, Eigen::VectorXd* F) const;
   // gap and tangential velocity at z3 (ws.contact_kin[c])

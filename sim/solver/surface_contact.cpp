@@ -74,6 +74,23 @@ void SurfaceContact::impulse_jacobian(const Model&, Data& d, int c) const {
   }
 }
 
+double SurfaceContact::gap_pivot(const Model& model, const Data& d, int c) const {
+  const Contact& ct = d.contacts[c];
+  const Workspace& ws = workspace(d);
+  double pivot = ct.slack;
+  if (ws.proximal > 0 && ct.tendon < 0)  // (InteriorPointOptions::proximal; not on a tendon: no body)
+    pivot += ct.gamma * ws.proximal * ws.dt / lighter_mass(model, ct);
+  if (const double eps = compliance_epsilon(d, c); eps > 0) pivot += ct.gamma * eps;  // Δs carries ε Δγ (114)
+  return pivot;
+}
+
+double SurfaceContact::gap_rhs(const Data& d, int c, double kappa, const Vec6* affine_a) const {
+  const Contact& ct = d.contacts[c];
+  const double r_s = ct.slack - workspace(d).contact_kin[c].phi;
+  const double second = affine_a != nullptr ? (*affine_a)(0) * (*affine_a)(4) : 0.0;
+  return -(ct.gamma * ct.slack + second - kappa) + ct.gamma * r_s;
+}
+
 // C1 (γ s = κ) and C2 (β∘η = κ e) linearized with Δs = Jφ Δν − r_s and Δη_t = J_vt Δν − r_η
 // substituted; unknowns (γ, b1, b2, η0). Without friction the rows of (b1, b2, η0) are identity.
 void SurfaceContact::jacobian(const Model& model, Data& d, int c) const {
@@ -84,10 +101,7 @@ void SurfaceContact::jacobian(const Model& model, Data& d, int c) const {
   Block& D = A.diag(ws.contact_node[c]);
   D.setIdentity();
   Eigen::Matrix<double, 4, 6> rows_b = Eigen::Matrix<double, 4, 6>::Zero(), rows_a = rows_b;
-  D(0, 0) = ct.slack;
-  if (ws.proximal > 0 && ct.tendon < 0)  // (InteriorPointOptions::proximal; not on a tendon: no body)
-    D(0, 0) += ct.gamma * ws.proximal * ws.dt / lighter_mass(model, ct);
-  if (const double eps = compliance_epsilon(d, c); eps > 0) D(0, 0) += ct.gamma * eps;  // Δs carries ε Δγ (114)
+  D(0, 0) = gap_pivot(model, d, c);
   rows_b.row(0) = ct.gamma * k.Jphi_b;
   rows_a.row(0) = ct.gamma * k.Jphi_a;
   if (has_cone(ct)) {
@@ -133,18 +147,15 @@ void SurfaceContact::rhs(const Model&, Data& d, int c, double kappa, const Vec6*
                          Eigen::VectorXd* rhs) const {
   const Contact& ct = d.contacts[c];
   const ContactKinematics& k = workspace(d).contact_kin[c];
-  const double r_s = ct.slack - k.phi;
   Vec6 out = Vec6::Zero();
-  double second_c1 = 0;
   Vec3 dbeta_aff = Vec3::Zero(), deta_aff = Vec3::Zero();
   if (affine_a != nullptr) {
     const Vec6& a = *affine_a;
     const Vec6& e = *affine_e;
-    second_c1 = a(0) * a(4);
     dbeta_aff = Vec3(cone_slope(ct) * a(0), a(1), a(2));
     deta_aff = Vec3(a(3), e(0), e(1));
   }
-  out(0) = -(ct.gamma * ct.slack + second_c1 - kappa) + ct.gamma * r_s;
+  out(0) = gap_rhs(d, c, kappa, affine_a);
   if (has_cone(ct))
     out.segment<3>(1) = cone_rhs(ct, workspace(d).cone_lin[c], kappa / workspace(d).cone_weight, dbeta_aff, deta_aff,
                                  ct.eta.tail<2>() - k.vt);
