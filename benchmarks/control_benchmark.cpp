@@ -22,6 +22,7 @@
 //                 [--pair-margin on|off]  (ContactOptions::pair_margin in maxsim)
 //                 [--no-corrector]  (InteriorPointOptions::mehrotra_corrector off in maxsim)
 //                 [--joint-friction-rate R] (InteriorPointOptions::joint_friction_rate in maxsim; 0: off)
+//                 [--match-radius M] (InteriorPointOptions::warm_match_radius in maxsim, m)
 //                 [--limit-compliance E] (InteriorPointOptions::limit_compliance in maxsim, per Δt and child mass; 0: rigid)
 //                 [--contact-compliance E] (InteriorPointOptions::contact_compliance in maxsim, per Δt and lighter mass; 0: rigid)
 //                 [--compliant-limits] (SolverOptions::compliant_limit_fallback on in maxsim)
@@ -138,6 +139,7 @@ void configure(Model* m, const Options& o) {
   m->opt.interior_point.settled_open_gap = o.ip.settled_open_gap;
   m->opt.interior_point.mehrotra_corrector = o.ip.mehrotra_corrector;
   m->opt.interior_point.joint_friction_rate = o.ip.joint_friction_rate;
+  m->opt.interior_point.warm_match_radius = o.ip.warm_match_radius;
   m->opt.interior_point.limit_compliance = o.ip.limit_compliance;
   m->opt.interior_point.contact_compliance = o.ip.contact_compliance;
   m->opt.solver.compliant_limit_fallback = o.compliant_limits;
@@ -507,6 +509,11 @@ int run(int argc, char** argv) {
       o.ip.joint_friction_rate = std::stod(value());
       if (!(o.ip.joint_friction_rate >= 0) || !std::isfinite(o.ip.joint_friction_rate))
         throw std::invalid_argument("--joint-friction-rate must be a finite rate >= 0 (rad/s)");
+    }
+    else if (a == "--match-radius") {
+      o.ip.warm_match_radius = std::stod(value());
+      if (!(o.ip.warm_match_radius >= 0) || !std::isfinite(o.ip.warm_match_radius))
+        throw std::invalid_argument("--match-radius must be a finite distance >= 0 (m)");
     }
     else if (a == "--redraw") {
       o.redraw = std::stod(value());

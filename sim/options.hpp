@@ -185,6 +185,12 @@ struct InteriorPointOptions {
   // slowly while μ falls fast; 0 tests it against the tolerance like the scalar part.
   double cone_direction_tolerance = 1e-4;
   bool warm_start = true;  // persisting contacts start from their last impulse (fewer iterations)
+  // A contact continues the last step's (and starts warm from its impulses) when it joins the
+  // same pair and its witness point on body b lies within this distance [m] of that one's, the
+  // nearest first (docs/computation.md (62)). A rolling or tumbling limb's contact point moves
+  // over its surface by |ω| r Δt a step — millimetres on a flailing humanoid — and a contact that
+  // starts cold caps the first steps of its solve. 0: only a point that did not move.
+  double warm_match_radius = 1e-2;
   // A persisting contact's slack and normal impulse start no lower than this (a new contact's:
   // initial_slack): closer to the solution, and a step that then fails is retried cold. A floor
   // well above the tolerances lets the first iterations move impulses that change mode

@@ -107,7 +107,8 @@ void collide(const Model& model, Data& d, const Attempt& attempt, bool pair_marg
   if (attempt.cold) ws.previous_contacts.clear();
   d.contacts.clear();
   find_inequalities(model, d, attempt.dt, pair_margins);
-  match_inequalities(ws.previous_contacts, d.contacts, &ws.previous_match, &ws.previous_used);
+  match_inequalities(ws.previous_contacts, d.contacts, &ws.previous_match, &ws.previous_used,
+                     model.opt.interior_point.warm_match_radius);
   if (attempt.relaxed_cone)
     for (Contact& c : d.contacts) c.relaxed_cone = c.joint < 0 && c.tendon < 0;
   ws.kinds.resize(d.contacts.size());
@@ -560,6 +561,9 @@ StepReport step(const Model& model, Data& d) {
   if (!(model.opt.interior_point.joint_friction_rate >= 0) || !std::isfinite(model.opt.interior_point.joint_friction_rate))
     throw std::invalid_argument("interior_point.joint_friction_rate must be finite and >= 0 (got " +
                                 std::to_string(model.opt.interior_point.joint_friction_rate) + ")");
+  if (!(model.opt.interior_point.warm_match_radius >= 0) || !std::isfinite(model.opt.interior_point.warm_match_radius))
+    throw std::invalid_argument("interior_point.warm_match_radius must be finite and >= 0 (got " +
+                                std::to_string(model.opt.interior_point.warm_match_radius) + ")");
   if (!(model.opt.interior_point.limit_compliance >= 0) || !std::isfinite(model.opt.interior_point.limit_compliance))
     throw std::invalid_argument("interior_point.limit_compliance must be finite and >= 0 (got " +
                                 std::to_string(model.opt.interior_point.limit_compliance) + ")");

@@ -181,6 +181,16 @@ def test_interior_point_joint_friction_rate_is_the_models(pendulum):
         maxsim.step(m, d)
 
 
+def test_interior_point_warm_match_radius_is_the_models(pendulum):
+    m, d = pendulum
+    assert m.interior_point.warm_match_radius == pytest.approx(1e-2)  # m (docs/computation.md (62))
+    m.interior_point.warm_match_radius = 1e-3
+    maxsim.step(m, d)
+    m.interior_point.warm_match_radius = float("nan")
+    with pytest.raises(ValueError, match="warm_match_radius"):
+        maxsim.step(m, d)
+
+
 def test_limit_compliance_is_the_models(pendulum):
     m, d = pendulum
     assert m.interior_point.limit_compliance == 0.0  # rigid limits (docs/computation.md (114))

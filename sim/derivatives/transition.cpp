@@ -583,7 +583,7 @@ class ConvergedStep {
   // may list them in another order at a perturbed start) — or −1. True if every one is matched and
   // none is new.
   bool match_found() {
-    match_inequalities(found_, converged_, &match_, &used_);
+    match_inequalities(found_, converged_, &match_, &used_, 1e-3);
     return found_.size() == converged_.size() && std::find(match_.begin(), match_.end(), -1) == match_.end();
   }
 

@@ -39,11 +39,11 @@ bool same_inequality(const Contact& a, const Contact& b) {
 }
 
 void match_inequalities(const std::vector<Contact>& previous, const std::vector<Contact>& now,
-                        std::vector<int>* match, std::vector<char>* used) {
+                        std::vector<int>* match, std::vector<char>* used, double radius) {
   match->assign(now.size(), -1);
   used->assign(previous.size(), 0);
   for (size_t c = 0; c < now.size(); ++c) {
-    double best = 1e-3;
+    double best = radius;
     int& m = (*match)[c];
     for (size_t j = 0; j < previous.size(); ++j) {
       if ((*used)[j] || !same_inequality(previous[j], now[c]) || has_normal(previous[j]) != has_normal(now[c])) continue;
