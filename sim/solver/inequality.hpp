@@ -138,9 +138,8 @@ bool same_inequality(const Contact& a, const Contact& b);
 // match[c]: the inequality of `previous` that inequality c of `now` continues — the same one
 // (same_inequality, friction and limit apart) and, among a pair's several points, the one whose
 // witness point on body b is nearest and within `radius` (InteriorPointOptions::warm_match_radius),
-// each matched once — or −1. By identity, not by
-// position in the lists: a candidate that enters or leaves the search shifts every later index
-// (`used`: scratch, sized here).
+// each matched once — or −1. By identity, not by position in the lists: a candidate that enters
+// or leaves the search shifts every later index (`used`: scratch, sized here).
 void match_inequalities(const std::vector<Contact>& previous, const std::vector<Contact>& now,
                         std::vector<int>* match, std::vector<char>* used, double radius);
 
