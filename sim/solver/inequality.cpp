@@ -153,6 +153,23 @@ void joint_row_jacobian(const Model& model, const Data& d, const Eigen::VectorXd
     parent->setZero();
 }
 
+double fold_into_joint_row(const Model& model, Workspace& ws, const Contact& ct, double conductance,
+                           double coefficient, const Row6& j_child, const Row6& j_parent) {
+  const Joint& jt = model.joints[ct.joint];
+  const int r = ct.row;
+  BlockLdu& A = ws.ldu;
+  const double scale =
+      1.0 / (1.0 + jt.damping[r] + ws.row_damping[ct.joint](r) + jt.armature[r] / ws.dt + conductance);
+  A.diag(ws.layout.joint_node(ct.joint))(r, r) *= scale;
+  Block& child = A.block(A.upper_id(ws.child_edge[ct.joint]));
+  child.row(r) = scale * (child.row(r) + coefficient * j_child);
+  if (jt.parent != kWorld) {
+    Block& parent = A.block(A.upper_id(ws.parent_edge[ct.joint]));
+    parent.row(r) = scale * (parent.row(r) + coefficient * j_parent);
+  }
+  return scale;
+}
+
 // ---- loops over every inequality of the step -------------------------------------------------
 
 void inequality_jacobian(const Model& model, Data& d) {

@@ -190,6 +190,15 @@ inline double& joint_row_entry(const Workspace& ws, const Contact& ct, Eigen::Ve
   return v(6 * ws.layout.joint_node(ct.joint) + ct.row);
 }
 
+// Folds a damper into the joint row `ct` acts on (ct.joint, ct.row; joint friction's cone and a
+// folded limit's gap pair): the row's blocks on its child and parent gain coefficient × j_child
+// and × j_parent, and the whole row, diagonal included, is divided by 1 + the row's damping,
+// armature / Δt and `conductance` (docs/computation.md (45): a stiff fold becomes a constrained
+// row with a small compliance). Returns that scale, by which the fold's right-hand side is divided
+// too.
+double fold_into_joint_row(const Model& model, Workspace& ws, const Contact& ct, double conductance,
+                           double coefficient, const Row6& j_child, const Row6& j_parent);
+
 // The mass of a contact's lighter body (body_b, or body_a when it is a lighter body): the scale
 // of the proximal term's and a compliant contact's ε (docs/computation.md (114)).
 inline double lighter_mass(const Model& model, const Contact& c) {

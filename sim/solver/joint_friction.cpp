@@ -80,22 +80,11 @@ void JointFriction::jacobian(const Model& model, Data& d, int c) const {
   const Contact& ct = d.contacts[c];
   Workspace& ws = workspace(d);
   const ContactKinematics& k = ws.contact_kin[c];
-  BlockLdu& A = ws.ldu;
   const double g = fold_cone(ws, ct, c);
-  const Joint& jt = model.joints[ct.joint];
-  const int r = ct.row;
-  // A sticking joint has a huge conductance: the row is then divided by 1 + its damping,
-  // becoming a constrained row with a small compliance on the diagonal (docs/computation.md (45):
-  // the same solution with a well-scaled pivot).
-  const double scale = 1.0 / (1.0 + jt.damping[r] + ws.row_damping[ct.joint](r) + jt.armature[r] / ws.dt + g / ws.dt);
-  ws.fold_row_scale[c] = scale;
-  A.diag(ws.layout.joint_node(ct.joint))(r, r) *= scale;
-  Block& child = A.block(A.upper_id(ws.child_edge[ct.joint]));
-  child.row(r) = scale * (child.row(r) + g * k.Jvt_b.row(0));
-  if (jt.parent != kWorld) {
-    Block& parent = A.block(A.upper_id(ws.parent_edge[ct.joint]));
-    parent.row(r) = scale * (parent.row(r) + g * k.Jvt_a.row(0));
-  }
+  // A sticking joint has a huge conductance: its row becomes a constrained row with a small
+  // compliance on the diagonal (docs/computation.md (45): the same solution with a well-scaled
+  // pivot).
+  ws.fold_row_scale[c] = fold_into_joint_row(model, ws, ct, g / ws.dt, g, k.Jvt_b.row(0), k.Jvt_a.row(0));
 }
 
 // The cone's right-hand side, folded into the joint row's (see jacobian).

@@ -121,35 +121,22 @@ void FoldedJointLimit::residual(const Model&, Data& d, const Eigen::VectorXd&, i
 
 void FoldedJointLimit::impulse_jacobian(const Model&, Data&, int) const {}  // (in the joint's row)
 
-// The pair's row of a limit node, d Δγ + γ Jφ Δν = r (SurfaceContact::gap_pivot, gap_rhs), solved for Δγ = r/d − (γ/d) Jφ Δν and put into the row
-// U − side·γ + … = 0: ΔU + side·(γ/d)·Jφ Δν + … = −F + side·r/d, a damper of conductance γ/d (Jφ
-// is side times the row's Jacobian). The row is divided by 1 + its damping and conductance, as
-// joint friction's (docs/computation.md (45)): an active limit's row becomes a constrained row
-// with the compliance d/γ.
+// The pair's row of a limit node, d Δγ + γ Jφ Δν = r (SurfaceContact::gap_pivot, gap_rhs), solved
+// for Δγ = r/d − (γ/d) Jφ Δν and put into the row U − side·γ + … = 0: ΔU + side·(γ/d)·Jφ Δν + … =
+// −F + side·r/d, a damper of conductance γ/d (Jφ is side times the row's Jacobian). The row is
+// divided by 1 + its damping and conductance, as joint friction's (fold_into_joint_row): an active
+// limit's row becomes a constrained row with the compliance d/γ.
 void FoldedJointLimit::jacobian(const Model& model, Data& d, int c) const {
   const Contact& ct = d.contacts[c];
   Workspace& ws = workspace(d);
   const ContactKinematics& k = ws.contact_kin[c];
-  BlockLdu& A = ws.ldu;
   const double den = gap_pivot(model, d, c);
   const double g = ct.gamma / den;
-  const Joint& jt = model.joints[ct.joint];
-  const int r = ct.row;
-  const double scale = 1.0 / (1.0 + jt.damping[r] + ws.row_damping[ct.joint](r) + jt.armature[r] / ws.dt + g);
-  ws.fold_row_scale[c] = scale;
   // (the row may already be divided by an earlier fold's scale — joint friction's, or the other
   // side's limit — which its diagonal, 1 before any fold, holds: the terms added here get it too)
-  double& diagonal = A.diag(ws.layout.joint_node(ct.joint))(r, r);
-  const double earlier = diagonal;
+  const double earlier = ws.ldu.diag(ws.layout.joint_node(ct.joint))(ct.row, ct.row);
   ws.fold_gain[c] = Vec3(g, 1.0 / den, earlier);  // (conductance, 1/d, the row's earlier scale)
-  diagonal *= scale;
-  const double side_g = earlier * ct.side * g;
-  Block& child = A.block(A.upper_id(ws.child_edge[ct.joint]));
-  child.row(r) = scale * (child.row(r) + side_g * k.Jphi_b);
-  if (jt.parent != kWorld) {
-    Block& parent = A.block(A.upper_id(ws.parent_edge[ct.joint]));
-    parent.row(r) = scale * (parent.row(r) + side_g * k.Jphi_a);
-  }
+  ws.fold_row_scale[c] = fold_into_joint_row(model, ws, ct, g, earlier * ct.side * g, k.Jphi_b, k.Jphi_a);
 }
 
 // The pair's right-hand side r (SurfaceContact::rhs), folded into the joint row's (see jacobian).
