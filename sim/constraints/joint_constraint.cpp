@@ -62,7 +62,7 @@ class JointConstraint final : public EqualityKind {
       layout.joint(*F, j) = u - dt * d.row_force[j];
       if (scheme.impulse_needs_rows3() && !u.isZero()) joint_rows_at_z3(model, ws, scheme, j);
     } else {
-      joint_rows_at_z3(model, ws, scheme, j);
+      if (!ws.reuse_rows3) joint_rows_at_z3(model, ws, scheme, j);  // (step_residual's knot)
       const JointRows& r3 = ws.rows3[j];
       for (int r = 0; r < 6; ++r) {
         if (jt.row_constrained(r)) {

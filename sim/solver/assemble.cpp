@@ -5,6 +5,8 @@
 #include "sim/integrator/integrator.hpp"
 #include "sim/solver/inequality.hpp"
 
+#include <cstring>
+
 namespace maxsim {
 
 namespace {
@@ -20,6 +22,7 @@ void knot_poses(const Data& d, Workspace& ws, const Eigen::VectorXd& s) {
 
 void step_prepare(const Model& model, Data& d) {
   Workspace& ws = workspace(d);
+  ws.knot_current = false;  // (z2, Δt and the rows at z2 are new)
   const IntegratorScheme& scheme = integrator_scheme(model.opt.integrator);
   for (const EqualityKind* kind : equality_kinds())
     for (int k = 0; k < kind->count(model); ++k) kind->prepare(model, d, ws, scheme, k);
@@ -31,13 +34,20 @@ void step_residual(const Model& model, Data& d, const Eigen::VectorXd& s, Eigen:
   const SystemLayout& layout = ws.layout;
   const IntegratorScheme& scheme = integrator_scheme(model.opt.integrator);
 
-  // bodies: next knot and the integrator's rows of each body
-  knot_poses(d, ws, s);
+  // bodies: next knot and the integrator's rows of each body (the knot and the joints' rows at it
+  // kept where the bodies' unknowns are bit for bit those they were computed at)
+  const int nbody = 6 * layout.bodies;
+  ws.reuse_rows3 = ws.knot_current && ws.knot_unknowns.size() == nbody &&
+                   std::memcmp(ws.knot_unknowns.data(), s.data(), sizeof(double) * nbody) == 0;
+  if (!ws.reuse_rows3) knot_poses(d, ws, s);
   for (int i = 0; i < layout.bodies; ++i)
     layout.body(*F, i) = scheme.body_residual(model, d, ws, i, layout.velocity(s, i), layout.angular(s, i));
   // equality constraints: their rows, and their impulses on the bodies
   for (const EqualityKind* kind : equality_kinds())
     for (int k = 0; k < kind->count(model); ++k) kind->residual(model, d, ws, scheme, s, k, F);
+  if (!ws.reuse_rows3) ws.knot_unknowns = s.head(nbody);
+  ws.reuse_rows3 = false;
+  ws.knot_current = true;
   // inequalities: their impulses on the bodies, their kinematics at z3
   for (size_t c = 0; c < d.contacts.size(); ++c) ws.kinds[c]->residual(model, d, s, static_cast<int>(c), F);
 }
@@ -46,6 +56,7 @@ void step_knot(const Model& model, Data& d, const Eigen::VectorXd& s) {
   Workspace& ws = workspace(d);
   const IntegratorScheme& scheme = integrator_scheme(model.opt.integrator);
   knot_poses(d, ws, s);
+  ws.knot_current = false;  // (step_residual's knot is not this one)
   for (const EqualityKind* kind : equality_kinds())
     for (int k = 0; k < kind->count(model); ++k) kind->knot(model, d, ws, scheme, k);
 }

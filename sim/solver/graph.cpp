@@ -248,6 +248,7 @@ void build_graph(const Model& model, Data& d) {
   const int nn = static_cast<int>(model.nonholonomic.size());
   Workspace& ws = workspace(d);
   ws.built = true;
+  ws.knot_current = false;
   if (ws.kinds.size() != static_cast<size_t>(nc)) {  // contacts set by hand, not by a collide stage
     ws.kinds.resize(nc);
     for (int c = 0; c < nc; ++c) ws.kinds[c] = &inequality_kind(d.contacts[c]);

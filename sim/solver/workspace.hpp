@@ -203,6 +203,14 @@ struct Workspace {
   std::vector<char> previous_used;  // (match_inequalities' scratch)
   std::vector<Vec3> x3;
   std::vector<Vec4> q3;
+  // step_residual's knot: the bodies' unknowns (v̄, ω̄) that x3, q3 and the rows3 of every
+  // non-passive joint were last computed at, valid while `knot_current` (cleared by step_prepare
+  // and build_graph, which change z2, Δt or the sizes). A residual at the same bodies' unknowns —
+  // the interior point's first iteration after its start moved only the inequalities' variables —
+  // keeps them rather than recomputing the same numbers (`reuse_rows3`, read by the joints).
+  Eigen::VectorXd knot_unknowns;
+  bool knot_current = false;
+  bool reuse_rows3 = false;
   Eigen::VectorXd unknowns, trial, residual, trial_residual, delta;
 
   // the failure policy: states it restarts from, one per retry depth, and the end of the
