@@ -207,6 +207,30 @@ void configure_ldu(const Model& model, const Workspace& ws, BlockLdu* ldu) {
     if (ws.contact_node[c] >= 0) ldu->set_regularized_rows(ws.contact_node[c], 0b1111, true);
 }
 
+// ws.ldu.analyze of the graph laid out in ws (multiplier: every node from `bodies` on), or its
+// analysis kept from when the graph had the same inputs (Workspace::analyses).
+void analyze_graph(Workspace& ws, int n, int bodies, int root, const std::vector<char>& multiplier,
+                   bool bodies_first, const std::vector<char>& placement) {
+  constexpr int kAnalysesKept = 16;
+  for (const Workspace::GraphAnalysis& a : ws.analyses)
+    if (a.nodes == n && a.bodies == bodies && a.root == root && a.bodies_first == bodies_first &&
+        a.edges == ws.edges && a.placement == placement) {
+      ws.ldu.assign_analysis(a.symbolic);
+      return;
+    }
+  ws.ldu.analyze(n, ws.edges, root, &multiplier, bodies_first, &placement);
+  if (static_cast<int>(ws.analyses.size()) < kAnalysesKept) ws.analyses.emplace_back();
+  Workspace::GraphAnalysis& a = ws.analyses[ws.analyses_next];
+  ws.analyses_next = (ws.analyses_next + 1) % kAnalysesKept;
+  a.nodes = n;
+  a.bodies = bodies;
+  a.root = root;
+  a.bodies_first = bodies_first;
+  a.edges = ws.edges;
+  a.placement = placement;
+  a.symbolic = ws.ldu.symbolic_copy();
+}
+
 }  // namespace
 
 bool graph_matches(const Model& model, const Data& d) {
@@ -418,7 +442,7 @@ void build_graph(const Model& model, Data& d) {
   if (model.opt.solver.fill_least_root && model.opt.solver.closed_contacts_last && floating_root && !bodies_first &&
       !equality_loop(model, ws, equality_nodes, false))
     root = fill_least_root(model, ws, d, placement, root);
-  ws.ldu.analyze(n, ws.edges, root, &multiplier, bodies_first, &placement);
+  analyze_graph(ws, n, nb, root, multiplier, bodies_first, placement);
   configure_ldu(model, ws, &ws.ldu);
   ws.graph_root = root;
   // a placed state's velocity projection (project_state) with the bodies first where equality

@@ -67,6 +67,12 @@ class BlockLdu {
                const std::vector<char>* multiplier = nullptr, bool bodies_first = false,
                const std::vector<char>* placement = nullptr);
 
+  // analyze's result without the numeric blocks (a few kilobytes: orders, block ids, updates),
+  // to keep for a graph that recurs, and its use: assign_analysis(a.symbolic_copy()) leaves this
+  // object as analyze of a's graph would, bit for bit, at a small part of analyze's cost (the
+  // settings above and the counts of the last factor and solve are this object's own, kept).
+  BlockLdu symbolic_copy() const;
+  void assign_analysis(const BlockLdu& symbolic);
   int num_nodes() const { return num_nodes_; }           // nodes of the analyzed graph
   int num_loops() const { return num_loops_; }           // independent cycles (DFS back edges)
   int num_fill_blocks() const { return num_fill_; }      // fill-in block pairs added by analyze

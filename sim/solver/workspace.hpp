@@ -125,6 +125,18 @@ struct Workspace {
   // whether the model's joints close a kinematic loop (loop_joints): -1 not yet asked
   int joints_close_loops = -1;
   BlockLdu ldu;
+  // The analyses of the last graphs build_graph laid out (BlockLdu::symbolic_copy), by their
+  // inputs: a contact set takes the same few shapes again and again (a foot lifts and lands), and
+  // analyzing a graph costs as much as an interior-point iteration. The oldest is replaced first.
+  struct GraphAnalysis {
+    int nodes = 0, bodies = 0, root = -1;
+    bool bodies_first = false;
+    std::vector<std::pair<int, int>> edges;
+    std::vector<char> placement;
+    BlockLdu symbolic;
+  };
+  std::vector<GraphAnalysis> analyses;
+  int analyses_next = 0;  // the entry replaced next
   // A placed state's velocity projection (project_state) where equality constraints close a loop:
   // the same graph with the bodies eliminated first (analyze_velocity_ldu, before its first use
   // after build_graph: a step does not need it); otherwise `ldu` serves.
