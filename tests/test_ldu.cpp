@@ -680,6 +680,70 @@ TEST(BlockLdu, ReanalyzingTheSameGraphMatchesAFreshAnalysis) {
   EXPECT_NE(reused.order(), fresh.order());
 }
 
+// A kept analysis (symbolic_copy) assigned to an object that has since analyzed, sized and factored
+// another graph leaves it as a fresh analysis of the kept graph leaves one: the same order, fill
+// and loops, zero blocks, full node sizes, and a factorization and solve of the same matrix
+// bitwise the fresh object's (build_graph's cache, sim/solver/graph.cpp).
+TEST(BlockLdu, AnAssignedAnalysisMatchesAFreshOne) {
+  const tg::Graph g = tg::net(4);
+  std::vector<char> multiplier(g.num_nodes, 0), place(g.num_nodes, kPlaceByOrder);
+  for (int v = 0; v < g.num_nodes; v += 3) multiplier[v] = 1;
+  place[5] = kPlaceLast;
+  place[2] = kPlaceFirst;
+  BlockLdu reused;
+  reused.analyze(g.num_nodes, g.edges, 1, &multiplier, false, &place);
+  const BlockLdu kept = reused.symbolic_copy();
+  // another graph used in between: analyzed, sized, regularized, factored
+  const tg::Graph other = tg::ladder(7);
+  reused.analyze(other.num_nodes, other.edges, 0);
+  std::mt19937 rng(5);
+  tg::fill_random_dominant(reused, other, rng);
+  reused.set_node_size(3, 4);
+  reused.diag(3).bottomRightCorner<2, 2>().setIdentity();
+  reused.set_regularized_rows(4, 0b11);
+  ASSERT_TRUE(reused.factor());
+
+  reused.assign_analysis(kept);
+  BlockLdu fresh;
+  fresh.analyze(g.num_nodes, g.edges, 1, &multiplier, false, &place);
+  EXPECT_EQ(reused.num_nodes(), fresh.num_nodes());
+  EXPECT_EQ(reused.order(), fresh.order());
+  EXPECT_EQ(reused.num_fill_blocks(), fresh.num_fill_blocks());
+  EXPECT_EQ(reused.num_loops(), fresh.num_loops());
+  EXPECT_EQ(reused.node_size(3), kBlockSize);
+  EXPECT_EQ(reused.to_dense().cwiseAbs().maxCoeff(), 0.0);
+  for (int e = 0; e < static_cast<int>(g.edges.size()); ++e) {
+    EXPECT_EQ(reused.upper_id(e), fresh.upper_id(e));
+    EXPECT_EQ(reused.lower_id(e), fresh.lower_id(e));
+  }
+  for (BlockLdu* ldu : {&reused, &fresh}) {
+    std::mt19937 fill_rng(9);
+    tg::fill_random_dominant(*ldu, g, fill_rng);
+    ldu->set_node_size(6, 4);
+    ldu->diag(6).bottomRightCorner<2, 2>().setIdentity();
+    ldu->diag(6).block<4, 2>(0, 4).setZero();
+    ldu->diag(6).block<2, 4>(4, 0).setZero();
+    for (int e = 0; e < static_cast<int>(g.edges.size()); ++e) {  // node 6's padding rows/columns
+      if (g.edges[e].first == 6) {
+        ldu->block(ldu->upper_id(e)).bottomRows<2>().setZero();
+        ldu->block(ldu->lower_id(e)).rightCols<2>().setZero();
+      } else if (g.edges[e].second == 6) {
+        ldu->block(ldu->lower_id(e)).bottomRows<2>().setZero();
+        ldu->block(ldu->upper_id(e)).rightCols<2>().setZero();
+      }
+    }
+  }
+  std::mt19937 check_rng(17);
+  EXPECT_LE(relative_error_vs_dense(fresh, check_rng), kRelTol);
+  ASSERT_TRUE(reused.factor());
+  std::mt19937 rhs_rng(13);
+  const Eigen::VectorXd b = tg::random_vector(kBlockSize * g.num_nodes, rhs_rng);
+  Eigen::VectorXd x_reused = b, x_fresh = b;
+  reused.solve(x_reused);
+  fresh.solve(x_fresh);
+  EXPECT_EQ(x_reused, x_fresh);  // bitwise
+}
+
 // More than 1024 nodes: analyze keeps its blocks' ids in a hash map instead of the dense table.
 // The solve's residual, from the assembled blocks (a dense reference of 6 600 rows would take
 // seconds), is at round-off: A is diagonally dominant with margin 1, so ‖A x − b‖ ≤ 1e-12 ‖b‖
