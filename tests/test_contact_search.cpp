@@ -257,6 +257,33 @@ TEST(ContactSearch, BadOptionsChangeNothing) {
   expect_same_state(twin, d, 1);
 }
 
+// The margin's floor (ContactOptions::min_margin, docs/computation.md (42)): at rest without
+// gravity (no speed terms) a ball 1 cm above the ground and two balls 1 cm apart are no candidates
+// with the default 5 mm floor, and both are with a 2 cm floor.
+TEST(ContactSearch, PairsAtRestAreCandidatesWithinTheFloor) {
+  Model m;
+  const Geom ball = make_geom(GeomType::Sphere, Vec3(0.05, 0, 0));
+  m.add_body(free_body("low", ball, Vec3(0, 0, 0.06)));
+  m.add_body(free_body("left", ball, Vec3(1, 0, 1)));
+  m.add_body(free_body("right", ball, Vec3(1.11, 0, 1)));
+  m.opt.gravity.setZero();
+  auto pairs = [&m](double floor) {
+    m.opt.contact.min_margin = floor;
+    Data d(m);
+    enable_contacts(m, d);
+    step(m, d);
+    int ground = 0, between = 0;
+    for (const Contact& c : d.contacts) {
+      ground += c.body_a == kWorld && c.body_b == 0;
+      between += c.body_a >= 1 && c.body_b >= 1;
+    }
+    return std::make_pair(ground, between);
+  };
+  ASSERT_LT(ContactOptions{}.min_margin, 0.01);
+  EXPECT_EQ(pairs(ContactOptions{}.min_margin), std::make_pair(0, 0));
+  EXPECT_EQ(pairs(0.02), std::make_pair(1, 1));
+}
+
 // A mesh is its convex hull: an octahedron carrying 2 000 vertices inside it (a visual-quality
 // mesh's interior) falls onto a block and the ground exactly as the bare octahedron does — the
 // collision cores hold the hull's vertices only (sim/geometry/collision_table.cpp), and the
