@@ -19,6 +19,7 @@
 //                 [--settled-open-gap G] (InteriorPointOptions::settled_open_gap in maxsim, m)
 //                 [--hold-depth H]  (ContactOptions::hold_depth in maxsim, m)
 //                 [--min-margin M]  (ContactOptions::min_margin in maxsim, m)
+//                 [--pair-min-margin M]  (ContactOptions::pair_min_margin in maxsim, m)
 //                 [--pair-margin on|off]  (ContactOptions::pair_margin in maxsim)
 //                 [--no-corrector]  (InteriorPointOptions::mehrotra_corrector off in maxsim)
 //                 [--joint-friction-rate R] (InteriorPointOptions::joint_friction_rate in maxsim; 0: off)
@@ -113,6 +114,7 @@ struct Options {
   double limit_recovery_time = -1;  // ModelOptions::limit_recovery_time (< 0: the file's)
   double hold_depth = -1;           // ContactOptions::hold_depth (< 0: the default)
   double min_margin = -1;           // ContactOptions::min_margin (< 0: the default)
+  double pair_min_margin = -1;      // ContactOptions::pair_min_margin (< 0: the default)
   int pair_margin = -1;             // ContactOptions::pair_margin (< 0: the default)
 };
 
@@ -149,6 +151,7 @@ void configure(Model* m, const Options& o) {
   if (o.limit_recovery_time >= 0) m->opt.limit_recovery_time = o.limit_recovery_time;
   if (o.hold_depth >= 0) m->opt.contact.hold_depth = o.hold_depth;
   if (o.min_margin >= 0) m->opt.contact.min_margin = o.min_margin;
+  if (o.pair_min_margin >= 0) m->opt.contact.pair_min_margin = o.pair_min_margin;
   if (o.pair_margin >= 0) m->opt.contact.pair_margin = o.pair_margin == 1;
 }
 
@@ -489,6 +492,11 @@ int run(int argc, char** argv) {
       o.min_margin = std::stod(value());
       if (!(o.min_margin >= 0) || !std::isfinite(o.min_margin))
         throw std::invalid_argument("--min-margin must be a finite distance >= 0 (m)");
+    }
+    else if (a == "--pair-min-margin") {
+      o.pair_min_margin = std::stod(value());
+      if (!(o.pair_min_margin >= 0) || !std::isfinite(o.pair_min_margin))
+        throw std::invalid_argument("--pair-min-margin must be a finite distance >= 0 (m)");
     }
     else if (a == "--hold-depth") {
       o.hold_depth = std::stod(value());

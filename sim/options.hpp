@@ -314,16 +314,23 @@ struct ContactOptions {
   // geometric radius about its CoM): twice the distance any pair can close in one step, so slow
   // robots carry only the contacts that matter.
   bool adaptive_margin = true;
-  // The adaptive margin's floor [m]: how far ahead a pair that barely moves is found (the speed
-  // terms find what moves). Every candidate is a node of every factorization of the step, an open
-  // one costing about what a touching one does: with 2 cm (until 2026-12-07) the quadrupeds'
-  // iterations were 25–40 % dearer for pairs that did not close. A model whose median collision
-  // geom (bounding radius of the bodies' geoms) is smaller searches within that instead
-  // (docs/computation.md (42)).
-  double min_margin = 0.005;
-  // The adaptive margin per pair of bodies: a candidate is kept within min_margin +
-  // 2Δt(s_a + s_b + |g|Δt), its own two bodies' speed bounds in place of twice the fastest
-  // body's (docs/computation.md (122)): fewer open candidates in every factorization. Momentum
+  // The adaptive margin's floor [m]: contacts that enter cold at an impact must be found this far
+  // ahead or they jam the interior point. A model whose median collision geom (bounding radius
+  // of the bodies' geoms) is smaller searches within that instead (docs/computation.md (42)).
+  double min_margin = 0.02;
+  // The floor of the margin per pair (pair_margin) for two moving bodies [m], at most min_margin:
+  // such a pair of geoms is kept only if its nearest point lies within pair_min_margin +
+  // 2Δt(s_a + s_b + |g|Δt), then with its points within min_margin + that reach (docs/computation.md
+  // (122)). A robot's links pass near one another far more often than they touch, and every
+  // candidate is a node of every factorization, an open one costing about what a touching one
+  // does: 5 mm made the A1s 1.2–1.3× faster under random commands, but the corpus's Atlas and
+  // ANYmal URDFs under stiff PD met wedges on their new paths (docs/performance.md, "the margin per
+  // pair's floor for two moving bodies"). The default is min_margin's: one floor for every pair.
+  double pair_min_margin = 0.02;
+  // The adaptive margin per pair of bodies: a pair is kept within min_margin (pair_min_margin for
+  // two moving bodies) + 2Δt(s_a + s_b + |g|Δt), its own two bodies' speed bounds in place of
+  // twice the fastest body's (docs/computation.md (122)): fewer open candidates in every
+  // factorization. Momentum
   // passed on within the step (a struck body striking a third) is caught after the solve: if a
   // candidate left out could have closed over the motion the step made, the step is solved again
   // with every candidate within the whole margin ((123)), or within that motion for a pair beyond

@@ -257,31 +257,57 @@ TEST(ContactSearch, BadOptionsChangeNothing) {
   expect_same_state(twin, d, 1);
 }
 
-// The margin's floor (ContactOptions::min_margin, docs/computation.md (42)): at rest without
-// gravity (no speed terms) a ball 1 cm above the ground and two balls 1 cm apart are no candidates
-// with the default 5 mm floor, and both are with a 2 cm floor.
-TEST(ContactSearch, PairsAtRestAreCandidatesWithinTheFloor) {
+// The margin per pair's floor for two moving bodies (ContactOptions::pair_min_margin,
+// docs/computation.md (122)), at rest without gravity (no speed terms): with it at 5 mm a ball 1 cm
+// above the ground is a candidate (a pair with the world keeps min_margin, 2 cm) and two balls 1 cm
+// apart are not; a box tilted 0.05 rad over another with its lowest edge 1 mm above it keeps all
+// four corners of its bottom face, the far two ~1.1 cm up (a kept pair keeps its points within the
+// margin's 2 cm floor, not only those within 5 mm), and none with the floor at 0.5 mm; at the
+// default (min_margin's 2 cm) the balls are a candidate; a negative floor is refused by name.
+TEST(ContactSearch, BodyPairsAreKeptWholeWithinTheirFloor) {
   Model m;
   const Geom ball = make_geom(GeomType::Sphere, Vec3(0.05, 0, 0));
   m.add_body(free_body("low", ball, Vec3(0, 0, 0.06)));
   m.add_body(free_body("left", ball, Vec3(1, 0, 1)));
   m.add_body(free_body("right", ball, Vec3(1.11, 0, 1)));
+  const double tilt = 0.05;
+  m.add_body(free_body("base", make_geom(GeomType::Box, Vec3(0.2, 0.2, 0.05)), Vec3(-1, 0, 1)));
+  m.add_body(free_body("box", make_geom(GeomType::Box, Vec3(0.1, 0.1, 0.05)),
+                       Vec3(-1, 0, 1.05 + 0.001 + 0.1 * std::sin(tilt) + 0.05 * std::cos(tilt)),
+                       Vec4(std::cos(tilt / 2), 0, std::sin(tilt / 2), 0)));
   m.opt.gravity.setZero();
-  auto pairs = [&m](double floor) {
-    m.opt.contact.min_margin = floor;
+  struct Count {
+    int ball_ground = 0, balls = 0, boxes = 0;
+  };
+  auto count = [&m](double floor) {
+    m.opt.contact.pair_min_margin = floor;
     Data d(m);
     enable_contacts(m, d);
     step(m, d);
-    int ground = 0, between = 0;
+    Count n;
     for (const Contact& c : d.contacts) {
-      ground += c.body_a == kWorld && c.body_b == 0;
-      between += c.body_a >= 1 && c.body_b >= 1;
+      n.ball_ground += c.body_a == kWorld && c.body_b == 0;
+      n.balls += c.body_a == 1 && c.body_b == 2;
+      n.boxes += c.body_a == 3 && c.body_b == 4;
     }
-    return std::make_pair(ground, between);
+    return n;
   };
-  ASSERT_LT(ContactOptions{}.min_margin, 0.01);
-  EXPECT_EQ(pairs(ContactOptions{}.min_margin), std::make_pair(0, 0));
-  EXPECT_EQ(pairs(0.02), std::make_pair(1, 1));
+  ASSERT_GE(ContactOptions{}.min_margin, 0.02);
+  const Count small = count(0.005);
+  EXPECT_EQ(small.ball_ground, 1);
+  EXPECT_EQ(small.balls, 0);
+  EXPECT_EQ(small.boxes, 4);
+  const Count by_default = count(ContactOptions{}.pair_min_margin);
+  EXPECT_EQ(by_default.ball_ground, 1);
+  EXPECT_EQ(by_default.balls, 1);
+  EXPECT_EQ(by_default.boxes, 4);
+  EXPECT_EQ(count(5e-4).boxes, 0);
+  try {
+    count(-1e-3);
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("pair_min_margin"), std::string::npos) << e.what();
+  }
 }
 
 // A mesh is its convex hull: an octahedron carrying 2 000 vertices inside it (a visual-quality

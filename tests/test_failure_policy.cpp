@@ -322,9 +322,6 @@ WedgeRun run_a1_wedge(Model m, double hold_depth = 0) {
   // margin per pair (122) the same commands reach other wedges, the held run's worst step 298 →
   // 603 iterations through half steps, its other runs fewer relaxed and unconverged steps)
   m.opt.contact.pair_margin = false;
-  // (and the margin's floor of 2 cm they were recorded with: with today's 5 mm the held run's
-  // worst step is 733 iterations, its wedge reached on another path)
-  m.opt.contact.min_margin = 0.02;
   // (and Mehrotra's centring target, docs/computation.md (124): with the default c = 0.1 these
   // commands reach no wedge at all — no relaxed or unconverged step, the worst 71 iterations)
   m.opt.interior_point.centering_scale = 1.0;

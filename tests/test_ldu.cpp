@@ -90,6 +90,38 @@ std::vector<int> forest_parents(const tg::Graph& g, const std::vector<int>& root
   return parent;
 }
 
+// Makes `node` a sized node of `rows` real rows as set_node_size requires: identity padding on its
+// diagonal, zero padding rows and columns in its diagonal and edge blocks.
+void pad_node(BlockLdu* ldu, const tg::Graph& g, int node, int rows) {
+  const int pad = kBlockSize - rows;
+  ldu->set_node_size(node, rows);
+  Block& d = ldu->diag(node);
+  d.bottomRightCorner(pad, pad).setIdentity();
+  d.topRightCorner(rows, pad).setZero();
+  d.bottomLeftCorner(pad, rows).setZero();
+  for (int e = 0; e < static_cast<int>(g.edges.size()); ++e) {
+    if (g.edges[e].first == node) {
+      ldu->block(ldu->upper_id(e)).bottomRows(pad).setZero();
+      ldu->block(ldu->lower_id(e)).rightCols(pad).setZero();
+    } else if (g.edges[e].second == node) {
+      ldu->block(ldu->lower_id(e)).bottomRows(pad).setZero();
+      ldu->block(ldu->upper_id(e)).rightCols(pad).setZero();
+    }
+  }
+}
+
+// A 4 × 4 net with every third node a multiplier, one node placed first and one last (the
+// reanalysis tests' graph).
+struct PlacedNet {
+  tg::Graph g = tg::net(4);
+  std::vector<char> multiplier, place;
+  PlacedNet() : multiplier(g.num_nodes, 0), place(g.num_nodes, kPlaceByOrder) {
+    for (int v = 0; v < g.num_nodes; v += 3) multiplier[v] = 1;
+    place[5] = kPlaceLast;
+    place[2] = kPlaceFirst;
+  }
+};
+
 // ---- structure --------------------------------------------------------------------------------
 
 TEST(BlockLdu, TreeIsPostOrderWithoutFillOrLoops) {
@@ -623,11 +655,10 @@ TEST(BlockLdu, SetNodeSizeChecksAndAnalyzeResets) {
 // leaves it (zero blocks, full node sizes, no regularized rows), and a factorization of the same
 // matrix is bitwise the fresh object's. Another placement analyzes anew.
 TEST(BlockLdu, ReanalyzingTheSameGraphMatchesAFreshAnalysis) {
-  const tg::Graph g = tg::net(4);
-  std::vector<char> multiplier(g.num_nodes, 0), place(g.num_nodes, kPlaceByOrder);
-  for (int v = 0; v < g.num_nodes; v += 3) multiplier[v] = 1;
-  place[5] = kPlaceLast;
-  place[2] = kPlaceFirst;
+  const PlacedNet net;
+  const tg::Graph& g = net.g;
+  const std::vector<char>& multiplier = net.multiplier;
+  const std::vector<char>& place = net.place;
   BlockLdu reused;
   reused.analyze(g.num_nodes, g.edges, 1, &multiplier, false, &place);
   std::mt19937 rng(5);
@@ -647,19 +678,7 @@ TEST(BlockLdu, ReanalyzingTheSameGraphMatchesAFreshAnalysis) {
   for (BlockLdu* ldu : {&reused, &fresh}) {
     std::mt19937 fill_rng(9);
     tg::fill_random_dominant(*ldu, g, fill_rng);
-    ldu->set_node_size(0, 1);
-    ldu->diag(0).bottomRightCorner<5, 5>().setIdentity();
-    ldu->diag(0).block<1, 5>(0, 1).setZero();
-    ldu->diag(0).block<5, 1>(1, 0).setZero();
-    for (int e = 0; e < static_cast<int>(g.edges.size()); ++e) {  // node 0's padding rows/columns
-      if (g.edges[e].first == 0) {
-        ldu->block(ldu->upper_id(e)).bottomRows<5>().setZero();
-        ldu->block(ldu->lower_id(e)).rightCols<5>().setZero();
-      } else if (g.edges[e].second == 0) {
-        ldu->block(ldu->lower_id(e)).bottomRows<5>().setZero();
-        ldu->block(ldu->upper_id(e)).rightCols<5>().setZero();
-      }
-    }
+    pad_node(ldu, g, 0, 1);
   }
   std::mt19937 rhs_rng(13);
   const Eigen::VectorXd b = tg::random_vector(kBlockSize * g.num_nodes, rhs_rng);
@@ -685,11 +704,10 @@ TEST(BlockLdu, ReanalyzingTheSameGraphMatchesAFreshAnalysis) {
 // and loops, zero blocks, full node sizes, and a factorization and solve of the same matrix
 // bitwise the fresh object's (build_graph's cache, sim/solver/graph.cpp).
 TEST(BlockLdu, AnAssignedAnalysisMatchesAFreshOne) {
-  const tg::Graph g = tg::net(4);
-  std::vector<char> multiplier(g.num_nodes, 0), place(g.num_nodes, kPlaceByOrder);
-  for (int v = 0; v < g.num_nodes; v += 3) multiplier[v] = 1;
-  place[5] = kPlaceLast;
-  place[2] = kPlaceFirst;
+  const PlacedNet net;
+  const tg::Graph& g = net.g;
+  const std::vector<char>& multiplier = net.multiplier;
+  const std::vector<char>& place = net.place;
   BlockLdu reused;
   reused.analyze(g.num_nodes, g.edges, 1, &multiplier, false, &place);
   const BlockLdu kept = reused.symbolic_copy();
@@ -719,19 +737,7 @@ TEST(BlockLdu, AnAssignedAnalysisMatchesAFreshOne) {
   for (BlockLdu* ldu : {&reused, &fresh}) {
     std::mt19937 fill_rng(9);
     tg::fill_random_dominant(*ldu, g, fill_rng);
-    ldu->set_node_size(6, 4);
-    ldu->diag(6).bottomRightCorner<2, 2>().setIdentity();
-    ldu->diag(6).block<4, 2>(0, 4).setZero();
-    ldu->diag(6).block<2, 4>(4, 0).setZero();
-    for (int e = 0; e < static_cast<int>(g.edges.size()); ++e) {  // node 6's padding rows/columns
-      if (g.edges[e].first == 6) {
-        ldu->block(ldu->upper_id(e)).bottomRows<2>().setZero();
-        ldu->block(ldu->lower_id(e)).rightCols<2>().setZero();
-      } else if (g.edges[e].second == 6) {
-        ldu->block(ldu->lower_id(e)).bottomRows<2>().setZero();
-        ldu->block(ldu->upper_id(e)).rightCols<2>().setZero();
-      }
-    }
+    pad_node(ldu, g, 6, 4);
   }
   std::mt19937 check_rng(17);
   EXPECT_LE(relative_error_vs_dense(fresh, check_rng), kRelTol);

@@ -467,14 +467,7 @@ TEST(TransitionDerivatives, A1UnderRandomCommandsMatchesFiniteDifferences) {
 // η = κ/slack and follows the commands; with ten times tighter tolerances (t = 0.2 s, -O2) B's
 // difference fell from 1.3e-4 to 4.5e-6.
 TEST(TransitionDerivatives, A1SlidingMatchesFiniteDifferences) {
-  // (the margin's floor it was recorded with, ContactOptions::min_margin 2 cm. With today's 5 mm
-  // no column changes the contact set at this state, but B's worst resolved column parts from
-  // central differences by 8.2e-4 against a largest entry of 0.15 (floor 2 mm: 7.9e-4, 1 cm:
-  // 7.3e-4, 1.5 cm: 2.5e-5, 2 cm: 8.8e-5): the open candidates 1–1.5 cm away change where the
-  // interior point stops, and B's differences are those of the stopping point described above —
-  // not resolved further)
-  Model m = a1_file_held();
-  m.opt.contact.min_margin = 0.02;
+  const Model m = a1_file_held();
   // (the state reached with the whole margin of docs/computation.md (42), as it was recorded; the
   // margin per pair's own run reaches another state after 200 steps, where B's finite differences
   // and derivatives part by 4e-4 of B's largest entry with either margin)

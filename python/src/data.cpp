@@ -216,6 +216,7 @@ void bind_data(py::module_& m) {
       .def_readwrite("margin", &ContactOptions::margin)
       .def_readwrite("adaptive_margin", &ContactOptions::adaptive_margin)
       .def_readwrite("min_margin", &ContactOptions::min_margin)
+      .def_readwrite("pair_min_margin", &ContactOptions::pair_min_margin)
       .def_readwrite("pair_margin", &ContactOptions::pair_margin)
       .def_readwrite("exclude_joined", &ContactOptions::exclude_joined)
       .def_readwrite("self_collision", &ContactOptions::self_collision)

@@ -219,6 +219,12 @@ def test_contact_options_are_the_models(pendulum):
     m.contact.friction = 0.4  # a reference: the next step of every Data of m reads it
     assert m.contact.friction == 0.4 and d.contact_options.friction == 0.4
     maxsim.step(m, d)
+    assert m.contact.pair_min_margin == m.contact.min_margin  # one floor by default
+    m.contact.pair_min_margin = -1e-3
+    with pytest.raises(ValueError, match="pair_min_margin"):
+        maxsim.step(m, d)
+    m.contact.pair_min_margin = 0.005
+    maxsim.step(m, d)
     o = maxsim.ContactOptions()
     o.cone = maxsim.FrictionCone.Linear
     m.contact = o

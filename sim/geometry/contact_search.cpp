@@ -60,6 +60,8 @@ void check_options(const ContactOptions& options) {
   if (!(options.bounce_threshold >= 0) || !std::isfinite(options.bounce_threshold)) bad("bounce_threshold", options.bounce_threshold, "finite and >= 0");
   if (!std::isfinite(options.torsion_gap)) bad("torsion_gap", options.torsion_gap, "finite");
   if (!(options.min_margin >= 0) || !std::isfinite(options.min_margin)) bad("min_margin", options.min_margin, "finite and >= 0");
+  if (!(options.pair_min_margin >= 0) || !std::isfinite(options.pair_min_margin))
+    bad("pair_min_margin", options.pair_min_margin, "finite and >= 0");
   if (!(options.hold_depth >= 0) || !std::isfinite(options.hold_depth)) bad("hold_depth", options.hold_depth, "finite and >= 0");
   if (!(options.start_overlap >= 0) || !std::isfinite(options.start_overlap)) bad("start_overlap", options.start_overlap, "finite and >= 0");
 }
@@ -206,16 +208,33 @@ void ContactSearch::collide(const Model& m, Data& d, double dt, bool pair_margin
   world_->find_candidates(d.x, d.q, &candidates_);
   if (margin_ != whole) world_->set_margin(whole);
   if (pair_margins) {
-    // each candidate within its own two bodies' reach; those left out are remembered (missed())
+    // each candidate within its own two bodies' reach; those left out are remembered (missed()).
+    // Two moving bodies' pair of geoms is kept only if its nearest point lies within the reach
+    // with the floor of pair_min_margin, and then with every point within the reach with the
+    // margin's floor (the narrow phase lists a pair's points together: a turning pair's far
+    // features stay listed as with the one floor)
     auto speed = [this](int b) { return b == kWorld ? 0.0 : speed_[b]; };
+    const double pair_floor = std::min(options_.pair_min_margin, floor);
     size_t n = 0;
-    for (const ContactCandidate& k : candidates_) {
+    for (size_t first = 0; first < candidates_.size();) {
+      const std::uint64_t key = geom_pair_key(candidates_[first]);
+      size_t last = first + 1;
+      double nearest = candidates_[first].distance;
+      for (; last < candidates_.size() && geom_pair_key(candidates_[last]) == key; ++last)
+        nearest = std::min(nearest, candidates_[last].distance);
+      const ContactCandidate& k = candidates_[first];
       const double reach = 2.0 * dt * (speed(k.body_a) + speed(k.body_b) + fall);
-      if (k.distance < std::min(options_.margin, floor + reach) + k.margin) {
-        candidates_[n++] = k;
-      } else if (kept(k)) {
-        deferred_.push_back({k.body_a, k.body_b, k.distance});
+      const bool world = k.body_a == kWorld || k.body_b == kWorld;
+      const bool pair_kept = world || nearest < std::min(options_.margin, pair_floor + reach) + k.margin;
+      for (size_t i = first; i < last; ++i) {
+        const ContactCandidate& c = candidates_[i];
+        if (pair_kept && c.distance < std::min(options_.margin, floor + reach) + c.margin) {
+          candidates_[n++] = c;
+        } else if (kept(c)) {
+          deferred_.push_back({c.body_a, c.body_b, c.distance});
+        }
       }
+      first = last;
     }
     candidates_.resize(n);
   }

@@ -611,54 +611,39 @@ void BlockLdu::analyze(int num_nodes, const std::vector<std::pair<int, int>>& ed
   fill_padding_stale_ = false;
 }
 
+// Everything analyze sets but the numeric blocks (blocks_, dinv_) and the settings it leaves alone.
+void BlockLdu::copy_symbolic(const BlockLdu& from) {
+  num_nodes_ = from.num_nodes_;
+  num_loops_ = from.num_loops_;
+  num_fill_ = from.num_fill_;
+  order_ = from.order_;
+  position_ = from.position_;
+  edge_ids_ = from.edge_ids_;
+  reg_mask_ = from.reg_mask_;
+  reg_only_singular_ = from.reg_only_singular_;
+  reg_shift_ = from.reg_shift_;
+  correction_ = from.correction_;
+  block_rc_ = from.block_rc_;
+  later_begin_ = from.later_begin_;
+  later_ = from.later_;
+  update_begin_ = from.update_begin_;
+  updates_ = from.updates_;
+  fill_ids_ = from.fill_ids_;
+  node_size_ = from.node_size_;
+  node_class_ = from.node_class_;
+  update_kernel_ = from.update_kernel_;
+  kernels_stale_ = from.kernels_stale_;
+  fill_padding_stale_ = from.fill_padding_stale_;
+}
+
 BlockLdu BlockLdu::symbolic_copy() const {
   BlockLdu out;
-  out.num_nodes_ = num_nodes_;
-  out.num_loops_ = num_loops_;
-  out.num_fill_ = num_fill_;
-  out.order_ = order_;
-  out.position_ = position_;
-  out.edge_ids_ = edge_ids_;
-  out.reg_mask_ = reg_mask_;
-  out.reg_only_singular_ = reg_only_singular_;
-  out.reg_shift_ = reg_shift_;
-  out.correction_ = correction_;
-  out.block_rc_ = block_rc_;
-  out.later_begin_ = later_begin_;
-  out.later_ = later_;
-  out.update_begin_ = update_begin_;
-  out.updates_ = updates_;
-  out.fill_ids_ = fill_ids_;
-  out.node_size_ = node_size_;
-  out.node_class_ = node_class_;
-  out.update_kernel_ = update_kernel_;
-  out.kernels_stale_ = kernels_stale_;
-  out.fill_padding_stale_ = fill_padding_stale_;
+  out.copy_symbolic(*this);
   return out;
 }
 
 void BlockLdu::assign_analysis(const BlockLdu& symbolic) {
-  num_nodes_ = symbolic.num_nodes_;
-  num_loops_ = symbolic.num_loops_;
-  num_fill_ = symbolic.num_fill_;
-  order_ = symbolic.order_;
-  position_ = symbolic.position_;
-  edge_ids_ = symbolic.edge_ids_;
-  reg_mask_ = symbolic.reg_mask_;
-  reg_only_singular_ = symbolic.reg_only_singular_;
-  reg_shift_ = symbolic.reg_shift_;
-  correction_ = symbolic.correction_;
-  block_rc_ = symbolic.block_rc_;
-  later_begin_ = symbolic.later_begin_;
-  later_ = symbolic.later_;
-  update_begin_ = symbolic.update_begin_;
-  updates_ = symbolic.updates_;
-  fill_ids_ = symbolic.fill_ids_;
-  node_size_ = symbolic.node_size_;
-  node_class_ = symbolic.node_class_;
-  update_kernel_ = symbolic.update_kernel_;
-  kernels_stale_ = symbolic.kernels_stale_;
-  fill_padding_stale_ = symbolic.fill_padding_stale_;
+  copy_symbolic(symbolic);
   // (as analyze leaves them)
   blocks_.assign(num_nodes_ + block_rc_.size(), Block::Zero());
   dinv_.assign(num_nodes_, Block::Zero());

@@ -188,6 +188,7 @@ class BlockLdu {
   mutable int num_sweeps_ = 0;
   mutable Eigen::VectorXd correction_;  // refinement scratch (sized by analyze)
   void solve_factored(Eigen::Ref<Eigen::VectorXd> b) const;
+  void copy_symbolic(const BlockLdu& from);  // (symbolic_copy, assign_analysis)
   template <int Mk>
   void forward_node(int p, double* b) const;  // one node of solve_factored (Mk: kernel rows)
   template <int Mk>
