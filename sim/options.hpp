@@ -330,11 +330,11 @@ struct ContactOptions {
   // The adaptive margin per pair of bodies: a pair is kept within min_margin (pair_min_margin for
   // two moving bodies) + 2Δt(s_a + s_b + |g|Δt), its own two bodies' speed bounds in place of
   // twice the fastest body's (docs/computation.md (122)): fewer open candidates in every
-  // factorization. Momentum
-  // passed on within the step (a struck body striking a third) is caught after the solve: if a
-  // candidate left out could have closed over the motion the step made, the step is solved again
-  // with every candidate within the whole margin ((123)), or within that motion for a pair beyond
-  // the whole margin (a leg whipped by a stiff servo from rest). Needs adaptive_margin.
+  // factorization. Momentum passed on within the step (a struck body striking a third) is caught
+  // after the solve: if a candidate left out could have closed over the motion the step made, the
+  // step is solved again with every candidate within the whole margin ((123)), or within that
+  // motion for a pair beyond the whole margin (a leg whipped by a stiff servo from rest). Needs
+  // adaptive_margin.
   bool pair_margin = true;
   bool exclude_joined = true;  // the model's joint filter applies (Model::collision_filter)
   // Contacts between two moving bodies (a robot's own links, stacked objects); off is PyBullet's
