@@ -26,6 +26,8 @@
 //                 [--match-radius M] (InteriorPointOptions::warm_match_radius in maxsim, m)
 //                 [--limit-compliance E] (InteriorPointOptions::limit_compliance in maxsim, per Δt and child mass; 0: rigid)
 //                 [--contact-compliance E] (InteriorPointOptions::contact_compliance in maxsim, per Δt and lighter mass; 0: rigid)
+//                 [--compliant-retry C] (SolverOptions::compliant_retry in maxsim; 0: no nearly rigid attempt)
+//                 [--compliant-retry-iterations N] (SolverOptions::compliant_retry_iterations in maxsim)
 //                 [--compliant-limits] (SolverOptions::compliant_limit_fallback on in maxsim)
 //                 [--no-compliant-last-resort] (SolverOptions::compliant_last_resort off in maxsim)
 //                 [--rigid-contacts] (SolverOptions::compliant_contacts_last_resort off in maxsim)
@@ -105,6 +107,8 @@ struct Options {
   // the interior-point settings the command line sets: cone_weight, jammed_iterations, settled_iterations,
   // compliant_iterations, sigma_after_short_step, fraction_to_boundary, warm_slack, mehrotra_corrector, joint_friction_rate
   InteriorPointOptions ip;
+  double compliant_retry = -1;  // (< 0: the model's)
+  int compliant_retry_iterations = 0;  // (0: the model's)
   bool paired = false;  // the options above judged on the default solver's own states
   double redraw = kRedrawPeriod;  // s between two draws of the commands
   bool compliant_limits = false;  // SolverOptions::compliant_limit_fallback on
@@ -145,6 +149,8 @@ void configure(Model* m, const Options& o) {
   m->opt.interior_point.limit_compliance = o.ip.limit_compliance;
   m->opt.interior_point.contact_compliance = o.ip.contact_compliance;
   m->opt.solver.compliant_limit_fallback = o.compliant_limits;
+  if (o.compliant_retry >= 0) m->opt.solver.compliant_retry = o.compliant_retry;
+  if (o.compliant_retry_iterations > 0) m->opt.solver.compliant_retry_iterations = o.compliant_retry_iterations;
   if (o.rigid_last_resort) m->opt.solver.compliant_last_resort = false;
   if (o.rigid_contacts) m->opt.solver.compliant_contacts_last_resort = false;
   if (o.no_sticking_retry) m->opt.solver.sticking_retry = false;
@@ -472,6 +478,15 @@ int run(int argc, char** argv) {
       if (!std::isfinite(v) || !(v > 0) || (unit && v > 1))
         throw std::invalid_argument(a + (unit ? " must be in (0, 1]" : " must be a finite number > 0"));
       (a == "--sigma-short" ? o.ip.sigma_after_short_step : a == "--fraction-to-boundary" ? o.ip.fraction_to_boundary : o.ip.warm_slack) = v;
+    }
+    else if (a == "--compliant-retry") {
+      o.compliant_retry = std::stod(value());
+      if (!(o.compliant_retry >= 0) || !std::isfinite(o.compliant_retry))
+        throw std::invalid_argument("--compliant-retry must be a finite compliance >= 0");
+    }
+    else if (a == "--compliant-retry-iterations") {
+      o.compliant_retry_iterations = std::stoi(value());
+      if (o.compliant_retry_iterations < 1) throw std::invalid_argument("--compliant-retry-iterations must be >= 1");
     }
     else if (a == "--settled-open-gap") {
       o.ip.settled_open_gap = std::stod(value());

@@ -94,6 +94,22 @@ struct SolverOptions {
   // cascade at every step of the wedge (the A1 URDF under full random torques: 10× the iterations
   // as a run, where the rigid solve leaves 25 of those steps unconverged).
   bool compliant_contacts_last_resort = true;
+  // A wedge's answer within the contracts, an option: where a step's first attempt does not
+  // converge, the same attempt again, warm, with its joint limits and surface contacts compliant
+  // by this much (the c of limit_fallback_compliance: ε = c Δt / the lighter body's mass,
+  // docs/computation.md (114)), at most compliant_retry_iterations. Its answer stands, not
+  // reported relaxed, when no inequality gives by more than compliant_retry_give (ε γ), and the
+  // next compliant_retry_steps steps start with that attempt (a wedge lasts), falling back to the
+  // rigid first attempt where it does not end them so. A squeeze the rigid equations leave free
+  // is fixed by the least compliant energy, as in the compliant attempts, at a give of ~1e-8 m.
+  // Off by default: at c = 1e-5 it ends the servo arm's wedge and the A1 file's wedge stretches
+  // (seed 3 of the benchmark: 38.9 → 17.1 iterations per step), but most first attempts that fail
+  // are not wedges, and on the benchmark's own trajectories it adds 20–40 iterations to the
+  // steps the cold retry ends (docs/performance.md, "a nearly rigid attempt"). 0: no such attempt.
+  double compliant_retry = 0.0;
+  int compliant_retry_iterations = 40;
+  int compliant_retry_steps = 20;
+  double compliant_retry_give = 1e-6;  // m (rad on a joint's rotation row)
   // Painlevé's trap: where an attempt ends with a frictional contact sliding into its surface —
   // its gap still violated while its slack has reached its boundary (s < −φ) — the next
   // attempt starts the step's sliding contacts sticking (InteriorPointOptions::sticking_start),

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "sim/actuation.hpp"
 #include "sim/constraints/equality.hpp"
@@ -259,7 +260,46 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
   if (top) ws.gave_way = 0;
   if (top && ws.unsettled_steps > 0) --ws.unsettled_steps;
   ws.started_settled = false;
-  StepReport rep = step_once(model, d, first);
+  const bool rigid = first.interior_point.limit_compliance <= 0 && first.interior_point.contact_compliance <= 0;
+  // the nearly rigid attempt (SolverOptions::compliant_retry): warm, the limits and contacts
+  // compliant by c; its answer stands if it gives by at most compliant_retry_give
+  const SolverOptions& so = model.opt.solver;
+  if (!(so.compliant_retry >= 0) || !std::isfinite(so.compliant_retry) || so.compliant_retry_iterations < 1 ||
+      so.compliant_retry_steps < 0 || !(so.compliant_retry_give >= 0))
+    throw std::invalid_argument(
+        "SolverOptions: compliant_retry must be finite and >= 0, compliant_retry_iterations >= 1, "
+        "compliant_retry_steps >= 0 and compliant_retry_give >= 0");
+  const bool retry_nearly_rigid = top && rigid && so.compliant_retry > 0;
+  auto nearly_rigid = [&](StepReport* out) {
+    Attempt attempt = first;
+    attempt.interior_point.limit_compliance = so.compliant_retry;
+    attempt.interior_point.contact_compliance = so.compliant_retry;
+    attempt.interior_point.max_iterations = std::min(attempt.interior_point.max_iterations, so.compliant_retry_iterations);
+    d.contacts = ws.retry_contacts;
+    const int before = out->iterations;
+    *out = step_once(model, d, attempt);
+    out->iterations += before;
+    if (out->status != StepStatus::Ok) return false;
+    for (int c = 0; c < static_cast<int>(d.contacts.size()); ++c)
+      if (!(compliance_epsilon(d, c) * d.contacts[c].gamma <= so.compliant_retry_give)) return false;
+    ws.nearly_rigid_steps = so.compliant_retry_steps;
+    return true;
+  };
+  StepReport rep;
+  if (retry_nearly_rigid && ws.nearly_rigid_steps > 0) {
+    // a wedge lasts: the step after one the nearly rigid attempt ended starts with it
+    --ws.nearly_rigid_steps;
+    ws.retry_contacts = d.contacts;  // (the last step's end: its warm start)
+    if (nearly_rigid(&rep)) return rep;
+    ws.nearly_rigid_steps = 0;
+    restore_state(saved, d);
+    d.contacts = ws.retry_contacts;
+  }
+  {
+    const int before = rep.iterations;
+    rep = step_once(model, d, first);
+    rep.iterations += before;
+  }
   if (rep.status == StepStatus::Ok) return rep;
   // The retries below change only the interior point's start and settings: a step without
   // contacts (Newton's method) would repeat itself exactly, so it goes straight to the half steps,
@@ -308,7 +348,6 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
   cold.cold = true;
   // a compliant attempt (docs/computation.md (114)): cold, the joint limits compliant and, with
   // `contacts`, the surface contacts too; reported relaxed, its unconverged end never kept
-  const bool rigid = first.interior_point.limit_compliance <= 0 && first.interior_point.contact_compliance <= 0;
   auto attempt_compliant = [&](bool contacts) {
     if (!contacts && !has_joint_limit(d.contacts)) return false;
     Attempt compliant = cold;
@@ -343,6 +382,14 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
   }
   restore_state(saved, d);
   if (interior_point) {
+    if (retry_nearly_rigid) {
+      ws.retry_contacts = ws.previous_contacts;  // (the last step's end: the first attempt's warm start)
+      std::vector<Contact> first_end;  // (the attempts below read how the first one ended)
+      first_end.swap(d.contacts);
+      if (nearly_rigid(&rep)) return rep;
+      restore_state(saved, d);
+      d.contacts.swap(first_end);
+    }
     // (where nothing slid at the first attempt's start a sticking start changes nothing: the
     // attempt would repeat a cold one)
     if (model.opt.solver.sticking_retry && top && ws.sliding_at_start > 0 &&

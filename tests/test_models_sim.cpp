@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -376,6 +377,40 @@ INSTANTIATE_TEST_SUITE_P(ModelsSimulate, StiffServoArm, ::testing::Values(false,
                          [](const ::testing::TestParamInfo<bool>& info) {
                            return std::string(info.param ? "CompliantContacts" : "RigidContacts");
                          });
+
+// The wedge of the parameterized test above, with its strict stall test and every penetration
+// recovered, given the nearly rigid attempt (SolverOptions::compliant_retry, c = 1e-5) and the
+// rigid last resort: where the rigid run leaves steps unconverged, the attempt with the limits and
+// contacts compliant by ε = c Δt / m ends them, each inequality giving by ε γ ≤ 1e-6 m, so no step
+// is unconverged or relaxed, the arm stays on its floor to 1e-6 m and no joint is kicked.
+TEST(ModelsSimulate, StiffServoArmsWedgeEndsInTheNearlyRigidAttempt) {
+  Model m = load_model(repo("tests/data/models/servo_arm/arm.xml"));
+  m.opt.solver.stall_factor = 1;
+  m.opt.contact.hold_depth = 0;
+  m.opt.solver.compliant_contacts_last_resort = false;
+  const ServoRun rigid = press_servo_arm(m);
+  ASSERT_GT(rigid.summary.not_converged_steps, 0) << "the wedge was not reached: the test no longer tests the attempt";
+  m.opt.solver.compliant_retry = 1e-5;
+  const ServoRun run = press_servo_arm(m);
+  const StepSummary& summary = run.summary;
+  std::printf("unconverged %lld, relaxed %lld, penetration %.1e m, fastest joint %.1f rad/s\n",
+              summary.not_converged_steps, summary.relaxed_steps, run.penetration, run.speed);
+  EXPECT_EQ(summary.failed_steps + summary.not_converged_steps + summary.relaxed_steps, 0);
+  EXPECT_LT(run.penetration, 1e-6);
+  EXPECT_LT(run.speed, 80.0);
+}
+
+TEST(ModelsSimulate, BadNearlyRigidAttemptIsRefused) {
+  Model m = load_model(repo("tests/data/models/servo_arm/arm.xml"));
+  Data d(m);
+  m.opt.solver.compliant_retry = -1e-5;
+  EXPECT_THROW(step(m, d), std::invalid_argument);
+  m.opt.solver.compliant_retry = std::nan("");
+  EXPECT_THROW(step(m, d), std::invalid_argument);
+  m.opt.solver.compliant_retry = 1e-5;
+  m.opt.solver.compliant_retry_iterations = 0;
+  EXPECT_THROW(step(m, d), std::invalid_argument);
+}
 
 // The same 4.6 s with the default solver: the hard steps' iterates jam where the contact's
 // impulse grows along the wedge's free direction, already within the stall test, and are their

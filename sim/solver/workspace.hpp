@@ -116,6 +116,12 @@ struct Workspace {
   // settled (the failure policy's unsettled retry, sim/step.cpp)
   bool started_settled = false;
   int unsettled_steps = 0;
+  // steps, this one included, whose first attempt is the nearly rigid one after a step that it
+  // ended (SolverOptions::compliant_retry: a wedge lasts many steps)
+  int nearly_rigid_steps = 0;
+  // the last step's inequalities, kept by the failure policy for the nearly rigid attempt's warm
+  // start
+  std::vector<Contact> retry_contacts;
   // frictional contacts sliding at the last attempt's start (sliding_contacts): those a sticking
   // start would stop; with none the failure policy's sticking attempt would repeat a cold one
   int sliding_at_start = 0;
