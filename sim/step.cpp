@@ -382,14 +382,8 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
   }
   restore_state(saved, d);
   if (interior_point) {
-    if (retry_nearly_rigid) {
-      ws.retry_contacts = ws.previous_contacts;  // (the last step's end: the first attempt's warm start)
-      std::vector<Contact> first_end;  // (the attempts below read how the first one ended)
-      first_end.swap(d.contacts);
-      if (nearly_rigid(&rep)) return rep;
-      restore_state(saved, d);
-      d.contacts.swap(first_end);
-    }
+    // (the last step's end, the first attempt's warm start: the cold attempts below clear it)
+    if (retry_nearly_rigid) ws.retry_contacts = ws.previous_contacts;
     // (where nothing slid at the first attempt's start a sticking start changes nothing: the
     // attempt would repeat a cold one)
     if (model.opt.solver.sticking_retry && top && ws.sliding_at_start > 0 &&
@@ -409,6 +403,16 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
       attempt_again(retry);
       if (rep.status == StepStatus::Ok) return rep;
       restore_state(saved, d);
+    }
+    if (retry_nearly_rigid) {
+      // a wedge's squeeze, which the rigid equations leave free, fixed by a compliance whose give
+      // is within the contracts (SolverOptions::compliant_retry); the attempts below read how the
+      // last one ended
+      std::vector<Contact> last_end;
+      last_end.swap(d.contacts);
+      if (nearly_rigid(&rep)) return rep;
+      restore_state(saved, d);
+      d.contacts.swap(last_end);
     }
     const bool early_limits = model.opt.solver.compliant_limit_fallback && has_joint_limit(d.contacts);
     if (rigid && (early_limits || after_wedge)) {
