@@ -286,9 +286,11 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
     return true;
   };
   StepReport rep;
+  bool nearly_rigid_tried = false;  // (at most once a step)
   if (retry_nearly_rigid && ws.nearly_rigid_steps > 0) {
     // a wedge lasts: the step after one the nearly rigid attempt ended starts with it
     --ws.nearly_rigid_steps;
+    nearly_rigid_tried = true;
     ws.retry_contacts = d.contacts;  // (the last step's end: its warm start)
     if (nearly_rigid(&rep)) return rep;
     ws.nearly_rigid_steps = 0;
@@ -404,7 +406,7 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
       if (rep.status == StepStatus::Ok) return rep;
       restore_state(saved, d);
     }
-    if (retry_nearly_rigid) {
+    if (retry_nearly_rigid && !nearly_rigid_tried) {
       // a wedge's squeeze, which the rigid equations leave free, fixed by a compliance whose give
       // is within the contracts (SolverOptions::compliant_retry); the attempts below read how the
       // last one ended
