@@ -224,6 +224,16 @@ bool has_joint_limit(const std::vector<Contact>& contacts) {
   return false;
 }
 
+// `base` with its joint limits (and, with `contacts`, its surface contacts) compliant by c
+// (docs/computation.md (114)) and at most `iterations` interior-point iterations
+Attempt compliant_attempt(const Attempt& base, double c, bool contacts, int iterations) {
+  Attempt compliant = base;
+  compliant.interior_point.limit_compliance = c;
+  if (contacts) compliant.interior_point.contact_compliance = c;
+  compliant.interior_point.max_iterations = std::min(compliant.interior_point.max_iterations, iterations);
+  return compliant;
+}
+
 // Steps after a failed settled start that start from the warm floors whatever the kinematic test
 // says (the servo arm pressed onto its floor near a toggle: each settled first attempt of the
 // wedge's tens of steps ran to the iteration cap, the unsettled one converged in ~5 iterations).
@@ -264,18 +274,13 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
   // the nearly rigid attempt (SolverOptions::compliant_retry): warm, the limits and contacts
   // compliant by c; its answer stands if it gives by at most compliant_retry_give
   const SolverOptions& so = model.opt.solver;
-  if (!(so.compliant_retry >= 0) || !std::isfinite(so.compliant_retry) || so.compliant_retry_iterations < 1 ||
-      so.compliant_retry_steps < 0 || !(so.compliant_retry_give >= 0))
-    throw std::invalid_argument(
-        "SolverOptions: compliant_retry must be finite and >= 0, compliant_retry_iterations >= 1, "
-        "compliant_retry_steps >= 0 and compliant_retry_give >= 0");
   const bool retry_nearly_rigid = top && rigid && so.compliant_retry > 0;
+  // the last step's inequalities, the nearly rigid attempt's warm start (the attempts before it
+  // change d.contacts)
+  std::vector<Contact> retry_contacts;
   auto nearly_rigid = [&](StepReport* out) {
-    Attempt attempt = first;
-    attempt.interior_point.limit_compliance = so.compliant_retry;
-    attempt.interior_point.contact_compliance = so.compliant_retry;
-    attempt.interior_point.max_iterations = std::min(attempt.interior_point.max_iterations, so.compliant_retry_iterations);
-    d.contacts = ws.retry_contacts;
+    const Attempt attempt = compliant_attempt(first, so.compliant_retry, true, so.compliant_retry_iterations);
+    d.contacts = retry_contacts;
     const int before = out->iterations;
     *out = step_once(model, d, attempt);
     out->iterations += before;
@@ -291,11 +296,11 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
     // a wedge lasts: the step after one the nearly rigid attempt ended starts with it
     --ws.nearly_rigid_steps;
     nearly_rigid_tried = true;
-    ws.retry_contacts = d.contacts;  // (the last step's end: its warm start)
+    retry_contacts = d.contacts;  // (the last step's end: its warm start)
     if (nearly_rigid(&rep)) return rep;
     ws.nearly_rigid_steps = 0;
     restore_state(saved, d);
-    d.contacts = ws.retry_contacts;
+    d.contacts = retry_contacts;
   }
   {
     const int before = rep.iterations;
@@ -352,11 +357,7 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
   // `contacts`, the surface contacts too; reported relaxed, its unconverged end never kept
   auto attempt_compliant = [&](bool contacts) {
     if (!contacts && !has_joint_limit(d.contacts)) return false;
-    Attempt compliant = cold;
-    compliant.interior_point.limit_compliance = model.opt.solver.limit_fallback_compliance;
-    if (contacts) compliant.interior_point.contact_compliance = model.opt.solver.limit_fallback_compliance;
-    compliant.interior_point.max_iterations = std::min(compliant.interior_point.max_iterations, first.interior_point.compliant_iterations);
-    attempt_again(compliant);
+    attempt_again(compliant_attempt(cold, so.limit_fallback_compliance, contacts, first.interior_point.compliant_iterations));
     if (rep.status != StepStatus::Ok) return false;
     rep.relaxed = true;
     ws.gave_way = contacts ? 2 : 1;
@@ -385,7 +386,7 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
   restore_state(saved, d);
   if (interior_point) {
     // (the last step's end, the first attempt's warm start: the cold attempts below clear it)
-    if (retry_nearly_rigid) ws.retry_contacts = ws.previous_contacts;
+    if (retry_nearly_rigid) retry_contacts = ws.previous_contacts;
     // (where nothing slid at the first attempt's start a sticking start changes nothing: the
     // attempt would repeat a cold one)
     if (model.opt.solver.sticking_retry && top && ws.sliding_at_start > 0 &&
@@ -629,6 +630,12 @@ StepReport step(const Model& model, Data& d) {
   if (!numerical_damping_valid(model.opt.numerical_damping))
     throw std::invalid_argument("numerical_damping must be in [0, 0.5] (got " +
                                 std::to_string(model.opt.numerical_damping) + ")");
+  const SolverOptions& so = model.opt.solver;
+  if (!(so.compliant_retry >= 0) || !std::isfinite(so.compliant_retry) || so.compliant_retry_iterations < 1 ||
+      so.compliant_retry_steps < 0 || !(so.compliant_retry_give >= 0))
+    throw std::invalid_argument(
+        "SolverOptions: compliant_retry must be finite and >= 0, compliant_retry_iterations >= 1, "
+        "compliant_retry_steps >= 0 and compliant_retry_give >= 0");
   if (!limit_recovery_time_valid(model.opt.limit_recovery_time))
     throw std::invalid_argument("limit_recovery_time must be >= 0 (got " +
                                 std::to_string(model.opt.limit_recovery_time) + ")");

@@ -119,9 +119,6 @@ struct Workspace {
   // steps, this one included, whose first attempt is the nearly rigid one after a step that it
   // ended (SolverOptions::compliant_retry: a wedge lasts many steps)
   int nearly_rigid_steps = 0;
-  // the last step's inequalities, kept by the failure policy for the nearly rigid attempt's warm
-  // start
-  std::vector<Contact> retry_contacts;
   // frictional contacts sliding at the last attempt's start (sliding_contacts): those a sticking
   // start would stop; with none the failure policy's sticking attempt would repeat a cold one
   int sliding_at_start = 0;
