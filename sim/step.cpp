@@ -287,7 +287,6 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
     if (out->status != StepStatus::Ok) return false;
     for (int c = 0; c < static_cast<int>(d.contacts.size()); ++c)
       if (!(compliance_epsilon(d, c) * d.contacts[c].gamma <= so.compliant_retry_give)) return false;
-    ws.nearly_rigid_steps = so.compliant_retry_steps;
     return true;
   };
   StepReport rep;
@@ -413,7 +412,12 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
       // last one ended
       std::vector<Contact> last_end;
       last_end.swap(d.contacts);
-      if (nearly_rigid(&rep)) return rep;
+      if (nearly_rigid(&rep)) {
+        // (only a step the rigid attempts left starts the memory: where the wedge has ended, the
+        // rigid first attempt is the cheaper one again)
+        ws.nearly_rigid_steps = so.compliant_retry_steps;
+        return rep;
+      }
       restore_state(saved, d);
       d.contacts.swap(last_end);
     }

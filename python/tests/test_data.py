@@ -225,11 +225,11 @@ def test_contact_options_are_the_models(pendulum):
         maxsim.step(m, d)
     m.contact.pair_min_margin = 0.005
     maxsim.step(m, d)
-    assert m.solver.compliant_retry == 0  # the nearly rigid attempt: an option
+    assert m.solver.compliant_retry == 1e-5  # the nearly rigid attempt, on by default
     m.solver.compliant_retry = -1e-5
     with pytest.raises(ValueError, match="compliant_retry"):
         maxsim.step(m, d)
-    m.solver.compliant_retry = 1e-5
+    m.solver.compliant_retry = 0  # (off)
     maxsim.step(m, d)
     o = maxsim.ContactOptions()
     o.cone = maxsim.FrictionCone.Linear

@@ -40,6 +40,15 @@ EqualityTest equality_test(const Model& model, const Data& d) {
   for (int i = 0; i < nb; ++i)
     scale = std::max(scale, model.bodies[i].mass * (d.v[i].norm() + ws.dt * model.opt.gravity.norm()));
   for (int j = 0; j < nj; ++j) scale = std::max(scale, d.joint_impulse[j].lpNorm<Eigen::Infinity>());
+  // a row's armature carries momentum as a body does, its rotor's at the step's start; the rows
+  // it enters have their round-off floor relative to it (docs/computation.md (54))
+  for (int j = 0; j < nj; ++j)
+    for (int r = 0; r < 6; ++r)
+      if (model.joints[j].armature[r] > 0)
+        scale = std::max(scale, model.joints[j].armature[r] * std::abs(ws.joint_rate2[j](r)));
+  for (size_t t = 0; t < model.tendons.size(); ++t)
+    if (model.tendons[t].armature > 0 && t < ws.tendon_rate2.size())
+      scale = std::max(scale, model.tendons[t].armature * std::abs(ws.tendon_rate2[t]));
   return EqualityTest{model.opt.solver.tolerance * scale, model.opt.solver.tolerance, &ws.layout, &model};
 }
 
