@@ -1,7 +1,7 @@
 // bench_control — robots driven by their own actuators with random commands, in maxsim and MuJoCo.
 //
 //   bench_control [--only SUBSTRING | --file PATH] [--seconds S] [--steps N]
-//                 [--engine both|maxsim|mujoco] [--seed K] [--json FILE] [--verbose] [--list]
+//                 [--engine both|maxsim|mujoco] [--seed K] [--seeds N] [--json FILE] [--verbose] [--list]
 //                 [--bodies-first]  (SolverOptions::bodies_first in maxsim)
 //                 [--reuse N]       (SolverOptions::reuse_iterations in maxsim)
 //                 [--open-gap M]    (SolverOptions::open_candidate_gap in maxsim, metres; < 0: off)
@@ -28,6 +28,7 @@
 //                 [--contact-compliance E] (InteriorPointOptions::contact_compliance in maxsim, per Δt and lighter mass; 0: rigid)
 //                 [--compliant-retry C] (SolverOptions::compliant_retry in maxsim; 0: no nearly rigid attempt)
 //                 [--compliant-retry-iterations N] (SolverOptions::compliant_retry_iterations in maxsim)
+//                 [--compliant-retry-steps N] (SolverOptions::compliant_retry_steps in maxsim)
 //                 [--compliant-limits] (SolverOptions::compliant_limit_fallback on in maxsim)
 //                 [--no-compliant-last-resort] (SolverOptions::compliant_last_resort off in maxsim)
 //                 [--rigid-contacts] (SolverOptions::compliant_contacts_last_resort off in maxsim)
@@ -52,7 +53,10 @@
 // search; MuJoCo: −dist of its contacts). `--steps N` replaces the duration (instructions per
 // step: callgrind over N and 2N steps with --engine, the difference over N, as
 // benchmarks/count_control_instructions.sh does; the schedule is drawn per 0.5 s from the start, so
-// steps N+1 … 2N see the same commands as in the timed run). `--file` takes one corpus path
+// steps N+1 … 2N see the same commands as in the timed run). `--seeds N` runs each robot under the
+// schedules of seeds K … K+N−1 and pools them: steps per second and the iterations' statistics
+// over all their steps, the outcomes summed (one seed's schedule hides most of the long steps:
+// docs/performance.md, "six seeds"). `--file` takes one corpus path
 // exactly; `--list` prints the robot files and runs nothing. `--verbose` prints every maxsim step that did not end
 // "ok" or fell back to the relaxed cone (time, status, iterations, residual). Without MuJoCo (libmujoco-dev) its columns say "-".
 // MuJoCo 2.2.2 reads the same file with two allowances: the mesh and texture files a file names
@@ -96,6 +100,7 @@ struct Options {
   long long steps = 0;  // > 0: replaces seconds
   std::string engine = "both";
   unsigned seed = 1;
+  int seeds = 1;  // schedules seed … seed + seeds − 1, pooled per robot
   bool verbose = false;
   bool bodies_first = false;  // SolverOptions::bodies_first
   int reuse = 0;              // SolverOptions::reuse_iterations
@@ -109,6 +114,7 @@ struct Options {
   InteriorPointOptions ip;
   double compliant_retry = -1;  // (< 0: the model's)
   int compliant_retry_iterations = 0;  // (0: the model's)
+  int compliant_retry_steps = -1;  // (< 0: the model's)
   bool paired = false;  // the options above judged on the default solver's own states
   double redraw = kRedrawPeriod;  // s between two draws of the commands
   bool compliant_limits = false;  // SolverOptions::compliant_limit_fallback on
@@ -151,6 +157,7 @@ void configure(Model* m, const Options& o) {
   m->opt.solver.compliant_limit_fallback = o.compliant_limits;
   if (o.compliant_retry >= 0) m->opt.solver.compliant_retry = o.compliant_retry;
   if (o.compliant_retry_iterations > 0) m->opt.solver.compliant_retry_iterations = o.compliant_retry_iterations;
+  if (o.compliant_retry_steps >= 0) m->opt.solver.compliant_retry_steps = o.compliant_retry_steps;
   if (o.rigid_last_resort) m->opt.solver.compliant_last_resort = false;
   if (o.rigid_contacts) m->opt.solver.compliant_contacts_last_resort = false;
   if (o.no_sticking_retry) m->opt.solver.sticking_retry = false;
@@ -199,6 +206,7 @@ struct Result {
   double iterations_mean = 0;
   int iterations_p99 = 0, iterations_max = 0;
   long long failed = 0, unconverged = 0, relaxed = 0, substepped = 0;
+  std::vector<int> iterations;  // per step (maxsim), sorted
 };
 
 // Iterations per step: mean, 99th percentile, maximum (sorts `its`).
@@ -245,7 +253,31 @@ Result run_maxsim(const std::string& file, const Schedule& schedule, long long s
   r.substepped = summary.substepped_steps;
   r.steps_per_s = wall > 0 ? static_cast<double>(r.steps) / wall : 0;
   iteration_stats(&iterations, &r.iterations_mean, &r.iterations_p99, &r.iterations_max);
+  r.iterations = std::move(iterations);
   return r;
+}
+
+// --seeds: the runs of one robot under several schedules as one: steps per second over all their
+// steps, the iterations' statistics over all their steps, the outcomes summed, the deepest
+// penetration; an error if any run has one.
+Result pooled(const std::vector<Result>& runs) {
+  Result p;
+  p.ran = true;
+  double wall = 0;
+  for (const Result& r : runs) {
+    if (!r.ran) return r;
+    p.steps += r.steps;
+    wall += r.steps_per_s > 0 ? static_cast<double>(r.steps) / r.steps_per_s : 0;
+    p.penetration = std::max(p.penetration, r.penetration);
+    p.failed += r.failed;
+    p.unconverged += r.unconverged;
+    p.relaxed += r.relaxed;
+    p.substepped += r.substepped;
+    p.iterations.insert(p.iterations.end(), r.iterations.begin(), r.iterations.end());
+  }
+  p.steps_per_s = wall > 0 ? static_cast<double>(p.steps) / wall : 0;
+  iteration_stats(&p.iterations, &p.iterations_mean, &p.iterations_p99, &p.iterations_max);
+  return p;
 }
 
 // --paired: a change of the solver judged on the same states. The run follows the default
@@ -443,6 +475,10 @@ int run(int argc, char** argv) {
     else if (a == "--steps") o.steps = std::stoll(value());
     else if (a == "--engine") o.engine = value();
     else if (a == "--seed") o.seed = static_cast<unsigned>(std::stoul(value()));
+    else if (a == "--seeds") {
+      o.seeds = std::stoi(value());
+      if (o.seeds < 1 || o.seeds > 1000) throw std::invalid_argument("--seeds must be a number of schedules in [1, 1000]");
+    }
     else if (a == "--file") o.file = value();
     else if (a == "--list") o.list = true;
     else if (a == "--verbose") o.verbose = true;
@@ -483,6 +519,10 @@ int run(int argc, char** argv) {
       o.compliant_retry = std::stod(value());
       if (!(o.compliant_retry >= 0) || !std::isfinite(o.compliant_retry))
         throw std::invalid_argument("--compliant-retry must be a finite compliance >= 0");
+    }
+    else if (a == "--compliant-retry-steps") {
+      o.compliant_retry_steps = std::stoi(value());
+      if (o.compliant_retry_steps < 0) throw std::invalid_argument("--compliant-retry-steps must be >= 0");
     }
     else if (a == "--compliant-retry-iterations") {
       o.compliant_retry_iterations = std::stoi(value());
@@ -577,6 +617,7 @@ int run(int argc, char** argv) {
     else throw std::invalid_argument("unknown option '" + a + "'");
   }
   if (o.paired && !o.json.empty()) throw std::invalid_argument("--paired prints its table only: no --json");
+  if (o.paired && o.seeds > 1) throw std::invalid_argument("--paired runs one schedule: no --seeds");
   if (o.engine != "both" && o.engine != "maxsim" && o.engine != "mujoco")
     throw std::invalid_argument("--engine must be both, maxsim or mujoco");
   if (!(o.seconds > 0) || o.steps < 0) throw std::invalid_argument("--seconds must be > 0 and --steps >= 0");
@@ -598,7 +639,7 @@ int run(int argc, char** argv) {
     return listed ? 0 : 2;
   }
   std::ostringstream json;
-  json << "{\"seconds\":" << o.seconds << ",\"seed\":" << o.seed << ",\"robots\":[";
+  json << "{\"seconds\":" << o.seconds << ",\"seed\":" << o.seed << ",\"seeds\":" << o.seeds << ",\"robots\":[";
   if (o.paired)
     std::printf("| file | steps | iterations, default solver: mean / p99 / max | the options given, same states | "
                 "steps not ok or relaxed: default / options | largest velocity difference |\n|---|---|---|---|---|---|\n");
@@ -626,17 +667,25 @@ int run(int argc, char** argv) {
       ++listed;  // (a row either way, as below)
       continue;
     }
-    Result a, b;
-    if (o.engine != "mujoco") {
-      try {
-        a = run_maxsim(path, schedule, steps, o);
-      } catch (const std::exception& e) {
-        a.error = e.what();
+    std::vector<Result> runs[2];
+    for (int k = 0; k < o.seeds; ++k) {
+      const Schedule& sk = k == 0 ? schedule : make_schedule(m, static_cast<double>(steps) * m.opt.timestep,
+                                                             o.seed + static_cast<unsigned>(k), o.redraw);
+      if (o.engine != "mujoco") {
+        Result a;
+        try {
+          a = run_maxsim(path, sk, steps, o);
+        } catch (const std::exception& e) {
+          a.error = e.what();
+        }
+        runs[0].push_back(a);
       }
-    }
 #ifdef MAXSIM_WITH_MUJOCO
-    if (o.engine != "maxsim") b = run_mujoco(path, m, schedule, steps);
+      if (o.engine != "maxsim") runs[1].push_back(run_mujoco(path, m, sk, steps));
 #endif
+    }
+    const Result a = runs[0].empty() ? Result{} : pooled(runs[0]);
+    const Result b = runs[1].empty() ? Result{} : pooled(runs[1]);
     const bool both = a.ran && b.ran && b.steps_per_s > 0;
     std::printf("| %s | %g | %d | %s | %s | %s | %s / %d / %d | %lld / %lld / %lld | %s / %s |\n", f.c_str(),
                 m.opt.timestep, m.nu(), a.ran ? fmt(a.steps_per_s, "%.0f").c_str() : a.error.substr(0, 40).c_str(),
