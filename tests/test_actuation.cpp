@@ -1,7 +1,6 @@
 // Joint springs, dampers and actuation on the free rows, against closed-form solutions.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
 
 #include "mechanisms/builders.hpp"

@@ -314,19 +314,25 @@ struct ServoRun {
   int pressed_max = 0;
   std::vector<double> qpos;   // at the end
 };
+// At step k of a run from t = 0, every 0.5 s: each actuator's command drawn uniformly within its
+// control range.
+void redraw_commands(const Model& m, int k, std::mt19937_64* rng, Data* d) {
+  if (k % static_cast<int>(0.5 / m.opt.timestep + 0.5) != 0) return;
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (int i = 0; i < m.nu(); ++i) {
+    const Actuator& a = m.actuators[i];
+    d->ctrl[i] = a.ctrl_lower + (a.ctrl_upper - a.ctrl_lower) * unit(*rng);
+  }
+}
+
 ServoRun press_servo_arm(const Model& m) {
   ServoRun r;
   Data d(m);
   enable_contacts(m, d);
   std::mt19937_64 rng(1);
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
   const int steps = static_cast<int>(4.6 / m.opt.timestep + 0.5);
   for (int k = 0; k < steps; ++k) {
-    if (k % static_cast<int>(0.5 / m.opt.timestep + 0.5) == 0)
-      for (int i = 0; i < m.nu(); ++i) {
-        const Actuator& a = m.actuators[i];
-        d.ctrl[i] = a.ctrl_lower + (a.ctrl_upper - a.ctrl_lower) * unit(rng);
-      }
+    redraw_commands(m, k, &rng, &d);
     const double t = d.time;
     const StepReport rep = step(m, d);
     r.summary.add(rep, t);
@@ -356,13 +362,8 @@ TEST(ModelsSimulate, ThrowersRotorsSetItsRowsTolerance) {
     Data d(m);
     enable_contacts(m, d);
     std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> unit(0.0, 1.0);
     for (int k = 0; k < 500; ++k) {
-      if (k % 50 == 0)
-        for (int i = 0; i < m.nu(); ++i) {
-          const Actuator& a = m.actuators[i];
-          d.ctrl[i] = a.ctrl_lower + (a.ctrl_upper - a.ctrl_lower) * unit(rng);
-        }
+      redraw_commands(m, k, &rng, &d);
       const double t = d.time;
       const StepReport rep = step(m, d);
       summary.add(rep, t);
