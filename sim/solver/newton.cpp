@@ -47,7 +47,7 @@ EqualityTest equality_test(const Model& model, const Data& d) {
       if (model.joints[j].armature[r] > 0)
         scale = std::max(scale, model.joints[j].armature[r] * std::abs(ws.joint_rate2[j](r)));
   for (size_t t = 0; t < model.tendons.size(); ++t)
-    if (model.tendons[t].armature > 0 && t < ws.tendon_rate2.size())
+    if (model.tendons[t].armature > 0)
       scale = std::max(scale, model.tendons[t].armature * std::abs(ws.tendon_rate2[t]));
   return EqualityTest{model.opt.solver.tolerance * scale, model.opt.solver.tolerance, &ws.layout, &model};
 }
