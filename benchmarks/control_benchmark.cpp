@@ -29,6 +29,7 @@
 //                 [--compliant-retry C] (SolverOptions::compliant_retry in maxsim; 0: no nearly rigid attempt)
 //                 [--compliant-retry-iterations N] (SolverOptions::compliant_retry_iterations in maxsim)
 //                 [--compliant-retry-steps N] (SolverOptions::compliant_retry_steps in maxsim)
+//                 [--inertia-floor R] (LoadOptions::armature_inertia_floor in maxsim; 0: the file's inertias)
 //                 [--compliant-limits] (SolverOptions::compliant_limit_fallback on in maxsim)
 //                 [--no-compliant-last-resort] (SolverOptions::compliant_last_resort off in maxsim)
 //                 [--rigid-contacts] (SolverOptions::compliant_contacts_last_resort off in maxsim)
@@ -126,7 +127,15 @@ struct Options {
   double min_margin = -1;           // ContactOptions::min_margin (< 0: the default)
   double pair_min_margin = -1;      // ContactOptions::pair_min_margin (< 0: the default)
   int pair_margin = -1;             // ContactOptions::pair_margin (< 0: the default)
+  double inertia_floor = -1;        // LoadOptions::armature_inertia_floor (< 0: the default)
 };
+
+// The robot as maxsim loads it under the command line's loader options.
+Model load_maxsim(const std::string& file, const Options& o) {
+  LoadOptions lo;
+  if (o.inertia_floor >= 0) lo.armature_inertia_floor = o.inertia_floor;
+  return load_model(file, lo);
+}
 
 // The solver options the command line sets (their defaults leave the model's).
 void configure(Model* m, const Options& o) {
@@ -223,7 +232,7 @@ void iteration_stats(std::vector<int>* its, double* mean, int* p99, int* max) {
 Result run_maxsim(const std::string& file, const Schedule& schedule, long long steps, const Options& o) {
   const bool verbose = o.verbose;
   Result r;
-  Model m = load_model(file);
+  Model m = load_maxsim(file, o);
   configure(&m, o);
   Data d(m);
   enable_contacts(m, d);
@@ -288,7 +297,7 @@ Result pooled(const std::vector<Result>& runs) {
 // the answer beyond the tolerances.
 void run_paired(const std::string& f, const std::string& file, const Schedule& schedule, long long steps,
                 const Options& o) {
-  const Model base = load_model(file);
+  const Model base = load_maxsim(file, o);
   Model alt = base;
   configure(&alt, o);
   Data d(base);
@@ -519,6 +528,11 @@ int run(int argc, char** argv) {
       o.compliant_retry = std::stod(value());
       if (!(o.compliant_retry >= 0) || !std::isfinite(o.compliant_retry))
         throw std::invalid_argument("--compliant-retry must be a finite compliance >= 0");
+    }
+    else if (a == "--inertia-floor") {
+      o.inertia_floor = std::stod(value());
+      if (!(o.inertia_floor >= 0 && o.inertia_floor <= 1e-3))
+        throw std::invalid_argument("--inertia-floor must be a ratio in [0, 1e-3]");
     }
     else if (a == "--compliant-retry-steps") {
       o.compliant_retry_steps = std::stoi(value());

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <sstream>
 
+#include <Eigen/Eigenvalues>
+
 #include "models/load_error.hpp"
 
 namespace maxsim {
@@ -104,5 +106,58 @@ std::string check_inertia_range(const Mat3& inertia, const LoadLimits& limits) {
 }
 
 SolidProps solid_props(const Geom& g) { return shape_of(g.type).solid(g); }
+
+int bound_inertia_by_armature(Model* model, double ratio) {
+  if (!(ratio > 0)) return 0;
+  const int nb = static_cast<int>(model->bodies.size());
+  std::vector<double> moment(nb, 0.0), mass(nb, 0.0);  // the floors
+  for (const Joint& j : model->joints) {
+    double rot = 0, lin = 0;  // the joint's largest rotor on a turning and on a sliding row
+    for (int r = 0; r < 6; ++r) {
+      if (j.row_constrained(r)) continue;
+      (r < 3 ? lin : rot) = std::max(r < 3 ? lin : rot, j.armature[r]);
+    }
+    for (int b : {j.parent, j.child}) {
+      if (b < 0 || b >= nb) continue;  // (the world; validate_model reports bad indices)
+      moment[b] = std::max(moment[b], ratio * rot);
+      mass[b] = std::max(mass[b], ratio * lin);
+    }
+  }
+  int raised = 0;
+  for (int b = 0; b < nb; ++b) {
+    Body& body = model->bodies[b];
+    bool changed = false;
+    if (body.mass < mass[b]) {
+      body.mass = mass[b];
+      changed = true;
+    }
+    if (moment[b] > 0) {
+      // the principal moments below the floor are raised, the principal axes kept; a body above
+      // it keeps its tensor bit for bit
+      const Eigen::SelfAdjointEigenSolver<Mat3> eig(body.inertia);
+      if (eig.info() == Eigen::Success && eig.eigenvalues().minCoeff() < moment[b]) {
+        const Vec3 d = eig.eigenvalues().cwiseMax(moment[b]);
+        const Mat3& V = eig.eigenvectors();
+        body.inertia = V * d.asDiagonal() * V.transpose();
+        body.inertia = 0.5 * (body.inertia + body.inertia.transpose()).eval();
+        changed = true;
+      }
+    }
+    raised += changed;
+  }
+  return raised;
+}
+
+void apply_inertia_floor(const std::string& path, const LoadOptions& options, Model* model, LoadReport* report) {
+  const double ratio = options.armature_inertia_floor;
+  if (!(ratio >= 0 && ratio <= 1e-3))  // (NaN too)
+    throw LoadError(path, "LoadOptions::armature_inertia_floor must be a ratio in [0, 1e-3], not " +
+                              std::to_string(ratio));
+  const int raised = bound_inertia_by_armature(model, ratio);
+  if (raised == 0) return;
+  std::ostringstream value;
+  value << raised << (raised == 1 ? " body" : " bodies") << " raised to " << ratio << " x their joints' armature";
+  report->sources.push_back({"inertia floor", value.str(), "maxsim (LoadOptions::armature_inertia_floor)"});
+}
 
 }  // namespace maxsim

@@ -67,6 +67,12 @@ struct LoadOptions {
   // translational rows follow the offset chain, docs/computation.md (98)); false: they keep the
   // virtual bodies.
   bool merge_offset_hinges = true;
+  // Each body's mass and principal moments of inertia are raised to this ratio times the largest
+  // armature on a free row of its joints (bound_inertia_by_armature, models/inertia.hpp; the
+  // analogue of MuJoCo's compiler option boundinertia, relative to the rotors): files that hang
+  // 0.75 kg·m² rotors on links of 1e-13 kg·m² give Newton matrices the solver cannot resolve to
+  // its tolerance. 0 keeps the file's values.
+  double armature_inertia_floor = 1e-8;
 };
 
 // Where a value of the model came from: the file (with its line), a default class of the file,

@@ -12,6 +12,8 @@
 //  * Model::dof() counts the free rows of every joint, loop-closing joints included.
 #include <gtest/gtest.h>
 
+#include <Eigen/Eigenvalues>
+
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -871,6 +873,83 @@ TEST(ModelsInertia, CombineIsExact) {
   EXPECT_EQ(check_mass_inertia(1, Vec3(1, 1, 2).asDiagonal()), "");
   EXPECT_NE(check_mass_inertia(1, Vec3(1, 1, 2.5).asDiagonal()).find("triangle"), std::string::npos);
   EXPECT_NE(check_mass_inertia(1, Vec3(1, -1, 1).asDiagonal()).find("positive definite"), std::string::npos);
+}
+
+// The inertia floor (models/inertia.hpp): a link lighter than 1e-8 of its joints' rotors is raised
+// to that ratio along its own principal axes; a body above its floor keeps its mass and tensor
+// bit for bit, and a sliding rotor raises the mass, not the moments.
+TEST(ModelsInertia, FloorRaisesOnlyLinksFarBelowTheirRotors) {
+  Model m;
+  Body heavy;
+  heavy.mass = 2.0;
+  heavy.inertia = rotate_inertia(Vec3(0.01, 0.02, 0.025), quat_axis_angle(Vec3(1, 2, 3).normalized(), 0.7));
+  const int a = m.add_body(heavy);
+  Body light;
+  light.mass = 1e-9;
+  light.x0 = Vec3(0, 0, 1);
+  const Vec4 axes = quat_axis_angle(Vec3(0, 1, 1).normalized(), 0.4);
+  light.inertia = rotate_inertia(Vec3(1e-13, 5e-9, 2e-8), axes);
+  const int b = m.add_body(light);
+  Body slider = light;
+  slider.x0 = Vec3(0, 0, 2);
+  slider.inertia = 1e-3 * Mat3::Identity();
+  const int c = m.add_body(slider);
+  Joint hinge = make_joint(m, JointType::Revolute, a, b, Vec3(0, 0, 0.5), Vec3(1, 0, 0));
+  hinge.armature[5] = 0.75;  // kg·m²
+  m.add_joint(hinge);
+  Joint slide = make_joint(m, JointType::Prismatic, b, c, Vec3(0, 0, 1.5), Vec3(0, 0, 1));
+  slide.armature[2] = 2.0;  // kg
+  m.add_joint(slide);
+  const Model before = m;
+
+  EXPECT_EQ(bound_inertia_by_armature(&m, 0.0), 0);
+  EXPECT_EQ(bound_inertia_by_armature(&m, 1e-8), 2);
+  // the heavy body is above 1e-8 x 0.75: untouched
+  EXPECT_EQ(m.bodies[a].mass, before.bodies[a].mass);
+  EXPECT_TRUE(m.bodies[a].inertia == before.bodies[a].inertia);
+  // the light link: moments (1e-13, 5e-9, 2e-8) -> (7.5e-9, 7.5e-9, 2e-8) about the same axes;
+  // its mass is raised by the slider's rotor (1e-8 x 2 kg)
+  const Mat3 expected = rotate_inertia(Vec3(7.5e-9, 7.5e-9, 2e-8), axes);
+  EXPECT_LT((m.bodies[b].inertia - expected).norm(), 1e-12 * 2e-8);
+  EXPECT_DOUBLE_EQ(m.bodies[b].mass, 2e-8);
+  // the slider: mass raised to 2e-8 kg; its moments (1e-3) are far above 7.5e-9: bit for bit
+  EXPECT_DOUBLE_EQ(m.bodies[c].mass, 2e-8);
+  EXPECT_TRUE(m.bodies[c].inertia == before.bodies[c].inertia);
+  EXPECT_EQ(validate_model(m), "");
+}
+
+// Loading applies the floor (LoadOptions::armature_inertia_floor, 1e-8 by default) and says so
+// in the report; 0 keeps the file's values; a ratio outside [0, 1e-3] is refused.
+TEST(ModelsInertia, LoaderFloorsTheThrowersLinks) {
+  LoadReport report, plain_report;
+  const Model floored = load_model(repo("tests/data/models/gym_mujoco/thrower.xml"), LoadOptions{}, &report);
+  LoadOptions off;
+  off.armature_inertia_floor = 0;
+  const Model plain = load_model(repo("tests/data/models/gym_mujoco/thrower.xml"), off, &plain_report);
+  ASSERT_EQ(floored.bodies.size(), plain.bodies.size());
+  int raised = 0;
+  for (size_t i = 0; i < plain.bodies.size(); ++i) {
+    const double lowest = Eigen::SelfAdjointEigenSolver<Mat3>(plain.bodies[i].inertia).eigenvalues().minCoeff();
+    const bool changed = !(floored.bodies[i].inertia == plain.bodies[i].inertia);
+    raised += changed;
+    if (changed) {  // only links far below 1e-8 x the largest rotor (0.75 kg·m² in the file's default)
+      EXPECT_LT(lowest, 1e-8 * 0.75) << plain.bodies[i].name;
+      EXPECT_GE(Eigen::SelfAdjointEigenSolver<Mat3>(floored.bodies[i].inertia).eigenvalues().minCoeff(),
+                (1 - 1e-9) * 1e-8 * 0.75)
+          << plain.bodies[i].name;
+    }
+  }
+  EXPECT_GT(raised, 0);
+  bool reported = false;
+  for (const ValueSource& v : report.sources) reported |= v.name == "inertia floor";
+  EXPECT_TRUE(reported);
+  for (const ValueSource& v : plain_report.sources) EXPECT_NE(v.name, "inertia floor");
+
+  for (double bad : {-1e-9, 1e-2, std::nan("")}) {
+    LoadOptions o;
+    o.armature_inertia_floor = bad;
+    EXPECT_THROW(load_model(repo("tests/data/models/gym_mujoco/thrower.xml"), o), LoadError) << bad;
+  }
 }
 
 }  // namespace

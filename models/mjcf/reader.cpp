@@ -2,6 +2,7 @@
 // then the Model built from them.
 #include <cstring>
 
+#include "models/inertia.hpp"
 #include "models/load_error.hpp"
 #include "models/mjcf.hpp"
 #include "models/mjcf/reader.hpp"
@@ -144,8 +145,11 @@ Model MjcfReader::load() {
 
 Model load_mjcf(const std::string& path, const LoadOptions& options, LoadReport* report) {
   LoadReport local;
-  mjcf_detail::MjcfReader reader(path, options, report ? report : &local);
-  return reader.load();
+  LoadReport* r = report ? report : &local;
+  mjcf_detail::MjcfReader reader(path, options, r);
+  Model model = reader.load();
+  apply_inertia_floor(path, options, &model, r);
+  return model;
 }
 
 }  // namespace maxsim

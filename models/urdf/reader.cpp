@@ -120,8 +120,11 @@ Model UrdfReader::load() {
 
 Model load_urdf(const std::string& path, const LoadOptions& options, LoadReport* report) {
   LoadReport local;
-  urdf_detail::UrdfReader reader(path, options, report ? report : &local);
-  return reader.load();
+  LoadReport* r = report ? report : &local;
+  urdf_detail::UrdfReader reader(path, options, r);
+  Model model = reader.load();
+  apply_inertia_floor(path, options, &model, r);
+  return model;
 }
 
 }  // namespace maxsim

@@ -29,14 +29,16 @@ __all__ = [name for name in dir(_maxsim) if not name.startswith("_")] + [
 
 
 def load(path, *, fixed_base=False, merge_fixed_joints=True, package_paths=(), limits=None,
-         lenient=False, options=None, warn=True):
+         lenient=False, armature_inertia_floor=None, options=None, warn=True):
     """Loads a URDF (.urdf) or MJCF (.xml, .mjcf) description into a Model.
 
     The keyword arguments are the loader's options (LoadOptions; or pass ``options``). The
     loader's warnings (ignored features, missing visual meshes) become Python warnings unless
     ``warn`` is False. Raises LoadError naming the file, line and problem; an MJCF element or
     attribute MuJoCo does not define (a misspelling) is one, unless ``lenient`` is True, which
-    loads the file without it and names it in a warning.
+    loads the file without it and names it in a warning. ``armature_inertia_floor`` (default
+    1e-8; 0 keeps the file's inertias) raises each body's mass and principal moments to that
+    ratio of its joints' largest rotor (armature).
     """
     if options is None:
         options = LoadOptions()
@@ -44,6 +46,8 @@ def load(path, *, fixed_base=False, merge_fixed_joints=True, package_paths=(), l
         options.merge_fixed_joints = merge_fixed_joints
         options.package_paths = [os.fspath(p) for p in package_paths]
         options.lenient = lenient
+        if armature_inertia_floor is not None:
+            options.armature_inertia_floor = armature_inertia_floor
         if limits is not None:
             options.limits = limits
     model, report = _maxsim._load(os.fspath(path), options)

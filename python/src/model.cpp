@@ -164,7 +164,8 @@ void bind_model(py::module_& m) {
       .def_readwrite("fixed_base", &LoadOptions::fixed_base)
       .def_readwrite("package_paths", &LoadOptions::package_paths)
       .def_readwrite("limits", &LoadOptions::limits)
-      .def_readwrite("lenient", &LoadOptions::lenient);
+      .def_readwrite("lenient", &LoadOptions::lenient)
+      .def_readwrite("armature_inertia_floor", &LoadOptions::armature_inertia_floor);
 
   py::class_<ValueSource>(m, "ValueSource", "Where a value of the model came from (models/load.hpp).")
       .def_readonly("name", &ValueSource::name)

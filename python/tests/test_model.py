@@ -54,6 +54,19 @@ def test_load_options_reach_the_loader():
     assert urdf.implicit_ground and kept.nbody > urdf.nbody
 
 
+def test_inertia_floor_raises_the_throwers_links_and_can_be_turned_off():
+    thrower = SOURCE_DIR / "tests/data/models/gym_mujoco/thrower.xml"
+    floored = maxsim.load(thrower, warn=False)
+    plain = maxsim.load(thrower, armature_inertia_floor=0, warn=False)
+    lowest = [np.linalg.eigvalsh(b.inertia).min() for b in floored.bodies]
+    plain_lowest = [np.linalg.eigvalsh(b.inertia).min() for b in plain.bodies]
+    assert min(plain_lowest) < 1e-12  # the file's links
+    raised = [i for i in range(floored.nbody) if plain_lowest[i] < 7.5e-9 * (1 - 1e-9)]
+    assert raised and all(lowest[i] >= 7.5e-9 * (1 - 1e-9) for i in raised)  # 1e-8 x 0.75 kg m^2
+    with pytest.raises(maxsim.LoadError, match="armature_inertia_floor"):
+        maxsim.load(thrower, armature_inertia_floor=0.5, warn=False)
+
+
 def test_a_missing_file_is_a_load_error_naming_it(tmp_path):
     path = tmp_path / "absent.urdf"
     with pytest.raises(maxsim.LoadError, match="absent.urdf"):
