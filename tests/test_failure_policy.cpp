@@ -18,6 +18,7 @@
 
 #include "models/load.hpp"
 #include "sim/maxsim.hpp"
+#include "testing/random.hpp"
 
 using namespace maxsim;
 
@@ -125,11 +126,7 @@ TEST(FailurePolicy, StalledAttemptEndsWithinItsWindow) {
     Data d(m);
     enable_contacts(m, d);
     std::mt19937_64 rng(1);
-    std::uniform_real_distribution<double> unit(0.0, 1.0);
-    for (int a = 0; a < m.nu(); ++a) {
-      const Actuator& act = m.actuators[a];
-      d.ctrl[a] = act.ctrl_lower + (act.ctrl_upper - act.ctrl_lower) * unit(rng);
-    }
+    maxsim::testing::draw_commands(m, rng, &d);
     *largest = 0;
     for (int k = 0; k < 130; ++k) {  // (to t = 0.26 s)
       const StepReport rep = step(m, d);
@@ -332,16 +329,10 @@ WedgeRun run_a1_wedge(Model m, double hold_depth = 0) {
   Data d(m);
   enable_contacts(m, d);
   std::mt19937_64 rng(5);
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
   const int period = static_cast<int>(0.1 / m.opt.timestep + 0.5);
   WedgeRun run;
   for (int k = 0; k < static_cast<int>(0.65 / m.opt.timestep + 0.5); ++k) {
-    if (k % period == 0)
-      for (int i = 0; i < m.nu(); ++i) {
-        const Actuator& a = m.actuators[i];
-        const double lo = a.ctrl_limited ? a.ctrl_lower : -1.0, hi = a.ctrl_limited ? a.ctrl_upper : 1.0;
-        d.ctrl[i] = lo + (hi - lo) * unit(rng);
-      }
+    if (k % period == 0) maxsim::testing::draw_commands(m, rng, &d);
     const StepReport rep = step(m, d);
     run.summary.add(rep, d.time);
     run.worst = std::max(run.worst, rep.iterations);

@@ -11,6 +11,7 @@
 
 #include "models/load.hpp"
 #include "sim/maxsim.hpp"
+#include "testing/random.hpp"
 #include "testing/standing_poses.hpp"
 
 using namespace maxsim;
@@ -317,12 +318,7 @@ struct ServoRun {
 // At step k of a run from t = 0, every 0.5 s: each actuator's command drawn uniformly within its
 // control range.
 void redraw_commands(const Model& m, int k, std::mt19937_64* rng, Data* d) {
-  if (k % static_cast<int>(0.5 / m.opt.timestep + 0.5) != 0) return;
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  for (int i = 0; i < m.nu(); ++i) {
-    const Actuator& a = m.actuators[i];
-    d->ctrl[i] = a.ctrl_lower + (a.ctrl_upper - a.ctrl_lower) * unit(*rng);
-  }
+  if (k % static_cast<int>(0.5 / m.opt.timestep + 0.5) == 0) maxsim::testing::draw_commands(m, *rng, d);
 }
 
 ServoRun press_servo_arm(const Model& m) {
