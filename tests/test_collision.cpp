@@ -485,6 +485,91 @@ TEST(Collision, ClosestCandidateIsTheTrueDistance) {
   EXPECT_GT(empty, 20);
 }
 
+// A capsule against a box or cylinder is solved in closed form (the segment's nearest point by
+// bisection on the signed distance's slope, sim/geometry/collide_rounded.cpp), in either order
+// of the pair: its closest candidate is the certified GJK distance to 2e-9 m (the reference's own
+// certificate is 1e-9; or an end ball within collision::kTieTolerance of it, which replaces the core point)
+// from 1 µm to 5 cm, lying parallel to a face or a side included; a
+// capsule whose segment reaches into the shape still gets its penetration (GJK/EPA).
+TEST(Collision, CapsuleAgainstBoxAndCylinderIsTheTrueDistance) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> U(-1, 1);
+  CollisionOptions o = no_ground();
+  o.margin = 0.06;
+  int exact = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const GeomType other = trial % 2 ? GeomType::Box : GeomType::Cylinder;
+    const bool capsule_first = (trial / 2) % 2 == 0;
+    const Geom cap = make_geom(GeomType::Capsule, Vec3(0.02 + 0.03 * std::abs(U(rng)), 0.05 + 0.1 * std::abs(U(rng)), 0));
+    const Geom shape = make_geom(other, Vec3::Constant(0.05) + 0.1 * draw<3>(U, rng).cwiseAbs());
+    // a quarter lie parallel to the shape's z face (box) or axis (cylinder side), the rest turn
+    const bool parallel = trial % 4 == 3;
+    const Vec4 qc = parallel ? quat_axis_angle(Vec3::UnitY(), M_PI / 2) : quat_normalize(draw<4>(U, rng));
+    const Vec4 qs = parallel ? quat_identity() : quat_normalize(draw<4>(U, rng));
+    std::unique_ptr<btConvexShape> shape_core;
+    if (other == GeomType::Box) {
+      shape_core = std::make_unique<btBoxShape>(btVector3(shape.size.x(), shape.size.y(), shape.size.z()));
+    } else {
+      shape_core = std::make_unique<btCylinderShapeZ>(btVector3(shape.size.x(), shape.size.x(), shape.size.y()));
+    }
+    shape_core->setMargin(0);
+    btCapsuleShapeZ segment_core(0.0, 2 * cap.size.y());  // (the capsule's core: its radius below)
+    segment_core.setMargin(0);
+    auto tf = [](const Vec3& x, const Vec4& q) {
+      const Mat3 R = quat_to_rot(q);
+      return btTransform(btMatrix3x3(R(0, 0), R(0, 1), R(0, 2), R(1, 0), R(1, 1), R(1, 2), R(2, 0), R(2, 1), R(2, 2)),
+                         btVector3(x.x(), x.y(), x.z()));
+    };
+    Vec3 dir = parallel ? Vec3(0.2 * U(rng), 0.2 * U(rng), 1) : draw<3>(U, rng);
+    dir.normalize();
+    auto distance = [&](const Vec3& xc) {
+      const double d = reference_distance(segment_core, tf(xc, qc), *shape_core, tf(Vec3::Zero(), qs));
+      return d < 0 ? d : d - cap.size.x();
+    };
+    double lo = 0, hi = 2;
+    const double target = std::pow(10.0, -6 + 4.7 * std::abs(U(rng)));  // 1 µm … 5 cm
+    for (int it = 0; it < 70; ++it) {
+      const double mid = 0.5 * (lo + hi);
+      (distance(mid * dir) < target ? lo : hi) = mid;
+    }
+    const Vec3 xc = hi * dir;
+    const double ref = distance(xc);
+    ASSERT_GT(ref, 0) << trial;
+    Scene s;
+    if (capsule_first) {
+      s.add({cap}, xc, qc);
+      s.add({shape}, Vec3::Zero(), qs);
+    } else {
+      s.add({shape}, Vec3::Zero(), qs);
+      s.add({cap}, xc, qc);
+    }
+    const auto out = s.find(o);
+    ASSERT_FALSE(out.empty()) << trial;
+    double dmin = 1e9;
+    for (const auto& c : out) dmin = std::min(dmin, c.distance);
+    // (an end ball within kTieTolerance of the core point replaces it: the pair's closest point
+    // is then that ball's)
+    EXPECT_GE(dmin, ref - 2e-9) << geom_type_name(other) << " trial " << trial << " target " << target;
+    EXPECT_LE(dmin, ref + collision::kTieTolerance) << geom_type_name(other) << " trial " << trial << " target " << target;
+    exact += std::abs(dmin - ref) <= 2e-9;
+    expect_witness_identity(s, out);
+  }
+  std::printf("%d of 400 within 2e-9 m\n", exact);
+  EXPECT_GE(exact, 380);
+
+  // the segment through a box's face: a penetration of the capsule's radius plus 1 cm
+  Scene s;
+  const Geom box = make_geom(GeomType::Box, Vec3(0.1, 0.1, 0.1));
+  const Geom cap = make_geom(GeomType::Capsule, Vec3(0.02, 0.1, 0));
+  s.add({box}, Vec3::Zero());
+  s.add({cap}, Vec3(0, 0, 0.1 - 0.01), quat_axis_angle(Vec3::UnitY(), M_PI / 2));
+  const auto out = s.find(o);
+  ASSERT_FALSE(out.empty());
+  double dmin = 1e9;
+  for (const auto& c : out) dmin = std::min(dmin, c.distance);
+  EXPECT_NEAR(dmin, -0.03, 1e-9);
+}
+
 TEST(Collision, EqualBoxesTurned45GiveTheOctagon) {
   Scene s;
   const Vec3 h(0.1, 0.1, 0.1);

@@ -306,6 +306,8 @@ constexpr PairFunction choose(GeomType a, GeomType b) {
   if (sa.rounded && sb.rounded) return collide_rounded;
   if (a == GeomType::Sphere && sb.closest_surface) return collide_ball_shape;
   if (b == GeomType::Sphere && sa.closest_surface) return collide_shape_ball;
+  if (a == GeomType::Capsule && sb.closest_surface) return collide_capsule_shape;
+  if (b == GeomType::Capsule && sa.closest_surface) return collide_shape_capsule;
   if (sa.polyhedral && sb.polyhedral) return collide_polyhedra;
   return collide_convex;
 }

@@ -4,7 +4,7 @@
 //   collision_world.cpp  the world: geoms, filtering, broad phase, merging and emitting points
 //   collision_table.cpp  per shape: Bullet core, bounds, feature points; the two tables
 //   collide_plane.cpp    a plane (or the ground) against each shape, closed forms
-//   collide_rounded.cpp  sphere and capsule pairs, a ball against a shape: closed forms
+//   collide_rounded.cpp  sphere and capsule pairs, a ball or capsule against a shape: closed forms
 //   collide_convex.cpp   everything else: GJK/EPA, SAT and face clipping, feature points
 //   collide_hfield.cpp   a height field against each shape: its cells' prisms as small meshes
 // Internal: nothing outside sim/geometry includes this header.
@@ -205,6 +205,8 @@ void rim_points(const CGeom& g, const Vec3& toward, F&& f) {
 void collide_rounded(const CGeom& a, const CGeom& b, double thr, NarrowPhase& np);   // sphere/capsule pairs
 void collide_ball_shape(const CGeom& a, const CGeom& b, double thr, NarrowPhase& np);  // sphere a, closed-form b
 void collide_shape_ball(const CGeom& a, const CGeom& b, double thr, NarrowPhase& np);  // closed-form a, sphere b
+void collide_capsule_shape(const CGeom& a, const CGeom& b, double thr, NarrowPhase& np);  // capsule a, box/cylinder b
+void collide_shape_capsule(const CGeom& a, const CGeom& b, double thr, NarrowPhase& np);  // box/cylinder a, capsule b
 void collide_polyhedra(const CGeom& a, const CGeom& b, double thr, NarrowPhase& np);  // box/mesh pairs
 void collide_convex(const CGeom& a, const CGeom& b, double thr, NarrowPhase& np);     // any other pair
 void collide_hfield(const CGeom& a, const CGeom& b, double thr, NarrowPhase& np);     // height field a, any b
