@@ -55,9 +55,12 @@
 //     bottom rim points); ellipsoid its exact support point; mesh its hull vertices.
 //     Each point is kept if its distance < threshold.
 //   body vs body (and vs static world geoms):
-//     closed form where it is cheap and exact: sphere/capsule pairs (segment–segment), and a
+//     closed form where it is cheap and exact: sphere/capsule pairs (segment–segment), a
 //     point or ball against a sphere, capsule, box or cylinder (nearest-face rule inside, so a
-//     point lying exactly on a face gets that face's normal); everything else with Bullet's
+//     point lying exactly on a face gets that face's normal), and a capsule against a box or
+//     cylinder (the segment's point of least signed distance, by bisection on its slope — the
+//     signed distance to a convex shape is convex along the segment; a segment reaching into the
+//     shape goes to GJK/EPA); everything else with Bullet's
 //     GJK/EPA (btGjkEpaSolver2) on the shapes' cores (sphere: its centre, capsule: its segment),
 //     radii added analytically. If the cores touch (|distance| < 1e-9, no GJK direction) the
 //     normal is taken 1 µm apart along the centre line and the witness shifted back.
@@ -102,7 +105,8 @@
 // (a fresh CollisionWorld gives the same answer). Broad phase: sweep and prune over geom AABBs on
 // the axis of largest spread (insertion sort from the previous call's order: O(n) for coherent
 // motion), O(n + overlapping pairs); plane tests O(geoms × planes) with an AABB reject. A pair
-// whose GJK query (convex and polyhedral pairs) last found it beyond its threshold is not
+// whose narrow phase (GJK for convex and polyhedral pairs, a bisection along the segment for a
+// capsule against a box or cylinder) last found it beyond its threshold is not
 // queried again while that distance, less how far either geom can have moved since (its frame's
 // shift plus its rotation's change times its reach) and 0.1 mm, stays beyond the threshold: the
 // query would find it beyond again, so the answer is the same (worlds of at most 256 geoms).
