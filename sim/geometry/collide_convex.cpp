@@ -363,6 +363,10 @@ void collide_convex(const CGeom& A, const CGeom& B, double thr, NarrowPhase& np)
   if (!core_query(A.shape.get(), A.tf, A.radius, B.shape.get(), B.tf, B.radius,
                   fallback_direction(A, B), &core))
     return;
+  core_and_features(A, B, core, thr, np);
+}
+
+void core_and_features(const CGeom& A, const CGeom& B, const PairPoint& core, double thr, NarrowPhase& np) {
   if (core.d >= thr) {
     np.separation = core.d;
     return;

@@ -233,13 +233,7 @@ void capsule_against_shape(const CGeom& cap, const CGeom& shape, bool capsule_is
   }
   PairPoint core;
   point_query(shape, a0 + t * d, cap.radius, capsule_is_a, fallback, &core);
-  if (core.d >= thr) {
-    np.separation = core.d;
-    return;
-  }
-  feature_points(A, B, core, true, thr, np);
-  feature_points(B, A, core, false, thr, np);
-  add_core(core, np);
+  core_and_features(A, B, core, thr, np);
 }
 
 }  // namespace

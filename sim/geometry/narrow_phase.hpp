@@ -181,6 +181,9 @@ void feature_points(const CGeom& s, const CGeom& o, const PairPoint& core, bool 
                     NarrowPhase& np);
 // Puts the core point first unless a feature point is as close.
 void add_core(const PairPoint& core, NarrowPhase& np);
+// The end of a pair with a closest-point pair `core`: beyond thr, its separation (the search's
+// cache of pairs apart); else the feature points of both sides and the core (add_core).
+void core_and_features(const CGeom& a, const CGeom& b, const PairPoint& core, double thr, NarrowPhase& np);
 
 // Rim points of a cylinder: 8 per circle, the first at the circle's exact support point in
 // direction `toward` (or along the geom's x axis when the circle faces it squarely).
