@@ -23,6 +23,7 @@
 //                 [--pair-margin on|off]  (ContactOptions::pair_margin in maxsim)
 //                 [--no-corrector]  (InteriorPointOptions::mehrotra_corrector off in maxsim)
 //                 [--joint-friction-rate R] (InteriorPointOptions::joint_friction_rate in maxsim; 0: off)
+//                 [--joint-friction-start R] (InteriorPointOptions::joint_friction_start_rate in maxsim; 0: off)
 //                 [--match-radius M] (InteriorPointOptions::warm_match_radius in maxsim, m)
 //                 [--limit-compliance E] (InteriorPointOptions::limit_compliance in maxsim, per Δt and child mass; 0: rigid)
 //                 [--contact-compliance E] (InteriorPointOptions::contact_compliance in maxsim, per Δt and lighter mass; 0: rigid)
@@ -111,7 +112,8 @@ struct Options {
   bool limit_nodes = false;                              // SolverOptions::fold_joint_limits off
   bool list = false;  // print the robot files, run nothing
   // the interior-point settings the command line sets: cone_weight, jammed_iterations, settled_iterations,
-  // compliant_iterations, sigma_after_short_step, fraction_to_boundary, warm_slack, mehrotra_corrector, joint_friction_rate
+  // compliant_iterations, sigma_after_short_step, fraction_to_boundary, warm_slack, mehrotra_corrector, joint_friction_rate,
+  // joint_friction_start_rate
   InteriorPointOptions ip;
   double compliant_retry = -1;  // (< 0: the model's)
   int compliant_retry_iterations = 0;  // (0: the model's)
@@ -160,6 +162,7 @@ void configure(Model* m, const Options& o) {
   m->opt.interior_point.settled_open_gap = o.ip.settled_open_gap;
   m->opt.interior_point.mehrotra_corrector = o.ip.mehrotra_corrector;
   m->opt.interior_point.joint_friction_rate = o.ip.joint_friction_rate;
+  m->opt.interior_point.joint_friction_start_rate = o.ip.joint_friction_start_rate;
   m->opt.interior_point.warm_match_radius = o.ip.warm_match_radius;
   m->opt.interior_point.limit_compliance = o.ip.limit_compliance;
   m->opt.interior_point.contact_compliance = o.ip.contact_compliance;
@@ -586,6 +589,11 @@ int run(int argc, char** argv) {
       o.ip.joint_friction_rate = std::stod(value());
       if (!(o.ip.joint_friction_rate >= 0) || !std::isfinite(o.ip.joint_friction_rate))
         throw std::invalid_argument("--joint-friction-rate must be a finite rate >= 0 (rad/s)");
+    }
+    else if (a == "--joint-friction-start") {
+      o.ip.joint_friction_start_rate = std::stod(value());
+      if (!(o.ip.joint_friction_start_rate >= 0) || !std::isfinite(o.ip.joint_friction_start_rate))
+        throw std::invalid_argument("--joint-friction-start must be a finite rate >= 0 (rad/s)");
     }
     else if (a == "--match-radius") {
       o.ip.warm_match_radius = std::stod(value());

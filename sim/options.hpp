@@ -274,6 +274,13 @@ struct InteriorPointOptions {
   // an impulse the step's equations leave free along the loop; without the term Newton's step
   // there jumps from one end of |b₁| ≤ F to the other. 0: none.
   double joint_friction_rate = 3e-6;
+  // Starting distance [rad/s, m/s on slide rows] of dry joint friction's dual from its cone's
+  // edge, η0 ≥ |η_t| + this (docs/computation.md (44)), in a step that does not start settled:
+  // about the rate a driven joint's row changes by in one step. The last step's rate put a
+  // sticking joint's dual at the edge (η0 = 1e-3 rad/s): the first Newton direction then asked
+  // for ten times the friction's bound and the step stopped at α ≈ 0.01, and again in the next
+  // iterations (the A1 file: 3 iterations a step). 0: the dual starts at 2|η_t| + initial_slack.
+  double joint_friction_start_rate = 0.1;
   // Compliance of joint limits, per Δt and child mass: a limit's gap is φ + εγ ≥ 0 with
   // ε = limit_compliance × Δt / (the child body's mass) (residual, matrix and slack step alike),
   // so a limit gives way by ε times its impulse (docs/computation.md (114)). 0: rigid limits;

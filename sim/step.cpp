@@ -619,6 +619,10 @@ StepReport step(const Model& model, Data& d) {
   if (!(model.opt.interior_point.joint_friction_rate >= 0) || !std::isfinite(model.opt.interior_point.joint_friction_rate))
     throw std::invalid_argument("interior_point.joint_friction_rate must be finite and >= 0 (got " +
                                 std::to_string(model.opt.interior_point.joint_friction_rate) + ")");
+  if (!(model.opt.interior_point.joint_friction_start_rate >= 0) ||
+      !std::isfinite(model.opt.interior_point.joint_friction_start_rate))
+    throw std::invalid_argument("interior_point.joint_friction_start_rate must be finite and >= 0 (got " +
+                                std::to_string(model.opt.interior_point.joint_friction_start_rate) + ")");
   if (!(model.opt.interior_point.warm_match_radius >= 0) || !std::isfinite(model.opt.interior_point.warm_match_radius))
     throw std::invalid_argument("interior_point.warm_match_radius must be finite and >= 0 (got " +
                                 std::to_string(model.opt.interior_point.warm_match_radius) + ")");

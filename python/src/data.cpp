@@ -264,6 +264,7 @@ void bind_data(py::module_& m) {
       .def_readwrite("jammed_alpha", &InteriorPointOptions::jammed_alpha)
       .def_readwrite("compliant_iterations", &InteriorPointOptions::compliant_iterations)
       .def_readwrite("joint_friction_rate", &InteriorPointOptions::joint_friction_rate)
+      .def_readwrite("joint_friction_start_rate", &InteriorPointOptions::joint_friction_start_rate)
       .def_readwrite("warm_match_radius", &InteriorPointOptions::warm_match_radius)
       .def_readwrite("limit_compliance", &InteriorPointOptions::limit_compliance)
       .def_readwrite("contact_compliance", &InteriorPointOptions::contact_compliance)

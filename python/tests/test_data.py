@@ -171,6 +171,14 @@ def test_interior_point_compliant_iterations_is_the_models(pendulum):
     maxsim.step(m, d)
 
 
+def test_interior_point_joint_friction_start_rate_is_the_models(pendulum):
+    m, d = pendulum
+    assert m.interior_point.joint_friction_start_rate == pytest.approx(0.1)  # rad/s (docs/computation.md (44))
+    m.interior_point.joint_friction_start_rate = -1.0
+    with pytest.raises(ValueError, match="joint_friction_start_rate"):
+        maxsim.step(m, d)
+
+
 def test_interior_point_joint_friction_rate_is_the_models(pendulum):
     m, d = pendulum
     assert m.interior_point.joint_friction_rate == pytest.approx(3e-6)  # rad/s (docs/computation.md (113))

@@ -106,6 +106,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
   ws.cone_test = {opt.weighted_cone_test ? opt.cone_weight : 1.0, opt.cone_direction_tolerance};
   ws.proximal = opt.proximal;
   ws.joint_friction_rate = opt.joint_friction_rate;
+  ws.joint_friction_start_rate = 0.0;  // (the last answer's try, below: the dual as it ends)
   ws.compliance.clear();
   if (opt.limit_compliance > 0 || opt.contact_compliance > 0) {  // docs/computation.md (114)
     ws.compliance.assign(nc, 0.0);
@@ -150,6 +151,8 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     if (!residual_at_s) s = ws.trial;  // (the bodies' velocities and so the kinematics are unchanged)
   }
   if (!residual_at_s) {
+    // (a settled start keeps a sticking joint's friction near its answer)
+    ws.joint_friction_start_rate = settled ? 0.0 : opt.joint_friction_start_rate;
     start(settled ? opt.settled_slack : opt.warm_slack, opt.initial_slack);
     ws.sliding_at_start = sliding_contacts(d, opt.settled_speed);
     if (opt.sticking_start) start_sticking(model, d, opt.settled_speed, opt.initial_slack, &s);

@@ -141,7 +141,10 @@ void JointFriction::start(Data& d, int c, double, double initial_slack, Eigen::V
   ct.gamma = 0.0;
   const double radius = 0.9 * friction_beta(ct, ct.gamma, ct.b)(0);
   if (ct.b.norm() > radius) ct.b *= radius / ct.b.norm();
-  ct.eta = Vec3(2.0 * k.vt.norm() + initial_slack, k.vt(0), k.vt(1));
+  // the dual's distance from its cone's edge: at least the rate a step may change the row by
+  // (InteriorPointOptions::joint_friction_start_rate, docs/computation.md (44))
+  const double rate = k.vt.norm();
+  ct.eta = Vec3(std::max(2.0 * rate + initial_slack, rate + workspace(d).joint_friction_start_rate), k.vt(0), k.vt(1));
 }
 
 void JointFriction::recentre(Data& d, int c, double push, Eigen::VectorXd*) const {

@@ -103,6 +103,9 @@ struct Workspace {
   ConeTest cone_test;  // the convergence test of the surface contacts' cones, set per solve
   double proximal = 0.0;  // InteriorPointOptions::proximal, set per solve
   double joint_friction_rate = 0.0;  // InteriorPointOptions::joint_friction_rate, set per solve (0: exact matrix)
+  // the dry friction dual's starting distance from its cone's edge (InteriorPointOptions::
+  // joint_friction_start_rate), set per solve: 0 for a settled start and the last answer's try
+  double joint_friction_start_rate = 0.0;
   // per inequality: a compliant joint limit's or contact's ε (InteriorPointOptions::
   // limit_compliance, contact_compliance), set per solve; empty when every inequality is rigid
   std::vector<double> compliance;
