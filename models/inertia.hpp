@@ -47,9 +47,10 @@ std::string check_inertia_range(const Mat3& inertia, const LoadLimits& limits);
 // joint the body is parent or child of; principal axes are kept, and a body at or above its
 // floors keeps its mass and tensor bit for bit. A rotor of 0.75 kg·m² on a link of 1e-13 kg·m²
 // (gym's thrower) puts 1e13 between the Newton matrix's pivots and the link's rows at a round-off
-// floor the convergence test cannot reach; at ratio 1e-9 the joint-space inertia changes by at
-// most a 1e-9 fraction of the rotor's (LoadOptions::armature_inertia_floor). Returns the number
-// of bodies raised; ratio ≤ 0 changes nothing.
+// floor the convergence test cannot reach; at the loaders' ratio (1e-8,
+// LoadOptions::armature_inertia_floor) a raised moment is 1e-8 of the rotor it sits under, so the
+// joint-space inertia changes by about that fraction. Returns the number of bodies raised;
+// ratio ≤ 0 changes nothing.
 int bound_inertia_by_armature(Model* model, double ratio);
 // The loaders' last step: bound_inertia_by_armature at options.armature_inertia_floor, with an
 // entry in report->sources when a body was raised; a ratio outside [0, 1e-3] is a LoadError.
