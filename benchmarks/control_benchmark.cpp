@@ -52,7 +52,8 @@
 // (one run, same machine), maxsim's Newton iterations per step (mean, 99th percentile, maximum:
 // every attempt of the failure policy included), its steps that failed, did not converge or fell
 // back to the relaxed cone, and the deepest penetration seen by each engine (maxsim: its contact
-// search; MuJoCo: −dist of its contacts). `--steps N` replaces the duration (instructions per
+// search; MuJoCo: −dist of its contacts); the JSON also counts the steps over 60 iterations
+// (`long_steps`). `--steps N` replaces the duration (instructions per
 // step: callgrind over N and 2N steps with --engine, the difference over N, as
 // benchmarks/count_control_instructions.sh does; the schedule is drawn per 0.5 s from the start, so
 // steps N+1 … 2N see the same commands as in the timed run). `--seeds N` runs each robot under the
@@ -60,7 +61,8 @@
 // over all their steps, the outcomes summed (one seed's schedule hides most of the long steps:
 // docs/performance.md, "six seeds"). `--file` takes one corpus path
 // exactly; `--list` prints the robot files and runs nothing. `--verbose` prints every maxsim step that did not end
-// "ok" or fell back to the relaxed cone (time, status, iterations, residual). Without MuJoCo (libmujoco-dev) its columns say "-".
+// "ok", fell back to the relaxed cone or took more than 60 Newton iterations (the step's start time, status,
+// iterations, residual). Without MuJoCo (libmujoco-dev) its columns say "-".
 // MuJoCo 2.2.2 reads the same file with two allowances: the mesh and texture files a file names
 // that the corpus leaves out (the Menagerie variants' visual assets) are placeholders that neither
 // collide nor weigh (the total mass is checked against maxsim's), and a file that gives a range
@@ -95,6 +97,7 @@ using namespace maxsim;
 using Clock = std::chrono::steady_clock;
 
 constexpr double kRedrawPeriod = 0.5;  // s between two draws of the commands
+constexpr int kLongStep = 60;  // Newton iterations: a step over it is long (issue 34's bound)
 
 struct Options {
   std::string only, file, json;
@@ -251,8 +254,8 @@ Result run_maxsim(const std::string& file, const Schedule& schedule, long long s
     wall += std::chrono::duration<double>(Clock::now() - t0).count();
     summary.add(rep, start);
     iterations.push_back(rep.iterations);
-    if (verbose && (rep.status != StepStatus::Ok || rep.relaxed))
-      std::fprintf(stderr, "  t = %.4f s: %s, %d iterations, residual %.3g%s%s\n", d.time, step_status_name(rep.status),
+    if (verbose && (rep.status != StepStatus::Ok || rep.relaxed || rep.iterations > kLongStep))
+      std::fprintf(stderr, "  t = %.4f s: %s, %d iterations, residual %.3g%s%s\n", start, step_status_name(rep.status),
                    rep.iterations, rep.residual, rep.relaxed ? ", relaxed cone" : "", rep.substeps ? ", substeps" : "");
     r.penetration = std::max(r.penetration, max_penetration(d));
     ++r.steps;
@@ -722,6 +725,8 @@ int run(int argc, char** argv) {
          << ",\"iterations_mean\":" << a.iterations_mean << ",\"iterations_p99\":" << a.iterations_p99
          << ",\"iterations_max\":" << a.iterations_max << ",\"failed\":" << a.failed
          << ",\"unconverged\":" << a.unconverged << ",\"relaxed\":" << a.relaxed << ",\"substepped\":" << a.substepped
+         << ",\"long_steps\":"
+         << std::count_if(a.iterations.begin(), a.iterations.end(), [](int i) { return i > kLongStep; })
          << ",\"maxsim_penetration\":" << a.penetration << ",\"mujoco_penetration\":" << b.penetration << "}";
   }
   json << "]}\n";
