@@ -575,6 +575,13 @@ void record_velocity_change(Data& d, const StepReport& rep) {
   }
   d.velocity_change_time = d.time;
 }
+
+// An interior-point option that must be finite and >= 0: std::invalid_argument naming it.
+void require_finite_nonnegative(double value, const char* name) {
+  if (!(value >= 0) || !std::isfinite(value))
+    throw std::invalid_argument(std::string("interior_point.") + name + " must be finite and >= 0 (got " +
+                                std::to_string(value) + ")");
+}
 }  // namespace
 
 StepReport step(const Model& model, Data& d) {
@@ -587,10 +594,7 @@ StepReport step(const Model& model, Data& d) {
   if (!(model.opt.interior_point.cone_weight > 0) || !std::isfinite(model.opt.interior_point.cone_weight))
     throw std::invalid_argument("interior_point.cone_weight must be finite and positive (got " +
                                 std::to_string(model.opt.interior_point.cone_weight) + ")");
-  if (!(model.opt.interior_point.cone_direction_tolerance >= 0) ||
-      !std::isfinite(model.opt.interior_point.cone_direction_tolerance))
-    throw std::invalid_argument("interior_point.cone_direction_tolerance must be finite and >= 0 (got " +
-                                std::to_string(model.opt.interior_point.cone_direction_tolerance) + ")");
+  require_finite_nonnegative(model.opt.interior_point.cone_direction_tolerance, "cone_direction_tolerance");
   if (model.opt.interior_point.jammed_iterations < 0 || model.opt.interior_point.jammed_iterations > 64)
     throw std::invalid_argument("interior_point.jammed_iterations must be in [0, 64] (got " +
                                 std::to_string(model.opt.interior_point.jammed_iterations) + ")");
@@ -616,22 +620,11 @@ StepReport step(const Model& model, Data& d) {
   if (!(model.opt.interior_point.full_predictor_fraction >= 0 && model.opt.interior_point.full_predictor_fraction < 1))
     throw std::invalid_argument("interior_point.full_predictor_fraction must be in [0, 1) (got " +
                                 std::to_string(model.opt.interior_point.full_predictor_fraction) + ")");
-  if (!(model.opt.interior_point.joint_friction_rate >= 0) || !std::isfinite(model.opt.interior_point.joint_friction_rate))
-    throw std::invalid_argument("interior_point.joint_friction_rate must be finite and >= 0 (got " +
-                                std::to_string(model.opt.interior_point.joint_friction_rate) + ")");
-  if (!(model.opt.interior_point.joint_friction_start_rate >= 0) ||
-      !std::isfinite(model.opt.interior_point.joint_friction_start_rate))
-    throw std::invalid_argument("interior_point.joint_friction_start_rate must be finite and >= 0 (got " +
-                                std::to_string(model.opt.interior_point.joint_friction_start_rate) + ")");
-  if (!(model.opt.interior_point.warm_match_radius >= 0) || !std::isfinite(model.opt.interior_point.warm_match_radius))
-    throw std::invalid_argument("interior_point.warm_match_radius must be finite and >= 0 (got " +
-                                std::to_string(model.opt.interior_point.warm_match_radius) + ")");
-  if (!(model.opt.interior_point.limit_compliance >= 0) || !std::isfinite(model.opt.interior_point.limit_compliance))
-    throw std::invalid_argument("interior_point.limit_compliance must be finite and >= 0 (got " +
-                                std::to_string(model.opt.interior_point.limit_compliance) + ")");
-  if (!(model.opt.interior_point.contact_compliance >= 0) || !std::isfinite(model.opt.interior_point.contact_compliance))
-    throw std::invalid_argument("interior_point.contact_compliance must be finite and >= 0 (got " +
-                                std::to_string(model.opt.interior_point.contact_compliance) + ")");
+  require_finite_nonnegative(model.opt.interior_point.joint_friction_rate, "joint_friction_rate");
+  require_finite_nonnegative(model.opt.interior_point.joint_friction_start_rate, "joint_friction_start_rate");
+  require_finite_nonnegative(model.opt.interior_point.warm_match_radius, "warm_match_radius");
+  require_finite_nonnegative(model.opt.interior_point.limit_compliance, "limit_compliance");
+  require_finite_nonnegative(model.opt.interior_point.contact_compliance, "contact_compliance");
   if (!(model.opt.solver.limit_fallback_compliance > 0) || !std::isfinite(model.opt.solver.limit_fallback_compliance))
     throw std::invalid_argument("solver.limit_fallback_compliance must be finite and > 0 (got " +
                                 std::to_string(model.opt.solver.limit_fallback_compliance) + ")");
