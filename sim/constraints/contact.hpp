@@ -73,7 +73,8 @@ struct Contact {
   // about the normal, `spin`, in the 1-D cone |spin| ≤ torsion·γ whose dual is the bodies'
   // relative spin rate about the normal, ω_n = nᵀ(R_b ω_b − R_a ω_a) — maximum dissipation again.
   double torsion = 0;           // μ_τ [m]; 0: none
-  // interior-point variables (impulses over the step, N·s; s in m; η in m/s)
+  // interior-point variables (impulses over the step, N·s; s in m; η in m/s); with the pyramid's
+  // below, the only fields a solve changes (copy_contact_variables copies them: add a new one there)
   double gamma = 0, slack = 0;
   Vec2 b = Vec2::Zero();        // the friction impulse in the tangent basis
   Vec3 eta = Vec3::Zero();      // (η0, η_t)

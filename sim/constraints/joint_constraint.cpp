@@ -17,14 +17,15 @@ void joint_rows_at_z3(const Model& model, Workspace& ws, const IntegratorScheme&
 
 namespace {
 
-// Newton-matrix block of a joint with respect to one body's unknowns; free rows enter through
-// their damper, armature and spring only (IntegratorScheme::free_row_gain).
-Mat6 joint_body_block(const IntegratorScheme& scheme, const Joint& jt, const Vec6& servo_damping, const Mat6& J3,
-                      const Vec3& w, const Workspace& ws) {
-  Mat6 M = joint_body_block_unscaled(J3, w, ws.dt);
+// Newton-matrix block `out` of a joint with respect to one body's unknowns, from its unscaled
+// block (kept in the workspace for the limits and friction folded into the joint's rows,
+// joint_row_jacobian); free rows enter through their damper, armature and spring only
+// (IntegratorScheme::free_row_gain).
+void joint_body_block(const IntegratorScheme& scheme, const Joint& jt, const Vec6& servo_damping, const Mat6& unscaled,
+                      const Workspace& ws, Block* out) {
+  *out = unscaled;
   for (int r = 0; r < 6; ++r)
-    if (!jt.row_constrained(r)) M.row(r) *= scheme.free_row_gain(jt, r, servo_damping(r), ws);
-  return M;
+    if (!jt.row_constrained(r)) out->row(r) *= scheme.free_row_gain(jt, r, servo_damping(r), ws);
 }
 
 class JointConstraint final : public EqualityKind {
@@ -97,11 +98,13 @@ class JointConstraint final : public EqualityKind {
     for (int r = 0; r < 6; ++r) D(r, r) = jt.row_constrained(r) ? compliance : 1.0;
     if (ws.passive[j]) return;  // no edges (build_graph)
     const int c = jt.child;
-    A.block(A.upper_id(ws.child_edge[j])) = joint_body_block(scheme, jt, ws.row_damping[j], ws.rows3[j].Jb, SystemLayout::angular(s, c), ws);
+    ws.joint_block_b[j] = joint_body_block_unscaled(ws.rows3[j].Jb, SystemLayout::angular(s, c), ws.dt);
+    joint_body_block(scheme, jt, ws.row_damping[j], ws.joint_block_b[j], ws, &A.block(A.upper_id(ws.child_edge[j])));
     A.block(A.lower_id(ws.child_edge[j])) = scheme.impulse_block(ws, j, true);
     if (jt.parent != kWorld) {
       const int p = jt.parent;
-      A.block(A.upper_id(ws.parent_edge[j])) = joint_body_block(scheme, jt, ws.row_damping[j], ws.rows3[j].Ja, SystemLayout::angular(s, p), ws);
+      ws.joint_block_a[j] = joint_body_block_unscaled(ws.rows3[j].Ja, SystemLayout::angular(s, p), ws.dt);
+      joint_body_block(scheme, jt, ws.row_damping[j], ws.joint_block_a[j], ws, &A.block(A.upper_id(ws.parent_edge[j])));
       A.block(A.lower_id(ws.parent_edge[j])) = scheme.impulse_block(ws, j, false);
     }
   }

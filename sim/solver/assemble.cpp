@@ -66,16 +66,16 @@ void step_jacobian(const Model& model, Data& d, const Eigen::VectorXd& s) {
   const SystemLayout& layout = ws.layout;
   const IntegratorScheme& scheme = integrator_scheme(model.opt.integrator);
   BlockLdu& A = ws.ldu;
-  // the inequalities' kinematic Jacobians, only here: the line search's trial points need their
-  // gaps and rates alone (the joint rows keep theirs in the residual: computing values and
-  // Jacobians in two passes repeats the frames' rotations and costs more than it saves)
-  for (size_t c = 0; c < d.contacts.size(); ++c) ws.kinds[c]->linearize(model, d, s, static_cast<int>(c));
-
   A.zero_fill();  // every other block is written whole below
   for (int i = 0; i < layout.bodies; ++i) A.diag(i) = scheme.body_jacobian(model, ws, i, layout.angular(s, i));
   scheme.begin_coupling(model, ws);  // the bodies' coupling through the joints, summed over joints below
   for (const EqualityKind* kind : equality_kinds())
     for (int k = 0; k < kind->count(model); ++k) kind->jacobian(model, ws, scheme, s, k);
+  // the inequalities' kinematic Jacobians, only here: the line search's trial points need their
+  // gaps and rates alone (the joint rows keep theirs in the residual: computing values and
+  // Jacobians in two passes repeats the frames' rotations and costs more than it saves); after
+  // the joints', whose blocks the limits and friction on their rows read (joint_row_jacobian)
+  for (size_t c = 0; c < d.contacts.size(); ++c) ws.kinds[c]->linearize(model, d, s, static_cast<int>(c));
   // bodies ← inequality impulses; the inequality rows themselves depend on the interior-point
   // variables and are filled by the interior point
   for (size_t c = 0; c < d.contacts.size(); ++c) ws.kinds[c]->impulse_jacobian(model, d, static_cast<int>(c));

@@ -454,6 +454,8 @@ void build_graph(const Model& model, Data& d) {
   ws.velocity_ldu_stale = loop;
   ws.rows2.resize(nj);
   ws.rows3.resize(nj);
+  ws.joint_block_a.resize(nj);
+  ws.joint_block_b.resize(nj);
   ws.joint_rate2.resize(nj);
   ws.row_damping.resize(nj);
   ws.x3.resize(nb);

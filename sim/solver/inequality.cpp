@@ -141,14 +141,12 @@ Row6 joint_row_unscaled(const Row6& J3, const Vec3& w, double dt) {
   return r;
 }
 
-// (rows of the whole blocks, so that they round exactly like the joint's own blocks in the matrix)
-void joint_row_jacobian(const Model& model, const Data& d, const Eigen::VectorXd& s, const Contact& ct,
-                        Row6* child, Row6* parent) {
-  const Joint& jt = model.joints[ct.joint];
-  const JointRows& r3 = workspace(d).rows3[ct.joint];
-  *child = joint_body_block_unscaled(r3.Jb, SystemLayout::angular(s, jt.child), workspace(d).dt).row(ct.row);
-  if (jt.parent != kWorld)
-    *parent = joint_body_block_unscaled(r3.Ja, SystemLayout::angular(s, jt.parent), workspace(d).dt).row(ct.row);
+// (rows of the joint's own blocks, computed by its jacobian at the same iterate: the same numbers)
+void joint_row_jacobian(const Model& model, const Data& d, const Contact& ct, Row6* child, Row6* parent) {
+  const Workspace& ws = workspace(d);
+  *child = ws.joint_block_b[ct.joint].row(ct.row);
+  if (model.joints[ct.joint].parent != kWorld)
+    *parent = ws.joint_block_a[ct.joint].row(ct.row);
   else
     parent->setZero();
 }
@@ -187,6 +185,22 @@ void recover_steps(const Data& d, const Eigen::VectorXd& delta, std::vector<Vec6
   out->resize(2 * d.contacts.size());
   for (size_t c = 0; c < d.contacts.size(); ++c)
     workspace(d).kinds[c]->recover(d, static_cast<int>(c), delta, &(*out)[2 * c], &(*out)[2 * c + 1]);
+}
+
+void copy_contact_variables(const std::vector<Contact>& from, std::vector<Contact>* to) {
+  for (size_t c = 0; c < from.size(); ++c) {
+    const Contact& f = from[c];
+    Contact& t = (*to)[c];
+    t.gamma = f.gamma;
+    t.slack = f.slack;
+    t.b = f.b;
+    t.eta = f.eta;
+    t.spin = f.spin;
+    t.spin_eta = f.spin_eta;
+    t.lin_beta = f.lin_beta;
+    t.lin_eta = f.lin_eta;
+    t.lin_psi = f.lin_psi;
+  }
 }
 
 void apply_steps(const Data& d, std::vector<Contact>* cs, const std::vector<Vec6>& steps, double alpha) {

@@ -180,9 +180,9 @@ Mat6 joint_body_block_unscaled(const Mat6& J3, const Vec3& w, double dt);
 Row6 joint_row_unscaled(const Row6& J3, const Vec3& w, double dt);
 
 // The Jacobian at z3 of the joint row a limit or joint friction `ct` acts on, with respect to
-// the joint's child and parent (zero for the world), from ws.rows3 at the iterate s.
-void joint_row_jacobian(const Model& model, const Data& d, const Eigen::VectorXd& s, const Contact& ct,
-                        Row6* child, Row6* parent);
+// the joint's child and parent (zero for the world): the rows of the joint's blocks that
+// step_jacobian computed at the iterate before the inequalities' linearize (ws.joint_block_a/b).
+void joint_row_jacobian(const Model& model, const Data& d, const Contact& ct, Row6* child, Row6* parent);
 
 // The entry of a system vector (residual or right-hand side) on the joint row `ct` acts on (a
 // joint limit's or joint friction's: ct.joint, ct.row), where folded inequalities add their terms.
@@ -253,5 +253,10 @@ void inequality_rhs(const Model& model, Data& d, double kappa, const std::vector
 void recover_steps(const Data& d, const Eigen::VectorXd& delta, std::vector<Vec6>* out);
 // Each inequality's variables moved by α along its step.
 void apply_steps(const Data& d, std::vector<Contact>* cs, const std::vector<Vec6>& steps, double alpha);
+// The interior point's variables of every contact (γ, s, b, η, the torsional and the pyramid
+// ones: everything apply_step and the kinds' start and recentre write) from `from` into `to`,
+// a copy of the same contacts: within one solve nothing else of a contact changes, so the trial
+// contacts of the line search need only these (a whole Contact is ~60 numbers).
+void copy_contact_variables(const std::vector<Contact>& from, std::vector<Contact>* to);
 
 }  // namespace maxsim

@@ -157,6 +157,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     ws.sliding_at_start = sliding_contacts(d, opt.settled_speed);
     if (opt.sticking_start) start_sticking(model, d, opt.settled_speed, opt.initial_slack, &s);
   }
+  ws.trial_contacts = d.contacts;  // (the iterations copy only the variables, copy_contact_variables)
   const IterationTrace trace(d);  // (off unless MAXSIM_IP_TRACE is set)
   trace.begin(model, d, settled);
   EqualityTest stalled = converged;
@@ -261,7 +262,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     recover_steps(d, ws.delta, &affine);
     const double alpha_aff = max_feasible_step(d, affine);
     std::vector<Contact>& trial_contacts = ws.trial_contacts;
-    trial_contacts = d.contacts;
+    copy_contact_variables(d.contacts, &trial_contacts);
     apply_steps(d, &trial_contacts, affine, alpha_aff);
     const double mu_aff = complementarity_mean(d, trial_contacts);
     double sigma = mu > 0 ? std::pow(std::clamp(mu_aff / mu, 0.0, 1.0), 3) : 0.0;
@@ -331,7 +332,7 @@ StepReport solve_interior_point(const Model& model, Data& d, const InteriorPoint
     for (int ls = 0; ls <= model.opt.solver.line_search_steps && !accepted; ++ls, alpha *= 0.5) {
       ws.trial = s + alpha * ws.delta;
       if (!velocities_admissible(model, d, ws.trial, dt)) continue;
-      trial_contacts = d.contacts;
+      copy_contact_variables(d.contacts, &trial_contacts);
       apply_steps(d, &trial_contacts, steps, alpha);
       trial_contacts.swap(d.contacts);
       step_residual(model, d, ws.trial, &ws.trial_residual);

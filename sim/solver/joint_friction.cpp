@@ -37,10 +37,10 @@ void JointFriction::residual(const Model&, Data& d, const Eigen::VectorXd&, int 
 }
 
 // The row rate's Jacobian at z3 (one tangential direction, no gap).
-void JointFriction::linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const {
+void JointFriction::linearize(const Model& model, Data& d, const Eigen::VectorXd&, int c) const {
   ContactKinematics& k = workspace(d).contact_kin[c];
   Row6 child, parent;
-  joint_row_jacobian(model, d, s, d.contacts[c], &child, &parent);
+  joint_row_jacobian(model, d, d.contacts[c], &child, &parent);
   k.Jphi_a.setZero();
   k.Jphi_b.setZero();
   k.Jvt_a.setZero();

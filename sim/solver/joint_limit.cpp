@@ -50,11 +50,11 @@ void JointLimit::residual(const Model&, Data& d, const Eigen::VectorXd& s, int c
 }
 
 // The row's Jacobian at z3 (a limit has no tangential part).
-void JointLimit::linearize(const Model& model, Data& d, const Eigen::VectorXd& s, int c) const {
+void JointLimit::linearize(const Model& model, Data& d, const Eigen::VectorXd&, int c) const {
   const Contact& ct = d.contacts[c];
   ContactKinematics& k = workspace(d).contact_kin[c];
   Row6 child, parent;
-  joint_row_jacobian(model, d, s, ct, &child, &parent);
+  joint_row_jacobian(model, d, ct, &child, &parent);
   k.Jphi_b = ct.side * child;
   k.Jphi_a = ct.side * parent;
   k.Jvt_a.setZero();

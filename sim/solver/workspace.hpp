@@ -158,6 +158,10 @@ struct Workspace {
   // base costs no joint pivot); see build_graph.
   std::vector<char> passive;
   std::vector<JointRows> rows2, rows3;     // joint rows at z2 (impulse maps) and at z3
+  // per non-passive joint: its Newton-matrix blocks with respect to its child (b) and parent (a)
+  // before the free rows' gains, as step_jacobian last computed them (joint_row_jacobian reads
+  // them for the limits and friction folded into the joint's rows)
+  std::vector<Mat6> joint_block_a, joint_block_b;
   std::vector<Vec6> joint_rate2;           // joint row rates over [t1, t2]
   std::vector<Vec6> row_damping;           // the actuators' implicit damping (Data::row_damping)
   // energy–momentum integrator: per body its interval at the iterate and R2ᵀ Σ T of its rows'
