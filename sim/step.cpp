@@ -108,7 +108,7 @@ void collide(const Model& model, Data& d, const Attempt& attempt, bool pair_marg
   if (attempt.cold) ws.previous_contacts.clear();
   d.contacts.clear();
   find_inequalities(model, d, attempt.dt, pair_margins);
-  match_inequalities(ws.previous_contacts, d.contacts, &ws.previous_match, &ws.previous_used,
+  match_inequalities(ws.previous_contacts, d.contacts, &ws.previous_match, &ws.previous_scratch,
                      model.opt.interior_point.warm_match_radius);
   if (attempt.relaxed_cone)
     for (Contact& c : d.contacts) c.relaxed_cone = c.joint < 0 && c.tendon < 0;

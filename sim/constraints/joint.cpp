@@ -184,10 +184,13 @@ Vec4 joint_relative_rotation(const Joint& joint, const Vec4& qa, const Vec4& qb)
 
 void joint_rows(const Joint& j, const Pose& a, const Pose& b, JointRows* out, const Vec4* free_reference,
                 bool energy_momentum) {
+  joint_rows(j, a, b, quat_to_rot(j.parent_frame), quat_to_rot(j.child_frame), out, free_reference, energy_momentum);
+}
+
+void joint_rows(const Joint& j, const Pose& a, const Pose& b, const Mat3& Rpf, const Mat3& Rcf, JointRows* out,
+                const Vec4* free_reference, bool energy_momentum) {
   const Mat3 Ra = quat_to_rot(a.q);
   const Mat3 Rb = quat_to_rot(b.q);
-  const Mat3 Rpf = quat_to_rot(j.parent_frame);
-  const Mat3 Rcf = quat_to_rot(j.child_frame);
   const Mat3 RajT = (Ra * Rpf).transpose();
 
   // translational rows (the joint-frame offset d)

@@ -60,6 +60,10 @@ struct JointRows {
 // engine's rows to first order (docs/computation.md (69)).
 void joint_rows(const Joint& joint, const Pose& a, const Pose& b, JointRows* out,
                 const Vec4* free_reference = nullptr, bool energy_momentum = false);
+// The same with the joint frames' rotation matrices given, Rpf = R(parent_frame) and
+// Rcf = R(child_frame) (the step computes them once per step: the same numbers).
+void joint_rows(const Joint& joint, const Pose& a, const Pose& b, const Mat3& Rpf, const Mat3& Rcf, JointRows* out,
+                const Vec4* free_reference, bool energy_momentum);
 
 // A ball joint's cone-limit row (Joint::cone_limit, docs/computation.md (115)) at relative rotation
 // q_rel: the angle θ ∈ [0, π] of q_rel and its Jacobians with respect to right perturbations of

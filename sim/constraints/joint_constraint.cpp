@@ -12,7 +12,8 @@ namespace maxsim {
 void joint_rows_at_z3(const Model& model, Workspace& ws, const IntegratorScheme& scheme, int j) {
   const Joint& jt = model.joints[j];
   const Pose a = jt.parent == kWorld ? Pose{} : Pose{ws.x3[jt.parent], ws.q3[jt.parent]};
-  joint_rows(jt, a, Pose{ws.x3[jt.child], ws.q3[jt.child]}, &ws.rows3[j], &ws.rows2[j].q_rel, scheme.bilinear_rows());
+  joint_rows(jt, a, Pose{ws.x3[jt.child], ws.q3[jt.child]}, ws.joint_frame_a[j], ws.joint_frame_b[j], &ws.rows3[j],
+             &ws.rows2[j].q_rel, scheme.bilinear_rows());
 }
 
 namespace {
@@ -41,9 +42,11 @@ class JointConstraint final : public EqualityKind {
     const Joint& jt = model.joints[j];
     JointRows& r2 = ws.rows2[j];
     const Pose a = body_pose(d, jt.parent), b = body_pose(d, jt.child);
+    ws.joint_frame_a[j] = quat_to_rot(jt.parent_frame);  // (the same for every row evaluation of the step)
+    ws.joint_frame_b[j] = quat_to_rot(jt.child_frame);
     // three free rotations are measured from this knot (see joint_rows): z2 reads 0 on them
     const Vec4 reference = joint_relative_rotation(jt, a.q, b.q);
-    joint_rows(jt, a, b, &r2, &reference, scheme.bilinear_rows());
+    joint_rows(jt, a, b, ws.joint_frame_a[j], ws.joint_frame_b[j], &r2, &reference, scheme.bilinear_rows());
     // row rates over [t1, t2] (the armature's previous rate)
     Vec6 rate = r2.Jb * (Vec6() << d.v[jt.child], d.w[jt.child]).finished();
     if (jt.parent != kWorld) rate += r2.Ja * (Vec6() << d.v[jt.parent], d.w[jt.parent]).finished();

@@ -583,7 +583,7 @@ class ConvergedStep {
   // may list them in another order at a perturbed start) — or −1. True if every one is matched and
   // none is new.
   bool match_found() {
-    match_inequalities(found_, converged_, &match_, &used_, 1e-3);
+    match_inequalities(found_, converged_, &match_, &match_scratch_, 1e-3);
     return found_.size() == converged_.size() && std::find(match_.begin(), match_.end(), -1) == match_.end();
   }
 
@@ -706,7 +706,7 @@ class ConvergedStep {
   std::vector<Contact> converged_, found_;
   std::vector<Contact> found_at_start_;  // what the search found at the unperturbed start (factor)
   std::vector<int> match_;  // per converged inequality, its index in found_ (match_found)
-  std::vector<char> used_;
+  InequalityMatchScratch match_scratch_;
   std::vector<double> offset_shift_;
   std::vector<Vec6> steps_;
   BlockLdu factored_;

@@ -456,6 +456,12 @@ void build_graph(const Model& model, Data& d) {
   ws.rows3.resize(nj);
   ws.joint_block_a.resize(nj);
   ws.joint_block_b.resize(nj);
+  ws.joint_frame_a.resize(nj);
+  ws.joint_frame_b.resize(nj);
+  for (int j = 0; j < nj; ++j) {  // (each step's prepare sets them again)
+    ws.joint_frame_a[j] = quat_to_rot(model.joints[j].parent_frame);
+    ws.joint_frame_b[j] = quat_to_rot(model.joints[j].child_frame);
+  }
   ws.joint_rate2.resize(nj);
   ws.row_damping.resize(nj);
   ws.x3.resize(nb);

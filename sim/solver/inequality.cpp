@@ -1,6 +1,8 @@
 // The inequality kinds' dispatch and the pieces they share (sim/solver/inequality.hpp).
 #include "sim/solver/inequality.hpp"
 
+#include <algorithm>
+#include <tuple>
 #include <typeinfo>
 
 #include "sim/integrator/body_dynamics.hpp"
@@ -38,22 +40,39 @@ bool same_inequality(const Contact& a, const Contact& b) {
          a.tendon == b.tendon && a.side == b.side;
 }
 
+namespace {
+InequalityMatchScratch::Key inequality_key(const Contact& c) {
+  return {c.body_a, c.body_b, c.joint, c.row, c.tendon, c.side, has_normal(c)};
+}
+}  // namespace
+
 void match_inequalities(const std::vector<Contact>& previous, const std::vector<Contact>& now,
-                        std::vector<int>* match, std::vector<char>* used, double radius) {
+                        std::vector<int>* match, InequalityMatchScratch* scratch, double radius) {
   match->assign(now.size(), -1);
-  used->assign(previous.size(), 0);
+  std::vector<char>& used = scratch->used;
+  used.assign(previous.size(), 0);
+  // previous by key, each key's inequalities in their order: every inequality of `now` scans its
+  // own key's in the order a scan of the whole list would meet them (the same matches, without
+  // the quadratic scan)
+  auto& order = scratch->order;
+  order.resize(previous.size());
+  for (size_t j = 0; j < previous.size(); ++j) order[j] = {inequality_key(previous[j]), static_cast<int>(j)};
+  std::sort(order.begin(), order.end());  // (by key, then index)
   for (size_t c = 0; c < now.size(); ++c) {
+    const InequalityMatchScratch::Key key = inequality_key(now[c]);
+    auto it = std::lower_bound(order.begin(), order.end(), std::make_pair(key, -1));
     double best = radius;
     int& m = (*match)[c];
-    for (size_t j = 0; j < previous.size(); ++j) {
-      if ((*used)[j] || !same_inequality(previous[j], now[c]) || has_normal(previous[j]) != has_normal(now[c])) continue;
+    for (; it != order.end() && it->first == key; ++it) {
+      const int j = it->second;
+      if (used[j]) continue;
       const double distance = (previous[j].point_b - now[c].point_b).norm();
       if (distance <= best) {
         best = distance;
-        m = static_cast<int>(j);
+        m = j;
       }
     }
-    if (m >= 0) (*used)[m] = 1;
+    if (m >= 0) used[m] = 1;
   }
 }
 

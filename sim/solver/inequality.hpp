@@ -139,9 +139,10 @@ bool same_inequality(const Contact& a, const Contact& b);
 // (same_inequality, friction and limit apart) and, among a pair's several points, the one whose
 // witness point on body b is nearest and within `radius` (InteriorPointOptions::warm_match_radius),
 // each matched once — or −1. By identity, not by position in the lists: a candidate that enters
-// or leaves the search shifts every later index (`used`: scratch, sized here).
+// or leaves the search shifts every later index. (`scratch`: sized here; InequalityMatchScratch
+// in sim/solver/workspace.hpp.)
 void match_inequalities(const std::vector<Contact>& previous, const std::vector<Contact>& now,
-                        std::vector<int>* match, std::vector<char>* used, double radius);
+                        std::vector<int>* match, InequalityMatchScratch* scratch, double radius);
 
 // ---- pieces the kinds share (sim/solver/inequality.cpp) ----
 

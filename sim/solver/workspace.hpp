@@ -5,6 +5,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -85,6 +86,14 @@ struct SavedState {
   double min_candidate_distance = 0;  // the search's, so that a step left as it was reports its start
 };
 
+// The scratch of match_inequalities (sim/solver/inequality.hpp), kept by its caller: a step
+// allocates nothing once warm.
+struct InequalityMatchScratch {
+  using Key = std::tuple<int, int, int, int, int, double, bool>;  // what same_inequality compares, and has_normal
+  std::vector<char> used;
+  std::vector<std::pair<Key, int>> order;
+};
+
 struct Workspace {
   bool built = false;  // the graph has been built (build_graph)
   SystemLayout layout;
@@ -162,6 +171,8 @@ struct Workspace {
   // before the free rows' gains, as step_jacobian last computed them (joint_row_jacobian reads
   // them for the limits and friction folded into the joint's rows)
   std::vector<Mat6> joint_block_a, joint_block_b;
+  // per joint: its frames' rotations R(parent_frame), R(child_frame), set by its prepare
+  std::vector<Mat3> joint_frame_a, joint_frame_b;
   std::vector<Vec6> joint_rate2;           // joint row rates over [t1, t2]
   std::vector<Vec6> row_damping;           // the actuators' implicit damping (Data::row_damping)
   // energy–momentum integrator: per body its interval at the iterate and R2ᵀ Σ T of its rows'
@@ -222,7 +233,7 @@ struct Workspace {
   std::vector<char> warm;  // per inequality: it continues one of the last step (warm-started)
   // per inequality: the one of previous_contacts it continues, or −1 (match_inequalities, at collide)
   std::vector<int> previous_match;
-  std::vector<char> previous_used;  // (match_inequalities' scratch)
+  InequalityMatchScratch previous_scratch;  // (match_inequalities')
   std::vector<Vec3> x3;
   std::vector<Vec4> q3;
   // step_residual's knot: the bodies' unknowns (v̄, ω̄) that x3, q3 and the rows3 of every
