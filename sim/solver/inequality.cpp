@@ -35,16 +35,9 @@ bool plain_surface_contact(const Contact& c) {
   return typeid(kind) == typeid(SurfaceContact) || typeid(kind) == typeid(TorsionalContact);
 }
 
-bool same_inequality(const Contact& a, const Contact& b) {
-  return a.body_a == b.body_a && a.body_b == b.body_b && a.joint == b.joint && a.row == b.row &&
-         a.tendon == b.tendon && a.side == b.side;
-}
-
-namespace {
-InequalityMatchScratch::Key inequality_key(const Contact& c) {
+InequalityMatchScratch::Key inequality_identity(const Contact& c) {
   return {c.body_a, c.body_b, c.joint, c.row, c.tendon, c.side, has_normal(c)};
 }
-}  // namespace
 
 void match_inequalities(const std::vector<Contact>& previous, const std::vector<Contact>& now,
                         std::vector<int>* match, InequalityMatchScratch* scratch, double radius) {
@@ -56,10 +49,10 @@ void match_inequalities(const std::vector<Contact>& previous, const std::vector<
   // the quadratic scan)
   auto& order = scratch->order;
   order.resize(previous.size());
-  for (size_t j = 0; j < previous.size(); ++j) order[j] = {inequality_key(previous[j]), static_cast<int>(j)};
+  for (size_t j = 0; j < previous.size(); ++j) order[j] = {inequality_identity(previous[j]), static_cast<int>(j)};
   std::sort(order.begin(), order.end());  // (by key, then index)
   for (size_t c = 0; c < now.size(); ++c) {
-    const InequalityMatchScratch::Key key = inequality_key(now[c]);
+    const InequalityMatchScratch::Key key = inequality_identity(now[c]);
     auto it = std::lower_bound(order.begin(), order.end(), std::make_pair(key, -1));
     double best = radius;
     int& m = (*match)[c];

@@ -131,12 +131,12 @@ auto inequality_unknowns(const Data& d, V&& s, int c) {
 // The kind of an inequality (the one place that tells them apart).
 const InequalityKind& inequality_kind(const Contact& c);
 
-// Whether two inequalities act on the same thing: the same pair of bodies, joint row or tendon,
-// and side. A pair's several contact points are told apart by their witness points, a joint
-// row's friction and limit by has_normal (match_inequalities).
-bool same_inequality(const Contact& a, const Contact& b);
+// What an inequality acts on, equal for the same one in two steps: its pair of bodies, joint row
+// or tendon, side, and whether it has a normal (a joint row's limit and friction apart). A pair's
+// several contact points share it and are told apart by their witness points (match_inequalities).
+InequalityMatchScratch::Key inequality_identity(const Contact& c);
 // match[c]: the inequality of `previous` that inequality c of `now` continues — the same one
-// (same_inequality, friction and limit apart) and, among a pair's several points, the one whose
+// (inequality_identity) and, among a pair's several points, the one whose
 // witness point on body b is nearest and within `radius` (InteriorPointOptions::warm_match_radius),
 // each matched once — or −1. By identity, not by position in the lists: a candidate that enters
 // or leaves the search shifts every later index. (`scratch`: sized here; InequalityMatchScratch

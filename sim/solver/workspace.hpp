@@ -89,7 +89,7 @@ struct SavedState {
 // The scratch of match_inequalities (sim/solver/inequality.hpp), kept by its caller: a step
 // allocates nothing once warm.
 struct InequalityMatchScratch {
-  using Key = std::tuple<int, int, int, int, int, double, bool>;  // what same_inequality compares, and has_normal
+  using Key = std::tuple<int, int, int, int, int, double, bool>;  // (inequality_identity's)
   std::vector<char> used;
   std::vector<std::pair<Key, int>> order;
 };
