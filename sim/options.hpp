@@ -119,6 +119,13 @@ struct SolverOptions {
   // answer, only an impulsive stop, which an iteration started sliding does not reach
   // (docs/computation.md §12, (120)). Steps that converge are untouched.
   bool sticking_retry = true;
+  // The conservative retry: after the cold retry, the same step cold with Mehrotra's corrector
+  // off and InteriorPointOptions::conservative_fraction_to_boundary, then warm from where it
+  // stopped. Off by default since 2026-12-07 (session 63): over six schedules of the control
+  // benchmark it ended few steps that the attempts after it would not have, and took ~60
+  // iterations from each step that reached it (the largest steps of ANYmal C 525 → 245, the car
+  // 686 → 345, Cassie 755 → 411; docs/performance.md, "the conservative retry dropped").
+  bool conservative_retry = false;
   // The graph LDU's elimination order for steps with inequalities on models without a loop of
   // equality constraints (docs/computation.md §6): true eliminates every body first, so that no
   // joint or contact pivot is singular (far fewer iterations on robots whose contacts join two
@@ -239,9 +246,10 @@ struct InteriorPointOptions {
   // arm pressed onto its floor: 100 iterations of jams and re-centrings, then 5 unsettled;
   // docs/computation.md (62), docs/performance.md "a settled start's budget").
   int settled_iterations = 30;
-  // Mehrotra's corrector. A step whose interior point did not converge is retried (after a cold
-  // start) without it and with conservative_fraction_to_boundary: on contacts that slide while
-  // penetration is recovered the second-order term drives the iterates onto the cone boundaries.
+  // Mehrotra's corrector. With SolverOptions::conservative_retry a step whose interior point did
+  // not converge is retried (after a cold start) without it and with
+  // conservative_fraction_to_boundary: on contacts that slide while penetration is recovered the
+  // second-order term drives the iterates onto the cone boundaries.
   bool mehrotra_corrector = true;
   double conservative_fraction_to_boundary = 0.95;  // τ of that retry
   double jam_step = 1e-6;                   // a step this short re-centres all contact pairs

@@ -245,8 +245,8 @@ constexpr int kUnsettledSteps = 10;
 // SolverOptions::sticking_retry), cold with the sliding contacts started sticking — cold (without
 // its warm start), then (SolverOptions::compliant_limit_fallback, or after a step that a compliant
 // attempt ended) cold with compliant joint limits (and contacts),
-// then cold with the conservative interior point (no Mehrotra corrector), then once
-// more from where that stopped, and only then as two half steps, recursively to max_retry_depth
+// then (SolverOptions::conservative_retry, off by default) cold with the conservative interior
+// point (no Mehrotra corrector) and once more from where that stopped, and only then as two half steps, recursively to max_retry_depth
 // (the shortest substeps make the same attempts and a last warm one) before it is reported. A
 // contact-free step goes straight to the half steps: the rotation update (omega_step_quat) needs
 // |ω|Δt < 2, which a whipping chain tip can exceed; half steps double that bound. Each attempt is
@@ -428,7 +428,7 @@ StepReport step_with_retry(const Model& model, Data& d, int depth, const Attempt
       if (attempt_compliant(after_wedge == 2)) return rep;
       restore_state(saved, d);
     }
-    if (first.interior_point.mehrotra_corrector) {
+    if (model.opt.solver.conservative_retry && first.interior_point.mehrotra_corrector) {
       // then cold and conservative: Mehrotra's second-order correction off, steps kept farther
       // from the cone boundaries (InteriorPointOptions::conservative_fraction_to_boundary)
       Attempt conservative = cold;

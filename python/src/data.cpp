@@ -246,6 +246,7 @@ void bind_data(py::module_& m) {
       .def_readwrite("compliant_retry_steps", &SolverOptions::compliant_retry_steps)
       .def_readwrite("compliant_retry_give", &SolverOptions::compliant_retry_give)
       .def_readwrite("sticking_retry", &SolverOptions::sticking_retry)
+      .def_readwrite("conservative_retry", &SolverOptions::conservative_retry)
       .def_readwrite("bodies_first", &SolverOptions::bodies_first)
       .def_readwrite("open_candidate_gap", &SolverOptions::open_candidate_gap)
       .def_readwrite("closed_contacts_last", &SolverOptions::closed_contacts_last)

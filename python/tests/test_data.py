@@ -206,6 +206,7 @@ def test_limit_compliance_is_the_models(pendulum):
     assert m.solver.compliant_last_resort  # (the shortest substep's last resort)
     assert m.solver.compliant_contacts_last_resort  # (with the contacts compliant too)
     assert m.solver.sticking_retry  # (Painlevé's trap: docs/computation.md (120))
+    assert not m.solver.conservative_retry  # (off since 2026-12-07: docs/performance.md)
     assert m.interior_point.contact_compliance == 0.0  # rigid contacts
     assert m.solver.limit_fallback_compliance == pytest.approx(1e-3)
     m.interior_point.limit_compliance = -1.0
