@@ -121,9 +121,9 @@ struct SolverOptions {
   bool sticking_retry = true;
   // The conservative retry: after the cold retry, the same step cold with Mehrotra's corrector
   // off and InteriorPointOptions::conservative_fraction_to_boundary, then warm from where it
-  // stopped. Off by default since 2026-12-07 (session 63): over six schedules of the control
-  // benchmark it ended few steps that the attempts after it would not have, and took ~60
-  // iterations from each step that reached it (the largest steps of ANYmal C 525 → 245, the car
+  // stopped. Off by default since 2026-12-07: over six schedules of the control benchmark the
+  // steps it was tried on converge without it, by the half steps or the attempts after them, and
+  // the steps over 60 iterations fall 107 → 93 (the largest steps of ANYmal C 525 → 245, the car
   // 686 → 345, Cassie 755 → 411; docs/performance.md, "the conservative retry dropped").
   bool conservative_retry = false;
   // The graph LDU's elimination order for steps with inequalities on models without a loop of
