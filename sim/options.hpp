@@ -124,7 +124,8 @@ struct SolverOptions {
   // stopped. Off by default since 2026-12-07: over six schedules of the control benchmark the
   // steps it was tried on converge without it, by the half steps or the attempts after them, and
   // the steps over 60 iterations fall 107 → 93 (the largest steps of ANYmal C 525 → 245, the car
-  // 686 → 345, Cassie 755 → 411; docs/performance.md, "the conservative retry dropped").
+  // 686 → 345, Cassie 755 → 411); in the corpus sweep one step that it had ended rigid ends
+  // relaxed (the ANYmal C URDF under PD; docs/performance.md, "the conservative retry dropped").
   bool conservative_retry = false;
   // The graph LDU's elimination order for steps with inequalities on models without a loop of
   // equality constraints (docs/computation.md §6): true eliminates every body first, so that no
